@@ -1,0 +1,230 @@
+"""A game's whole hex grid: printed labels <-> one global axial lattice, across map sections.
+
+Everything game-specific (label style, which pair is the column, orientation, offset parity, how
+each section is turned, where it sits, overlaps, the east-west wrap) comes from a ``GridSpec``;
+nothing here knows a game. Hexes are ``Axial`` values in the global grid; labels are parsed and
+printed only at the edges (design.md section 3).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import Iterable, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from . import axial as ax
+from .axial import Axial
+from .layout import from_pixel, to_pixel
+from .offset import Orientation, Parity, axial_to_offset, offset_to_axial
+
+
+class HexError(ValueError):
+    """A hex label or hex that is malformed or not on this game's map. Message is one line."""
+
+
+class SectionSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=r"^[A-Z]$")
+    name: str = ""
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+    # How the printed numbering is turned relative to the board (north up, east right).
+    transform: Literal["none", "flip_v", "flip_h", "rot180"] = "none"
+    # Axial translation of this section's hexes into the global grid (from calibration).
+    offset: tuple[int, int] = (0, 0)
+    overlays: list[str] = []
+
+
+class GridSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    label: Literal["compact", "spaced"]  # "B2048" or "W 4533"
+    first_pair: Literal["col", "row"]
+    orientation: Orientation
+    shifted: Parity
+    sections: list[SectionSpec]
+    # In an overlap, the label of the first section here that contains the hex is canonical.
+    precedence: list[str] = []
+    # Axial translation that maps the grid onto itself (east-west cylinder), or None.
+    wrap: Optional[tuple[int, int]] = None
+
+
+_LABEL = re.compile(r"^([A-Za-z])\s*(\d{2})(\d{2})$")
+
+
+class Grid:
+    """Geometry of one game's map. Immutable; cheap queries; build once per game."""
+
+    def __init__(self, spec: GridSpec):
+        self.spec = spec
+        self.orientation: Orientation = spec.orientation
+        self._sections = {s.id: s for s in spec.sections}
+        order = spec.precedence or [s.id for s in spec.sections]
+        self._order = [self._sections[i] for i in order] + [
+            s for s in spec.sections if s.id not in order
+        ]
+        self._wrap = Axial(*spec.wrap) if spec.wrap else None
+
+    # ----- labels -------------------------------------------------------------------------
+    @property
+    def section_ids(self) -> list[str]:
+        return [s.id for s in self.spec.sections]
+
+    def format(self, section: str, col: int, row: int) -> str:
+        a, b = (col, row) if self.spec.first_pair == "col" else (row, col)
+        sep = " " if self.spec.label == "spaced" else ""
+        return f"{section}{sep}{a:02d}{b:02d}"
+
+    def split(self, label: str) -> tuple[str, int, int]:
+        """Parse a label into (section, col, row) without checking the map extents."""
+        text = str(label).strip()
+        m = _LABEL.match(text)
+        if not m:
+            example = self.format(self.spec.sections[0].id, 20, 18)
+            raise HexError(f"{label!r} is not a {self.spec.game} hex label (expected like {example!r})")
+        section, a, b = m.group(1).upper(), int(m.group(2)), int(m.group(3))
+        if section not in self._sections:
+            raise HexError(
+                f"{label!r}: no map section {section!r} in {self.spec.game} "
+                f"(sections: {', '.join(self.section_ids)})"
+            )
+        col, row = (a, b) if self.spec.first_pair == "col" else (b, a)
+        return section, col, row
+
+    def parse(self, label: str) -> Axial:
+        """The global hex a printed label names. Raises HexError (one line) if malformed/off-map."""
+        section, col, row = self.split(label)
+        s = self._sections[section]
+        if not (s.cols[0] <= col <= s.cols[1] and s.rows[0] <= row <= s.rows[1]):
+            raise HexError(
+                f"{label!r} is off the {self.spec.game} map (section {section} has columns "
+                f"{s.cols[0]:02d}-{s.cols[1]:02d}, rows {s.rows[0]:02d}-{s.rows[1]:02d})"
+            )
+        return self._to_global(s, col, row)
+
+    def label(self, h: Axial) -> str:
+        """The canonical printed label of a global hex (the top section where sections overlap)."""
+        found = self._locate(h)
+        if not found:
+            raise HexError(f"hex {tuple(h)} is off the {self.spec.game} map")
+        s, col, row = found[0]
+        return self.format(s.id, col, row)
+
+    def labels(self, h: Axial) -> list[str]:
+        """Every label the hex carries (several where map sections overlap), canonical first."""
+        return [self.format(s.id, c, r) for s, c, r in self._locate(h)]
+
+    def section_of(self, h: Axial) -> str:
+        found = self._locate(h)
+        if not found:
+            raise HexError(f"hex {tuple(h)} is off the {self.spec.game} map")
+        return found[0][0].id
+
+    def local(self, h: Axial, section: str) -> tuple[int, int]:
+        """(col, row) that section ``section`` would print for h (may be off that section)."""
+        s = self._sections[section]
+        loc = ax.TRANSFORMS[(self.orientation, s.transform)](h - s.offset)
+        return axial_to_offset(loc, self.orientation, self.spec.shifted)
+
+    # ----- membership and wrap ------------------------------------------------------------
+    def _to_global(self, s: SectionSpec, col: int, row: int) -> Axial:
+        loc = offset_to_axial(col, row, self.orientation, self.spec.shifted)
+        return ax.TRANSFORMS[(self.orientation, s.transform)](loc) + s.offset
+
+    def _locate(self, h: Axial) -> list[tuple[SectionSpec, int, int]]:
+        for cand in self._representatives(h):
+            hits = []
+            for s in self._order:
+                col, row = self.local(cand, s.id)
+                if s.cols[0] <= col <= s.cols[1] and s.rows[0] <= row <= s.rows[1]:
+                    hits.append((s, col, row))
+            if hits:
+                return hits
+        return []
+
+    def _representatives(self, h: Axial) -> list[Axial]:
+        h = Axial(*h)
+        if self._wrap is None:
+            return [h]
+        return [h, h + self._wrap, h - self._wrap]
+
+    def canonical(self, h: Axial) -> Optional[Axial]:
+        """The representative of h that lies on the map (wrap applied), or None if off-map."""
+        for cand in self._representatives(h):
+            if cand in self._hexset:
+                return cand
+        return None
+
+    @cached_property
+    def _hexset(self) -> frozenset[Axial]:
+        return frozenset(self.all_hexes)
+
+    def contains(self, h: Axial) -> bool:
+        return self.canonical(h) is not None
+
+    # ----- metric -------------------------------------------------------------------------
+    def _nearest_image(self, a: Axial, b: Axial) -> Axial:
+        """The copy of b (under the wrap) closest to a."""
+        return min(self._representatives(b), key=lambda c: ax.distance(a, c))
+
+    def distance(self, a: Axial, b: Axial) -> int:
+        """Hexes from a to b, origin exclusive, target inclusive; the shorter way round a wrap."""
+        if self._wrap is None:
+            return ax.distance(a, b)
+        return min(ax.distance(a, c) for c in self._representatives(b))
+
+    def neighbors(self, h: Axial) -> list[Axial]:
+        """On-map adjacent hexes (across section joins and the wrap)."""
+        out = []
+        for n in ax.neighbors(h):
+            c = self.canonical(n)
+            if c is not None:
+                out.append(c)
+        return out
+
+    def line(self, a: Axial, b: Axial) -> list[Axial]:
+        """Hexes on the straight line a..b (shorter way round), both ends included.
+
+        Off-map hexes on the way (beyond a map edge) are kept as lattice hexes; callers that
+        need on-map hexes only use ``canonical``.
+        """
+        path = ax.line(a, self._nearest_image(a, b))
+        return [self.canonical(h) or h for h in path]
+
+    def ring(self, center: Axial, radius: int) -> list[Axial]:
+        return self._on_map(ax.ring(center, radius))
+
+    def range(self, center: Axial, radius: int) -> list[Axial]:
+        """Every on-map hex within ``radius`` hexes of center (the center included)."""
+        return self._on_map(ax.disk(center, radius))
+
+    def _on_map(self, hexes: Iterable[Axial]) -> list[Axial]:
+        seen: dict[Axial, None] = {}
+        for h in hexes:
+            c = self.canonical(h)
+            if c is not None:
+                seen.setdefault(c, None)
+        return list(seen)
+
+    # ----- whole map and pixels ----------------------------------------------------------
+    @cached_property
+    def all_hexes(self) -> list[Axial]:
+        """Every hex on the map once (overlaps merged), in section order then column, row."""
+        seen: dict[Axial, None] = {}
+        for s in self._order:
+            for col in range(s.cols[0], s.cols[1] + 1):
+                for row in range(s.rows[0], s.rows[1] + 1):
+                    seen.setdefault(self._to_global(s, col, row), None)
+        return list(seen)
+
+    def pixel(self, h: Axial) -> tuple[float, float]:
+        """Board-plane centre of h (unit hex spacing, y down = south)."""
+        return to_pixel(h, self.orientation)
+
+    def hex_at(self, x: float, y: float) -> Optional[Axial]:
+        """The on-map hex under board point (x, y), or None."""
+        return self.canonical(from_pixel(x, y, self.orientation))

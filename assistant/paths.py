@@ -1,0 +1,27 @@
+"""Where the package's data and notebooks live: inside the wheel, or in a source checkout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PKG = Path(__file__).resolve().parent
+
+
+def _first(*candidates: Path) -> Path:
+    for c in candidates:
+        if c.is_dir():
+            return c
+    raise FileNotFoundError(f"none of {', '.join(map(str, candidates))} exists")
+
+
+def data_dir() -> Path:
+    """The ``data/`` tree: ``assistant/_data`` in an installed wheel, ``../data`` in a checkout."""
+    return _first(_PKG / "_data", _PKG.parent / "data")
+
+
+def notebooks_dir() -> Path:
+    return _first(_PKG / "_notebooks", _PKG.parent / "notebooks")
+
+
+def game_dir(game: str) -> Path:
+    return data_dir() / "games" / game
