@@ -35,7 +35,8 @@ class SectionSpec(BaseModel):
     transform: Literal["none", "flip_v", "flip_h", "rot180"] = "none"
     # Axial translation of this section's hexes into the global grid (from calibration).
     offset: tuple[int, int] = (0, 0)
-    overlays: list[str] = []
+    overlays: list[str] = []  # sections this one lies on top of
+    joins: list[str] = []  # sections it meets at a seam
 
 
 class GridSpec(BaseModel):

@@ -1,0 +1,181 @@
+"""GameMap: one game's grid placed on the globe, its gazetteer and its per-hex attributes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from ..hexes import Axial, Grid, GridSpec, HexError
+from ..hexes import axial as ax
+from ..hexes.layout import from_pixel, to_pixel
+from ..hexes.offset import offset_to_axial
+from ..paths import game_dir
+from .calibration import Calibration, SectionTransform, model_specs
+from .gamespec import GameSpec, load_game_spec
+
+DERIVED = "derived"
+
+
+def gazetteer_path(game: str) -> Path:
+    return game_dir(game) / "gazetteer.csv"
+
+
+def calibration_path(game: str) -> Path:
+    return game_dir(game) / DERIVED / "calibration.json"
+
+
+def hexes_path(game: str) -> Path:
+    return game_dir(game) / DERIVED / "hexes.csv.gz"
+
+
+def load_gazetteer(game: str) -> pd.DataFrame:
+    p = gazetteer_path(game)
+    if not p.is_file():
+        return pd.DataFrame(columns=["name", "hex", "kind", "rule", "lat", "lon", "coord_source", "note"])
+    return pd.read_csv(p, dtype={"hex": str}, keep_default_na=False, na_values={"lat": [""], "lon": [""]})
+
+
+def load_calibration(game: str) -> Optional[Calibration]:
+    p = calibration_path(game)
+    if not p.is_file():
+        return None
+    return Calibration.model_validate_json(p.read_text(encoding="utf-8"))
+
+
+def placed_spec(game: GameSpec, calibration: Optional[Calibration], model: Optional[str]) -> GridSpec:
+    """The grid spec of ``model`` with the calibrated section offsets and wrap applied."""
+    specs = model_specs(game)
+    name = model or (calibration.model if calibration else next(iter(specs)))
+    if name not in specs:
+        raise HexError(f"unknown grid model {name!r} for {game.id} (models: {', '.join(specs)})")
+    spec = specs[name]
+    if calibration is None or name not in calibration.models:
+        return spec
+    fit = calibration.models[name]
+    offsets = {f.section: f.offset for f in fit.sections}
+    return spec.model_copy(update={"wrap": fit.wrap, "sections": [
+        s.model_copy(update={"offset": tuple(offsets.get(s.id, s.offset))}) for s in spec.sections
+    ]})
+
+
+@dataclass(frozen=True)
+class HexInfo:
+    hex: str
+    labels: list[str]
+    section: str
+    lat: Optional[float]
+    lon: Optional[float]
+    surface: Optional[str]
+    place: Optional[str]
+    source: Optional[str]
+
+
+class GameMap:
+    """Read-only map of one game. Build with ``load_map(game)``; cheap to share."""
+
+    def __init__(self, spec: GameSpec, model: Optional[str] = None):
+        self.spec = spec
+        self.game = spec.id
+        self.calibration = load_calibration(spec.id)
+        self.grid_spec = placed_spec(spec, self.calibration, model)
+        self.model = model or (self.calibration.model if self.calibration else next(iter(model_specs(spec))))
+        self.grid = Grid(self.grid_spec)
+
+    # ----- data ------------------------------------------------------------------------------
+    @cached_property
+    def gazetteer(self) -> pd.DataFrame:
+        return load_gazetteer(self.game)
+
+    @cached_property
+    def hexes(self) -> pd.DataFrame:
+        """Per-hex attributes (derived base map), indexed by canonical label. Empty if not derived."""
+        p = hexes_path(self.game)
+        if not p.is_file():
+            return pd.DataFrame(columns=["surface", "source"]).rename_axis("hex")
+        return pd.read_csv(p, keep_default_na=False).set_index("hex")
+
+    @cached_property
+    def _transforms(self) -> dict[str, SectionTransform]:
+        if not self.calibration or self.model not in self.calibration.models:
+            return {}
+        fit = self.calibration.models[self.model]
+        return {f.section: SectionTransform(f, fit.projection) for f in fit.sections if f.matrix}
+
+    @cached_property
+    def places(self) -> dict[str, list[str]]:
+        """Canonical hex label -> names of gazetteer places in it."""
+        out: dict[str, list[str]] = {}
+        for rec in self.gazetteer.itertuples(index=False):
+            try:
+                label = self.grid.label(self.grid.parse(rec.hex))
+            except HexError:
+                continue
+            out.setdefault(label, [])
+            if rec.name not in out[label]:
+                out[label].append(rec.name)
+        return out
+
+    # ----- queries ---------------------------------------------------------------------------
+    def parse(self, label: str) -> Axial:
+        return self.grid.parse(label)
+
+    def geo(self, h: Axial) -> tuple[Optional[float], Optional[float]]:
+        """Approximate (lat, lon) of a hex centre, from its section's fit (None if unfitted)."""
+        for label in self.grid.labels(h):
+            section = label[0]
+            if section in self._transforms:
+                col_row = self.grid.local(h, section)
+                s = next(x for x in self.grid_spec.sections if x.id == section)
+                loc = ax.TRANSFORMS[(self.grid.orientation, s.transform)](
+                    offset_to_axial(*col_row, self.grid.orientation, self.grid_spec.shifted))
+                px, py = to_pixel(loc, self.grid.orientation)
+                lat, lon = self._transforms[section].to_geo([px], [py])
+                return round(float(lat[0]), 4), round(float(lon[0]), 4)
+        return None, None
+
+    def locate(self, lat: float, lon: float) -> Axial:
+        """The hex at a real-world position (the top section where sections overlap)."""
+        if not (-90 <= lat <= 90) or not (-180 <= lon <= 360):
+            raise HexError(f"({lat}, {lon}) is not a latitude/longitude")
+        for s in self.grid._order:  # precedence order
+            t = self._transforms.get(s.id)
+            if t is None:
+                continue
+            px, py = t.to_local([lat], [lon])
+            loc = from_pixel(float(px[0]), float(py[0]), self.grid.orientation)
+            h = ax.TRANSFORMS[(self.grid.orientation, s.transform)](loc) + s.offset
+            col, row = self.grid.local(h, s.id)
+            if s.cols[0] <= col <= s.cols[1] and s.rows[0] <= row <= s.rows[1]:
+                return self.grid.canonical(h) or h
+        raise HexError(f"({lat}, {lon}) is off the {self.game} map")
+
+    def where(self, label: str) -> HexInfo:
+        h = self.grid.parse(label)
+        canon = self.grid.label(h)
+        lat, lon = self.geo(h)
+        row = self.hexes.loc[canon] if canon in self.hexes.index else None
+        places = self.places.get(canon)
+        return HexInfo(
+            hex=canon, labels=self.grid.labels(h), section=canon[0], lat=lat, lon=lon,
+            surface=(row["surface"] if row is not None else None),
+            place="; ".join(places) if places else None,
+            source=(row["source"] if row is not None else None),
+        )
+
+
+@lru_cache(maxsize=None)
+def load_map(game: str, model: Optional[str] = None) -> GameMap:
+    return GameMap(load_game_spec(game), model)
+
+
+def write_calibration(cal: Calibration) -> Path:
+    p = calibration_path(cal.game)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(cal.model_dump(mode="json"), indent=1) + "\n", encoding="utf-8")
+    return p
