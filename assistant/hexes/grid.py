@@ -35,8 +35,22 @@ class SectionSpec(BaseModel):
     transform: Literal["none", "flip_v", "flip_h", "rot180"] = "none"
     # Axial translation of this section's hexes into the global grid (from calibration).
     offset: tuple[int, int] = (0, 0)
+    # A straight map edge across staggered lines cuts every other line half a hex short: the
+    # staggered lines (pointy: rows; flat: columns) of this parity end one hex earlier at the
+    # high end (apto's W map: odd rows reach column 34, even rows 33).
+    trim_high: Optional[Literal["even", "odd"]] = None
     overlays: list[str] = []  # sections this one lies on top of
     joins: list[str] = []  # sections it meets at a seam
+
+
+def in_section(s: SectionSpec, col: int, row: int, orientation: str) -> bool:
+    """Whether printed (col, row) lies inside section s's extent."""
+    if not (s.cols[0] <= col <= s.cols[1] and s.rows[0] <= row <= s.rows[1]):
+        return False
+    if s.trim_high is None:
+        return True
+    line, along, top = (row, col, s.cols[1]) if orientation == "pointy" else (col, row, s.rows[1])
+    return not (along == top and (line & 1) == (0 if s.trim_high == "even" else 1))
 
 
 class GridSpec(BaseModel):
@@ -52,6 +66,9 @@ class GridSpec(BaseModel):
     precedence: list[str] = []
     # Axial translation that maps the grid onto itself (east-west cylinder), or None.
     wrap: Optional[tuple[int, int]] = None
+    # Adjacencies the rulebook states across a seam that no placement of straight map edges
+    # reproduces: explicit extra hexsides, as label pairs (see maps/calibration.py).
+    links: list[tuple[str, str]] = []
 
 
 _LABEL = re.compile(r"^([A-Za-z])\s*(\d{2})(\d{2})$")
@@ -100,7 +117,7 @@ class Grid:
         """The global hex a printed label names. Raises HexError (one line) if malformed/off-map."""
         section, col, row = self.split(label)
         s = self._sections[section]
-        if not (s.cols[0] <= col <= s.cols[1] and s.rows[0] <= row <= s.rows[1]):
+        if not in_section(s, col, row, self.orientation):
             raise HexError(
                 f"{label!r} is off the {self.spec.game} map (section {section} has columns "
                 f"{s.cols[0]:02d}-{s.cols[1]:02d}, rows {s.rows[0]:02d}-{s.rows[1]:02d})"
@@ -141,7 +158,7 @@ class Grid:
             hits = []
             for s in self._order:
                 col, row = self.local(cand, s.id)
-                if s.cols[0] <= col <= s.cols[1] and s.rows[0] <= row <= s.rows[1]:
+                if in_section(s, col, row, self.orientation):
                     hits.append((s, col, row))
             if hits:
                 return hits
@@ -172,19 +189,43 @@ class Grid:
         """The copy of b (under the wrap) closest to a."""
         return min(self._representatives(b), key=lambda c: ax.distance(a, c))
 
-    def distance(self, a: Axial, b: Axial) -> int:
-        """Hexes from a to b, origin exclusive, target inclusive; the shorter way round a wrap."""
+    def _lattice_distance(self, a: Axial, b: Axial) -> int:
         if self._wrap is None:
             return ax.distance(a, b)
         return min(ax.distance(a, c) for c in self._representatives(b))
 
+    @cached_property
+    def _links(self) -> list[tuple[Axial, Axial]]:
+        pairs = [(self.parse(x), self.parse(y)) for x, y in self.spec.links]
+        return pairs + [(y, x) for x, y in pairs]
+
+    def _best_link(self, a: Axial, b: Axial) -> Optional[tuple[int, Axial, Axial]]:
+        """The shortest route a..b through one stated seam link, if shorter than the lattice."""
+        best = None
+        for x, y in self._links:
+            d = self._lattice_distance(a, x) + 1 + self._lattice_distance(y, b)
+            if best is None or d < best[0]:
+                best = (d, x, y)
+        if best and best[0] < self._lattice_distance(a, b):
+            return best
+        return None
+
+    def distance(self, a: Axial, b: Axial) -> int:
+        """Hexes from a to b, origin exclusive, target inclusive; the shorter way round a wrap
+        (and through a stated seam link where that is shorter)."""
+        if not self._links:
+            return self._lattice_distance(a, b)
+        via = self._best_link(a, b)
+        return via[0] if via else self._lattice_distance(a, b)
+
     def neighbors(self, h: Axial) -> list[Axial]:
-        """On-map adjacent hexes (across section joins and the wrap)."""
+        """On-map adjacent hexes (across section joins, seam links and the wrap)."""
         out = []
         for n in ax.neighbors(h):
             c = self.canonical(n)
             if c is not None:
                 out.append(c)
+        out += [y for x, y in self._links if x == h and y not in out]
         return out
 
     def line(self, a: Axial, b: Axial) -> list[Axial]:
@@ -193,6 +234,9 @@ class Grid:
         Off-map hexes on the way (beyond a map edge) are kept as lattice hexes; callers that
         need on-map hexes only use ``canonical``.
         """
+        via = self._best_link(a, b) if self._links else None
+        if via:
+            return self.line(a, via[1]) + self.line(via[2], b)
         path = ax.line(a, self._nearest_image(a, b))
         return [self.canonical(h) or h for h in path]
 
@@ -219,7 +263,8 @@ class Grid:
         for s in self._order:
             for col in range(s.cols[0], s.cols[1] + 1):
                 for row in range(s.rows[0], s.rows[1] + 1):
-                    seen.setdefault(self._to_global(s, col, row), None)
+                    if in_section(s, col, row, self.orientation):
+                        seen.setdefault(self._to_global(s, col, row), None)
         return list(seen)
 
     def pixel(self, h: Axial) -> tuple[float, float]:

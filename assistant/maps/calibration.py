@@ -26,6 +26,9 @@ from .gamespec import GameSpec
 Projection = Literal["equirectangular", "mercator"]
 SUSPECT_RESIDUAL = 2.0  # hexes; issue 2 item 4: above this an anchor is listed, not hidden
 MIN_ANCHORS = 3
+# Gazetteer rows whose note starts with one of these are not used to fit (they are still
+# measured against the fit and listed): see each game's GAZETTEER.md.
+NOT_AN_ANCHOR = ("erratum-suspected:", "conflict-alternative:", "off-grid:")
 
 
 class AnchorResidual(BaseModel):
@@ -56,6 +59,7 @@ class ModelFit(BaseModel):
     projection: Projection
     sections: list[SectionFit]
     wrap: Optional[tuple[int, int]] = None
+    links: list[tuple[str, str]] = []
     rms: float  # over every anchor of every fitted section
     fixtures_failed: list[str] = []
 
@@ -139,49 +143,70 @@ def anchors_for(spec: GridSpec, gazetteer: pd.DataFrame) -> pd.DataFrame:
         except HexError:
             continue
         x, y = _local_pixel(spec, section, col, row)
+        note = str(getattr(rec, "note", "") or "")
         rows.append(dict(name=rec.name, hex=rec.hex, section=section, lat=float(rec.lat),
-                         lon=float(rec.lon), x=x, y=y))
-    return pd.DataFrame(rows, columns=["name", "hex", "section", "lat", "lon", "x", "y"])
+                         lon=float(rec.lon), x=x, y=y, use=not note.startswith(NOT_AN_ANCHOR)))
+    return pd.DataFrame(rows, columns=["name", "hex", "section", "lat", "lon", "x", "y", "use"])
+
+
+def _solve(x, y, target, method):
+    n = len(x)
+    if method == "affine":
+        m, *_ = np.linalg.lstsq(np.column_stack([x, y, np.ones(n)]), target, rcond=None)
+        return m
+    # x = a*lon + c ; y = b*lat + d, with the board's orientation (x east, y south).
+    mx, *_ = np.linalg.lstsq(np.column_stack([x, np.ones(n)]), target[:, 0], rcond=None)
+    my, *_ = np.linalg.lstsq(np.column_stack([y, np.ones(n)]), target[:, 1], rcond=None)
+    return np.array([[mx[0], 0.0], [0.0, my[0]], [mx[1], my[1]]])
 
 
 def fit_section(section: str, pts: pd.DataFrame, projection: Projection) -> SectionFit:
+    """Least-squares fit of one section; anchors more than SUSPECT_RESIDUAL hexes off a fit of the
+    others are set aside one at a time (worst first) and listed as suspects, never dropped silently."""
     n = len(pts)
-    if n < MIN_ANCHORS:
+    if int(pts.use.sum()) < MIN_ANCHORS:
         return SectionFit(section=section, anchors=n, method="placed by neighbours",
                           note=f"only {n} anchor(s): too few to fit; placed from neighbouring sections")
     lon_ref = circular_mean_lon(pts.lon)
     x, y = project(pts.lon.to_numpy(), pts.lat.to_numpy(), lon_ref, projection)
     target = pts[["x", "y"]].to_numpy()
-    design = np.column_stack([x, y, np.ones(n)])
     method = "affine"
     # An affine fit needs well-spread anchors; with few, fit scale+translation per axis only.
-    if n < 6 or np.linalg.matrix_rank(design[:, :2] - design[:, :2].mean(0), tol=1e-3) < 2:
+    spread = np.column_stack([x, y])
+    keep = pts.use.to_numpy(bool).copy()
+    if keep.sum() < 6 or np.linalg.matrix_rank(spread[keep] - spread[keep].mean(0), tol=1e-3) < 2:
         method = "scale+translation"
-    if method == "affine":
-        m, *_ = np.linalg.lstsq(design, target, rcond=None)
-    else:
-        # x = a*lon + c ; y = b*lat + d, with the board's orientation (x east, y south).
-        mx, *_ = np.linalg.lstsq(np.column_stack([x, np.ones(n)]), target[:, 0], rcond=None)
-        my, *_ = np.linalg.lstsq(np.column_stack([y, np.ones(n)]), target[:, 1], rcond=None)
-        m = np.array([[mx[0], 0.0], [0.0, my[0]], [mx[1], my[1]]])
-        if abs(mx[0]) < 1e-9 or abs(my[0]) < 1e-9:
-            return SectionFit(section=section, anchors=n, method="placed by neighbours",
-                              note="anchors are degenerate (all on one line): placed from neighbours")
-    pred = design @ m
-    res = np.hypot(*(pred - target).T)
+    while True:
+        m = _solve(x[keep], y[keep], target[keep], method)
+        pred = np.column_stack([x, y, np.ones(n)]) @ m
+        res = np.hypot(*(pred - target).T)
+        worst = int(np.argmax(np.where(keep, res, -1)))
+        minimum = 6 if method == "affine" else 4
+        if res[worst] <= SUSPECT_RESIDUAL or keep.sum() - 1 < minimum:
+            break
+        keep[worst] = False
+    if abs(m[0][0]) < 1e-9 or abs(m[1][1]) < 1e-9:
+        return SectionFit(section=section, anchors=n, method="placed by neighbours",
+                          note="anchors are degenerate (all on one line): placed from neighbours")
     residuals = [
         AnchorResidual(name=r.name, hex=r.hex, lat=r.lat, lon=r.lon, residual=round(float(e), 3))
         for r, e in zip(pts.itertuples(index=False), res)
     ]
+    kept = res[keep]
     fit = SectionFit(
         section=section, anchors=n, method=method, matrix=m.tolist(), lon_ref=lon_ref,
-        rms=round(float(np.sqrt((res**2).mean())), 3), max=round(float(res.max()), 3),
+        rms=round(float(np.sqrt((kept**2).mean())), 3), max=round(float(kept.max()), 3),
         residuals=residuals,
         suspects=sorted((r for r in residuals if r.residual > SUSPECT_RESIDUAL),
                         key=lambda r: -r.residual),
     )
-    if n <= 3:
-        fit.note = f"only {n} anchors: the fit is nearly exact by construction; residuals mean little"
+    notes = []
+    if (~keep).any():
+        notes.append(f"{int((~keep).sum())} anchor(s) not used to fit (errata or set aside; "
+                     "their residuals are listed); rms/max are of the rest")
+    if keep.sum() <= 3:
+        notes.append(f"only {n} anchors: the fit is nearly exact by construction; residuals mean little")
+    fit.note = "; ".join(notes)
     return fit
 
 
@@ -199,12 +224,13 @@ def _section_box_distance(spec: GridSpec, section: str, px: np.ndarray, py: np.n
 def _pixel_to_lattice_candidates(dx: float, dy: float, orientation) -> list[Axial]:
     qf, rf = from_pixel_fractional(dx, dy, orientation)
     base = ax.round_axial(qf, rf)
-    return sorted(ax.disk(base, 2), key=lambda h: math.dist(to_pixel(h, orientation), (dx, dy)))
+    return sorted(ax.disk(base, 4), key=lambda h: math.dist(to_pixel(h, orientation), (dx, dy)))
 
 
 def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataFrame,
-                  projection: Projection, fixtures) -> dict[str, tuple[tuple[int, int], str]]:
-    """Integer axial offset of every section, relative to the best-anchored one."""
+                  projection: Projection, fixtures):
+    """Integer axial offset of every section (relative to the best-anchored one) with how it was
+    found, and the stated seam adjacencies no straight-edged placement meets (as explicit links)."""
     tf = {s: SectionTransform(f, projection) for s, f in fits.items() if f.matrix is not None}
     edges: dict[str, set[str]] = {s.id: set() for s in spec.sections}
     for s in spec.sections:
@@ -213,6 +239,7 @@ def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataF
             edges[t].add(s.id)
     ref = max(fits, key=lambda s: (fits[s].anchors, -ord(s[0])))
     out = {ref: ((0, 0), "reference section")}
+    links: list[tuple[str, str]] = []
     queue = deque([ref])
     while queue:
         s = queue.popleft()
@@ -222,7 +249,7 @@ def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataF
             if t not in tf or s not in tf:
                 continue
             off_s = Axial(*out[s][0])
-            pts = anchors[anchors.section.isin([s, t])]
+            pts = anchors[anchors.section.isin([s, t]) & anchors.use]
             sx, sy = tf[s].to_local(pts.lat.to_numpy(), pts.lon.to_numpy())
             tx, ty = tf[t].to_local(pts.lat.to_numpy(), pts.lon.to_numpy())
             # Weight each point by how well it lies inside both sections (the shared ground).
@@ -233,22 +260,33 @@ def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataF
             base = to_pixel(off_s, spec.orientation)
             cands = _pixel_to_lattice_candidates(base[0] + dx, base[1] + dy, spec.orientation)
             chosen, basis = cands[0], f"fit ({len(pts)} anchors of {s},{t})"
-            seam = [f for f in fixtures if {f.a[0], f.b[0]} == {s, t}]
+            seam = [f for f in fixtures if f.seam and {f.a[0], f.b[0]} == {s, t}]
             if seam:
-                ok = [c for c in cands if _fixtures_hold(spec, {**{k: v[0] for k, v in out.items()},
-                                                                t: tuple(c)}, seam)]
+                placed = {k: v[0] for k, v in out.items()}
+
+                def met(c):
+                    return [f for f in seam if _fixtures_hold(spec, {**placed, t: tuple(c)}, [f])]
+
+                # Explicitly stated seam adjacencies first, presumed ones next, then nearest the fit.
+                def score(c):
+                    m = met(c)
+                    return (sum(not f.presumed for f in m), len(m))
+
+                best = max(cands, key=score)
+                if score(best) > score(chosen):
+                    basis += f"; moved {ax.distance(best, chosen)} hex to meet the stated seam"
+                    chosen = best
+                ok = met(chosen)
                 if ok:
-                    if ok[0] != chosen:
-                        basis += f"; moved {ax.distance(ok[0], chosen)} hex to meet the stated seam"
-                    chosen = ok[0]
-                    basis += " + stated seam adjacencies " + ", ".join(f"{f.a}-{f.b} {f.rule}" for f in seam)
-                else:
-                    basis += "; WARNING: no offset near the fit meets the stated seam adjacencies"
+                    basis += "; meets " + ", ".join(f"{f.a}-{f.b} {f.rule}" for f in ok)
+                for f in seam:
+                    if f not in ok:
+                        links.append((f.a, f.b))
+                        basis += (f"; {f.a}-{f.b} {f.rule} cannot be met together with the rest by "
+                                  "straight map edges: kept as an explicit seam link")
             out[t] = ((chosen.q, chosen.r), basis)
             queue.append(t)
-    # Sections that could not be fitted are placed next to a fitted neighbour only if stated
-    # adjacencies pin them; otherwise they stay unplaced (reported).
-    return out
+    return out, links
 
 
 def _fixtures_hold(spec: GridSpec, offsets: dict[str, tuple[int, int]], fixtures) -> bool:
@@ -259,7 +297,15 @@ def _fixtures_hold(spec: GridSpec, offsets: dict[str, tuple[int, int]], fixtures
 
 
 def fixture_holds(grid: Grid, f) -> bool:
-    d = grid.distance(grid.parse(f.a), grid.parse(f.b))
+    """The stated distance holds; across a seam both hexes must also stay distinct map hexes
+    (neither hidden under the other map), i.e. their labels survive a round trip."""
+    try:
+        a, b = grid.parse(f.a), grid.parse(f.b)
+    except HexError:
+        return False
+    if f.seam and any(grid.label(h) != grid.format(*grid.split(x)) for h, x in ((a, f.a), (b, f.b))):
+        return False
+    d = grid.distance(a, b)
     if f.distance is not None and d != f.distance:
         return False
     return f.max_distance is None or d <= f.max_distance
@@ -297,17 +343,18 @@ def calibrate(game: GameSpec, gazetteer: pd.DataFrame, progress=None) -> Calibra
             anchors = anchors_for(spec, gazetteer)
             fits = {s.id: fit_section(s.id, anchors[anchors.section == s.id], projection)
                     for s in spec.sections}
-            offsets = join_sections(spec, fits, anchors, projection, game.fixtures)
+            offsets, links = join_sections(spec, fits, anchors, projection, game.fixtures)
             for sid, (off, basis) in offsets.items():
                 fits[sid].offset, fits[sid].offset_basis = off, basis
             for sid, f in fits.items():
                 if sid not in offsets:
                     f.note = (f.note + "; " if f.note else "") + "not placed in the global grid"
-            all_res = [r.residual for f in fits.values() for r in f.residuals]
+            all_res = [r.residual for f in fits.values() for r in f.residuals
+                       if r.residual <= SUSPECT_RESIDUAL] or [0.0]
             wrap = wrap_vector(spec, fits) if "wrap" in game.grid else None
             mf = ModelFit(model=name, projection=projection, sections=list(fits.values()),
-                          wrap=wrap, rms=round(float(np.sqrt(np.mean(np.square(all_res)))), 3))
-            placed = spec.model_copy(update={"wrap": wrap, "sections": [
+                          wrap=wrap, links=links, rms=round(float(np.sqrt(np.mean(np.square(all_res)))), 3))
+            placed = spec.model_copy(update={"wrap": wrap, "links": links, "sections": [
                 s.model_copy(update={"offset": fits[s.id].offset}) for s in spec.sections]})
             g = Grid(placed)
             mf.fixtures_failed = [f"{f.a}-{f.b} {f.rule}" for f in game.fixtures

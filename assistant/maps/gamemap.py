@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..hexes import Axial, Grid, GridSpec, HexError
+from ..hexes.grid import in_section
 from ..hexes import axial as ax
 from ..hexes.layout import from_pixel, to_pixel
 from ..hexes.offset import offset_to_axial
@@ -59,7 +60,7 @@ def placed_spec(game: GameSpec, calibration: Optional[Calibration], model: Optio
         return spec
     fit = calibration.models[name]
     offsets = {f.section: f.offset for f in fit.sections}
-    return spec.model_copy(update={"wrap": fit.wrap, "sections": [
+    return spec.model_copy(update={"wrap": fit.wrap, "links": fit.links, "sections": [
         s.model_copy(update={"offset": tuple(offsets.get(s.id, s.offset))}) for s in spec.sections
     ]})
 
@@ -151,7 +152,7 @@ class GameMap:
             loc = from_pixel(float(px[0]), float(py[0]), self.grid.orientation)
             h = ax.TRANSFORMS[(self.grid.orientation, s.transform)](loc) + s.offset
             col, row = self.grid.local(h, s.id)
-            if s.cols[0] <= col <= s.cols[1] and s.rows[0] <= row <= s.rows[1]:
+            if in_section(s, col, row, self.grid.orientation):
                 return self.grid.canonical(h) or h
         raise HexError(f"({lat}, {lon}) is off the {self.game} map")
 

@@ -25,6 +25,7 @@ class Fixture(BaseModel):
     max_distance: Optional[int] = None
     rule: str
     seam: bool = False
+    presumed: bool = False  # the text implies rather than states it; yields to stated ones
 
 
 class Setting(BaseModel):

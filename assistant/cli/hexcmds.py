@@ -1,0 +1,198 @@
+"""``campaign games``, ``campaign hex ...`` and ``campaign map info|derive`` (issue 2 item 6)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+
+from ..hexes import HexError
+from ..maps import UnknownGame, list_games, load_game_spec, load_map
+from .common import add_json, emit, guard
+
+# The ``map`` group's sub-parsers, so other command modules can add to it (``campaign map set``).
+map_subparsers = None
+
+_errors = guard(HexError, UnknownGame)
+
+
+def register(sub) -> None:
+    global map_subparsers
+    p = sub.add_parser("games", help="list the games")
+    add_json(p)
+    p.set_defaults(func=cmd_games)
+
+    hexp = sub.add_parser("hex", help="hex geometry: distance, neighbors, where, locate")
+    hs = hexp.add_subparsers(dest="hex_command", metavar="HEXCOMMAND", required=True)
+    p = hs.add_parser("distance", help="hexes from A to B (and the straight path)")
+    p.add_argument("game"), p.add_argument("a"), p.add_argument("b")
+    add_json(p)
+    p.set_defaults(func=cmd_distance)
+    p = hs.add_parser("neighbors", help="the hexes adjacent to HEX")
+    p.add_argument("game"), p.add_argument("hex")
+    add_json(p)
+    p.set_defaults(func=cmd_neighbors)
+    p = hs.add_parser("where", help="where a hex is on the globe, its surface and named place")
+    p.add_argument("game"), p.add_argument("hex")
+    add_json(p)
+    p.set_defaults(func=cmd_where)
+    p = hs.add_parser("locate", help="the hex at a latitude/longitude")
+    p.add_argument("game"), p.add_argument("lat", type=float), p.add_argument("lon", type=float)
+    add_json(p)
+    p.set_defaults(func=cmd_locate)
+
+    mapp = sub.add_parser("map", help="map information and derivation")
+    map_subparsers = mapp.add_subparsers(dest="map_command", metavar="MAPCOMMAND", required=True)
+    p = map_subparsers.add_parser("info", help="sections, hex counts, calibration residuals")
+    p.add_argument("game")
+    p.add_argument("--model", help="grid model (globalwar: straight_rows | straight_columns)")
+    add_json(p)
+    p.set_defaults(func=cmd_map_info)
+    p = map_subparsers.add_parser("derive", help="recompute calibration and the derived base map")
+    p.add_argument("game")
+    add_json(p)
+    p.set_defaults(func=cmd_map_derive)
+
+
+@_errors
+def cmd_games(args):
+    games = [{"id": g, "title": load_game_spec(g).title,
+              "sections": [s["id"] for s in load_game_spec(g).grid["sections"]]} for g in list_games()]
+    emit(args, {"games": games},
+         lambda d: "\n".join(f"{g['id']:<10} {g['title']}  (sections {' '.join(g['sections'])})" for g in d["games"]))
+
+
+@_errors
+def cmd_distance(args):
+    gm = load_map(args.game)
+    a, b = gm.parse(args.a), gm.parse(args.b)
+    path = [gm.grid.label(h) if gm.grid.contains(h) else f"({h.q},{h.r})" for h in gm.grid.line(a, b)]
+    d = gm.grid.distance(a, b)
+    emit(args, {"game": args.game, "from": gm.grid.label(a), "to": gm.grid.label(b),
+                "distance": d, "path": path}, str(d))
+
+
+@_errors
+def cmd_neighbors(args):
+    gm = load_map(args.game)
+    h = gm.parse(args.hex)
+    labels = [gm.grid.label(n) for n in gm.grid.neighbors(h)]
+    emit(args, {"hex": gm.grid.label(h), "neighbors": labels}, " ".join(labels))
+
+
+def _where_dict(gm, label):
+    info = gm.where(label)
+    return {"hex": info.hex, "labels": info.labels, "section": info.section, "lat": info.lat,
+            "lon": info.lon, "surface": info.surface, "place": info.place, "source": info.source}
+
+
+def _where_text(d):
+    pos = f"{d['lat']:.2f}, {d['lon']:.2f}" if d["lat"] is not None else "not placed on the globe"
+    also = f" (also {' '.join(d['labels'][1:])})" if len(d["labels"]) > 1 else ""
+    return (f"{d['hex']}{also}: {pos}; surface {d['surface'] or 'unknown'}"
+            f"{'; ' + d['place'] if d['place'] else ''}")
+
+
+@_errors
+def cmd_where(args):
+    gm = load_map(args.game)
+    d = _where_dict(gm, args.hex)
+    emit(args, d, _where_text)
+
+
+@_errors
+def cmd_locate(args):
+    gm = load_map(args.game)
+    h = gm.locate(args.lat, args.lon)
+    d = _where_dict(gm, gm.grid.label(h))
+    d["query"] = {"lat": args.lat, "lon": args.lon}
+    emit(args, d, _where_text)
+
+
+def map_info(game: str, model: str | None = None) -> dict:
+    gm = load_map(game, model)
+    counts = Counter(gm.grid.section_of(h) for h in gm.grid.all_hexes)
+    cal = gm.calibration
+    fit = cal.models.get(gm.model) if cal else None
+    fits = {f.section: f for f in fit.sections} if fit else {}
+    sections = []
+    for s in gm.grid_spec.sections:
+        f = fits.get(s.id)
+        sections.append({
+            "section": s.id, "name": s.name, "hexes": counts.get(s.id, 0),
+            "cols": list(s.cols), "rows": list(s.rows),
+            "anchors": f.anchors if f else 0, "rms": f.rms if f else None, "max": f.max if f else None,
+            "method": f.method if f else "uncalibrated", "offset": list(s.offset),
+            "offset_basis": f.offset_basis if f else "",
+            "suspects": [r.model_dump() for r in f.suspects] if f else [],
+            "note": f.note if f else "",
+        })
+    return {
+        "game": game, "model": gm.model, "hexes": len(gm.grid.all_hexes),
+        "projection": fit.projection if fit else None,
+        "wrap": list(gm.grid_spec.wrap) if gm.grid_spec.wrap else None,
+        "rms": fit.rms if fit else None,
+        "models": {k: {"rms": v.rms, "projection": v.projection, "fixtures_failed": v.fixtures_failed}
+                   for k, v in (cal.models.items() if cal else [])},
+        "chosen_model": cal.model if cal else None,
+        "fixtures_failed": fit.fixtures_failed if fit else [],
+        "sections": sections,
+    }
+
+
+def _map_info_text(d) -> str:
+    lines = [f"{d['game']}: {d['hexes']} hexes, grid model {d['model']}"
+             + (f", projection {d['projection']}, overall rms {d['rms']} hexes" if d["rms"] is not None else ", NOT calibrated")]
+    if d["wrap"]:
+        lines.append(f"east-west wrap: lattice vector {tuple(d['wrap'])}")
+    if len(d["models"]) > 1:
+        lines.append("models: " + "; ".join(f"{k} rms {v['rms']}" for k, v in d["models"].items())
+                     + f" -> default {d['chosen_model']} (better fit)")
+    lines.append(f"{'sec':<4}{'hexes':>6}{'anchors':>8}{'rms':>7}{'max':>7}  fit / placement")
+    for s in d["sections"]:
+        rms = "-" if s["rms"] is None else f"{s['rms']:.2f}"
+        mx = "-" if s["max"] is None else f"{s['max']:.2f}"
+        lines.append(f"{s['section']:<4}{s['hexes']:>6}{s['anchors']:>8}{rms:>7}{mx:>7}  "
+                     f"{s['method']}; offset {tuple(s['offset'])}: {s['offset_basis']}")
+        for r in s["suspects"]:
+            lines.append(f"      suspect (residual > 2 hexes): {r['name']} {r['hex']} off by {r['residual']:.1f}")
+        if s["note"]:
+            lines.append(f"      note: {s['note']}")
+    if d["fixtures_failed"]:
+        lines.append("rulebook fixtures NOT met: " + ", ".join(d["fixtures_failed"]))
+    return "\n".join(lines)
+
+
+@_errors
+def cmd_map_info(args):
+    emit(args, map_info(args.game, args.model), _map_info_text)
+
+
+@_errors
+def cmd_map_derive(args):
+    from tqdm import tqdm
+
+    from ..maps.derive import derive_hexes, write_hexes
+    from ..maps.gamemap import GameMap, load_gazetteer, write_calibration
+    from ..maps.calibration import calibrate
+
+    spec = load_game_spec(args.game)
+    print(f"calibrating {args.game} from its gazetteer ...", file=sys.stderr)
+    cal = calibrate(spec, load_gazetteer(args.game), progress=lambda m: print("  " + m, file=sys.stderr))
+    cal_path = write_calibration(cal)
+    gm = GameMap(spec)
+    with tqdm(total=len(gm.grid.all_hexes), desc="hexes", unit="hex", file=sys.stderr) as bar:
+        last = [0]
+
+        def step(done):
+            bar.update(done - last[0])
+            last[0] = done
+
+        df = derive_hexes(gm, progress=step)
+    hex_path = write_hexes(df, args.game)
+    load_map.cache_clear()
+    counts = df["surface"].value_counts().to_dict()
+    emit(args, {"game": args.game, "model": cal.model, "calibration": str(cal_path),
+                "hexes_file": str(hex_path), "hexes": len(df), "surface": counts},
+         lambda d: f"{d['game']}: {d['hexes']} hexes derived ({', '.join(f'{k} {v}' for k, v in d['surface'].items())}); "
+                   f"model {d['model']}; wrote {d['calibration']} and {d['hexes_file']}")

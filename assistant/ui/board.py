@@ -1,0 +1,351 @@
+"""The board view's pictures, drawn on the server with Pillow (no widgets here).
+
+Why images: ipyleaflet re-sends a whole GeoJSON layer on every restyle, and one feature per hex
+for the ~13,000 witp hexes is ~6 MB and ~12 s to interactive (design.md section 5). So the static
+board — every hex coloured by surface, hex outlines, map-section boundaries — is one PNG, drawn
+once per game and cached on disk; a second, small transparent PNG covers only the visible area
+with the text a player needs at that zoom (place names; hex labels and crisp outlines when zoomed
+in). Everything dynamic (selection, ruler, overlays, units) is a small separate vector layer.
+
+Coordinates: the board plane of ``Grid.pixel`` (unit hex spacing, y south) maps to leaflet's
+``projections.Simple`` CRS as ``lat = -y, lng = x``; at zoom z one board unit is 2**z screen
+pixels.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+from ..hexes import Axial, Grid
+from ..hexes.layout import CORNER_RADIUS, corners
+
+RENDER_VERSION = 3  # bump when the drawing changes, to invalidate cached boards
+BOARD_SCALE = 16  # image pixels per board unit for the static board
+MARGIN = 1.5  # board units around the outermost hex centres
+
+SURFACE_COLOURS = {
+    "sea": (166, 200, 226),
+    "coastal": (222, 208, 158),
+    "land": (176, 196, 140),
+    None: (226, 226, 222),  # not derived yet
+}
+OUTLINE = (120, 140, 160)
+SECTION_LINE = (40, 40, 60)
+BACKGROUND = (245, 243, 236)
+
+
+@dataclass(frozen=True)
+class BoardFrame:
+    """The board rectangle, and the board plane <-> leaflet lat/lng mapping."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @classmethod
+    def for_grid(cls, grid: Grid, margin: float = MARGIN) -> "BoardFrame":
+        xs, ys = zip(*(grid.pixel(h) for h in grid.all_hexes))
+        return cls(min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return to_latlng((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
+
+    @property
+    def bounds(self) -> list[list[float]]:
+        """Leaflet [[south, west], [north, east]] of the board."""
+        return [[-self.y1, self.x0], [-self.y0, self.x1]]
+
+    def fit_zoom(self, width_px: int, height_px: int, snap: float = 0.25) -> float:
+        z = math.log2(min(width_px / self.width, height_px / self.height))
+        return math.floor(z / snap) * snap
+
+
+def to_latlng(x: float, y: float) -> tuple[float, float]:
+    return -y, x
+
+
+def to_board(lat: float, lng: float) -> tuple[float, float]:
+    return lng, -lat
+
+
+def _font(size: int) -> ImageFont.ImageFont:
+    return _font_cached(max(6, int(size)))
+
+
+@lru_cache(maxsize=32)
+def _font_cached(size: int):
+    for p in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+              "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"):
+        if Path(p).is_file():
+            return ImageFont.truetype(p, size)
+    return ImageFont.load_default(size=size)  # Pillow's bundled scalable font
+
+
+def _surface_of(hexes, label: str) -> Optional[str]:
+    if label in hexes.index:
+        v = hexes.at[label, "surface"]
+        return v if v in SURFACE_COLOURS else None
+    return None
+
+
+def section_hexes(grid: Grid) -> dict[str, set[Axial]]:
+    """Every hex each map section prints (overlaps included), per section id."""
+    out: dict[str, set[Axial]] = {}
+    for s in grid.spec.sections:
+        out[s.id] = {grid.parse(grid.format(s.id, c, r))
+                     for c in range(s.cols[0], s.cols[1] + 1) for r in range(s.rows[0], s.rows[1] + 1)}
+    return out
+
+
+def boundary_edges(grid: Grid, hexes: set[Axial]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The hexsides between a hex of ``hexes`` and one outside it, as board-plane segments."""
+    from ..hexes.axial import neighbors
+
+    out = []
+    for h in hexes:
+        cx, cy = grid.pixel(h)
+        cs = corners(h, grid.orientation)
+        for n in neighbors(h):
+            if n in hexes:
+                continue
+            nx, ny = grid.pixel(n)
+            ang = math.degrees(math.atan2(ny - cy, nx - cx))
+            start = 30 if grid.orientation == "pointy" else 0
+            i = round((ang - start - 30) / 60) % 6
+            out.append((cs[i], cs[(i + 1) % 6]))
+    return out
+
+
+def _cache_key(gm) -> str:
+    h = hashlib.sha256()
+    h.update(json.dumps(gm.grid_spec.model_dump(mode="json"), sort_keys=True).encode())
+    h.update(str(RENDER_VERSION).encode())
+    h.update(str(BOARD_SCALE).encode())
+    if len(gm.hexes):
+        h.update(gm.hexes["surface"].to_csv().encode())
+    return h.hexdigest()[:16]
+
+
+def render_board(gm, scale: int = BOARD_SCALE) -> Image.Image:
+    """The whole map: hexes coloured by surface, outlines, section boundaries and letters."""
+    grid = gm.grid
+    frame = BoardFrame.for_grid(grid)
+    w, h = math.ceil(frame.width * scale), math.ceil(frame.height * scale)
+    img = Image.new("RGB", (w, h), BACKGROUND)
+    d = ImageDraw.Draw(img)
+
+    def px(p):
+        return ((p[0] - frame.x0) * scale, (p[1] - frame.y0) * scale)
+
+    hexes = gm.hexes
+    outline = OUTLINE if scale >= 8 else None
+    for hx in grid.all_hexes:
+        colour = SURFACE_COLOURS[_surface_of(hexes, grid.label(hx))]
+        d.polygon([px(c) for c in corners(hx, grid.orientation)], fill=colour, outline=outline)
+    sections = section_hexes(grid)
+    lw = max(2, scale // 6)
+    for sid, hs in sections.items():
+        for a, b in boundary_edges(grid, hs):
+            d.line([px(a), px(b)], fill=SECTION_LINE, width=lw)
+    font = _font(int(scale * 1.6))
+    small = _font(int(scale * 0.8))
+    for s in grid.spec.sections:
+        # Letter at the section's north-west hex (col min, row min), as printed on the sheet.
+        corner = grid.parse(grid.format(s.id, s.cols[0], s.rows[0]))
+        x, y = px(grid.pixel(corner))
+        d.text((x + scale * 0.6, y + scale * 0.6), s.id, fill=SECTION_LINE, font=font)
+        if s.name:
+            d.text((x + scale * 0.6, y + scale * 2.4), s.name, fill=SECTION_LINE, font=small)
+    return img.quantize(colors=32, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def png_bytes(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def board_png(gm, cache_dir: Optional[Path] = None) -> bytes:
+    """The static board PNG, from the on-disk cache when it is there (written atomically)."""
+    if cache_dir is None:
+        from .userdirs import user_cache_dir
+
+        cache_dir = user_cache_dir() / "boards"
+    path = Path(cache_dir) / f"{gm.game}-{_cache_key(gm)}.png"
+    if path.is_file():
+        return path.read_bytes()
+    data = png_bytes(render_board(gm))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{id(data)}")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only cache only costs speed
+    return data
+
+
+def data_url(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+# ----- the per-view text layer --------------------------------------------------------------
+@dataclass(frozen=True)
+class Region:
+    """A board-plane rectangle drawn at ``px_per_unit`` screen pixels per board unit."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    px_per_unit: float
+
+    @property
+    def bounds(self) -> list[list[float]]:
+        return [[-self.y1, self.x0], [-self.y0, self.x1]]
+
+    def contains(self, other: "Region") -> bool:
+        return (self.px_per_unit == other.px_per_unit and self.x0 <= other.x0 and self.y0 <= other.y0
+                and self.x1 >= other.x1 and self.y1 >= other.y1)
+
+    @classmethod
+    def around(cls, frame: BoardFrame, x0: float, y0: float, x1: float, y1: float, zoom: float,
+               pad: float = 0.5, max_px: int = 2600) -> "Region":
+        """The visible rectangle grown by ``pad`` of its size each side, clipped to the board and
+        to ``max_px`` pixels a side."""
+        ppu = 2.0 ** zoom
+        w, h = x1 - x0, y1 - y0
+        x0, x1 = x0 - pad * w, x1 + pad * w
+        y0, y1 = y0 - pad * h, y1 + pad * h
+        x0, y0 = max(x0, frame.x0), max(y0, frame.y0)
+        x1, y1 = min(x1, frame.x1), min(y1, frame.y1)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        half = max_px / ppu / 2
+        x0, x1 = max(x0, cx - half), min(x1, cx + half)
+        y0, y1 = max(y0, cy - half), min(y1, cy + half)
+        return cls(round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3), ppu)
+
+
+HEX_LABEL_MIN_PPU = 30  # screen px per hex at which hex labels become legible
+
+
+def hexes_in(grid: Grid, region: Region) -> list[Axial]:
+    """On-map hexes whose centre lies in (or just around) the region."""
+    from ..hexes.layout import from_pixel_fractional
+
+    pad = 1.0
+    qs, rs = [], []
+    for x in (region.x0 - pad, region.x1 + pad):
+        for y in (region.y0 - pad, region.y1 + pad):
+            q, r = from_pixel_fractional(x, y, grid.orientation)
+            qs.append(q)
+            rs.append(r)
+    out = []
+    for q in range(math.floor(min(qs)), math.ceil(max(qs)) + 1):
+        for r in range(math.floor(min(rs)), math.ceil(max(rs)) + 1):
+            h = Axial(q, r)
+            x, y = grid.pixel(h)
+            if region.x0 - pad <= x <= region.x1 + pad and region.y0 - pad <= y <= region.y1 + pad:
+                if grid.contains(h):
+                    out.append(h)
+    return out
+
+
+def render_labels(gm, region: Region, max_hex_labels: int = 4000) -> Image.Image:
+    """Transparent text layer for one view: place names always; hex outlines and hex labels
+    when hexes are big enough on screen (capped at ``max_hex_labels``)."""
+    grid = gm.grid
+    s = region.px_per_unit
+    w = max(1, math.ceil((region.x1 - region.x0) * s))
+    h = max(1, math.ceil((region.y1 - region.y0) * s))
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+
+    def px(p):
+        return ((p[0] - region.x0) * s, (p[1] - region.y0) * s)
+
+    if s >= HEX_LABEL_MIN_PPU:
+        visible = hexes_in(grid, region)
+        if len(visible) <= max_hex_labels:
+            f = _font(max(8, min(14, s * 0.22)))
+            for hx in visible:
+                d.polygon([px(c) for c in corners(hx, grid.orientation)], outline=OUTLINE + (255,))
+                cx, cy = px(grid.pixel(hx))
+                d.text((cx, cy - s * 0.30), grid.label(hx), fill=(60, 60, 80, 255), font=f, anchor="mm")
+    # Place names: a dot and the name, biggest-first so crowded areas keep the important ones.
+    fsize = max(10, min(15, int(s * 0.35) + 6))
+    f = _font(fsize)
+    taken: list[tuple[float, float, float, float]] = []
+    for label, names in sorted(gm.places.items()):
+        try:
+            hx = grid.parse(label)
+        except Exception:
+            continue
+        x, y = grid.pixel(hx)
+        if not (region.x0 - 1 <= x <= region.x1 + 1 and region.y0 - 1 <= y <= region.y1 + 1):
+            continue
+        cx, cy = px((x, y))
+        r = max(2.5, min(5, s * 0.12))
+        d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(150, 20, 20, 255), outline=(255, 255, 255, 255))
+        text = names[0] if len(names) == 1 else f"{names[0]} +{len(names) - 1}"
+        tx, ty = cx + r + 2, cy
+        box = d.textbbox((tx, ty), text, font=f, anchor="lm")
+        if any(not (box[2] < b[0] or box[0] > b[2] or box[3] < b[1] or box[1] > b[3]) for b in taken):
+            continue  # would overlap a name already drawn: the dot stays, the hex details name it
+        taken.append(box)
+        d.text((tx, ty), text, fill=(30, 30, 30, 255), font=f, anchor="lm",
+               stroke_width=2, stroke_fill=(255, 255, 255, 220))
+    return img
+
+
+# ----- vector geometry for the small dynamic layers -------------------------------------------
+def hex_ring_latlng(grid: Grid, h: Axial) -> list[tuple[float, float]]:
+    return [to_latlng(x, y) for x, y in corners(h, grid.orientation)]
+
+
+def path_latlng(grid: Grid, hexes: Sequence[Axial]) -> list[list[tuple[float, float]]]:
+    """Hex centres as polyline pieces; broken where consecutive hexes are not adjacent on the
+    board plane (a jump across a wrap), so no line is drawn across the whole map."""
+    pieces: list[list[tuple[float, float]]] = []
+    last = None
+    for h in hexes:
+        p = grid.pixel(h)
+        if last is None or math.dist(p, last) > 1.5:
+            pieces.append([])
+        pieces[-1].append(to_latlng(*p))
+        last = p
+    return pieces
+
+
+def hexes_geojson(grid: Grid, hexes: Iterable[Axial], style: Optional[dict] = None) -> dict:
+    polys = [[[[x, -y] for x, y in corners(h, grid.orientation) + [corners(h, grid.orientation)[0]]]]
+             for h in hexes]
+    feat = {"type": "Feature", "properties": {"style": style or {}},
+            "geometry": {"type": "MultiPolygon", "coordinates": polys}}
+    return {"type": "FeatureCollection", "features": [feat] if polys else []}
+
+
+__all__ = [
+    "BoardFrame", "Region", "board_png", "data_url", "render_board", "render_labels", "to_latlng",
+    "to_board", "hex_ring_latlng", "path_latlng", "hexes_geojson", "CORNER_RADIUS",
+]
