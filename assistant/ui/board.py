@@ -205,6 +205,13 @@ def board_png(gm, cache_dir: Optional[Path] = None) -> bytes:
     return data
 
 
+def compact(img: Image.Image, colors: int = 48) -> Image.Image:
+    """A palette version of an RGBA text layer (3-4x smaller PNG; transparency kept)."""
+    if img.mode != "RGBA":
+        return img
+    return img.quantize(colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
 def data_url(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 

@@ -1,0 +1,7 @@
+"""Dashboards: ipywidgets + ipyleaflet views over a campaign. Views read state and emit
+commands; they hold no rules (design.md section 1)."""
+
+from .errors import ErrorPanel
+from .mapview import HexDetails, MapView, UnitMark
+
+__all__ = ["ErrorPanel", "HexDetails", "MapView", "UnitMark"]

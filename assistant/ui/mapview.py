@@ -1,0 +1,372 @@
+"""MapView: the one board view every aid uses (design.md section 5).
+
+An ipyleaflet map in ``projections.Simple`` with no basemap (works offline). The static board is
+one server-rendered image (``board.py``); place names, and hex labels when zoomed in, are a second
+image covering the visible area only. Clicking selects the hex under the pointer by arithmetic
+(``Grid.hex_at``); hovering names it. A ruler measures hex distance between two picked hexes and
+draws the line. Aids draw their results with the overlay API — each overlay is its own small
+layer, added, replaced or cleared without touching the board.
+
+The view knows no rules and no campaign: it is given ``UnitMark`` records to draw and tells its
+listeners which hex was selected.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable, Optional, Sequence
+
+import ipyleaflet as L
+import ipywidgets as w
+
+from ..hexes import Axial, HexError
+from . import board
+from .board import BoardFrame, Region, to_board, to_latlng
+from .errors import ErrorPanel
+
+SIDE_COLOURS = {"allied": "#1f4e9e", "allies": "#1f4e9e", "us": "#1f4e9e", "usa": "#1f4e9e",
+                "japan": "#c0161d", "japanese": "#c0161d", "axis": "#c0161d", "ijn": "#c0161d"}
+PALETTE = ["#1f4e9e", "#c0161d", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f"]
+SELECT_COLOUR = "#ff8f00"
+RULER_COLOUR = "#6a1b9a"
+DEFAULT_SIZE = (1000, 620)  # assumed map size in px before the browser reports it
+
+
+@dataclass(frozen=True)
+class UnitMark:
+    """What the map needs to draw one unit (the dashboard builds these from campaign state)."""
+
+    id: str
+    hex: str
+    side: str
+    name: str
+    kind: str = ""
+    sample: bool = False
+
+
+@dataclass(frozen=True)
+class HexDetails:
+    hex: str
+    labels: tuple[str, ...]
+    surface: Optional[str]
+    place: Optional[str]
+    units: tuple[UnitMark, ...]
+
+
+def side_colour(side: str, order: Sequence[str] = ()) -> str:
+    key = side.strip().lower()
+    if key in SIDE_COLOURS:
+        return SIDE_COLOURS[key]
+    idx = list(order).index(side) if side in order else abs(hash(key)) % len(PALETTE)
+    return PALETTE[idx % len(PALETTE)]
+
+
+class MapView:
+    """Board view of one game map. ``widget`` is the thing to display."""
+
+    def __init__(self, gm, *, errors: Optional[ErrorPanel] = None, height: str = "620px",
+                 cache_dir=None, size_hint: tuple[int, int] = DEFAULT_SIZE):
+        self.gm = gm
+        self.grid = gm.grid
+        self.errors = errors or ErrorPanel()
+        self.frame = BoardFrame.for_grid(self.grid)
+        self.selected: Optional[str] = None
+        self.ruler_hexes: tuple[str, ...] = ()
+        self._units: tuple[UnitMark, ...] = ()
+        self._select_listeners: list[Callable[[Optional[str]], None]] = []
+        self._overlays: dict[str, L.Layer] = {}
+        self._hover_hex: Optional[str] = None
+        self._label_region: Optional[Region] = None
+
+        zoom = self.frame.fit_zoom(*size_hint)
+        self.board_layer = L.ImageOverlay(url=board.data_url(board.board_png(gm, cache_dir)),
+                                          bounds=self.frame.bounds, name="board")
+        self.labels_layer = L.ImageOverlay(url="", bounds=self.frame.bounds, name="labels")
+        self.units_layer = L.GeoJSON(data=_features([]), name="units",
+                                     point_style={"radius": 7, "weight": 2, "color": "#ffffff",
+                                                  "fillOpacity": 0.95})
+        self.ruler_layer = L.LayerGroup(name="ruler")
+        self.selection_layer = L.Polygon(locations=[], color=SELECT_COLOUR, weight=4, fill=False,
+                                         name="selection")
+        self.map = L.Map(
+            crs=L.projections.Simple, center=self.frame.center, zoom=zoom, min_zoom=max(zoom - 1, 0),
+            max_zoom=zoom + 5, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=True,
+            layers=(self.board_layer, self.labels_layer, self.units_layer, self.ruler_layer,
+                    self.selection_layer),
+            attribution_control=False, double_click_zoom=False, inertia=False,
+            max_bounds=self._max_bounds(), layout=w.Layout(height=height, width="100%"),
+        )
+        self.map.add_class("ca-map")
+        self.map.on_interaction(self.errors.guard(self._on_interaction, "map"))
+        self.map.observe(self.errors.guard(self._on_view_change, "map view"),
+                         names=["zoom", "south", "north", "east", "west"])
+
+        self.hover = w.HTML(value="&nbsp;", layout=w.Layout(min_width="90px"))
+        self.hover.add_class("ca-hover")
+        self.details = w.HTML(value=self._details_html(None))
+        self.details.add_class("ca-hex-details")
+        self.ruler_toggle = w.ToggleButton(value=False, description="Ruler", icon="arrows-h",
+                                           tooltip="Pick two hexes to measure the hex distance")
+        self.ruler_toggle.add_class("ca-ruler-toggle")
+        self.ruler_toggle.observe(self.errors.guard(self._on_ruler_toggle, "ruler"), names="value")
+        self.ruler_text = w.HTML(value="")
+        self.ruler_text.add_class("ca-ruler")
+        self.toolbar = w.HBox([self.ruler_toggle, self.ruler_text, w.HTML("<span style='flex:1'></span>"),
+                               w.HTML("<span style='color:#666'>hex:</span>"), self.hover],
+                              layout=w.Layout(align_items="center"))
+        self.widget = w.VBox([self.toolbar, self.map], layout=w.Layout(width="100%"))
+        self.widget.add_class("ca-mapview")
+        self._update_labels(self._assumed_view(zoom, size_hint))
+
+    # ----- selection -----------------------------------------------------------------------
+    def on_select(self, callback: Callable[[Optional[str]], None]) -> None:
+        """``callback(label_or_None)`` after every selection change (guarded)."""
+        self._select_listeners.append(self.errors.guard(callback, "hex selected"))
+
+    def select(self, label: Optional[str]) -> Optional[str]:
+        """Select a hex by label (None clears). Raises HexError for a bad label; changes nothing."""
+        if label is None:
+            canon = None
+            ring: list = []
+        else:
+            h = self.grid.parse(label)
+            canon = self.grid.label(h)
+            ring = board.hex_ring_latlng(self.grid, h)
+        self.selected = canon
+        self.selection_layer.locations = ring
+        self.details.value = self._details_html(canon)
+        for cb in list(self._select_listeners):
+            cb(canon)
+        return canon
+
+    def hex_at_latlng(self, lat: float, lng: float) -> Optional[str]:
+        h = self.grid.hex_at(*to_board(lat, lng))
+        return self.grid.label(h) if h is not None else None
+
+    def latlng_of(self, label: str) -> tuple[float, float]:
+        return to_latlng(*self.grid.pixel(self.grid.parse(label)))
+
+    def center_on(self, label: str, zoom: Optional[float] = None) -> None:
+        self.map.center = self.latlng_of(label)
+        if zoom is not None:
+            self.map.zoom = zoom
+
+    def hex_details(self, label: str) -> HexDetails:
+        info = self.gm.where(label)
+        units = tuple(u for u in self._units if u.hex == info.hex)
+        return HexDetails(hex=info.hex, labels=tuple(info.labels), surface=info.surface,
+                          place=info.place, units=units)
+
+    # ----- units ---------------------------------------------------------------------------
+    def set_units(self, units: Iterable[UnitMark], side_order: Sequence[str] = ()) -> None:
+        """Draw these units (replacing the previous set: one small layer update)."""
+        units = tuple(units)
+        by_hex: dict[str, list[UnitMark]] = {}
+        for u in units:
+            try:
+                canon = self.grid.label(self.grid.parse(u.hex))
+            except HexError:
+                continue  # a unit off this map is listed by the dashboard, not drawn
+            by_hex.setdefault(canon, []).append(u)
+        feats = []
+        for label, us in by_hex.items():
+            lat, lng = self.latlng_of(label)
+            sides = sorted({u.side for u in us})
+            colour = side_colour(sides[0], side_order) if len(sides) == 1 else "#333333"
+            feats.append({"type": "Feature",
+                          "properties": {"hex": label, "count": len(us),
+                                         "style": {"fillColor": colour, "radius": 6 + min(len(us), 5)}},
+                          "geometry": {"type": "Point", "coordinates": [lng, lat]}})
+        self._units = units
+        self.units_layer.data = _features(feats)
+        if self.selected:
+            self.details.value = self._details_html(self.selected)
+        self._label_region = None
+        self._on_view_change(None)
+
+    # ----- overlay API for the aids --------------------------------------------------------
+    def show_path(self, name: str, hexes: Sequence, *, color: str = "#d84315", weight: int = 4) -> None:
+        """A path through hex centres (labels or Axial), broken where it jumps across a wrap."""
+        pieces = board.path_latlng(self.grid, [self._axial(h) for h in hexes])
+        layer = L.Polyline(locations=pieces, color=color, weight=weight, fill=False, name=name)
+        self._put(name, layer)
+
+    def show_hexes(self, name: str, hexes: Iterable, *, color: str = "#2e7d32",
+                   fill_opacity: float = 0.25, weight: int = 1) -> None:
+        """Shade a set of hexes (one GeoJSON feature: a few KB for hundreds of hexes)."""
+        style = {"color": color, "fillColor": color, "fillOpacity": fill_opacity, "weight": weight}
+        data = board.hexes_geojson(self.grid, [self._axial(h) for h in hexes], style)
+        self._put(name, L.GeoJSON(data=data, name=name))
+
+    def show_range(self, name: str, center, radius: int, **style) -> list[str]:
+        """Shade every on-map hex within ``radius`` hexes of ``center``; returns their labels."""
+        if int(radius) != radius or radius < 0:
+            raise ValueError(f"range radius must be a whole number of hexes >= 0, not {radius!r}")
+        hexes = self.grid.range(self._axial(center), int(radius))
+        self.show_hexes(name, hexes, **style)
+        return [self.grid.label(h) for h in hexes]
+
+    def show_markers(self, name: str, markers: Iterable[tuple], *, radius: int = 8) -> None:
+        """Small circles at hexes: ``(hex, colour)`` or ``(hex, colour, title)`` tuples."""
+        feats = []
+        for m in markers:
+            lat, lng = to_latlng(*self.grid.pixel(self._axial(m[0])))
+            feats.append({"type": "Feature", "properties": {
+                "title": m[2] if len(m) > 2 else "", "style": {"fillColor": m[1]}},
+                "geometry": {"type": "Point", "coordinates": [lng, lat]}})
+        self._put(name, L.GeoJSON(data=_features(feats), name=name, point_style={
+            "radius": radius, "weight": 2, "color": "#ffffff", "fillOpacity": 0.9}))
+
+    def clear_overlay(self, name: str) -> None:
+        layer = self._overlays.pop(name, None)
+        if layer is not None and layer in self.map.layers:
+            self.map.remove(layer)
+
+    def clear_overlays(self) -> None:
+        for name in list(self._overlays):
+            self.clear_overlay(name)
+
+    @property
+    def overlay_names(self) -> list[str]:
+        return list(self._overlays)
+
+    def _put(self, name: str, layer) -> None:
+        old = self._overlays.get(name)
+        self._overlays[name] = layer
+        layers = list(self.map.layers)
+        # Overlays sit under the units, ruler and selection, above the board and its text.
+        if old is not None and old in layers:
+            layers[layers.index(old)] = layer
+        else:
+            layers.insert(layers.index(self.units_layer), layer)
+        self.map.layers = tuple(layers)
+
+    def _axial(self, h) -> Axial:
+        if isinstance(h, str):
+            return self.grid.parse(h)
+        return Axial(*h)
+
+    # ----- ruler ---------------------------------------------------------------------------
+    def measure(self, a: str, b: str) -> tuple[int, list[str]]:
+        """Hex distance a -> b and the hexes of the straight line between them (drawn)."""
+        ha, hb = self.grid.parse(a), self.grid.parse(b)
+        dist = self.grid.distance(ha, hb)
+        line = self.grid.line(ha, hb)
+        labels = []
+        for h in line:
+            try:
+                labels.append(self.grid.label(h))
+            except HexError:
+                labels.append("")  # a lattice hex beyond a map edge on the way
+        pieces = board.path_latlng(self.grid, line)
+        self.ruler_layer.clear_layers()
+        self.ruler_layer.add(L.Polyline(locations=pieces, color=RULER_COLOUR, weight=3, fill=False,
+                                        dash_array="6,6"))
+        on_map = [h for h in line if self.grid.contains(h)]
+        self.ruler_layer.add(L.GeoJSON(data=board.hexes_geojson(self.grid, on_map, {
+            "color": RULER_COLOUR, "fillColor": RULER_COLOUR, "fillOpacity": 0.15, "weight": 1})))
+        self.ruler_hexes = (self.grid.label(ha), self.grid.label(hb))
+        self.ruler_text.value = (f"<b class='ca-ruler-distance'>{html.escape(self.ruler_hexes[0])} → "
+                                 f"{html.escape(self.ruler_hexes[1])}: {dist} hex{'es' if dist != 1 else ''}</b>")
+        return dist, labels
+
+    def clear_ruler(self) -> None:
+        self.ruler_layer.clear_layers()
+        self.ruler_hexes = ()
+        self.ruler_text.value = ("<span style='color:#666'>click the first hex</span>"
+                                 if self.ruler_toggle.value else "")
+
+    def _on_ruler_toggle(self, change) -> None:
+        self.clear_ruler()
+
+    def _ruler_click(self, label: str) -> None:
+        if len(self.ruler_hexes) != 1:
+            self.clear_ruler()
+            self.ruler_hexes = (label,)
+            self.ruler_layer.add(L.Polygon(locations=board.hex_ring_latlng(self.grid, self.grid.parse(label)),
+                                           color=RULER_COLOUR, weight=3, fill=False))
+            self.ruler_text.value = (f"<span class='ca-ruler-distance'>from {html.escape(label)}: "
+                                     f"click the second hex</span>")
+        else:
+            self.measure(self.ruler_hexes[0], label)
+
+    # ----- events --------------------------------------------------------------------------
+    def _on_interaction(self, **event) -> None:
+        kind = event.get("type")
+        if kind not in ("click", "mousemove"):
+            return
+        lat, lng = event.get("coordinates", (None, None))
+        if lat is None:
+            return
+        label = self.hex_at_latlng(lat, lng)
+        if kind == "mousemove":
+            if label != self._hover_hex:
+                self._hover_hex = label
+                self.hover.value = f"<b>{label}</b>" if label else "&nbsp;"
+            return
+        if label is None:
+            return
+        if self.ruler_toggle.value:
+            self._ruler_click(label)
+        else:
+            self.select(label)
+
+    def _assumed_view(self, zoom: float, size: tuple[int, int]) -> Region:
+        lat, lng = self.frame.center
+        x, y = to_board(lat, lng)
+        ppu = 2.0 ** zoom
+        hw, hh = size[0] / ppu / 2, size[1] / ppu / 2
+        return Region.around(self.frame, x - hw, y - hh, x + hw, y + hh, zoom)
+
+    def _on_view_change(self, change) -> None:
+        m = self.map
+        if m.north == m.south or m.east == m.west:
+            return  # the browser has not reported its view yet
+        x0, y0 = to_board(m.north, m.west)
+        x1, y1 = to_board(m.south, m.east)
+        visible = Region(x0, y0, x1, y1, 2.0 ** m.zoom)
+        if self._label_region is not None and self._label_region.contains(visible):
+            return
+        self._update_labels(Region.around(self.frame, x0, y0, x1, y1, m.zoom))
+
+    def _update_labels(self, region: Region) -> None:
+        img = board.render_labels(self.gm, region)
+        self._label_region = region
+        # Bounds first, then the image: leaflet places the new picture in the new frame.
+        with self.labels_layer.hold_sync():
+            self.labels_layer.bounds = region.bounds
+            self.labels_layer.url = board.data_url(board.png_bytes(board.compact(img)))
+
+    def _max_bounds(self):
+        (s, wst), (n, e) = self.frame.bounds
+        pad_y, pad_x = (n - s) * 0.25, (e - wst) * 0.25
+        return [[s - pad_y, wst - pad_x], [n + pad_y, e + pad_x]]
+
+    # ----- details -------------------------------------------------------------------------
+    def _details_html(self, label: Optional[str]) -> str:
+        if label is None:
+            return "<div class='ca-details-empty' style='color:#666'>Click a hex on the map.</div>"
+        d = self.hex_details(label)
+        rows = [f"<div style='font-size:1.25em'><b class='ca-selected-hex'>{html.escape(d.hex)}</b>"
+                + (f" <span style='color:#666'>(also {html.escape(', '.join(d.labels[1:]))})</span>"
+                   if len(d.labels) > 1 else "") + "</div>",
+                f"<div>Surface: <b>{html.escape(d.surface or 'not derived')}</b></div>"]
+        if d.place:
+            rows.append(f"<div>Place: <b>{html.escape(d.place)}</b></div>")
+        if d.units:
+            items = "".join(
+                f"<li class='ca-unit-in-hex'><span style='color:{side_colour(u.side)}'>■</span> "
+                f"{html.escape(u.name)} <span style='color:#666'>({html.escape(u.side)}"
+                f"{', ' + html.escape(u.kind) if u.kind else ''})</span>"
+                + (" <span class='ca-sample' title='sample value, not from the rulebook'>[sample]</span>"
+                   if u.sample else "") + f" <code>{html.escape(u.id)}</code></li>" for u in d.units)
+            rows.append(f"<div>Units here:</div><ul style='margin:2px 0 2px 0;padding-left:18px'>{items}</ul>")
+        else:
+            rows.append("<div style='color:#666'>No units here.</div>")
+        return "".join(rows)
+
+
+def _features(feats: list) -> dict:
+    return {"type": "FeatureCollection", "features": feats}
