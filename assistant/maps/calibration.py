@@ -110,8 +110,10 @@ class SectionTransform:
         self.a = self.m[:2, :]  # linear part, rows = (x', y') contributions
         self.a_inv = np.linalg.inv(self.a)
 
-    def to_local(self, lat, lon):
-        x, y = project(lon, lat, self.fit.lon_ref, self.projection)
+    def to_local(self, lat, lon, lon_ref: Optional[float] = None):
+        """Geography -> local board plane. ``lon_ref`` picks the branch of longitude (default:
+        near this section's own anchors); two sections compared at one place must share it."""
+        x, y = project(lon, lat, self.fit.lon_ref if lon_ref is None else lon_ref, self.projection)
         pts = np.column_stack([x, y, np.ones_like(x)])
         out = pts @ self.m
         return out[:, 0], out[:, 1]
@@ -250,8 +252,11 @@ def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataF
                 continue
             off_s = Axial(*out[s][0])
             pts = anchors[anchors.section.isin([s, t]) & anchors.use]
-            sx, sy = tf[s].to_local(pts.lat.to_numpy(), pts.lon.to_numpy())
-            tx, ty = tf[t].to_local(pts.lat.to_numpy(), pts.lon.to_numpy())
+            # One branch of longitude for both fits, centred between the two sections, so a
+            # section that wraps round the globe is measured on the near side.
+            mid = circular_mean_lon([fits[s].lon_ref, fits[t].lon_ref])
+            sx, sy = tf[s].to_local(pts.lat.to_numpy(), pts.lon.to_numpy(), mid)
+            tx, ty = tf[t].to_local(pts.lat.to_numpy(), pts.lon.to_numpy(), mid)
             # Weight each point by how well it lies inside both sections (the shared ground).
             w = 1.0 / (1.0 + _section_box_distance(spec, s, sx, sy)
                        + _section_box_distance(spec, t, tx, ty)) ** 2

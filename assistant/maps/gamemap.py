@@ -149,8 +149,8 @@ class GameMap:
             if t is None:
                 continue
             px, py = t.to_local([lat], [lon])
-            loc = from_pixel(float(px[0]), float(py[0]), self.grid.orientation)
-            h = ax.TRANSFORMS[(self.grid.orientation, s.transform)](loc) + s.offset
+            # The fitted plane is the section's own (already turned) board plane.
+            h = from_pixel(float(px[0]), float(py[0]), self.grid.orientation) + s.offset
             col, row = self.grid.local(h, s.id)
             if in_section(s, col, row, self.grid.orientation):
                 return self.grid.canonical(h) or h

@@ -1,0 +1,116 @@
+"""Property tests on the real game grids: labels, metric, line, range, pixel picking."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from assistant.hexes import HexError
+from assistant.maps import load_map
+
+GAMES = ["witp", "apto", "globalwar"]
+
+
+def hex_of(game):
+    hexes = load_map(game).grid.all_hexes
+    return st.sampled_from(hexes)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_hex_label_round_trips(game):
+    g = load_map(game).grid
+    for h in g.all_hexes:
+        assert g.parse(g.label(h)) == h
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_labels_print_in_the_games_style(game):
+    g = load_map(game).grid
+    label = g.label(g.all_hexes[100])
+    style = {"witp": r"^[A-G]\d{4}$", "apto": r"^[WEI] \d{4}$", "globalwar": r"^[WE]\d{4}$"}[game]
+    assert __import__("re").match(style, label), label
+
+
+@pytest.mark.parametrize("text", ["b2048", " B2048 ", "B 2048", "b 2048"])
+def test_parse_is_tolerant_of_case_and_spacing(text):
+    g = load_map("witp").grid
+    assert g.label(g.parse(text)) == "B2048"
+
+
+@pytest.mark.parametrize("text", ["B204", "B20488", "2048", "BB2048", "B20-48", "", "B2048x", "H1010", "B0000", "B9999"])
+def test_parse_is_strict_about_everything_else(text):
+    with pytest.raises(HexError) as e:
+        load_map("witp").grid.parse(text)
+    assert "\n" not in str(e.value) and repr(text) in str(e.value)
+
+
+def test_apto_label_accepts_missing_space_and_prints_with_it():
+    g = load_map("apto").grid
+    assert g.label(g.parse("w4533")) == "W 4533"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_metric_properties(game):
+    g = load_map(game).grid
+
+    @settings(max_examples=150, deadline=None)
+    @given(hex_of(game), hex_of(game), hex_of(game))
+    def check(a, b, c):
+        assert g.distance(a, b) == g.distance(b, a)
+        assert (g.distance(a, b) == 0) == (a == b)
+        assert g.distance(a, c) <= g.distance(a, b) + g.distance(b, c)
+
+    check()
+
+
+@pytest.mark.parametrize("game", ["witp", "globalwar"])
+def test_line_length_is_distance_plus_one(game):
+    g = load_map(game).grid
+
+    @settings(max_examples=150, deadline=None)
+    @given(hex_of(game), hex_of(game))
+    def check(a, b):
+        path = g.line(a, b)
+        assert len(path) == g.distance(a, b) + 1
+        assert path[0] == a and path[-1] == b
+
+    check()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_range_size_away_from_map_edges(game):
+    g = load_map(game).grid
+
+    @settings(max_examples=60, deadline=None)
+    @given(hex_of(game), st.integers(0, 4))
+    def check(h, n):
+        rng = g.range(h, n)
+        if all(g.contains(x) for x in __import__("assistant.hexes.axial", fromlist=["disk"]).disk(h, n)):
+            assert len(rng) == 3 * n * (n + 1) + 1
+        assert all(g.distance(h, x) <= n for x in rng)
+
+    check()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_neighbours_are_symmetric_and_at_distance_one(game):
+    g = load_map(game).grid
+    for h in g.all_hexes[::37]:
+        for n in g.neighbors(h):
+            assert h in g.neighbors(n)
+            assert g.distance(h, n) == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pixel_picking_finds_the_hex(game):
+    g = load_map(game).grid
+    for h in g.all_hexes[::53]:
+        x, y = g.pixel(h)
+        assert g.hex_at(x + 0.2, y - 0.2) == h
+
+
+def test_witp_whole_map_is_one_connected_grid():
+    """Sections are joined without gaps: every hex reaches every other across section joins."""
+    import networkx as nx
+    g = load_map("witp").grid
+    graph = nx.Graph((h, n) for h in g.all_hexes for n in g.neighbors(h))
+    assert nx.is_connected(graph)
+    assert graph.number_of_nodes() == len(g.all_hexes)
