@@ -1,0 +1,100 @@
+"""``campaign serve [FILE | --demo] [--port N] [--no-browser]``: the dashboards in the browser.
+
+Starts Voila on every dashboard in ``notebooks/`` for one campaign file, offline, prints the URL
+and runs until Ctrl-C, then shuts Voila and its kernels down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .common import CliError
+
+DEFAULT_PORT = 8866
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "serve", help="open the dashboards for a campaign in the browser (Voila, offline)",
+        description="Start Voila on the dashboards for FILE (or the embedded demo campaign), print "
+                    "the URL and run until Ctrl-C.")
+    p.add_argument("file", nargs="?", help="campaign file (default: the demo campaign)")
+    p.add_argument("--demo", action="store_true",
+                   help="the embedded demo: witp, Guadalcanal, August 1942 (created on first use)")
+    p.add_argument("--port", type=int, default=None, help=f"port on 127.0.0.1 (default {DEFAULT_PORT}, "
+                                                          "or a free one if that is taken)")
+    p.add_argument("--no-browser", action="store_true", help="only print the URL")
+    p.add_argument("--no-preheat", action="store_true",
+                   help="start a kernel per page load instead of keeping one ready (slower)")
+    p.set_defaults(func=cmd_serve)
+
+
+def resolve_campaign(args) -> tuple[Path, bool]:
+    """(campaign file, is_demo). Bad input -> CliError naming it; nothing is created then."""
+    if args.file and args.demo:
+        raise CliError(f"give a campaign FILE or --demo, not both (got {args.file!r} and --demo)")
+    if not args.file:
+        from ..ui.demo import ensure_demo
+
+        try:
+            return ensure_demo(), True
+        except ValueError as e:
+            raise CliError(f"could not create the demo campaign: {str(e).splitlines()[0]}") from None
+    path = Path(args.file).expanduser()
+    if not path.is_file():
+        raise CliError(f"no campaign file {args.file!r}")
+    from ..campaign import Campaign
+
+    try:  # fail here, in one line, rather than in every dashboard
+        c = Campaign.open(path)
+        c.close()
+    except Exception as e:  # noqa: BLE001 - any reason the file cannot be opened
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise CliError(f"cannot open campaign {args.file!r}: {msg}") from None
+    return path, False
+
+
+def cmd_serve(args) -> int:
+    from ..paths import notebooks_dir
+    from ..ui.server import ServeError, VoilaServer, port_free
+    from ..ui.userdirs import user_log_dir
+
+    if args.port is not None and not (1 <= args.port <= 65535):
+        raise CliError(f"--port must be 1-65535, not {args.port}")
+    path, demo = resolve_campaign(args)
+    port = args.port
+    if port is None:
+        port = DEFAULT_PORT if port_free(DEFAULT_PORT) else 0
+    log = user_log_dir() / "voila.log"
+    server = VoilaServer(notebooks=notebooks_dir(), campaign_file=path, port=port,
+                         preheat=not args.no_preheat, log_path=log)
+    print(f"campaign: {path}{'  (demo)' if demo else ''}", flush=True)
+    try:
+        url = server.start()
+    except ServeError as e:
+        raise CliError(str(e)) from None
+    print(f"dashboards: {server.base_url}/  (server log: {log})", flush=True)
+    print(f"open: {url}", flush=True)
+    print("press Ctrl-C to stop", flush=True)
+    if not args.no_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    import signal
+
+    # A SIGTERM (e.g. from a test harness or a service manager) stops as cleanly as Ctrl-C.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        while server.proc is not None and server.proc.poll() is None:
+            time.sleep(0.5)
+        print(f"error: voila stopped unexpectedly (status {server.proc.returncode}; see {log})",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("stopping...", flush=True)
+        server.stop()
+        print("stopped", flush=True)
+        return 0

@@ -1,0 +1,327 @@
+"""The campaign dashboard (``notebooks/campaign.ipynb``): the map, game/turn/phase, the units on
+the map, a form to place, move and remove units and installations on the selected hex, the
+journal, and the history with undo/redo.
+
+Views only: every button sends one command to ``Campaign`` and the page is redrawn from the
+campaign's state when the campaign says it changed — for this page's own commands and for those
+of every other page or CLI on the same file (polled on the kernel's event loop, so widget updates
+happen on the kernel's main thread like any other callback). Every callback is guarded by the
+error panel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+import ipywidgets as w
+
+from .errors import ErrorPanel
+from .mapview import MapView, UnitMark, side_colour
+from .userdirs import user_log_dir
+
+ENV_CAMPAIGN = "CAMPAIGN_FILE"
+POLL_SECONDS = 0.25
+HISTORY_SHOWN = 15
+NOTES_SHOWN = 12
+# Suggestions only (the campaign validates kinds): combat units and installations.
+DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "HQ",
+                 "base", "airfield", "port", "supply"]
+
+
+def _attr(obj: Any, name: str, default=None):
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+class CampaignDashboard:
+    """One page's view of one campaign. ``widget`` is displayed; ``close()`` stops polling."""
+
+    def __init__(self, campaign, *, log_path: Optional[Path] = None, map_height: str = "640px"):
+        self.campaign = campaign
+        self.errors = ErrorPanel(log_path=log_path)
+        gm = campaign.map
+        self.map = MapView(gm, errors=self.errors, height=map_height)
+        self._timer: Optional[asyncio.TimerHandle] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._closed = False
+        self._unsubscribe = None
+        self._build(gm)
+        self._unsubscribe = campaign.subscribe(self.errors.guard(self._on_change, "campaign update"))
+        self.refresh()
+
+    # ----- layout --------------------------------------------------------------------------
+    def _build(self, gm) -> None:
+        g = self.errors.guard
+        self.title = w.HTML()
+        self.title.add_class("ca-title")
+        self.turn = w.HTML()
+        self.turn.add_class("ca-turn")
+        self.advance_btn = w.Button(description="Next phase", icon="step-forward",
+                                    tooltip="Advance the campaign to its next phase/turn")
+        self.advance_btn.add_class("ca-advance")
+        self.advance_btn.on_click(g(lambda _b: self.campaign.advance(), "next phase"))
+        header = w.HBox([self.title, w.HTML("<span style='flex:1'></span>"), self.turn, self.advance_btn],
+                        layout=w.Layout(align_items="center", width="100%"))
+        self.samples_note = w.HTML()
+        self.samples_note.add_class("ca-samples-note")
+
+        # Place form (acts on the hex field, filled from the selection).
+        self.hex_field = w.Text(description="Hex", placeholder="click a hex", layout=w.Layout(width="220px"))
+        self.hex_field.add_class("ca-hex-field")
+        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="220px"))
+        self.side.add_class("ca-side")
+        self.kind = w.Combobox(description="Kind", options=DEFAULT_KINDS, value="infantry",
+                               ensure_option=False, layout=w.Layout(width="220px"))
+        self.kind.add_class("ca-kind")
+        self.name = w.Text(description="Name", placeholder="e.g. 1st Marine Div", layout=w.Layout(width="300px"))
+        self.name.add_class("ca-name")
+        self.nation = w.Text(description="Nation", placeholder="optional", layout=w.Layout(width="220px"))
+        self.nation.add_class("ca-nation")
+        self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary")
+        self.place_btn.add_class("ca-place")
+        self.place_btn.on_click(g(self._place, "place unit"))
+
+        self.unit_list = w.Select(options=[], rows=8, layout=w.Layout(width="100%"))
+        self.unit_list.add_class("ca-unit-list")
+        self.unit_list.observe(g(self._on_unit_chosen, "choose unit"), names="value")
+        self.move_btn = w.Button(description="Move to hex", icon="arrows",
+                                 tooltip="Move the chosen unit to the hex in the Hex field")
+        self.move_btn.add_class("ca-move")
+        self.move_btn.on_click(g(self._move, "move unit"))
+        self.remove_btn = w.Button(description="Remove", icon="trash", button_style="warning")
+        self.remove_btn.add_class("ca-remove")
+        self.remove_btn.on_click(g(self._remove, "remove unit"))
+        units_box = w.VBox([
+            w.HTML("<b>Place a unit or installation</b>"), self.hex_field, self.side, self.kind,
+            self.name, self.nation, self.place_btn,
+            w.HTML("<b>Units</b> <span style='color:#666'>(choose one to find it)</span>"),
+            self.unit_list, w.HBox([self.move_btn, self.remove_btn])])
+
+        self.notes = w.HTML()
+        self.notes.add_class("ca-notes")
+        self.note_text = w.Textarea(placeholder="A note for the journal", layout=w.Layout(width="100%", height="60px"))
+        self.note_text.add_class("ca-note-text")
+        self.note_btn = w.Button(description="Add note", icon="pencil")
+        self.note_btn.add_class("ca-add-note")
+        self.note_btn.on_click(g(self._add_note, "add note"))
+        journal_box = w.VBox([self.note_text, self.note_btn, self.notes])
+
+        self.history = w.HTML()
+        self.history.add_class("ca-history")
+        self.undo_btn = w.Button(description="Undo", icon="undo")
+        self.undo_btn.add_class("ca-undo")
+        self.undo_btn.on_click(g(lambda _b: self.campaign.undo(), "undo"))
+        self.redo_btn = w.Button(description="Redo", icon="repeat")
+        self.redo_btn.add_class("ca-redo")
+        self.redo_btn.on_click(g(lambda _b: self.campaign.redo(), "redo"))
+        history_box = w.VBox([w.HBox([self.undo_btn, self.redo_btn]), self.history])
+
+        self.tabs = w.Tab(children=[units_box, journal_box, history_box])
+        for i, t in enumerate(["Units", "Journal", "History"]):
+            self.tabs.set_title(i, t)
+        self.tabs.add_class("ca-tabs")
+        sidebar = w.VBox([self.map.details, self.tabs],
+                         layout=w.Layout(width="400px", min_width="360px", padding="0 0 0 8px"))
+        sidebar.add_class("ca-sidebar")
+        body = w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="400px")), sidebar],
+                      layout=w.Layout(width="100%", align_items="flex-start"))
+        self.widget = w.VBox([header, self.errors.widget, self.samples_note, body],
+                             layout=w.Layout(width="100%"))
+        self.widget.add_class("ca-dashboard")
+        self.map.on_select(self._on_select)
+
+    # ----- commands ------------------------------------------------------------------------
+    def _hex(self) -> str:
+        text = self.hex_field.value.strip()
+        if not text:
+            raise ValueError("no hex: click a hex on the map or type one in the Hex field")
+        return self.map.grid.label(self.map.grid.parse(text))  # one-line HexError if bad
+
+    def _chosen_unit(self) -> str:
+        if not self.unit_list.value:
+            raise ValueError("no unit chosen: pick one in the Units list")
+        return self.unit_list.value
+
+    def _place(self, _b=None) -> None:
+        hex_ = self._hex()
+        if not self.side.value:
+            raise ValueError("no side chosen")
+        kind = self.kind.value.strip()
+        if not kind:
+            raise ValueError("no kind: type or choose what the unit or installation is")
+        self.campaign.place_unit(self.side.value, kind, hex_, name=self.name.value.strip() or None,
+                                 nation=self.nation.value.strip() or None)
+        self.name.value = ""
+
+    def _move(self, _b=None) -> None:
+        self.campaign.move_unit(self._chosen_unit(), self._hex())
+
+    def _remove(self, _b=None) -> None:
+        self.campaign.remove_unit(self._chosen_unit())
+
+    def _add_note(self, _b=None) -> None:
+        text = self.note_text.value.strip()
+        if not text:
+            raise ValueError("the note is empty")
+        self.campaign.add_note(text)
+        self.note_text.value = ""
+
+    # ----- reactions -----------------------------------------------------------------------
+    def _on_select(self, label: Optional[str]) -> None:
+        if label:
+            self.hex_field.value = label
+
+    def _on_unit_chosen(self, change) -> None:
+        uid = change["new"]
+        if not uid:
+            return
+        unit = self.campaign.state.units.get(uid)
+        if unit is not None and unit.hex:
+            self.map.select(unit.hex)
+
+    def _on_change(self, state, new_events) -> None:
+        self.refresh(state)
+
+    def refresh(self, state=None) -> None:
+        """Redraw everything from the campaign's state (replaces values; never mutates them)."""
+        c = self.campaign
+        state = state if state is not None else c.state
+        gm = c.map
+        t = state.turn
+        self.title.value = (f"<span style='font-size:1.3em'><b>Campaign Assistant</b></span> · "
+                            f"{html.escape(gm.spec.title)} · <code>{html.escape(Path(str(_attr(c, 'path', ''))).name)}</code>")
+        self.turn.value = (f"<span class='ca-turn-label'>Turn <b>{html.escape(str(_attr(t, 'label', '')))}</b>"
+                           f"</span> · phase <b class='ca-phase'>{html.escape(str(_attr(t, 'phase', '') or '-'))}</b>")
+        units = list(state.units.values())
+        marks = [UnitMark(id=str(u.id), hex=str(u.hex), side=str(u.side), name=str(u.name or u.id),
+                          kind=str(u.kind or ""), sample=bool(getattr(u, "sample", False))) for u in units]
+        sides = self._sides(units)
+        self.map.set_units(marks, side_order=sides)
+        if list(self.side.options) != sides:
+            current = self.side.value
+            self.side.options = sides
+            if current in sides:
+                self.side.value = current
+        kinds = sorted(set(DEFAULT_KINDS) | {str(u.kind) for u in units if u.kind})
+        if list(self.kind.options) != kinds:
+            self.kind.options = kinds
+        options = [(f"{m.name} · {m.side} · {m.hex}{' [sample]' if m.sample else ''}", m.id)
+                   for m in sorted(marks, key=lambda m: (m.side, m.hex, m.name))]
+        if list(self.unit_list.options) != options:
+            chosen = self.unit_list.value
+            self.unit_list.options = options
+            self.unit_list.value = chosen if chosen in {o[1] for o in options} else None
+        n_sample = sum(m.sample for m in marks)
+        self.samples_note.value = (
+            f"<div style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'>"
+            f"{n_sample} unit(s) carry <b>sample</b> values (marked [sample]): the rulebook text does not "
+            f"give them; replace them with your counters' values.</div>") if n_sample else ""
+        self.notes.value = self._notes_html(state)
+        self.history.value = self._history_html()
+
+    def _sides(self, units: Iterable) -> list[str]:
+        sides: list[str] = []
+        declared = _attr(self.campaign, "sides", None)
+        if declared is None:
+            raw = self.campaign.map.spec.raw.get("sides")
+            declared = list(raw) if isinstance(raw, (dict, list)) else []
+        for s in list(declared or []) + [u.side for u in units]:
+            s = str(_attr(s, "id", s))
+            if s and s not in sides:
+                sides.append(s)
+        return sides
+
+    def _notes_html(self, state) -> str:
+        notes = list(state.notes)[-NOTES_SHOWN:]
+        if not notes:
+            return "<div style='color:#666'>No notes yet.</div>"
+        items = "".join(
+            f"<li class='ca-note'><span style='color:#666'>turn {html.escape(str(_attr(n, 'turn', '')))}:</span> "
+            f"{html.escape(str(_attr(n, 'text', '')))}</li>" for n in reversed(notes))
+        return f"<ul style='padding-left:18px;margin:4px 0'>{items}</ul>"
+
+    def _history_html(self) -> str:
+        events = list(self.campaign.events())[-HISTORY_SHOWN:]
+        if not events:
+            return "<div style='color:#666'>No events yet.</div>"
+        rows = "".join(
+            f"<tr class='ca-event'><td>{e.seq}</td><td>{html.escape(str(e.turn or ''))}</td>"
+            f"<td>{html.escape(str(e.type))}</td><td>{html.escape(_summary(e.payload))}</td></tr>"
+            for e in reversed(events))
+        return ("<table style='font-size:12px;border-collapse:collapse' cellpadding='2'>"
+                "<tr style='text-align:left'><th>#</th><th>turn</th><th>event</th><th>details</th></tr>"
+                f"{rows}</table>")
+
+    # ----- live updates --------------------------------------------------------------------
+    def start_polling(self, interval: float = POLL_SECONDS) -> None:
+        """Poll the campaign file on the running event loop (the kernel's) for other writers.
+
+        Without a running loop (plain Python), call ``poll()`` yourself."""
+        try:
+            self._loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
+            return
+        self._interval = interval
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._loop is not None and not self._closed:
+            self._timer = self._loop.call_later(self._interval, self._tick)
+
+    def _tick(self) -> None:
+        try:
+            self.poll()
+        finally:
+            self._schedule()
+
+    def poll(self) -> None:
+        self.errors.guard(self.campaign.poll, "watching the campaign file")()
+
+    def close(self) -> None:
+        self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._unsubscribe:
+            self._unsubscribe()
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _summary(payload: Any) -> str:
+    if not isinstance(payload, dict):
+        return str(payload)
+    keys = ("name", "id", "unit", "side", "kind", "hex", "from", "to", "text", "undoes", "label")
+    parts = [f"{k}={payload[k]}" for k in keys if k in payload and payload[k] not in (None, "")]
+    text = ", ".join(parts) if parts else ", ".join(f"{k}={v}" for k, v in list(payload.items())[:4])
+    return text if len(text) <= 90 else text[:87] + "..."
+
+
+def campaign_dashboard(path: Optional[str] = None):
+    """The dashboard for ``path`` (default: ``$CAMPAIGN_FILE``, else the demo campaign).
+
+    If the campaign cannot be opened, the page shows why in the error panel instead of a blank
+    page or a hidden traceback."""
+    log = user_log_dir() / "dashboard.log"
+    try:
+        from ..campaign import Campaign
+
+        if path is None:
+            path = os.environ.get(ENV_CAMPAIGN, "").strip() or None
+        if path is None:
+            from .demo import ensure_demo
+
+            path = ensure_demo()
+        dash = CampaignDashboard(Campaign.open(path), log_path=log)
+    except Exception as e:  # noqa: BLE001 - shown on the page, logged
+        panel = ErrorPanel(log_path=log)
+        panel.report(e, f"opening campaign {path}")
+        return panel.widget
+    dash.start_polling()
+    return dash

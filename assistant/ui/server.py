@@ -1,0 +1,148 @@
+"""Run Voila on the dashboards for one campaign file (used by ``campaign serve``, the browser
+tests and the benchmarks).
+
+Voila runs as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
+shut it down in order), bound to 127.0.0.1, with the notebooks directory as its root and the
+campaign file handed to every kernel in ``CAMPAIGN_FILE``. Nothing is fetched from the network:
+Voila serves the widget JavaScript (ipywidgets, jupyter-leaflet) from the installed lab
+extensions, and the map has no tile basemap.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+ENV_CAMPAIGN = "CAMPAIGN_FILE"
+DEFAULT_PORT = 8866
+
+
+class ServeError(ValueError):
+    """Voila could not be started as asked (one line)."""
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size: int = 1,
+                  tracebacks: bool = True, extra: tuple[str, ...] = ()) -> list[str]:
+    cmd = [
+        sys.executable, "-m", "voila", str(notebooks),
+        "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
+        f"--show_tracebacks={tracebacks}",
+        # No MathJax from a CDN: nothing on these pages is LaTeX.
+        "--Voila.mathjax_url=",
+    ]
+    if preheat:
+        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
+    return cmd + list(extra)
+
+
+@dataclass
+class VoilaServer:
+    """One Voila child process. ``start()`` returns once the server answers HTTP."""
+
+    notebooks: Path
+    campaign_file: Optional[Path] = None
+    port: int = 0
+    preheat: bool = True
+    pool_size: int = 1
+    log_path: Optional[Path] = None
+    env: dict = field(default_factory=dict)
+    extra_args: tuple[str, ...] = ()
+    proc: Optional[subprocess.Popen] = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, notebook: str = "campaign.ipynb") -> str:
+        return f"{self.base_url}/voila/render/{notebook}"
+
+    def start(self, timeout: float = 120.0) -> str:
+        if self.port == 0:
+            self.port = free_port()
+        elif not port_free(self.port):
+            raise ServeError(f"port {self.port} is already in use (choose another with --port N)")
+        env = dict(os.environ)
+        env.update({k: str(v) for k, v in self.env.items()})
+        if self.campaign_file is not None:
+            env[ENV_CAMPAIGN] = str(Path(self.campaign_file).resolve())
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        cmd = voila_command(self.notebooks, self.port, preheat=self.preheat,
+                            pool_size=self.pool_size, extra=self.extra_args)
+        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        if self.log_path:
+            Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True,
+                                         cwd=str(self.notebooks))
+        finally:
+            if out is not subprocess.DEVNULL:
+                out.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise ServeError(f"voila exited with status {self.proc.returncode} while starting"
+                                 + (f" (see {self.log_path})" if self.log_path else ""))
+            try:
+                with urllib.request.urlopen(self.base_url + "/", timeout=2) as r:
+                    if r.status == 200:
+                        return self.url()
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise ServeError(f"voila did not answer on port {self.port} within {timeout:.0f} s")
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """SIGTERM (Voila shuts its kernels down), then SIGKILL to the process group if needed."""
+        p = self.proc
+        if p is None or p.poll() is not None:
+            return
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait(timeout=5)
+        # Kernels are in the child's process group: make sure none outlives the server.
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def __enter__(self) -> "VoilaServer":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
