@@ -53,6 +53,12 @@ def in_section(s: SectionSpec, col: int, row: int, orientation: str) -> bool:
     return not (along == top and (line & 1) == (0 if s.trim_high == "even" else 1))
 
 
+def section_axial(spec: "GridSpec", s: SectionSpec, col: int, row: int) -> Axial:
+    """Printed (col, row) of section s on the section's own turned lattice (before its offset)."""
+    loc = offset_to_axial(col, row, spec.orientation, spec.shifted)
+    return ax.TRANSFORMS[(spec.orientation, s.transform)](loc)
+
+
 class GridSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -148,10 +154,14 @@ class Grid:
         loc = ax.TRANSFORMS[(self.orientation, s.transform)](h - s.offset)
         return axial_to_offset(loc, self.orientation, self.spec.shifted)
 
+    def local_pixel(self, h: Axial, section: str) -> tuple[float, float]:
+        """h's centre on section's own (turned, unplaced) board plane: the plane its
+        calibration fits geography to."""
+        return to_pixel(h - self._sections[section].offset, self.orientation)
+
     # ----- membership and wrap ------------------------------------------------------------
     def _to_global(self, s: SectionSpec, col: int, row: int) -> Axial:
-        loc = offset_to_axial(col, row, self.orientation, self.spec.shifted)
-        return ax.TRANSFORMS[(self.orientation, s.transform)](loc) + s.offset
+        return section_axial(self.spec, s, col, row) + s.offset
 
     def _locate(self, h: Axial) -> list[tuple[SectionSpec, int, int]]:
         for cand in self._representatives(h):

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from ..hexes import Axial, Grid, GridSpec, HexError
 from ..hexes import axial as ax
 from ..hexes.layout import SQRT3_2, from_pixel_fractional, to_pixel
-from ..hexes.offset import offset_to_axial
+from ..hexes.grid import section_axial
 from .gamespec import GameSpec
 
 Projection = Literal["equirectangular", "mercator"]
@@ -128,8 +128,7 @@ class SectionTransform:
 # ----- fitting ----------------------------------------------------------------------------------
 def _local_pixel(spec: GridSpec, section: str, col: int, row: int) -> tuple[float, float]:
     s = next(x for x in spec.sections if x.id == section)
-    loc = offset_to_axial(col, row, spec.orientation, spec.shifted)
-    return to_pixel(ax.TRANSFORMS[(spec.orientation, s.transform)](loc), spec.orientation)
+    return to_pixel(section_axial(spec, s, col, row), spec.orientation)
 
 
 def anchors_for(spec: GridSpec, gazetteer: pd.DataFrame) -> pd.DataFrame:
@@ -151,8 +150,12 @@ def anchors_for(spec: GridSpec, gazetteer: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["name", "hex", "section", "lat", "lon", "x", "y", "use"])
 
 
-def _solve(x, y, target, method):
+def _solve(x, y, target, method, borrow=None):
     n = len(x)
+    if borrow is not None:
+        # Only a translation: the linear part (scale, rotation) is a neighbour's.
+        t = np.median(target - np.column_stack([x, y]) @ borrow, axis=0)
+        return np.vstack([borrow, t])
     if method == "affine":
         m, *_ = np.linalg.lstsq(np.column_stack([x, y, np.ones(n)]), target, rcond=None)
         return m
@@ -162,9 +165,13 @@ def _solve(x, y, target, method):
     return np.array([[mx[0], 0.0], [0.0, my[0]], [mx[1], my[1]]])
 
 
-def fit_section(section: str, pts: pd.DataFrame, projection: Projection) -> SectionFit:
+def fit_section(section: str, pts: pd.DataFrame, projection: Projection,
+                borrow: Optional[tuple[str, np.ndarray]] = None) -> SectionFit:
     """Least-squares fit of one section; anchors more than SUSPECT_RESIDUAL hexes off a fit of the
-    others are set aside one at a time (worst first) and listed as suspects, never dropped silently."""
+    others are set aside one at a time (worst first) and listed as suspects, never dropped silently.
+
+    ``borrow=(section, linear 2x2)``: fit only a translation, taking scale and rotation from a
+    neighbouring section (for a section with too few anchors to fit its own)."""
     n = len(pts)
     if int(pts.use.sum()) < MIN_ANCHORS:
         return SectionFit(section=section, anchors=n, method="placed by neighbours",
@@ -178,12 +185,15 @@ def fit_section(section: str, pts: pd.DataFrame, projection: Projection) -> Sect
     keep = pts.use.to_numpy(bool).copy()
     if keep.sum() < 6 or np.linalg.matrix_rank(spread[keep] - spread[keep].mean(0), tol=1e-3) < 2:
         method = "scale+translation"
+    linear = None
+    if borrow is not None:
+        method, linear = f"translation (scale and rotation of section {borrow[0]})", borrow[1]
     while True:
-        m = _solve(x[keep], y[keep], target[keep], method)
+        m = _solve(x[keep], y[keep], target[keep], method, linear)
         pred = np.column_stack([x, y, np.ones(n)]) @ m
         res = np.hypot(*(pred - target).T)
         worst = int(np.argmax(np.where(keep, res, -1)))
-        minimum = 6 if method == "affine" else 4
+        minimum = 6 if method == "affine" else 4 if linear is None else 2
         if res[worst] <= SUSPECT_RESIDUAL or keep.sum() - 1 < minimum:
             break
         keep[worst] = False
@@ -206,8 +216,11 @@ def fit_section(section: str, pts: pd.DataFrame, projection: Projection) -> Sect
     if (~keep).any():
         notes.append(f"{int((~keep).sum())} anchor(s) not used to fit (errata or set aside; "
                      "their residuals are listed); rms/max are of the rest")
-    if keep.sum() <= 3:
+    if keep.sum() <= 3 and linear is None:
         notes.append(f"only {n} anchors: the fit is nearly exact by construction; residuals mean little")
+    if linear is not None:
+        notes.append(f"only {int(pts.use.sum())} usable anchors: scale and rotation taken from "
+                     f"neighbouring section {borrow[0]}, only the position fitted")
     fit.note = "; ".join(notes)
     return fit
 
@@ -230,7 +243,7 @@ def _pixel_to_lattice_candidates(dx: float, dy: float, orientation) -> list[Axia
 
 
 def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataFrame,
-                  projection: Projection, fixtures):
+                  projection: Projection, fixtures, wraps: bool = False):
     """Integer axial offset of every section (relative to the best-anchored one) with how it was
     found, and the stated seam adjacencies no straight-edged placement meets (as explicit links)."""
     tf = {s: SectionTransform(f, projection) for s, f in fits.items() if f.matrix is not None}
@@ -252,9 +265,10 @@ def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataF
                 continue
             off_s = Axial(*out[s][0])
             pts = anchors[anchors.section.isin([s, t]) & anchors.use]
-            # One branch of longitude for both fits, centred between the two sections, so a
-            # section that wraps round the globe is measured on the near side.
-            mid = circular_mean_lon([fits[s].lon_ref, fits[t].lon_ref])
+            # On a map that wraps round the globe, both fits are read on one branch of longitude
+            # centred between the sections (so the near side is measured); on a map that does not
+            # wrap, each fit is read on its own branch (a section may straddle 180 degrees).
+            mid = circular_mean_lon([fits[s].lon_ref, fits[t].lon_ref]) if wraps else None
             sx, sy = tf[s].to_local(pts.lat.to_numpy(), pts.lon.to_numpy(), mid)
             tx, ty = tf[t].to_local(pts.lat.to_numpy(), pts.lon.to_numpy(), mid)
             # Weight each point by how well it lies inside both sections (the shared ground).
@@ -340,6 +354,24 @@ def model_specs(game: GameSpec) -> dict[str, GridSpec]:
     return out
 
 
+SPARSE = 3  # a section with this many usable anchors or fewer borrows its neighbour's scale
+
+
+def _borrow_for_sparse_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors, projection):
+    """Refit sparse sections as translation-only, with the best-anchored joined neighbour's scale."""
+    for s in spec.sections:
+        usable = int(anchors[(anchors.section == s.id) & anchors.use].shape[0])
+        if usable > SPARSE or usable < 1:
+            continue
+        joined = set(s.overlays + s.joins) | {t.id for t in spec.sections if s.id in t.overlays + t.joins}
+        donors = [fits[t] for t in joined if fits[t].matrix is not None and fits[t].anchors > 2 * SPARSE]
+        if not donors:
+            continue
+        donor = max(donors, key=lambda f: f.anchors)
+        fits[s.id] = fit_section(s.id, anchors[anchors.section == s.id], projection,
+                                 borrow=(donor.section, np.array(donor.matrix)[:2]))
+
+
 def calibrate(game: GameSpec, gazetteer: pd.DataFrame, progress=None) -> Calibration:
     results: dict[str, ModelFit] = {}
     for name, spec in model_specs(game).items():
@@ -348,7 +380,9 @@ def calibrate(game: GameSpec, gazetteer: pd.DataFrame, progress=None) -> Calibra
             anchors = anchors_for(spec, gazetteer)
             fits = {s.id: fit_section(s.id, anchors[anchors.section == s.id], projection)
                     for s in spec.sections}
-            offsets, links = join_sections(spec, fits, anchors, projection, game.fixtures)
+            _borrow_for_sparse_sections(spec, fits, anchors, projection)
+            offsets, links = join_sections(spec, fits, anchors, projection, game.fixtures,
+                                           wraps="wrap" in game.grid)
             for sid, (off, basis) in offsets.items():
                 fits[sid].offset, fits[sid].offset_basis = off, basis
             for sid, f in fits.items():

@@ -17,9 +17,7 @@ import numpy as np
 import pandas as pd
 from global_land_mask import globe
 
-from ..hexes import axial as ax
-from ..hexes.layout import CORNER_RADIUS, to_pixel
-from ..hexes.offset import offset_to_axial
+from ..hexes.layout import CORNER_RADIUS
 from .gamemap import GameMap, hexes_path
 
 # Sample pattern: centre, 6 points at half radius, 12 on an outer ring (unit hex spacing).
@@ -42,9 +40,8 @@ def movement_area(lat: float, bands: dict) -> str:
 
 
 def derive_hexes(gm: GameMap, progress: Optional[Callable[[int], None]] = None) -> pd.DataFrame:
-    grid, spec = gm.grid, gm.grid_spec
+    grid = gm.grid
     transforms = gm._transforms
-    sections = {s.id: s for s in spec.sections}
     records = []
     by_section: dict[str, list[int]] = {}
     for h in grid.all_hexes:
@@ -62,14 +59,8 @@ def derive_hexes(gm: GameMap, progress: Optional[Callable[[int], None]] = None) 
     df["land_fraction"] = np.nan
     done = 0
     for sid, idx in by_section.items():
-        s, t = sections[sid], transforms[sid]
-        centres = []
-        for i in idx:
-            c, r = grid.local(df.at[i, "_h"], sid)
-            loc = ax.TRANSFORMS[(grid.orientation, s.transform)](
-                offset_to_axial(c, r, grid.orientation, spec.shifted))
-            centres.append(to_pixel(loc, grid.orientation))
-        centres = np.array(centres)
+        t = transforms[sid]
+        centres = np.array([grid.local_pixel(df.at[i, "_h"], sid) for i in idx])
         pts = (centres[:, None, :] + np.array(_SAMPLES)[None, :, :]).reshape(-1, 2)
         lat, lon = t.to_geo(pts[:, 0], pts[:, 1])
         land = globe.is_land(np.clip(lat, -89.99, 89.99), lon).reshape(len(idx), len(_SAMPLES))

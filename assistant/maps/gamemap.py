@@ -13,9 +13,7 @@ import pandas as pd
 
 from ..hexes import Axial, Grid, GridSpec, HexError
 from ..hexes.grid import in_section
-from ..hexes import axial as ax
-from ..hexes.layout import from_pixel, to_pixel
-from ..hexes.offset import offset_to_axial
+from ..hexes.layout import from_pixel
 from ..paths import game_dir
 from .calibration import Calibration, SectionTransform, model_specs
 from .gamespec import GameSpec, load_game_spec
@@ -131,11 +129,7 @@ class GameMap:
         for label in self.grid.labels(h):
             section = label[0]
             if section in self._transforms:
-                col_row = self.grid.local(h, section)
-                s = next(x for x in self.grid_spec.sections if x.id == section)
-                loc = ax.TRANSFORMS[(self.grid.orientation, s.transform)](
-                    offset_to_axial(*col_row, self.grid.orientation, self.grid_spec.shifted))
-                px, py = to_pixel(loc, self.grid.orientation)
+                px, py = self.grid.local_pixel(h, section)
                 lat, lon = self._transforms[section].to_geo([px], [py])
                 return round(float(lat[0]), 4), round(float(lon[0]), 4)
         return None, None

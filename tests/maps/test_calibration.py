@@ -101,3 +101,14 @@ def test_where_puts_a_hex_near_its_named_place(game):
         if rec.name in ("Manila", "Tokyo", "Guadalcanal", "Sweden") and not pd.isna(rec.lat):
             info = gm.where(rec.hex)
             assert abs(info.lat - rec.lat) < 3 and abs(((info.lon - rec.lon + 180) % 360) - 180) < 4
+
+
+def test_sparse_section_borrows_its_neighbours_scale_and_lists_the_odd_anchor():
+    """apto's optional India map has three anchors ([4.26], [9.10]): only its position is fitted,
+    with the W map's scale; its columns (94-96) then read as W's continued westward past 00."""
+    i = next(s for s in load_map("apto").calibration.chosen().sections if s.section == "I")
+    assert i.method.startswith("translation") and "W" in i.method
+    g = load_map("apto").grid
+    bombay_i = g.parse("I 3294")
+    assert g.local(bombay_i, "W")[0] in range(-8, -4)  # column 94 ~ W column -6
+    assert [r.name for r in i.suspects] == ["Addu Atoll"]  # I 2296 sits 3 hexes off the others
