@@ -244,8 +244,9 @@ class Region:
         w, h = x1 - x0, y1 - y0
         x0, x1 = x0 - pad * w, x1 + pad * w
         y0, y1 = y0 - pad * h, y1 + pad * h
-        x0, y0 = max(x0, frame.x0), max(y0, frame.y0)
-        x1, y1 = min(x1, frame.x1), min(y1, frame.y1)
+        # Clipped to the board plus room for names that run past its edge.
+        x0, y0 = max(x0, frame.x0 - 8), max(y0, frame.y0 - 2)
+        x1, y1 = min(x1, frame.x1 + 8), min(y1, frame.y1 + 2)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         half = max_px / ppu / 2
         x0, x1 = max(x0, cx - half), min(x1, cx + half)

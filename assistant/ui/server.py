@@ -24,6 +24,7 @@ from typing import Optional
 
 ENV_CAMPAIGN = "CAMPAIGN_FILE"
 DEFAULT_PORT = 8866
+TEMPLATES_ROOT = Path(__file__).resolve().parent / "jupyter"  # holds voila/templates/campaign
 
 
 class ServeError(ValueError):
@@ -51,8 +52,8 @@ def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size
         sys.executable, "-m", "voila", str(notebooks),
         "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
         f"--show_tracebacks={tracebacks}",
-        # No MathJax from a CDN: nothing on these pages is LaTeX.
-        "--Voila.mathjax_url=",
+        # Voila's lab template without its CDN links (see jupyter/voila/templates/campaign).
+        "--template=campaign",
     ]
     if preheat:
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
@@ -90,6 +91,10 @@ class VoilaServer:
         if self.campaign_file is not None:
             env[ENV_CAMPAIGN] = str(Path(self.campaign_file).resolve())
         env.setdefault("PYTHONUNBUFFERED", "1")
+        # Kernels import the very package that started them (a checkout or an installed wheel).
+        pkg_root = str(Path(__file__).resolve().parents[2])
+        env["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATES_ROOT)] + [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p])
+        env["PYTHONPATH"] = os.pathsep.join([pkg_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         cmd = voila_command(self.notebooks, self.port, preheat=self.preheat,
                             pool_size=self.pool_size, extra=self.extra_args)
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
