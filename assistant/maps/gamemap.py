@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..hexes import Axial, Grid, GridSpec, HexError
+from ..hexes import axial as ax
 from ..hexes.grid import in_section
 from ..hexes.layout import from_pixel
 from ..paths import game_dir
@@ -19,6 +20,7 @@ from .calibration import Calibration, SectionTransform, model_specs
 from .gamespec import GameSpec, load_game_spec
 
 DERIVED = "derived"
+SEAM_TOLERANCE = 2  # hexes
 
 
 def gazetteer_path(game: str) -> Path:
@@ -135,9 +137,14 @@ class GameMap:
         return None, None
 
     def locate(self, lat: float, lon: float) -> Axial:
-        """The hex at a real-world position (the top section where sections overlap)."""
+        """The hex at a real-world position (the top section where sections overlap).
+
+        Where two sections meet, their separate fits can disagree by a hex or two, leaving a
+        sliver that neither claims; a point there goes to the nearest map hex within
+        ``SEAM_TOLERANCE`` hexes of where a fit puts it."""
         if not (-90 <= lat <= 90) or not (-180 <= lon <= 360):
             raise HexError(f"({lat}, {lon}) is not a latitude/longitude")
+        predicted = []
         for s in self.grid._order:  # precedence order
             t = self._transforms.get(s.id)
             if t is None:
@@ -148,6 +155,11 @@ class GameMap:
             col, row = self.grid.local(h, s.id)
             if in_section(s, col, row, self.grid.orientation):
                 return self.grid.canonical(h) or h
+            predicted.append(h)
+        near = [(ax.distance(p, c), i, c) for i, p in enumerate(predicted)
+                for c in self.grid.range(p, SEAM_TOLERANCE)]
+        if near:
+            return min(near)[2]
         raise HexError(f"({lat}, {lon}) is off the {self.game} map")
 
     def where(self, label: str) -> HexInfo:

@@ -112,3 +112,12 @@ def test_sparse_section_borrows_its_neighbours_scale_and_lists_the_odd_anchor():
     bombay_i = g.parse("I 3294")
     assert g.local(bombay_i, "W")[0] in range(-8, -4)  # column 94 ~ W column -6
     assert [r.name for r in i.suspects] == ["Addu Atoll"]  # I 2296 sits 3 hexes off the others
+
+
+def test_no_sliver_between_sections_where_their_fits_meet():
+    """Sections B/D (north) and C/E/G (south) meet near 10N; each fit alone leaves a sliver there."""
+    gm = load_map("witp")
+    for lon in range(95, 181, 5):
+        h = gm.locate(10.0, float(lon))
+        lat, hlon = gm.geo(h)
+        assert abs(lat - 10.0) < 3.5 and abs(((hlon - lon + 180) % 360) - 180) < 3.5, (lon, gm.grid.label(h))
