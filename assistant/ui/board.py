@@ -110,10 +110,10 @@ def _surface_of(hexes, label: str) -> Optional[str]:
 
 def section_hexes(grid: Grid) -> dict[str, set[Axial]]:
     """Every hex each map section prints (overlaps included), per section id."""
-    out: dict[str, set[Axial]] = {}
-    for s in grid.spec.sections:
-        out[s.id] = {grid.parse(grid.format(s.id, c, r))
-                     for c in range(s.cols[0], s.cols[1] + 1) for r in range(s.rows[0], s.rows[1] + 1)}
+    out: dict[str, set[Axial]] = {s.id: set() for s in grid.spec.sections}
+    for h in grid.all_hexes:
+        for label in grid.labels(h):
+            out[grid.split(label)[0]].add(h)
     return out
 
 
@@ -170,8 +170,11 @@ def render_board(gm, scale: int = BOARD_SCALE) -> Image.Image:
     font = _font(int(scale * 1.6))
     small = _font(int(scale * 0.8))
     for s in grid.spec.sections:
-        # Letter at the section's north-west hex (col min, row min), as printed on the sheet.
-        corner = grid.parse(grid.format(s.id, s.cols[0], s.rows[0]))
+        # Letter at the section's north-west-most hex.
+        hs = sections[s.id]
+        if not hs:
+            continue
+        corner = min(hs, key=lambda h: sum(grid.pixel(h)))
         x, y = px(grid.pixel(corner))
         d.text((x + scale * 0.6, y + scale * 0.6), s.id, fill=SECTION_LINE, font=font)
         if s.name:
