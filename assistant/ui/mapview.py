@@ -96,7 +96,7 @@ class MapView:
             layers=(self.board_layer, self.labels_layer, self.units_layer, self.ruler_layer,
                     self.selection_layer),
             attribution_control=False, double_click_zoom=False, inertia=False,
-            max_bounds=self._max_bounds(), layout=w.Layout(height=height, width="100%"),
+            layout=w.Layout(height=height, width="100%"),
         )
         self.map.add_class("ca-map")
         self.map.on_interaction(self.errors.guard(self._on_interaction, "map"))
@@ -338,11 +338,6 @@ class MapView:
         with self.labels_layer.hold_sync():
             self.labels_layer.bounds = region.bounds
             self.labels_layer.url = board.data_url(board.png_bytes(board.compact(img)))
-
-    def _max_bounds(self):
-        (s, wst), (n, e) = self.frame.bounds
-        pad_y, pad_x = (n - s) * 0.25, (e - wst) * 0.25
-        return [[s - pad_y, wst - pad_x], [n + pad_y, e + pad_x]]
 
     # ----- details -------------------------------------------------------------------------
     def _details_html(self, label: Optional[str]) -> str:

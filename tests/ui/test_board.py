@@ -1,0 +1,121 @@
+"""The server-rendered board: geometry of the picture, colours by surface, the cache, the text layer."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import pytest
+from PIL import Image
+
+from assistant.maps import load_map
+from assistant.ui import board
+
+
+@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+def test_every_hex_centre_maps_back_to_its_hex(game):
+    """pixel -> hex by arithmetic: the leaflet (lat, lng) of each hex centre is that hex again."""
+    gm = load_map(game)
+    grid = gm.grid
+    for h in grid.all_hexes[:: max(1, len(grid.all_hexes) // 500)]:
+        lat, lng = board.to_latlng(*grid.pixel(h))
+        assert grid.hex_at(*board.to_board(lat, lng)) == h
+
+
+def test_frame_covers_every_hex_and_bounds_are_sw_ne(witp):
+    f = board.BoardFrame.for_grid(witp.grid)
+    for h in witp.grid.all_hexes:
+        x, y = witp.grid.pixel(h)
+        assert f.x0 < x < f.x1 and f.y0 < y < f.y1
+    (s, w), (n, e) = f.bounds
+    assert s < n and w < e
+
+
+def test_board_pixels_have_the_surface_colour_of_their_hex(witp):
+    img = board.render_board(witp).convert("RGB")
+    f = board.BoardFrame.for_grid(witp.grid)
+    checked = 0
+    for label, surface in witp.hexes["surface"].items():
+        if checked >= 60 or surface not in board.SURFACE_COLOURS:
+            continue
+        h = witp.grid.parse(label)
+        if len(witp.grid.neighbors(h)) < 6 or int(label[-2:]) < 8:
+            continue  # keep clear of section edges and the printed section letters
+        x, y = witp.grid.pixel(witp.grid.parse(label))
+        px = img.getpixel((round((x - f.x0) * board.BOARD_SCALE), round((y - f.y0) * board.BOARD_SCALE)))
+        if label in witp.places:
+            continue
+        assert sum(abs(a - b) for a, b in zip(px, board.SURFACE_COLOURS[surface])) < 30, (label, surface, px)
+        checked += 1
+    assert checked >= 40
+    assert len(set(witp.hexes["surface"])) >= 2
+
+
+def test_board_png_is_small_and_cached(witp, tmp_path):
+    data = board.board_png(witp, tmp_path)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < 400_000  # the whole witp board, well under the 1 MB budget
+    files = list(tmp_path.glob("witp-*.png"))
+    assert len(files) == 1
+    files[0].write_bytes(data + b"")  # same content: the next call must read, not redraw
+    mtime = files[0].stat().st_mtime_ns
+    assert board.board_png(witp, tmp_path) == data
+    assert files[0].stat().st_mtime_ns == mtime
+
+
+def test_unwritable_cache_still_draws(witp, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert board.board_png(witp, blocker / "boards")[:4] == b"\x89PNG"
+
+
+def _opaque(img: Image.Image) -> int:
+    import numpy as np
+
+    return int((np.asarray(img.getchannel("A")) > 0).sum())
+
+
+def test_text_layer_names_places_and_labels_hexes_only_when_zoomed_in(witp):
+    f = board.BoardFrame.for_grid(witp.grid)
+    x, y = witp.grid.pixel(witp.grid.parse("E2519"))  # Guadalcanal
+    far = board.render_labels(witp, board.Region.around(f, x - 10, y - 6, x + 10, y + 6, 3))
+    near_region = board.Region.around(f, x - 4, y - 3, x + 4, y + 3, 6)
+    near = board.render_labels(witp, near_region)
+    assert _opaque(far) > 50  # place names and their dots
+    assert board.hexes_in(witp.grid, near_region)
+    assert _opaque(near) > 10 * _opaque(far) / 4  # outlines and hex labels added
+    # The layer is sized for the screen: 2**zoom pixels per board unit.
+    assert near.size[0] == math.ceil((near_region.x1 - near_region.x0) * 64)
+
+
+def test_region_is_clipped_and_capped(witp):
+    f = board.BoardFrame.for_grid(witp.grid)
+    r = board.Region.around(f, -1e4, -1e4, 1e4, 1e4, 8, max_px=2000)
+    assert (r.x1 - r.x0) * r.px_per_unit <= 2000 + 1
+    r2 = board.Region.around(f, f.x0, f.y0, f.x1, f.y1, 2)
+    assert r2.x0 >= f.x0 - 8.01 and r2.x1 <= f.x1 + 8.01
+    assert r2.contains(board.Region(r2.x0 + 1, r2.y0 + 1, r2.x1 - 1, r2.y1 - 1, r2.px_per_unit))
+    assert not r2.contains(board.Region(r2.x0 + 1, r2.y0 + 1, r2.x1 - 1, r2.y1 - 1, 2 * r2.px_per_unit))
+
+
+def test_compact_keeps_transparency(witp):
+    f = board.BoardFrame.for_grid(witp.grid)
+    img = board.render_labels(witp, board.Region.around(f, 40, 40, 60, 55, 4))
+    small = board.compact(img)
+    assert len(board.png_bytes(small)) < len(board.png_bytes(img))
+    back = Image.open(io.BytesIO(board.png_bytes(small))).convert("RGBA")
+    assert back.getpixel((0, 0))[3] == 0
+
+
+def test_path_breaks_across_the_globalwar_wrap():
+    gm = load_map("globalwar")
+    grid = gm.grid
+    assert grid.spec.wrap
+    xs = sorted(grid.all_hexes, key=lambda h: grid.pixel(h)[0])
+    west, east = xs[0], xs[-1]
+    line = grid.line(west, east)
+    assert grid.distance(west, east) < len(grid.all_hexes)  # the short way round
+    pieces = board.path_latlng(grid, line)
+    for piece in pieces:
+        for a, b in zip(piece, piece[1:]):
+            assert math.dist(a, b) <= 1.5  # never a segment across the whole board
