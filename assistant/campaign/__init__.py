@@ -1,0 +1,25 @@
+"""Campaign state (design.md section 4): an event-sourced campaign file that never loses a record.
+
+    from assistant.campaign import Campaign, CampaignError
+    c = Campaign.create("pacific.campaign", game="witp", scenario="guadalcanal-1942")
+    c.place_unit("allies", "division", "E2519", name="Americal Division")
+    c.advance(); c.undo(); c.state.turn.label
+
+Modules: ``store`` (SQLite I/O), ``events`` (typed, versioned event types), ``fold`` (the pure
+fold), ``commands``/``validate`` (validation), ``calendar``/``gamedata``/``scenario`` (game data),
+``export`` (JSON/CSV/Parquet/Excel), ``campaign`` (the Campaign object).
+"""
+
+from .calendar import Calendar, Phase, TurnInfo
+from .campaign import Campaign
+from .errors import BusyError, CampaignError, CampaignFileError, StaleViewError
+from .events import EVENT_TYPES, EventBody, EventRecord, register_event, register_upcaster
+from .export import register_table
+from .model import CampaignState, Nation, Note, Side, Unit
+from .scenario import list_scenarios, load_scenario
+
+__all__ = [
+    "BusyError", "Calendar", "Campaign", "CampaignError", "CampaignFileError", "CampaignState", "EVENT_TYPES",
+    "EventBody", "EventRecord", "Nation", "Note", "Phase", "Side", "StaleViewError", "TurnInfo", "Unit",
+    "list_scenarios", "load_scenario", "register_event", "register_table", "register_upcaster",
+]

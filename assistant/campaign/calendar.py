@@ -1,0 +1,178 @@
+"""A game's turn calendar as data (``[calendar]`` in game.toml): turns, their labels and phases.
+
+A calendar is a year of ``periods`` (witp cycles, apto/globalwar seasons), each holding the same
+``slots`` (the turns inside a period: witp's Strategic G/T and four operational G/Ts, apto's
+Seasonal Turn and three months, globalwar's single Game-Turn). A turn is addressed by its
+``index``: 0 is the calendar's origin (the campaign game's first turn), 1 the turn after it.
+Each slot names its phase list (the game's sequence of play). Ambiguous readings are named
+settings: ``variant_setting`` picks a ``[calendar.variants.<value>]`` override and
+``origin_setting`` reads the origin from a "<period> <year>" value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import CampaignError
+
+
+class Phase(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str
+    name: str
+    rule: str = ""
+
+
+class Period(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    months: tuple[str, ...] = ()
+
+
+class Slot(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: str
+    label: str
+    phases: str
+    rule: str = ""
+    month: Optional[int] = None  # 1-based index into the period's months
+
+
+class Origin(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    year: int
+    period: str
+    slot: int = 0
+
+
+class Calendar(BaseModel):
+    """One game's calendar with its ambiguous readings already chosen. Immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rule: str = ""
+    period_noun: str = "period"
+    periods: tuple[Period, ...]
+    slots: tuple[Slot, ...]
+    phases: dict[str, tuple[Phase, ...]]
+    origin: Origin
+    origin_rule: str = ""
+    last_turn: Optional[int] = None  # 1-based number of the last turn, if the rules fix one
+    last_rule: str = ""
+    reading: dict[str, str] = {}  # setting name -> value used to build this calendar
+
+    # ----- positions ------------------------------------------------------------------------
+    def _abs(self, index: int) -> tuple[int, int, int]:
+        per = len(self.slots)
+        names = [p.name for p in self.periods]
+        a = names.index(self.origin.period) * per + self.origin.slot + index
+        year_len = per * len(self.periods)
+        year, r = divmod(a, year_len)
+        return self.origin.year + year, r // per, r % per
+
+    def phases_of(self, index: int) -> tuple[Phase, ...]:
+        return self.phases.get(self.slots[self._abs(index)[2]].phases, ())
+
+    def turn(self, index: int, phase: int = 0) -> "TurnInfo":
+        year, p, s = self._abs(index)
+        period, slot = self.periods[p], self.slots[s]
+        month = period.months[slot.month - 1] if slot.month and slot.month <= len(period.months) else ""
+        label = slot.label.format(year=year, yy=f"{year % 100:02d}", period=period.name,
+                                  period_no=p + 1, month=month, turn_no=index + 1)
+        phases = self.phases.get(slot.phases, ())
+        return TurnInfo(
+            index=index, number=index + 1, label=label, kind=slot.kind, year=year,
+            period=period.name, phase=phases[phase] if phases else None,
+            phase_index=phase if phases else 0, phase_count=len(phases), rule=slot.rule,
+        )
+
+    def is_last(self, index: int) -> bool:
+        return self.last_turn is not None and index + 1 >= self.last_turn
+
+    def step(self, index: int, phase: int, to: str) -> tuple[int, int]:
+        """The position after ``advance(to)`` from (index, phase). ``to`` is "turn" or "phase"."""
+        if to not in ("turn", "phase"):
+            raise CampaignError(f"cannot advance to {to!r}: say 'turn' or 'phase'")
+        if to == "phase" and phase + 1 < len(self.phases_of(index)):
+            return index, phase + 1
+        if self.is_last(index):
+            raise CampaignError(
+                f"{self.turn(index).label} is the last turn of the game {self.last_rule}".strip()
+                + "; there is no turn to advance to")
+        return index + 1, 0
+
+    def find(self, label: str, around: int = 0, years: int = 60) -> int:
+        """The index of the turn whose label is ``label`` (case and spacing ignored)."""
+        want = _norm(label)
+        span = years * len(self.slots) * len(self.periods)
+        for i in range(around - span // 2, around + span // 2):
+            if _norm(self.turn(i).label) == want:
+                return i
+        raise CampaignError(f"{label!r} is not a turn of this game's calendar "
+                            f"(turns look like {self.turn(0).label!r})")
+
+
+def _norm(s: str) -> str:
+    return " ".join(str(s).lower().split())
+
+
+@dataclass(frozen=True)
+class TurnInfo:
+    """Where the campaign stands: the turn (its calendar index and label) and the phase in it."""
+
+    index: int
+    number: int
+    label: str
+    kind: str
+    year: int
+    period: str
+    phase: Optional[Phase]
+    phase_index: int
+    phase_count: int
+    rule: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"{self.label}, {self.phase.name}" if self.phase else self.label
+
+    def __str__(self) -> str:
+        return self.title
+
+
+def build_calendar(raw: Mapping[str, Any], settings: Mapping[str, Any]) -> Calendar:
+    """The calendar of a game.toml ``[calendar]`` table under the chosen ``settings``."""
+    data = {k: v for k, v in raw.items() if k not in ("variants", "variant_setting", "origin_setting")}
+    reading: dict[str, str] = {}
+    name = raw.get("variant_setting")
+    if name:
+        value = str(settings.get(name, ""))
+        reading[name] = value
+        override = dict(raw.get("variants", {}).get(value, {}))
+        order = override.pop("slot_order", None)
+        if order is not None:
+            data["slots"] = [raw["slots"][i] for i in order]
+        data.update(override)
+    name = raw.get("origin_setting")
+    if name:
+        value = str(settings.get(name, ""))
+        reading[name] = value
+        periods = [p["name"] for p in raw["periods"]]
+        m = re.fullmatch(r"\s*(\S+)\s+(-?\d{1,4})\s*", value)
+        match = next((p for p in periods if m and p.lower() == m.group(1).lower()), None)
+        if match is None:
+            raise CampaignError(f"setting {name} = {value!r} is not '<{'|'.join(periods)}> <year>'")
+        data["origin"] = {"year": int(m.group(2)), "period": match, "slot": 0}
+    data["reading"] = reading
+    try:
+        cal = Calendar.model_validate(data)
+    except ValidationError as e:
+        raise CampaignError(f"the game's [calendar] table is malformed: {e.errors()[0]['msg']}") from None
+    if cal.origin.period not in [p.name for p in cal.periods] or not 0 <= cal.origin.slot < len(cal.slots):
+        raise CampaignError(f"the game's calendar origin {cal.origin} is not a turn of its calendar")
+    for s in cal.slots:
+        if s.phases not in cal.phases:
+            raise CampaignError(f"the game's calendar slot {s.label!r} names unknown phases {s.phases!r}")
+    return cal

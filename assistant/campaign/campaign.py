@@ -1,0 +1,437 @@
+"""Campaign: one campaign file, its current state, commands, history and change notifications.
+
+Every command: validate -> append exactly one event in one transaction (optimistic check on the
+last seq the command was validated on) -> update the state -> notify subscribers. Events that
+other processes append are picked up by ``poll()`` (``PRAGMA data_version``), which ``watch()``
+calls from a daemon thread.
+
+Undo is campaign-wide and linear: it compensates the most recent command not yet undone, whoever
+issued it (another window's included), and is itself an event; nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from datetime import datetime, timezone
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+from ..maps import UnknownGame, load_map
+from . import commands as cmds
+from .errors import CampaignError, StaleViewError
+from .events import CampaignCreated, EventBody, EventRecord, Position
+from .fold import FOLD_VERSION, fold
+from .gamedata import load_calendar, load_sides, resolve_settings
+from .model import CampaignState, state_from_json, state_to_json
+from .scenario import load_scenario
+from .store import SCHEMA_VERSION, Store
+
+log = logging.getLogger(__name__)
+
+Subscriber = Callable[[CampaignState, list[EventRecord]], None]
+DEFAULT_SNAPSHOT_EVERY = 1000
+DEFAULT_UNDO_LIMIT = 1000
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def state_json(state: CampaignState) -> str:
+    return json.dumps(state_to_json(state), sort_keys=True, separators=(",", ":"))
+
+
+class Campaign:
+    """An open campaign file. Build with ``Campaign.create`` or ``Campaign.open``; ``close()`` it."""
+
+    def __init__(self, store: Store, state: CampaignState, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+                 clock: Callable[[], str] = utc_now):
+        self._store, self._state = store, state
+        self._snapshot_every = max(1, int(snapshot_every))
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._notify_lock = threading.RLock()
+        self._subs: list[Subscriber] = []
+        self._pending: list[tuple[CampaignState, list[EventRecord]]] = []
+        self._dv = store.data_version()
+        self._stop = threading.Event()
+        self._watcher: Optional[threading.Thread] = None
+        self._closed = False
+        self.path = store.path
+
+    # ----- create / open ------------------------------------------------------------------
+    @classmethod
+    def create(cls, path: Union[str, Path], game: str, scenario: Optional[str] = None, *,
+               settings: Optional[Mapping[str, Any]] = None, undo_limit: int = DEFAULT_UNDO_LIMIT,
+               snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now) -> "Campaign":
+        """Create a new campaign file for ``game`` (optionally from a scenario); never overwrites."""
+        path = Path(path)
+        if not isinstance(game, str):
+            raise CampaignError(f"game must be a name such as 'witp', not {game!r}")
+        try:
+            gm = load_map(game)
+        except UnknownGame as e:
+            raise CampaignError(str(e)) from None
+        if path.exists():
+            raise CampaignError(f"{path} exists already; a new campaign never overwrites a file")
+        sc = load_scenario(game, scenario) if scenario is not None else None
+        chosen = {**(sc.settings if sc else {}), **dict(settings or {})}
+        values = resolve_settings(game, chosen)
+        cal = load_calendar(game, values)
+        start = cal.find(sc.start) if sc and sc.start else 0
+        phases = len(cal.phases_of(start))
+        if sc and not 0 <= sc.start_phase < max(phases, 1):
+            raise CampaignError(f"scenario {sc.name} start_phase {sc.start_phase} is not a phase of {sc.start}")
+        sides = load_sides(game)
+        now = clock()
+        created = CampaignCreated(
+            game=game, scenario=sc.name if sc else None, settings=values,
+            sides=[{"id": s.id, "name": s.name, "rule": s.rule, "note": s.note,
+                    "nations": [vars(n) for n in s.nations]} for s in sides],
+            calendar=cal.model_dump(mode="json"), start=Position(index=start, phase=sc.start_phase if sc else 0),
+            sample_note=sc.sample_note if sc else None, undo_limit=max(1, int(undo_limit)))
+        records = [EventRecord.make(1, now, start, None, created)]
+        state = fold(None, records)
+        ctx = cmds.Context(map=gm, event=lambda seq: records[seq - 1])
+        for i, u in enumerate(sc.units if sc else [], 1):
+            attrs = dict(u.attrs)
+            if u.source:
+                attrs["source"] = u.source
+            cmd = cmds.PlaceUnit(side=u.side, kind=u.kind, hex=u.hex, name=u.name, nation=u.nation, attrs=attrs,
+                                 sample=u.sample, category=u.category, id=u.id)
+            try:
+                body = cmd.build(state, ctx)
+            except CampaignError as e:
+                raise CampaignError(f"scenario {sc.name} unit {i} ({u.name or u.kind}): {e}") from None
+            rec = EventRecord.make(state.last_seq + 1, now, state.turn.index, body.side(state), body)
+            state = fold(state, [rec])
+            records.append(rec)
+        Store.create(path, {"game": game, "created": now, "fold_version": str(FOLD_VERSION)},
+                     [r.row() for r in records], snapshot=(state.last_seq, FOLD_VERSION, now, state_json(state)))
+        return cls.open(path, snapshot_every=snapshot_every, clock=clock)
+
+    @classmethod
+    def open(cls, path: Union[str, Path], *, check: str = "quick", readonly: bool = False,
+             snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now) -> "Campaign":
+        """Open an existing campaign. A damaged, foreign or newer file raises CampaignFileError and is
+        left untouched: everything is validated through a read-only connection first."""
+        if check not in ("quick", "full", "none"):
+            raise CampaignError(f"check {check!r} must be 'quick', 'full' or 'none'")
+        ro = Store.open(Path(path), check=check, readonly=True)
+        try:
+            state = _load(ro, upto=None)
+        finally:
+            ro.close()
+        store = Store.open(Path(path), check="none", readonly=readonly)
+        try:
+            rows = store.rows(after=state.last_seq)
+            if rows:
+                state = fold(state, [EventRecord.from_row(r) for r in rows])
+        except BaseException:
+            store.close()
+            raise
+        return cls(store, state, snapshot_every=snapshot_every, clock=clock)
+
+    @classmethod
+    def import_json(cls, source: Union[str, Path], path: Union[str, Path], **kw) -> "Campaign":
+        """A new campaign file at ``path`` holding the events of a JSON export (``export``)."""
+        from .export import read_export
+
+        records, state = read_export(Path(source))
+        Store.create(Path(path), {"game": state.game, "created": state.created, "imported_from": str(source),
+                                  "fold_version": str(FOLD_VERSION)},
+                     [r.row() for r in records], snapshot=(state.last_seq, FOLD_VERSION, utc_now(), state_json(state)))
+        return cls.open(path, **kw)
+
+    # ----- properties ---------------------------------------------------------------------
+    @property
+    def state(self) -> CampaignState:
+        return self._state
+
+    @property
+    def game(self) -> str:
+        return self._state.game
+
+    @cached_property
+    def map(self):
+        return load_map(self._state.game)
+
+    @property
+    def readonly(self) -> bool:
+        return self._store.readonly
+
+    def __repr__(self) -> str:
+        return f"Campaign({str(self.path)!r}, game={self.game!r}, turn={self._state.turn.label!r})"
+
+    # ----- commands -----------------------------------------------------------------------
+    def place_unit(self, side: str, kind: str, hex: str, name: Optional[str] = None, nation: Optional[str] = None,
+                   attrs: Optional[Mapping[str, Any]] = None, sample: bool = False, category: str = "unit",
+                   id: Optional[str] = None) -> EventRecord:
+        """Place a unit or installation (``category="installation"``) on a hex."""
+        return self.execute(cmds.PlaceUnit(side=side, kind=kind, hex=hex, name=name, nation=nation, attrs=attrs,
+                                           sample=sample, category=category, id=id))
+
+    def move_unit(self, unit_id: str, hex: str) -> EventRecord:
+        return self.execute(cmds.MoveUnit(unit_id=unit_id, hex=hex))
+
+    def remove_unit(self, unit_id: str) -> EventRecord:
+        return self.execute(cmds.RemoveUnit(unit_id=unit_id))
+
+    def update_unit(self, unit_id: str, **attrs: Any) -> EventRecord:
+        """Change attributes (None deletes one); name/nation/kind/side/sample/category change those fields."""
+        return self.execute(cmds.UpdateUnit(unit_id=unit_id, changes=attrs))
+
+    def set_hex(self, label: str, **attrs: Any) -> EventRecord:
+        """Correct the derived map for one hex (source=user); a value of None removes a correction."""
+        return self.execute(cmds.SetHex(label=label, attrs=attrs))
+
+    def add_note(self, text: str) -> EventRecord:
+        return self.execute(cmds.AddNote(text=text))
+
+    def advance(self, to: str = "turn") -> EventRecord:
+        """Advance the turn marker: ``to="turn"`` (default) to the next turn's first phase, or
+        ``to="phase"`` to the next phase (the next turn after the last phase)."""
+        return self.execute(cmds.Advance(to=to))
+
+    def undo(self) -> EventRecord:
+        return self.execute(cmds.Undo())
+
+    def redo(self) -> EventRecord:
+        return self.execute(cmds.Redo())
+
+    def execute(self, cmd: cmds.Command) -> EventRecord:
+        """Validate ``cmd`` and append its one event; raise CampaignError (nothing changed) if invalid."""
+        with self._lock:
+            self._check_open()
+            view = self._state
+            ctx = cmds.Context(map=self.map, event=self._event)
+            body = cmd.build(view, ctx)
+            fresh, seen = view, []
+            try:
+                with self._store.transaction():
+                    last = self._store.last_seq()
+                    if last != view.last_seq:
+                        seen = [EventRecord.from_row(r) for r in self._store.rows(after=view.last_seq)]
+                        fresh = fold(view, seen)
+                        body = self._rebuild(cmd, view, fresh, ctx)
+                    rec = EventRecord.make(last + 1, self._clock(), fresh.turn.index, body.side(fresh), body)
+                    new = fold(fresh, [rec])
+                    self._store.insert([rec.row()])
+            except StaleViewError:
+                if seen:
+                    self._adopt(fresh, seen)
+                raise
+            self._state = new
+            self._pending.append((new, seen + [rec]))
+        if rec.seq % self._snapshot_every == 0:
+            self._store_snapshot(new)
+        self._drain()
+        return rec
+
+    def _rebuild(self, cmd, view: CampaignState, fresh: CampaignState, ctx) -> EventBody:
+        where = (f"event #{view.last_seq + 1}" if fresh.last_seq == view.last_seq + 1
+                 else f"events #{view.last_seq + 1}-#{fresh.last_seq}")
+        prefix = f"not applied: the campaign changed since you looked ({where} from another window)"
+        reason = cmd.conflict(view, fresh)
+        if reason:
+            raise StaleViewError(f"{prefix}: {reason}")
+        try:
+            return cmd.build(fresh, ctx)
+        except CampaignError as e:
+            raise StaleViewError(f"{prefix}: {e}") from None
+
+    def _adopt(self, state: CampaignState, seen: list[EventRecord]) -> None:
+        with self._lock:
+            if state.last_seq > self._state.last_seq:
+                self._state = state
+                self._pending.append((state, seen))
+        self._drain()
+
+    def _event(self, seq: int) -> EventRecord:
+        rows = self._store.rows(after=seq - 1, upto=seq)
+        if not rows:
+            raise CampaignError(f"there is no event #{seq}")
+        return EventRecord.from_row(rows[0])
+
+    def _store_snapshot(self, state: CampaignState) -> None:
+        self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state))
+
+    def snapshot(self) -> None:
+        """Write a snapshot of the current state now (opening then skips the replay)."""
+        with self._lock:
+            self._check_open()
+            self._store_snapshot(self._state)
+
+    # ----- history ------------------------------------------------------------------------
+    def events(self, since: int = 0) -> list[EventRecord]:
+        """The events after seq ``since``, oldest first."""
+        with self._lock:
+            self._check_open()
+            return [EventRecord.from_row(r) for r in self._store.rows(after=since)]
+
+    def state_at(self, seq: Optional[int] = None, turn: Union[int, str, None] = None) -> CampaignState:
+        """The state just after event ``seq``, or at the end of turn ``turn`` (calendar index or label):
+        the last state in which that turn was the current one."""
+        with self._lock:
+            self._check_open()
+            if seq is not None and turn is not None:
+                raise CampaignError("give seq or turn, not both")
+            if turn is not None:
+                seq = self._last_seq_in_turn(turn)
+            if seq is None:
+                return self._state
+            if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= self._state.last_seq:
+                raise CampaignError(f"seq {seq!r} is not an event of this campaign (1-{self._state.last_seq})")
+            return _load(self._store, upto=seq)
+
+    def _last_seq_in_turn(self, turn: Union[int, str]) -> int:
+        cal = self._state.calendar
+        if isinstance(turn, str):
+            index = cal.find(turn, around=self._state.turn.index)
+        elif isinstance(turn, int) and not isinstance(turn, bool):
+            index = turn
+        else:
+            raise CampaignError(f"turn {turn!r} must be a turn index or a turn label")
+        col = self._store.turn_column()
+        found = None
+        for i, (seq, _) in enumerate(col):
+            after = col[i + 1][1] if i + 1 < len(col) else self._state.turn.index
+            if after == index:
+                found = seq
+        if found is None:
+            raise CampaignError(f"turn {cal.turn(index).label!r} has not been played in this campaign")
+        return found
+
+    def replay(self) -> CampaignState:
+        """The state folded from every event, ignoring snapshots (for checks and benchmarks)."""
+        with self._lock:
+            self._check_open()
+            return fold(None, [EventRecord.from_row(r) for r in self._store.rows(upto=self._state.last_seq)])
+
+    def info(self, full_check: bool = True) -> dict[str, Any]:
+        """Summary for ``campaign info``: game, turn, counts and the integrity check result."""
+        with self._lock:
+            self._check_open()
+            s = self._state
+            return {
+                "file": str(self.path), "game": s.game, "scenario": s.scenario, "turn": s.turn.label,
+                "turn_index": s.turn.index, "phase": s.turn.phase.name if s.turn.phase else None,
+                "events": self._store.count(), "last_seq": s.last_seq, "units": len(s.units), "notes": len(s.notes),
+                "map_corrections": len(s.map_corrections), "sample_units": sum(u.sample for u in s.units.values()),
+                "sample_note": s.sample_note, "can_undo": s.can_undo, "can_redo": s.can_redo,
+                "schema_version": SCHEMA_VERSION, "integrity": self._store.integrity(full=full_check),
+            }
+
+    # ----- export -------------------------------------------------------------------------
+    def tables(self):
+        from .export import tables
+
+        return tables(self._state, self.events())
+
+    def export(self, to: Union[str, Path], format: str = "json") -> list[Path]:
+        """Write the campaign (json) or its tables (csv, parquet, xlsx) into directory ``to``, atomically."""
+        from .export import export
+
+        return export(self, Path(to), format)
+
+    # ----- sharing between processes ------------------------------------------------------
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback(state, new_events)`` after every change (own or another process's)."""
+        self._subs.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subs:
+                self._subs.remove(callback)
+
+        return unsubscribe
+
+    def poll(self) -> bool:
+        """Load events other processes appended (if ``PRAGMA data_version`` moved); True if any."""
+        with self._lock:
+            if self._closed:
+                return False
+            dv = self._store.data_version()
+            if dv == self._dv:
+                return False
+            self._dv = dv
+            rows = self._store.rows(after=self._state.last_seq)
+            if not rows:
+                return False
+            seen = [EventRecord.from_row(r) for r in rows]
+            self._state = fold(self._state, seen)
+            self._pending.append((self._state, seen))
+        self._drain()
+        return True
+
+    def watch(self, interval: float = 0.25) -> None:
+        """Poll from a daemon thread every ``interval`` seconds until ``close()``."""
+        with self._lock:
+            self._check_open()
+            if self._watcher is not None:
+                return
+            self._watcher = threading.Thread(target=self._watch, args=(float(interval),),
+                                             name=f"campaign-watch {self.path.name}", daemon=True)
+            self._watcher.start()
+
+    def _watch(self, interval: float) -> None:
+        while not self._stop.wait(interval):
+            try:
+                self.poll()
+            except Exception:  # keep watching; the failure is logged, never swallowed silently
+                log.exception("campaign %s: polling failed", self.path)
+
+    def _drain(self) -> None:
+        with self._notify_lock:
+            while True:
+                with self._lock:
+                    if not self._pending:
+                        return
+                    state, events = self._pending.pop(0)
+                for cb in list(self._subs):
+                    try:
+                        cb(state, events)
+                    except Exception:
+                        log.exception("campaign %s: subscriber %r failed", self.path, cb)
+
+    def close(self) -> None:
+        self._stop.set()
+        w = self._watcher
+        if w is not None and w is not threading.current_thread():
+            w.join(timeout=5)
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._store.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise CampaignError(f"campaign {self.path} is closed")
+
+    def __enter__(self) -> "Campaign":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _load(store: Store, upto: Optional[int]) -> CampaignState:
+    """The state at event ``upto`` (None: the last): newest usable snapshot, then the events after it."""
+    last = store.last_seq() if upto is None else upto
+    base: Optional[CampaignState] = None
+    for seq, text in store.snapshots(last, FOLD_VERSION):
+        try:
+            base = state_from_json(json.loads(text))
+            if base.last_seq != seq:
+                raise ValueError("snapshot seq mismatch")
+            break
+        except Exception as e:  # a bad snapshot is only derived data: fall back to the events
+            log.warning("campaign %s: ignoring snapshot at #%s (%s)", store.path, seq, e)
+            base = None
+    after = base.last_seq if base else 0
+    records = [EventRecord.from_row(r) for r in store.rows(after=after, upto=last)]
+    if base is None and not records:
+        raise CampaignError(f"{store.path} is damaged: it holds no events")
+    return fold(base, records)

@@ -1,0 +1,483 @@
+"""Typed, versioned events: the only thing a campaign file stores.
+
+Each event type is a pydantic model with a ``type`` and a ``schema_version``, registered with
+``@register_event``. Its ``apply`` folds it into a ``Builder`` (fold.py); ``inverse`` gives the
+event that compensates it (undo). An older payload is brought up to date by the upcasters
+registered with ``@register_upcaster(type, from_version)``; a newer one is refused.
+
+Later issues (dice rolls, overrides, the ledger) add their event types the same way, in their own
+module listed in ``EVENT_MODULES`` so that every reader knows them before it reads a file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Mapping, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
+
+from .errors import CampaignFileError
+from .model import Note, Unit, frozen_map
+
+if TYPE_CHECKING:
+    from .fold import Builder
+
+Scalar = Union[StrictBool, StrictInt, StrictFloat, StrictStr]
+
+EVENT_TYPES: dict[str, type["EventBody"]] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
+# Modules whose import registers more event types (later issues append theirs here).
+EVENT_MODULES: list[str] = []
+
+
+class FoldError(CampaignFileError):
+    """An event that cannot be applied to the state before it: the history is inconsistent."""
+
+
+def register_event(cls: type["EventBody"]) -> type["EventBody"]:
+    if cls.type in EVENT_TYPES and EVENT_TYPES[cls.type] is not cls:
+        raise ValueError(f"event type {cls.type!r} registered twice")
+    EVENT_TYPES[cls.type] = cls
+    return cls
+
+
+def register_upcaster(type_: str, from_version: int):
+    """Register ``fn(payload) -> payload`` turning a ``type_`` payload of ``from_version`` into the next."""
+
+    def wrap(fn: Callable[[dict], dict]):
+        UPCASTERS[(type_, from_version)] = fn
+        return fn
+
+    return wrap
+
+
+def _load_modules() -> None:
+    for name in EVENT_MODULES:
+        importlib.import_module(name)
+
+
+class EventBody(BaseModel):
+    """Base of every event type."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: ClassVar[str] = ""
+    schema_version: ClassVar[int] = 1
+    undoable: ClassVar[bool] = True
+
+    def apply(self, b: "Builder", rec: "EventRecord") -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def inverse(self) -> Optional["EventBody"]:
+        return None
+
+    def side(self, b: "Builder") -> Optional[str]:
+        return None
+
+    def summary(self, cal: Any = None) -> str:
+        """One line for logs; ``cal`` (the campaign's Calendar) lets it name turns by their labels."""
+        return self.type.replace("_", " ")
+
+    def payload(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+def parse_body(type_: str, version: int, payload: Mapping[str, Any]) -> EventBody:
+    """The typed event for a stored (type, schema_version, payload). Raises CampaignFileError."""
+    if type_ not in EVENT_TYPES:
+        _load_modules()
+    cls = EVENT_TYPES.get(type_)
+    if cls is None:
+        raise CampaignFileError(f"event type {type_!r} is unknown to this version of Campaign Assistant "
+                                "(was the file written by a newer version?)")
+    if not isinstance(version, int) or version < 1:
+        raise CampaignFileError(f"event type {type_!r} has a malformed schema_version {version!r}")
+    if version > cls.schema_version:
+        raise CampaignFileError(f"event type {type_!r} version {version} is newer than this program "
+                                f"understands (version {cls.schema_version}); upgrade Campaign Assistant")
+    data = dict(payload)
+    while version < cls.schema_version:
+        data = UPCASTERS[(type_, version)](data)
+        version += 1
+    try:
+        return cls.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(map(str, err["loc"])) or "payload"
+        raise CampaignFileError(f"event type {type_!r} has a malformed {where}: {err['msg']}") from None
+
+
+def nested(body: EventBody) -> dict[str, Any]:
+    return {"type": body.type, "schema_version": body.schema_version, "payload": body.payload()}
+
+
+def parse_nested(d: Mapping[str, Any]) -> EventBody:
+    try:
+        return parse_body(d["type"], d["schema_version"], d["payload"])
+    except (KeyError, TypeError):
+        raise CampaignFileError("a nested event is malformed (needs type, schema_version, payload)") from None
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One stored event: its place in the log, when and in which turn it happened, and its body."""
+
+    seq: int
+    time: str
+    turn: int
+    side: Optional[str]
+    type: str
+    schema_version: int
+    payload: Mapping[str, Any]
+    body: EventBody
+
+    @classmethod
+    def make(cls, seq: int, time: str, turn: int, side: Optional[str], body: EventBody) -> "EventRecord":
+        return cls(seq, time, turn, side, body.type, body.schema_version, frozen_map(body.payload()), body)
+
+    @classmethod
+    def from_row(cls, row: tuple) -> "EventRecord":
+        seq, time, turn, side, type_, version, payload = row
+        try:
+            data = json.loads(payload)
+        except (TypeError, ValueError):
+            raise CampaignFileError(f"event #{seq} has a payload that is not JSON") from None
+        if not isinstance(data, dict):
+            raise CampaignFileError(f"event #{seq} has a payload that is not a JSON object")
+        try:
+            body = parse_body(type_, version, data)
+        except CampaignFileError as e:
+            raise CampaignFileError(f"event #{seq}: {e}") from None
+        return cls(seq, time, turn, side, type_, version, frozen_map(data), body)
+
+    def row(self) -> tuple:
+        return (self.seq, self.time, self.turn, self.side, self.type, self.schema_version,
+                json.dumps(dict(self.payload), sort_keys=True, separators=(",", ":"), allow_nan=False))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "time": self.time, "turn": self.turn, "side": self.side, "type": self.type,
+                "schema_version": self.schema_version, "payload": json.loads(self.row()[-1])}
+
+    @property
+    def summary(self) -> str:
+        return self.body.summary()
+
+    def describe(self, cal: Any = None) -> str:
+        return self.body.summary(cal)
+
+
+# ----- the event types of issue 3 -------------------------------------------------------------
+class UnitData(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str
+    side: str
+    nation: Optional[str] = None
+    kind: str
+    category: Literal["unit", "installation"] = "unit"
+    name: Optional[str] = None
+    hex: str
+    attrs: dict[str, Scalar] = {}
+    sample: bool = False
+
+    def unit(self) -> Unit:
+        for v in self.attrs.values():
+            if isinstance(v, float) and not math.isfinite(v):
+                raise FoldError(f"unit {self.id!r} has a non-finite attribute")
+        return Unit(id=self.id, side=self.side, kind=self.kind, hex=self.hex, name=self.name,
+                    nation=self.nation, attrs=frozen_map(self.attrs), sample=self.sample, category=self.category)
+
+    @classmethod
+    def of(cls, u: Unit) -> "UnitData":
+        return cls(**u.to_json())
+
+
+class Position(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    index: int
+    phase: int = 0
+
+
+@register_event
+class CampaignCreated(EventBody):
+    """The first event of every campaign: the game, its data and the readings chosen."""
+
+    type: ClassVar[str] = "campaign_created"
+    undoable: ClassVar[bool] = False
+    game: str
+    scenario: Optional[str] = None
+    settings: dict[str, Any] = {}
+    sides: list[dict[str, Any]]
+    calendar: dict[str, Any]
+    start: Position
+    sample_note: Optional[str] = None
+    undo_limit: int = 1000
+
+    def apply(self, b, rec):
+        b.create(self, rec)
+
+    def summary(self, cal=None):
+        return f"created a {self.game} campaign" + (f" from scenario {self.scenario}" if self.scenario else "")
+
+
+@register_event
+class UnitPlaced(EventBody):
+    type: ClassVar[str] = "unit_placed"
+    unit: UnitData
+
+    def apply(self, b, rec):
+        if self.unit.id in b.units:
+            raise FoldError(f"unit {self.unit.id!r} is already on the map")
+        b.units[self.unit.id] = self.unit.unit()
+
+    def inverse(self):
+        return UnitRemoved(unit_id=self.unit.id, unit=self.unit)
+
+    def side(self, b):
+        return self.unit.side
+
+    def summary(self, cal=None):
+        u = self.unit
+        what = " ".join(x for x in (u.nation, u.kind) if x)
+        return f"placed {u.id} ({what}{' ' + repr(u.name) if u.name else ''}) at {u.hex}" + (" [sample]" if u.sample else "")
+
+
+@register_event
+class UnitMoved(EventBody):
+    type: ClassVar[str] = "unit_moved"
+    unit_id: str
+    hex: str
+    from_hex: str
+
+    def apply(self, b, rec):
+        u = b.unit(self.unit_id)
+        if u.hex != self.from_hex:
+            raise FoldError(f"unit {self.unit_id!r} is at {u.hex}, not {self.from_hex}")
+        b.units[self.unit_id] = _replace(u, hex=self.hex)
+
+    def inverse(self):
+        return UnitMoved(unit_id=self.unit_id, hex=self.from_hex, from_hex=self.hex)
+
+    def side(self, b):
+        return b.units[self.unit_id].side if self.unit_id in b.units else None
+
+    def summary(self, cal=None):
+        return f"moved {self.unit_id} {self.from_hex} -> {self.hex}"
+
+
+@register_event
+class UnitRemoved(EventBody):
+    type: ClassVar[str] = "unit_removed"
+    unit_id: str
+    unit: UnitData  # the whole unit as it was, so that undo can put it back
+
+    def apply(self, b, rec):
+        b.unit(self.unit_id)
+        del b.units[self.unit_id]
+        b.retired.add(self.unit_id)
+
+    def inverse(self):
+        return UnitPlaced(unit=self.unit)
+
+    def side(self, b):
+        return self.unit.side
+
+    def summary(self, cal=None):
+        return f"removed {self.unit_id} from {self.unit.hex}"
+
+
+UNIT_FIELDS = ("name", "nation", "kind", "side", "sample", "category")
+
+
+@register_event
+class UnitUpdated(EventBody):
+    """Changes to a unit: keys in UNIT_FIELDS change those fields, other keys its attributes.
+    A value of None deletes an attribute. ``before`` holds the previous values (None: absent)."""
+
+    type: ClassVar[str] = "unit_updated"
+    unit_id: str
+    set: dict[str, Optional[Scalar]]
+    before: dict[str, Optional[Scalar]]
+
+    def apply(self, b, rec):
+        u = b.unit(self.unit_id)
+        fields, attrs = {}, dict(u.attrs)
+        for k, v in self.set.items():
+            if k in UNIT_FIELDS:
+                fields[k] = v
+            elif v is None:
+                attrs.pop(k, None)
+            else:
+                attrs[k] = v
+        b.units[self.unit_id] = _replace(u, attrs=frozen_map(attrs), **fields)
+
+    def inverse(self):
+        return UnitUpdated(unit_id=self.unit_id, set=dict(self.before), before=dict(self.set))
+
+    def side(self, b):
+        return b.units[self.unit_id].side if self.unit_id in b.units else None
+
+    def summary(self, cal=None):
+        return f"updated {self.unit_id}: " + ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+
+
+@register_event
+class HexCorrected(EventBody):
+    """A player's correction of the derived map for one hex (source=user). None deletes a key."""
+
+    type: ClassVar[str] = "hex_corrected"
+    hex: str
+    set: dict[str, Optional[Scalar]]
+    before: dict[str, Optional[Scalar]]
+
+    def apply(self, b, rec):
+        cur = dict(b.corrections.get(self.hex, {}))
+        cur.pop("source", None)
+        for k, v in self.set.items():
+            if v is None:
+                cur.pop(k, None)
+            else:
+                cur[k] = v
+        if cur:
+            cur["source"] = "user"
+            b.corrections[self.hex] = frozen_map(cur)
+        else:
+            b.corrections.pop(self.hex, None)
+
+    def inverse(self):
+        return HexCorrected(hex=self.hex, set=dict(self.before), before=dict(self.set))
+
+    def summary(self, cal=None):
+        return f"map {self.hex}: " + ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+
+
+@register_event
+class NoteAdded(EventBody):
+    type: ClassVar[str] = "note_added"
+    note_id: int
+    text: str
+
+    def apply(self, b, rec):
+        if any(n.id == self.note_id for n in b.notes):
+            raise FoldError(f"note {self.note_id} exists already")
+        t = b.calendar.turn(b.turn_index, b.phase_index)
+        b.notes.append(Note(id=self.note_id, seq=rec.seq, time=rec.time, turn=t.index,
+                            turn_label=t.label, text=self.text))
+        b.next_note = max(b.next_note, self.note_id + 1)
+
+    def inverse(self):
+        return NoteWithdrawn(note_id=self.note_id, text=self.text)
+
+    def summary(self, cal=None):
+        return f"note {self.note_id}: {self.text}"
+
+
+@register_event
+class NoteWithdrawn(EventBody):
+    """Takes a note out of the journal (the event that added it stays in the log)."""
+
+    type: ClassVar[str] = "note_withdrawn"
+    note_id: int
+    text: str
+
+    def apply(self, b, rec):
+        keep = [n for n in b.notes if n.id != self.note_id]
+        if len(keep) == len(b.notes):
+            raise FoldError(f"note {self.note_id} does not exist")
+        b.notes[:] = keep
+
+    def inverse(self):
+        return NoteAdded(note_id=self.note_id, text=self.text)
+
+    def summary(self, cal=None):
+        return f"withdrew note {self.note_id}"
+
+
+@register_event
+class TurnAdvanced(EventBody):
+    """The turn/phase marker moved from ``before`` to ``after`` (``step`` says how)."""
+
+    type: ClassVar[str] = "turn_advanced"
+    before: Position
+    after: Position
+    step: Literal["turn", "phase", "back"]
+
+    def apply(self, b, rec):
+        if (b.turn_index, b.phase_index) != (self.before.index, self.before.phase):
+            raise FoldError(f"the turn marker is at {b.turn_index}/{b.phase_index}, not "
+                            f"{self.before.index}/{self.before.phase}")
+        b.turn_index, b.phase_index = self.after.index, self.after.phase
+
+    def inverse(self):
+        return TurnAdvanced(before=self.after, after=self.before, step="back")
+
+    def summary(self, cal=None):
+        if cal is not None:
+            return f"{'back' if self.step == 'back' else 'advanced'} to {cal.turn(self.after.index, self.after.phase).title}"
+        return f"turn marker {self.before.index}/{self.before.phase} -> {self.after.index}/{self.after.phase} ({self.step})"
+
+
+class _Compensating(EventBody):
+    undoable: ClassVar[bool] = False
+    target: int
+    apply_: dict[str, Any] = Field(alias="apply")
+    _inner: Optional[EventBody] = PrivateAttr(default=None)
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @property
+    def inner(self) -> EventBody:
+        if self._inner is None:
+            self._inner = parse_nested(self.apply_)
+        return self._inner
+
+    def payload(self) -> dict[str, Any]:
+        return {"target": self.target, "apply": self.apply_}
+
+    @classmethod
+    def of(cls, target: int, body: EventBody):
+        return cls(target=target, apply_=nested(body))
+
+    def side(self, b):
+        return self.inner.side(b)
+
+
+@register_event
+class Undone(_Compensating):
+    """Undo: ``apply`` is the compensating event of event ``target`` (the top of the undo stack)."""
+
+    type: ClassVar[str] = "undone"
+
+    def apply(self, b, rec):
+        if not b.undo or b.undo[-1] != self.target:
+            raise FoldError(f"event #{self.target} is not the last undoable event")
+        self.inner.apply(b, rec)
+        b.undo.pop()
+        b.redo.append(rec.seq)
+
+    def summary(self, cal=None):
+        return f"undo #{self.target} ({self.inner.summary(cal)})"
+
+
+@register_event
+class Redone(_Compensating):
+    """Redo: ``apply`` re-does what the undo event ``target`` compensated."""
+
+    type: ClassVar[str] = "redone"
+
+    def apply(self, b, rec):
+        if not b.redo or b.redo[-1] != self.target:
+            raise FoldError(f"event #{self.target} is not the last undo")
+        self.inner.apply(b, rec)
+        b.redo.pop()
+        b.push_undo(rec.seq, clear_redo=False)
+
+    def summary(self, cal=None):
+        return f"redo #{self.target} ({self.inner.summary(cal)})"
+
+
+def _replace(u: Unit, **changes) -> Unit:
+    from dataclasses import replace
+
+    return replace(u, **changes)

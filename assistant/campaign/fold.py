@@ -1,0 +1,103 @@
+"""The fold: a campaign state is a pure function of its events.
+
+``fold(state, records)`` applies events in order to a mutable ``Builder`` copied from ``state``
+(or from nothing: the first event must then be ``campaign_created``) and returns a new immutable
+state. No I/O, no clock, no game data beyond what the events carry.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+from .calendar import Calendar
+from .events import CampaignCreated, EventRecord, FoldError
+from .model import CampaignState, Nation, Note, Side, Unit, frozen_map
+
+# Bump when the fold's output for the same events changes: older snapshots are then ignored.
+FOLD_VERSION = 1
+
+
+class Builder:
+    """Mutable working copy of a CampaignState, used only inside ``fold``."""
+
+    def __init__(self, state: Optional[CampaignState] = None):
+        self.created = state is not None
+        self.last_seq = 0
+        if state is None:
+            return
+        self.game, self.scenario, self.settings = state.game, state.scenario, dict(state.settings)
+        self.sides, self.calendar = state.sides, state.calendar
+        self.turn_index, self.phase_index = state.turn.index, state.turn.phase_index
+        self.units: dict[str, Unit] = dict(state.units)
+        self.notes: list[Note] = list(state.notes)
+        self.corrections: dict[str, Any] = dict(state.map_corrections)
+        self.undo: list[int] = list(state.undo_stack)
+        self.redo: list[int] = list(state.redo_stack)
+        self.retired: set[str] = set(state.retired_ids)
+        self.next_note, self.sample_note = state.next_note, state.sample_note
+        self.created_time, self.undo_limit = state.created, state.undo_limit
+        self.extra: dict[str, Any] = dict(state.extra)
+        self.last_seq = state.last_seq
+
+    def create(self, e: CampaignCreated, rec: EventRecord) -> None:
+        if self.created:
+            raise FoldError("the campaign was already created")
+        self.created = True
+        self.game, self.scenario, self.settings = e.game, e.scenario, dict(e.settings)
+        self.sides = tuple(Side(id=s["id"], name=s["name"], rule=s.get("rule", ""), note=s.get("note", ""),
+                                nations=tuple(Nation(**n) for n in s.get("nations", []))) for s in e.sides)
+        self.calendar = Calendar.model_validate(e.calendar)
+        self.turn_index, self.phase_index = e.start.index, e.start.phase
+        self.units, self.notes, self.corrections = {}, [], {}
+        self.undo, self.redo, self.retired = [], [], set()
+        self.next_note, self.sample_note = 1, e.sample_note
+        self.created_time, self.undo_limit = rec.time, e.undo_limit
+        self.extra = {}
+
+    def unit(self, unit_id: str) -> Unit:
+        try:
+            return self.units[unit_id]
+        except KeyError:
+            raise FoldError(f"unit {unit_id!r} is not on the map") from None
+
+    def push_undo(self, seq: int, clear_redo: bool = True) -> None:
+        self.undo.append(seq)
+        if len(self.undo) > self.undo_limit:
+            del self.undo[: len(self.undo) - self.undo_limit]
+        if clear_redo:
+            self.redo.clear()
+
+    def freeze(self) -> CampaignState:
+        if not self.created:
+            raise FoldError("the campaign has no campaign_created event")
+        return CampaignState(
+            game=self.game, scenario=self.scenario, settings=frozen_map(self.settings), sides=self.sides,
+            calendar=self.calendar, turn=self.calendar.turn(self.turn_index, self.phase_index),
+            units=frozen_map(self.units), notes=tuple(self.notes), map_corrections=frozen_map(self.corrections),
+            last_seq=self.last_seq, undo_stack=tuple(self.undo), redo_stack=tuple(self.redo),
+            retired_ids=frozenset(self.retired), next_note=self.next_note, sample_note=self.sample_note,
+            created=self.created_time, undo_limit=self.undo_limit, extra=frozen_map(self.extra),
+        )
+
+
+def apply(b: Builder, rec: EventRecord) -> None:
+    """Apply one event to the builder. Raises FoldError (naming the event) if it does not fit."""
+    if rec.seq != b.last_seq + 1:
+        raise FoldError(f"event #{rec.seq} follows event #{b.last_seq}: the log has a gap")
+    if not b.created and not isinstance(rec.body, CampaignCreated):
+        raise FoldError(f"event #{rec.seq} ({rec.type}) comes before the campaign was created")
+    try:
+        rec.body.apply(b, rec)
+    except FoldError as e:
+        raise FoldError(f"event #{rec.seq} ({rec.type}) cannot be applied: {e}") from None
+    if rec.body.undoable:
+        b.push_undo(rec.seq)
+    b.last_seq = rec.seq
+
+
+def fold(state: Optional[CampaignState], records: Iterable[EventRecord]) -> CampaignState:
+    """The state after ``records`` (in seq order) starting from ``state`` (None: from nothing)."""
+    b = Builder(state)
+    for rec in records:
+        apply(b, rec)
+    return b.freeze()

@@ -1,0 +1,156 @@
+"""The campaign state: immutable values that the fold of the events produces.
+
+Mappings are read-only views (``MappingProxyType``); replace a state, never mutate it.
+``extra`` is where later event types keep their own projections, each under its own key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping, Optional
+
+if TYPE_CHECKING:
+    from .calendar import Calendar, TurnInfo
+
+
+def frozen_map(d: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(d or {}))
+
+
+@dataclass(frozen=True)
+class Nation:
+    id: str
+    name: str
+    rule: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Side:
+    id: str
+    name: str
+    nations: tuple[Nation, ...] = ()
+    rule: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, eq=True)
+class Unit:
+    """A unit or installation on a hex. ``hex`` is the canonical label; ``sample`` marks demo values."""
+
+    id: str
+    side: str
+    kind: str
+    hex: str
+    name: Optional[str] = None
+    nation: Optional[str] = None
+    attrs: Mapping[str, Any] = field(default_factory=frozen_map)
+    sample: bool = False
+    category: str = "unit"  # "unit" or "installation"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "side": self.side, "nation": self.nation, "kind": self.kind,
+                "category": self.category, "name": self.name, "hex": self.hex,
+                "attrs": dict(self.attrs), "sample": self.sample}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "Unit":
+        return cls(id=d["id"], side=d["side"], kind=d["kind"], hex=d["hex"], name=d.get("name"),
+                   nation=d.get("nation"), attrs=frozen_map(d.get("attrs")), sample=bool(d.get("sample")),
+                   category=d.get("category", "unit"))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A player's journal line, tagged with the turn it was written in."""
+
+    id: int
+    seq: int
+    time: str
+    turn: int
+    turn_label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    game: str
+    scenario: Optional[str]
+    settings: Mapping[str, Any]
+    sides: tuple[Side, ...]
+    calendar: "Calendar"
+    turn: "TurnInfo"
+    units: Mapping[str, Unit]
+    notes: tuple[Note, ...]
+    map_corrections: Mapping[str, Mapping[str, Any]]
+    last_seq: int
+    undo_stack: tuple[int, ...] = ()
+    redo_stack: tuple[int, ...] = ()
+    retired_ids: frozenset[str] = frozenset()
+    next_note: int = 1
+    sample_note: Optional[str] = None
+    created: str = ""
+    undo_limit: int = 1000
+    extra: Mapping[str, Any] = field(default_factory=frozen_map)
+
+    # ----- queries --------------------------------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.undo_stack)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.redo_stack)
+
+    @property
+    def position(self) -> tuple[int, int]:
+        return self.turn.index, self.turn.phase_index
+
+    def side(self, side_id: str) -> Side:
+        return next(s for s in self.sides if s.id == side_id)
+
+    def nations(self) -> dict[str, Nation]:
+        return {n.id: n for s in self.sides for n in s.nations}
+
+    def units_at(self, hex_label: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.hex == hex_label]
+
+    @property
+    def has_samples(self) -> bool:
+        return any(u.sample for u in self.units.values())
+
+
+# ----- JSON (snapshots and exports) -------------------------------------------------------------
+def state_to_json(s: CampaignState) -> dict[str, Any]:
+    return {
+        "game": s.game, "scenario": s.scenario, "settings": dict(s.settings),
+        "sides": [{"id": x.id, "name": x.name, "rule": x.rule, "note": x.note,
+                   "nations": [vars(n) for n in x.nations]} for x in s.sides],
+        "calendar": s.calendar.model_dump(mode="json"),
+        "turn": {"index": s.turn.index, "phase": s.turn.phase_index, "label": s.turn.label},
+        "units": [u.to_json() for u in s.units.values()],
+        "notes": [vars(n) for n in s.notes],
+        "map_corrections": {k: dict(v) for k, v in s.map_corrections.items()},
+        "last_seq": s.last_seq, "undo_stack": list(s.undo_stack), "redo_stack": list(s.redo_stack),
+        "retired_ids": sorted(s.retired_ids), "next_note": s.next_note, "sample_note": s.sample_note,
+        "created": s.created, "undo_limit": s.undo_limit, "extra": dict(s.extra),
+    }
+
+
+def state_from_json(d: Mapping[str, Any]) -> CampaignState:
+    from .calendar import Calendar
+
+    cal = Calendar.model_validate(d["calendar"])
+    return CampaignState(
+        game=d["game"], scenario=d["scenario"], settings=frozen_map(d["settings"]),
+        sides=tuple(Side(id=x["id"], name=x["name"], rule=x["rule"], note=x["note"],
+                         nations=tuple(Nation(**n) for n in x["nations"])) for x in d["sides"]),
+        calendar=cal, turn=cal.turn(d["turn"]["index"], d["turn"]["phase"]),
+        units=frozen_map({u["id"]: Unit.from_json(u) for u in d["units"]}),
+        notes=tuple(Note(**n) for n in d["notes"]),
+        map_corrections=frozen_map({k: frozen_map(v) for k, v in d["map_corrections"].items()}),
+        last_seq=d["last_seq"], undo_stack=tuple(d["undo_stack"]), redo_stack=tuple(d["redo_stack"]),
+        retired_ids=frozenset(d["retired_ids"]), next_note=d["next_note"], sample_note=d["sample_note"],
+        created=d["created"], undo_limit=d["undo_limit"], extra=frozen_map(d["extra"]),
+    )
