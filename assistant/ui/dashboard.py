@@ -15,7 +15,7 @@ import asyncio
 import html
 import os
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Optional
 
 import ipywidgets as w
 
@@ -30,12 +30,6 @@ NOTES_SHOWN = 12
 # Suggestions only (the campaign validates kinds): combat units and installations.
 DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "HQ",
                  "base", "airfield", "port", "supply"]
-
-
-def _attr(obj: Any, name: str, default=None):
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
 
 
 class CampaignDashboard:
@@ -61,11 +55,16 @@ class CampaignDashboard:
         self.title.add_class("ca-title")
         self.turn = w.HTML()
         self.turn.add_class("ca-turn")
-        self.advance_btn = w.Button(description="Next phase", icon="step-forward",
-                                    tooltip="Advance the campaign to its next phase/turn")
-        self.advance_btn.add_class("ca-advance")
-        self.advance_btn.on_click(g(lambda _b: self.campaign.advance(), "next phase"))
-        header = w.HBox([self.title, w.HTML("<span style='flex:1'></span>"), self.turn, self.advance_btn],
+        self.phase_btn = w.Button(description="Next phase", icon="step-forward",
+                                  tooltip="Move the turn marker to the next phase")
+        self.phase_btn.add_class("ca-next-phase")
+        self.phase_btn.on_click(g(lambda _b: self.campaign.advance("phase"), "next phase"))
+        self.turn_btn = w.Button(description="Next turn", icon="fast-forward",
+                                 tooltip="Move the turn marker to the next turn's first phase")
+        self.turn_btn.add_class("ca-next-turn")
+        self.turn_btn.on_click(g(lambda _b: self.campaign.advance("turn"), "next turn"))
+        header = w.HBox([self.title, w.HTML("<span style='flex:1'></span>"), self.turn, self.phase_btn,
+                         self.turn_btn],
                         layout=w.Layout(align_items="center", width="100%"))
         self.samples_note = w.HTML()
         self.samples_note.add_class("ca-samples-note")
@@ -75,12 +74,16 @@ class CampaignDashboard:
         self.hex_field.add_class("ca-hex-field")
         self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="220px"))
         self.side.add_class("ca-side")
+        self.side.observe(g(self._on_side, "choose side"), names="value")
+        self.category = w.ToggleButtons(options=[("Unit", "unit"), ("Installation", "installation")],
+                                        value="unit", style={"button_width": "100px"})
+        self.category.add_class("ca-category")
         self.kind = w.Combobox(description="Kind", options=DEFAULT_KINDS, value="infantry",
                                ensure_option=False, layout=w.Layout(width="220px"))
         self.kind.add_class("ca-kind")
         self.name = w.Text(description="Name", placeholder="e.g. 1st Marine Div", layout=w.Layout(width="300px"))
         self.name.add_class("ca-name")
-        self.nation = w.Text(description="Nation", placeholder="optional", layout=w.Layout(width="220px"))
+        self.nation = w.Dropdown(description="Nation", options=[("-", "")], layout=w.Layout(width="220px"))
         self.nation.add_class("ca-nation")
         self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary")
         self.place_btn.add_class("ca-place")
@@ -97,7 +100,7 @@ class CampaignDashboard:
         self.remove_btn.add_class("ca-remove")
         self.remove_btn.on_click(g(self._remove, "remove unit"))
         units_box = w.VBox([
-            w.HTML("<b>Place a unit or installation</b>"), self.hex_field, self.side, self.kind,
+            w.HTML("<b>Place a unit or installation</b>"), self.category, self.hex_field, self.side, self.kind,
             self.name, self.nation, self.place_btn,
             w.HTML("<b>Units</b> <span style='color:#666'>(choose one to find it)</span>"),
             self.unit_list, w.HBox([self.move_btn, self.remove_btn])])
@@ -155,7 +158,7 @@ class CampaignDashboard:
         if not kind:
             raise ValueError("no kind: type or choose what the unit or installation is")
         self.campaign.place_unit(self.side.value, kind, hex_, name=self.name.value.strip() or None,
-                                 nation=self.nation.value.strip() or None)
+                                 nation=self.nation.value or None, category=self.category.value)
         self.name.value = ""
 
     def _move(self, _b=None) -> None:
@@ -176,6 +179,13 @@ class CampaignDashboard:
         if label:
             self.hex_field.value = label
 
+    def _on_side(self, change) -> None:
+        side = next((x for x in self.campaign.state.sides if x.id == change["new"]), None)
+        nations = [("-", "")] + [(n.name, n.id) for n in (side.nations if side else ())]
+        if list(self.nation.options) != nations:
+            self.nation.options = nations
+            self.nation.value = ""
+
     def _on_unit_chosen(self, change) -> None:
         uid = change["new"]
         if not uid:
@@ -194,67 +204,66 @@ class CampaignDashboard:
         gm = c.map
         t = state.turn
         self.title.value = (f"<span style='font-size:1.3em'><b>Campaign Assistant</b></span> · "
-                            f"{html.escape(gm.spec.title)} · <code>{html.escape(Path(str(_attr(c, 'path', ''))).name)}</code>")
-        self.turn.value = (f"<span class='ca-turn-label'>Turn <b>{html.escape(str(_attr(t, 'label', '')))}</b>"
-                           f"</span> · phase <b class='ca-phase'>{html.escape(str(_attr(t, 'phase', '') or '-'))}</b>")
+                            f"{html.escape(gm.spec.title)} · <code>{html.escape(Path(c.path).name)}</code>")
+        phase = t.phase.name if t.phase is not None else "-"
+        self.turn.value = (f"<span class='ca-turn-label'>Turn <b>{html.escape(t.label)}</b></span> · "
+                           f"<b class='ca-phase'>{html.escape(phase)}</b> "
+                           f"<span style='color:#666'>({t.phase_index + 1}/{t.phase_count})</span>")
+        self.undo_btn.disabled = not state.can_undo
+        self.redo_btn.disabled = not state.can_redo
         units = list(state.units.values())
-        marks = [UnitMark(id=str(u.id), hex=str(u.hex), side=str(u.side), name=str(u.name or u.id),
-                          kind=str(u.kind or ""), sample=bool(getattr(u, "sample", False))) for u in units]
-        sides = self._sides(units)
-        self.map.set_units(marks, side_order=sides)
+        names = {x.id: x.name for x in state.sides}
+        marks = [UnitMark(id=u.id, hex=u.hex, side=u.side, name=u.name or u.id,
+                          kind=u.kind + (" (installation)" if u.category == "installation" else ""),
+                          sample=u.sample, side_name=names.get(u.side, u.side)) for u in units]
+        side_ids = [x.id for x in state.sides] + sorted({u.side for u in units} - {x.id for x in state.sides})
+        self.map.set_units(marks, side_order=side_ids)
+        sides = [(x.name, x.id) for x in state.sides]
         if list(self.side.options) != sides:
             current = self.side.value
             self.side.options = sides
-            if current in sides:
+            if current in side_ids:
                 self.side.value = current
         kinds = sorted(set(DEFAULT_KINDS) | {str(u.kind) for u in units if u.kind})
         if list(self.kind.options) != kinds:
             self.kind.options = kinds
-        options = [(f"{m.name} · {m.side} · {m.hex}{' [sample]' if m.sample else ''}", m.id)
+        options = [(f"{m.name} · {m.side_name} · {m.hex}{' [sample]' if m.sample else ''}", m.id)
                    for m in sorted(marks, key=lambda m: (m.side, m.hex, m.name))]
         if list(self.unit_list.options) != options:
             chosen = self.unit_list.value
             self.unit_list.options = options
             self.unit_list.value = chosen if chosen in {o[1] for o in options} else None
         n_sample = sum(m.sample for m in marks)
+        note = state.sample_note or ("the rulebook text does not give these values; enter your own "
+                                     "counters' values.")
         self.samples_note.value = (
-            f"<div style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'>"
-            f"{n_sample} unit(s) carry <b>sample</b> values (marked [sample]): the rulebook text does not "
-            f"give them; replace them with your counters' values.</div>") if n_sample else ""
+            f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
+            f"<b>{n_sample} unit(s) marked [sample]</b>: demo values, not from the rulebook (more)"
+            f"</summary>{html.escape(note)}</details>") if n_sample else ""
         self.notes.value = self._notes_html(state)
-        self.history.value = self._history_html()
-
-    def _sides(self, units: Iterable) -> list[str]:
-        sides: list[str] = []
-        declared = _attr(self.campaign, "sides", None)
-        if declared is None:
-            raw = self.campaign.map.spec.raw.get("sides")
-            declared = list(raw) if isinstance(raw, (dict, list)) else []
-        for s in list(declared or []) + [u.side for u in units]:
-            s = str(_attr(s, "id", s))
-            if s and s not in sides:
-                sides.append(s)
-        return sides
+        self.history.value = self._history_html(state)
 
     def _notes_html(self, state) -> str:
         notes = list(state.notes)[-NOTES_SHOWN:]
         if not notes:
             return "<div style='color:#666'>No notes yet.</div>"
         items = "".join(
-            f"<li class='ca-note'><span style='color:#666'>turn {html.escape(str(_attr(n, 'turn', '')))}:</span> "
-            f"{html.escape(str(_attr(n, 'text', '')))}</li>" for n in reversed(notes))
+            f"<li class='ca-note'><span style='color:#666'>{html.escape(n.turn_label)}:</span> "
+            f"{html.escape(n.text)}</li>" for n in reversed(notes))
         return f"<ul style='padding-left:18px;margin:4px 0'>{items}</ul>"
 
-    def _history_html(self) -> str:
-        events = list(self.campaign.events())[-HISTORY_SHOWN:]
+    def _history_html(self, state) -> str:
+        last = state.last_seq
+        events = self.campaign.events(since=max(0, last - HISTORY_SHOWN))
         if not events:
             return "<div style='color:#666'>No events yet.</div>"
+        cal = state.calendar
         rows = "".join(
-            f"<tr class='ca-event'><td>{e.seq}</td><td>{html.escape(str(e.turn or ''))}</td>"
-            f"<td>{html.escape(str(e.type))}</td><td>{html.escape(_summary(e.payload))}</td></tr>"
+            f"<tr class='ca-event'><td>#{e.seq}</td><td>{html.escape(cal.turn(e.turn).label)}</td>"
+            f"<td>{html.escape(e.describe(cal))}</td></tr>"
             for e in reversed(events))
         return ("<table style='font-size:12px;border-collapse:collapse' cellpadding='2'>"
-                "<tr style='text-align:left'><th>#</th><th>turn</th><th>event</th><th>details</th></tr>"
+                "<tr style='text-align:left'><th>#</th><th>turn</th><th>what happened</th></tr>"
                 f"{rows}</table>")
 
     # ----- live updates --------------------------------------------------------------------
@@ -292,15 +301,6 @@ class CampaignDashboard:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
-
-
-def _summary(payload: Any) -> str:
-    if not isinstance(payload, dict):
-        return str(payload)
-    keys = ("name", "id", "unit", "side", "kind", "hex", "from", "to", "text", "undoes", "label")
-    parts = [f"{k}={payload[k]}" for k in keys if k in payload and payload[k] not in (None, "")]
-    text = ", ".join(parts) if parts else ", ".join(f"{k}={v}" for k, v in list(payload.items())[:4])
-    return text if len(text) <= 90 else text[:87] + "..."
 
 
 def campaign_dashboard(path: Optional[str] = None):

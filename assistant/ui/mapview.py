@@ -44,6 +44,7 @@ class UnitMark:
     name: str
     kind: str = ""
     sample: bool = False
+    side_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -353,7 +354,7 @@ class MapView:
         if d.units:
             items = "".join(
                 f"<li class='ca-unit-in-hex'><span style='color:{side_colour(u.side)}'>■</span> "
-                f"{html.escape(u.name)} <span style='color:#666'>({html.escape(u.side)}"
+                f"{html.escape(u.name)} <span style='color:#666'>({html.escape(u.side_name or u.side)}"
                 f"{', ' + html.escape(u.kind) if u.kind else ''})</span>"
                 + (" <span class='ca-sample' title='sample value, not from the rulebook'>[sample]</span>"
                    if u.sample else "") + f" <code>{html.escape(u.id)}</code></li>" for u in d.units)
