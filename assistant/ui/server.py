@@ -97,9 +97,12 @@ class VoilaServer:
         env["PYTHONPATH"] = os.pathsep.join([pkg_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         cmd = voila_command(self.notebooks, self.port, preheat=self.preheat,
                             pool_size=self.pool_size, extra=self.extra_args)
-        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
-        if self.log_path:
-            Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if self.log_path:
+                Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)
+            out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        except OSError as e:
+            raise ServeError(f"cannot write the server log {self.log_path}: {e.strerror}") from None
         try:
             self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, start_new_session=True,

@@ -20,3 +20,21 @@ def witp():
     from assistant.maps import load_map
 
     return load_map("witp")
+
+
+@pytest.fixture(scope="module")
+def demo_home(tmp_path_factory):
+    """A home holding a fresh demo campaign (made once per module through the real code)."""
+    home = tmp_path_factory.mktemp("served-home")
+    env_before = os.environ.get("CAMPAIGN_ASSISTANT_HOME")
+    os.environ["CAMPAIGN_ASSISTANT_HOME"] = str(home)
+    try:
+        from assistant.ui.demo import ensure_demo
+
+        ensure_demo()
+    finally:
+        if env_before is None:
+            os.environ.pop("CAMPAIGN_ASSISTANT_HOME", None)
+        else:
+            os.environ["CAMPAIGN_ASSISTANT_HOME"] = env_before
+    return home

@@ -1,0 +1,106 @@
+"""``campaign serve`` and the notebooks without a browser: the HTTP smoke test, clean shutdown,
+one-line errors for bad input, and thin notebooks that execute top to bottom."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from assistant.paths import notebooks_dir
+
+from uikit import campaign_cli, kernels_of, start_serve
+
+pytestmark = pytest.mark.timeout(240)
+
+
+def fetch(url: str) -> tuple[int, str]:
+    with urllib.request.urlopen(url, timeout=120) as r:
+        return r.status, r.read().decode("utf-8", "replace")
+
+
+def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
+    home = tmp_path / "home"
+    served = start_serve(home)  # no argument: the demo, created on first use
+    try:
+        assert served.file == home / "data" / "demo-witp-guadalcanal-1942.campaign"
+        assert served.file.is_file()
+        assert served.url.endswith("/voila/render/campaign.ipynb")
+        status, page = fetch(served.url)
+        assert status == 200
+        assert "application/vnd.jupyter.widget-view+json" in page  # the dashboard's widget
+        assert "campaign_dashboard" not in page and "from assistant" not in page  # no source leaks
+        assert "cdn.jsdelivr.net" not in page and "fontawesome-free@" not in page  # offline page
+        status, tree = fetch(served.base + "/")
+        assert status == 200  # the list of dashboards
+        assert kernels_of(home)
+    finally:
+        code = served.stop()
+    out = "".join(served.output)
+    assert code == 0, out
+    assert "stopped" in out
+    deadline = time.monotonic() + 15
+    while kernels_of(home) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert kernels_of(home) == []  # Voila and every kernel are gone
+
+
+def test_serve_bad_input_is_one_line_and_creates_nothing(tmp_path):
+    home = tmp_path / "home"
+    cases = [
+        (["serve", "nope.campaign", "--no-browser"], "no campaign file 'nope.campaign'"),
+        (["serve", "x.campaign", "--demo", "--no-browser"], "not both"),
+        (["serve", "--demo", "--port", "70000", "--no-browser"], "70000"),
+    ]
+    bad = tmp_path / "garbage.campaign"
+    bad.write_bytes(b"this is not a campaign file at all" * 100)
+    cases.append((["serve", str(bad), "--no-browser"], "garbage.campaign"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        busy = s.getsockname()[1]
+        good = tmp_path / "good.campaign"
+        r = campaign_cli("new", str(good), "--game", "witp", home=home)
+        assert r.returncode == 0, r.stderr
+        cases.append((["serve", str(good), "--port", str(busy), "--no-browser"], f"port {busy}"))
+        for args, needle in cases:
+            r = campaign_cli(*args, home=home)
+            assert r.returncode == 2, (args, r.stdout, r.stderr)
+            lines = r.stderr.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], (args, r.stderr)
+    assert bad.read_bytes().startswith(b"this is not")  # never overwritten
+    assert not (home / "data").exists()  # no demo was created by failed commands
+
+
+def test_notebooks_are_thin_and_stored_without_outputs():
+    nbs = sorted(notebooks_dir().glob("*.ipynb"))
+    assert [p.name for p in nbs] == ["campaign.ipynb"] or "campaign.ipynb" in [p.name for p in nbs]
+    for p in nbs:
+        nb = nbformat.read(p, as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert sum(len(c.source.splitlines()) for c in code) <= 6, p
+        for c in code:
+            assert c.outputs == [] and c.execution_count is None, p
+
+
+def test_campaign_notebook_executes_top_to_bottom(tmp_path, monkeypatch, demo_home):
+    from nbclient import NotebookClient
+
+    src = demo_home / "data" / "demo-witp-guadalcanal-1942.campaign"
+    copy = tmp_path / "copy.campaign"
+    copy.write_bytes(src.read_bytes())
+    monkeypatch.setenv("CAMPAIGN_FILE", str(copy))
+    root = str(Path(__file__).resolve().parents[2])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    nb = nbformat.read(notebooks_dir() / "campaign.ipynb", as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [o for c in nb.cells for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+    assert not (tmp_path / "home" / "logs" / "dashboard.log").exists()  # no error was reported
