@@ -54,7 +54,8 @@ def register_upcaster(type_: str, from_version: int):
     return wrap
 
 
-def _load_modules() -> None:
+def load_event_modules() -> None:
+    """Import the modules of ``EVENT_MODULES`` (registering their event types)."""
     for name in EVENT_MODULES:
         importlib.import_module(name)
 
@@ -87,7 +88,7 @@ class EventBody(BaseModel):
 def parse_body(type_: str, version: int, payload: Mapping[str, Any]) -> EventBody:
     """The typed event for a stored (type, schema_version, payload). Raises CampaignFileError."""
     if type_ not in EVENT_TYPES:
-        _load_modules()
+        load_event_modules()
     cls = EVENT_TYPES.get(type_)
     if cls is None:
         raise CampaignFileError(f"event type {type_!r} is unknown to this version of Campaign Assistant "

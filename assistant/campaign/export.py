@@ -79,7 +79,7 @@ def neutralise(df: pd.DataFrame) -> pd.DataFrame:
     """A copy in which every text cell a spreadsheet would treat as a formula starts with ``'``."""
     out = df.copy()
     for c in out.columns:
-        if out[c].dtype == object:
+        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c].dtype):
             out[c] = out[c].map(lambda x: "'" + x if isinstance(x, str) and x.startswith(FORMULA_START) else x)
     return out
 

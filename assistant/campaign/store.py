@@ -238,6 +238,10 @@ class Store:
     def turn_column(self) -> list[tuple[int, int]]:
         return self.con.execute("SELECT seq, turn FROM events ORDER BY seq").fetchall()
 
+    def type_versions(self) -> list[tuple[str, int]]:
+        """Each event type in the file with the highest schema_version it is stored at."""
+        return self.con.execute("SELECT type, MAX(schema_version) FROM events GROUP BY type").fetchall()
+
     def data_version(self) -> int:
         return self.con.execute("PRAGMA data_version").fetchone()[0]
 

@@ -1,0 +1,121 @@
+"""Export/import: JSON reproduces the campaign exactly; tables as CSV, Parquet, Excel, atomically,
+with formula-like text neutralised for spreadsheets."""
+
+import json
+
+import openpyxl
+import pandas as pd
+import pytest
+
+from assistant.campaign import Campaign, CampaignError, CampaignFileError
+from assistant.campaign.export import neutralise
+from assistant.campaign.model import state_to_json
+
+NASTY = ["=HYPERLINK(\"http://x\",\"click\")", "+1+1", "-2+3", "@SUM(A1)", "\tindented", "plain", "é 中文 🙂"]
+
+
+@pytest.fixture
+def rich(guadalcanal):
+    c = guadalcanal
+    c.place_unit("allies", "division", "E2519", name="=cmd|' /C calc'!A0", attrs={"note": "=1+1", "steps": 3,
+                                                                                 "ratio": 0.5, "elite": True})
+    c.move_unit("kido-butai", "B3227")
+    c.set_hex("E2519", surface="land", terrain="jungle")
+    for t in NASTY:
+        c.add_note(t)
+    c.advance("phase")
+    c.undo()
+    c.remove_unit("6th-base-force")
+    return c
+
+
+def test_json_export_import_reproduces_an_identical_campaign(rich, tmp_path):
+    (out,) = rich.export(tmp_path, "json")
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "campaign-assistant/campaign-export" and len(doc["events"]) == rich.state.last_seq
+    with Campaign.import_json(out, tmp_path / "copy.campaign") as copy:
+        assert state_to_json(copy.state) == state_to_json(rich.state)
+        assert [e.to_json() for e in copy.events()] == [e.to_json() for e in rich.events()]
+        copy.undo()  # history, undo stacks and all came across
+        assert "6th-base-force" in copy.state.units
+
+
+def test_import_refuses_to_overwrite_and_bad_exports(rich, tmp_path):
+    (out,) = rich.export(tmp_path, "json")
+    target = tmp_path / "exists.campaign"
+    target.write_text("keep")
+    with pytest.raises(CampaignError, match="exists already"):
+        Campaign.import_json(out, target)
+    assert target.read_text() == "keep"
+    doc = json.loads(out.read_text())
+    cases = {
+        "not json": ("{", "not valid JSON"),
+        "foreign": (json.dumps({"format": "other"}), "not a campaign export"),
+        "newer": (json.dumps({**doc, "schema_version": 99}), "newer version"),
+        "gap": (json.dumps({**doc, "events": doc["events"][:3] + doc["events"][4:]}), "seq"),
+        "tampered": (json.dumps({**doc, "events": doc["events"][:-1]}), "does not match"),
+        "bad event": (json.dumps({**doc, "events": [dict(doc["events"][0], payload=[])]}), "not an object"),
+        "unknown type": (json.dumps({**doc, "events": [dict(doc["events"][0], type="x")]}), "unknown"),
+    }
+    for name, (text, msg) in cases.items():
+        src = tmp_path / f"{name}.json"
+        src.write_text(text)
+        with pytest.raises(CampaignFileError, match=msg):
+            Campaign.import_json(src, tmp_path / f"{name}.campaign")
+        assert not (tmp_path / f"{name}.campaign").exists()
+
+
+def test_csv_tables_neutralise_formulas(rich, tmp_path):
+    paths = rich.export(tmp_path, "csv")
+    assert sorted(p.name for p in paths) == ["g-events.csv", "g-map_corrections.csv", "g-notes.csv", "g-units.csv"]
+    notes = pd.read_csv(tmp_path / "g-notes.csv", keep_default_na=False)
+    stored = [n.text for n in rich.state.notes]  # notes are stored stripped: "\tindented" -> "indented"
+    assert list(notes["text"]) == ["'" + t if t[0] in "=+-@\t" else t for t in stored]
+    assert sum(t.startswith("'") for t in notes["text"]) == 4
+    units = pd.read_csv(tmp_path / "g-units.csv", keep_default_na=False)
+    assert "'=cmd|' /C calc'!A0" in set(units["name"])
+    assert json.loads(units.set_index("id").loc["cmd-c-calc-a0", "attrs"]) == {"note": "=1+1", "steps": 3,
+                                                                               "ratio": 0.5, "elite": True}
+    events = pd.read_csv(tmp_path / "g-events.csv")
+    assert list(events["seq"]) == list(range(1, rich.state.last_seq + 1))
+
+
+def test_parquet_tables_keep_exact_values(rich, tmp_path):
+    rich.export(tmp_path, "parquet")
+    notes = pd.read_parquet(tmp_path / "g-notes.parquet")
+    assert list(notes["text"]) == [t.strip() for t in NASTY]
+    units = pd.read_parquet(tmp_path / "g-units.parquet")
+    assert len(units) == len(rich.state.units) and units["sample"].dtype == bool
+
+
+def test_excel_workbook_has_no_formulas(rich, tmp_path):
+    (path,) = rich.export(tmp_path, "xlsx")
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == ["units", "events", "notes", "map_corrections"]
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                assert cell.data_type != "f", (ws.title, cell.coordinate, cell.value)
+    texts = [c.value for c in wb["notes"]["F"][1:]]
+    assert texts[0] == "'" + NASTY[0]
+
+
+def test_export_is_atomic_and_leaves_no_temporary_files(rich, tmp_path):
+    for fmt in ("json", "csv", "parquet", "xlsx"):
+        rich.export(tmp_path, fmt)
+    rich.export(tmp_path, "json")  # replacing an earlier export
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_export_refuses_bad_format_or_directory(rich, tmp_path):
+    with pytest.raises(CampaignError, match="format 'pdf'"):
+        rich.export(tmp_path, "pdf")
+    with pytest.raises(CampaignError, match="does not exist"):
+        rich.export(tmp_path / "nope", "csv")
+
+
+def test_neutralise_only_touches_text():
+    df = pd.DataFrame({"a": ["=1", "x", None, "-"], "b": [-1, 2, 3, 4]})
+    out = neutralise(df)
+    assert list(out["a"].fillna("")) == ["'=1", "x", "", "'-"] and list(out["b"]) == [-1, 2, 3, 4]
+    assert list(df["a"].fillna("")) == ["=1", "x", "", "-"]

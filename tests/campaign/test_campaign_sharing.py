@@ -1,0 +1,132 @@
+"""Sharing one campaign file between windows/processes: notification, stale views, conflicts."""
+
+import subprocess
+import threading
+import time
+
+import pytest
+
+from assistant.campaign import Campaign, CampaignError, StaleViewError
+
+from conftest import PY, REPO, subprocess_env
+
+
+@pytest.fixture
+def pair(tmp_path):
+    p = tmp_path / "shared.campaign"
+    a = Campaign.create(p, game="witp")
+    a.place_unit("allies", "division", "E2519", name="A")
+    b = Campaign.open(p)
+    yield a, b
+    a.close(), b.close()
+
+
+def test_poll_picks_up_other_windows_events_and_notifies(pair):
+    a, b = pair
+    seen = []
+    unsubscribe = b.subscribe(lambda state, events: seen.append((state.last_seq, [e.seq for e in events])))
+    assert b.poll() is False
+    a.add_note("from a")
+    a.move_unit("a", "E2619")
+    assert b.poll() is True
+    assert b.state.units["a"].hex == "E2619" and seen == [(4, [3, 4])]
+    assert b.poll() is False
+    unsubscribe()
+    a.add_note("unseen")
+    b.poll()
+    assert len(seen) == 1
+
+
+def test_own_commands_notify_subscribers(pair):
+    a, _ = pair
+    seen = []
+    a.subscribe(lambda state, events: seen.append([e.type for e in events]))
+    a.add_note("x")
+    a.undo()
+    assert seen == [["note_added"], ["undone"]]
+
+
+def test_a_failing_subscriber_does_not_stop_the_others(pair, caplog):
+    a, _ = pair
+    seen = []
+    a.subscribe(lambda s, e: 1 / 0)
+    a.subscribe(lambda s, e: seen.append(s.last_seq))
+    a.add_note("x")
+    assert seen == [3] and "subscriber" in caplog.text
+
+
+def test_stale_command_that_no_longer_holds_is_rejected(pair):
+    a, b = pair
+    a.move_unit("a", "E2619")
+    n = len(a.events())
+    with pytest.raises(StaleViewError, match="changed since you looked.*unit 'a' has been changed"):
+        b.move_unit("a", "E2418")
+    assert len(a.events()) == n
+    assert b.state.units["a"].hex == "E2619"  # b now sees a's move
+    b.move_unit("a", "E2418")  # rebuilt on the fresh view, it is fine
+    assert b.state.units["a"].hex == "E2418"
+
+
+def test_stale_command_against_a_removed_unit(pair):
+    a, b = pair
+    a.remove_unit("a")
+    with pytest.raises(StaleViewError, match="unit 'a' has been removed"):
+        b.update_unit("a", steps=2)
+
+
+def test_stale_command_that_still_holds_is_applied_after_the_other(pair):
+    a, b = pair
+    a.add_note("first")
+    rec = b.add_note("second")
+    assert rec.seq == 4
+    assert [n.text for n in b.state.notes] == ["first", "second"]
+    assert [n.id for n in b.state.notes] == [1, 2]
+    a.place_unit("japan", "division", "B3327", name="B")
+    r = b.place_unit("japan", "division", "B3327", name="B")
+    assert r.body.unit.id == "b-1"
+
+
+def test_stale_advance_and_undo_are_rejected(pair):
+    a, b = pair
+    a.advance()
+    with pytest.raises(StaleViewError, match="the turn is now G/T 1/13/41"):
+        b.advance()
+    assert b.state.turn.index == 1 and a.state.turn.index == 1
+    a.add_note("x")
+    b.poll()
+    a.add_note("y")
+    with pytest.raises(StaleViewError, match="no longer the one you saw"):
+        b.undo()
+    b.undo()
+    assert [n.text for n in b.state.notes] == ["x"]
+
+
+def test_watch_notices_another_process_within_one_second(tmp_path):
+    p = tmp_path / "watched.campaign"
+    with Campaign.create(p, game="witp") as c:
+        got = threading.Event()
+        seen = []
+
+        def on_change(state, events):
+            seen.append([e.type for e in events])
+            got.set()
+
+        c.subscribe(on_change)
+        c.watch(interval=0.1)
+        proc = subprocess.run([PY, "-m", "assistant.cli", "note", str(p), "from another process"],
+                              cwd=REPO, env=subprocess_env(), capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        committed = time.monotonic()
+        assert got.wait(5)
+        assert time.monotonic() - committed < 1.0
+        assert seen == [["note_added"]] and c.state.notes[-1].text == "from another process"
+    assert c._watcher is not None and not c._watcher.is_alive()
+
+
+def test_closed_campaign_refuses_commands(tmp_path):
+    c = Campaign.create(tmp_path / "c.campaign", game="witp")
+    c.close()
+    c.close()
+    assert c.poll() is False
+    with pytest.raises(CampaignError, match="closed"):
+        c.add_note("x")
