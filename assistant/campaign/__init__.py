@@ -14,12 +14,11 @@ from .calendar import Calendar, Phase, TurnInfo
 from .campaign import Campaign
 from .errors import BusyError, CampaignError, CampaignFileError, StaleViewError
 from .events import EVENT_TYPES, EventBody, EventRecord, register_event, register_upcaster
-from .export import register_table
 from .model import CampaignState, Nation, Note, Side, Unit
 from .scenario import list_scenarios, load_scenario
 
 __all__ = [
     "BusyError", "Calendar", "Campaign", "CampaignError", "CampaignFileError", "CampaignState", "EVENT_TYPES",
     "EventBody", "EventRecord", "Nation", "Note", "Phase", "Side", "StaleViewError", "TurnInfo", "Unit",
-    "list_scenarios", "load_scenario", "register_event", "register_table", "register_upcaster",
+    "list_scenarios", "load_scenario", "register_event", "register_upcaster",
 ]
