@@ -299,8 +299,35 @@ def render_labels(gm, region: Region, max_hex_labels: int = 4000) -> Image.Image
         visible = hexes_in(grid, region)
         if len(visible) <= max_hex_labels:
             f = _font(max(8, min(14, s * 0.22)))
+            hexes = gm.hexes
+            width = max(1, int(s / 48))
+            # Redrawn crisp and opaque at screen resolution, so the enlarged (blurred) board
+            # picture underneath never shows when zoomed in.
             for hx in visible:
-                d.polygon([px(c) for c in corners(hx, grid.orientation)], outline=OUTLINE + (255,))
+                fill = SURFACE_COLOURS[_surface_of(hexes, grid.label(hx))] + (255,)
+                d.polygon([px(c) for c in corners(hx, grid.orientation)], fill=fill,
+                          outline=OUTLINE + (255,), width=width)
+            secs = {}
+
+            def sections_of(h):
+                if h not in secs:
+                    secs[h] = frozenset(grid.split(lb)[0] for lb in grid.labels(h)) if grid.contains(h) else frozenset()
+                return secs[h]
+
+            from ..hexes.axial import neighbors
+
+            lw = max(2, int(s / 20))
+            for hx in visible:  # map-section edges (where the set of sections printing a hex changes)
+                cs = corners(hx, grid.orientation)
+                cx0, cy0 = grid.pixel(hx)
+                for n in neighbors(hx):
+                    if sections_of(n) == sections_of(hx):
+                        continue
+                    nx, ny = grid.pixel(n)
+                    ang = math.degrees(math.atan2(ny - cy0, nx - cx0))
+                    i = round((ang - (30 if grid.orientation == "pointy" else 0) - 30) / 60) % 6
+                    d.line([px(cs[i]), px(cs[(i + 1) % 6])], fill=SECTION_LINE + (255,), width=lw)
+            for hx in visible:
                 cx, cy = px(grid.pixel(hx))
                 d.text((cx, cy - s * 0.30), grid.label(hx), fill=(60, 60, 80, 255), font=f, anchor="mm")
     # Place names: a dot and the name, biggest-first so crowded areas keep the important ones.

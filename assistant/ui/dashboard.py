@@ -222,8 +222,8 @@ class CampaignDashboard:
         if list(self.side.options) != sides:
             current = self.side.value
             self.side.options = sides
-            if current in side_ids:
-                self.side.value = current
+            self.side.value = current if current in {x.id for x in state.sides} else (
+                sides[0][1] if sides else None)
         kinds = sorted(set(DEFAULT_KINDS) | {str(u.kind) for u in units if u.kind})
         if list(self.kind.options) != kinds:
             self.kind.options = kinds

@@ -86,16 +86,23 @@ class MapView:
                                           bounds=self.frame.bounds, name="board")
         self.labels_layer = L.ImageOverlay(url="", bounds=self.frame.bounds, name="labels")
         self.units_layer = L.GeoJSON(data=_features([]), name="units",
+                                     # Not interactive: leaflet would snap a click on a small
+                                     # circle to its centre; the map must see the true point.
                                      point_style={"radius": 7, "weight": 2, "color": "#ffffff",
-                                                  "fillOpacity": 0.95})
+                                                  "fillOpacity": 0.95, "interactive": False})
         self.ruler_layer = L.LayerGroup(name="ruler")
         self.selection_layer = L.Polygon(locations=[], color=SELECT_COLOUR, weight=4, fill=False,
                                          name="selection")
+        # A screen-sized ring as well: a hex is only a few pixels wide when the whole map shows.
+        # (Radius > 10 px: leaflet then reports clicks on it at the pointer, not at its centre.)
+        self.selection_ring = L.CircleMarker(location=self.frame.center, radius=11, color=SELECT_COLOUR,
+                                             weight=3, fill=False, opacity=0.0,
+                                             name="selection ring")
         self.map = L.Map(
             crs=L.projections.Simple, center=self.frame.center, zoom=zoom, min_zoom=max(zoom - 1, 0),
             max_zoom=zoom + 5, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=True,
             layers=(self.board_layer, self.labels_layer, self.units_layer, self.ruler_layer,
-                    self.selection_layer),
+                    self.selection_layer, self.selection_ring),
             attribution_control=False, double_click_zoom=False, inertia=False,
             layout=w.Layout(height=height, width="100%"),
         )
@@ -136,6 +143,10 @@ class MapView:
             canon = self.grid.label(h)
             ring = board.hex_ring_latlng(self.grid, h)
         self.selected = canon
+        with self.selection_ring.hold_sync():
+            if canon is not None:
+                self.selection_ring.location = self.latlng_of(canon)
+            self.selection_ring.opacity = 1.0 if canon is not None else 0.0
         self.selection_layer.locations = ring
         self.details.value = self._details_html(canon)
         for cb in list(self._select_listeners):
@@ -218,7 +229,7 @@ class MapView:
                 "title": m[2] if len(m) > 2 else "", "style": {"fillColor": m[1]}},
                 "geometry": {"type": "Point", "coordinates": [lng, lat]}})
         self._put(name, L.GeoJSON(data=_features(feats), name=name, point_style={
-            "radius": radius, "weight": 2, "color": "#ffffff", "fillOpacity": 0.9}))
+            "radius": radius, "weight": 2, "color": "#ffffff", "fillOpacity": 0.9, "interactive": False}))
 
     def clear_overlay(self, name: str) -> None:
         layer = self._overlays.pop(name, None)
@@ -262,7 +273,7 @@ class MapView:
             except HexError:
                 labels.append("")  # a lattice hex beyond a map edge on the way
         pieces = board.path_latlng(self.grid, line)
-        self.ruler_layer.clear_layers()
+        self.ruler_layer.clear()
         self.ruler_layer.add(L.Polyline(locations=pieces, color=RULER_COLOUR, weight=3, fill=False,
                                         dash_array="6,6"))
         on_map = [h for h in line if self.grid.contains(h)]
@@ -274,7 +285,7 @@ class MapView:
         return dist, labels
 
     def clear_ruler(self) -> None:
-        self.ruler_layer.clear_layers()
+        self.ruler_layer.clear()
         self.ruler_hexes = ()
         self.ruler_text.value = ("<span style='color:#666'>click the first hex</span>"
                                  if self.ruler_toggle.value else "")

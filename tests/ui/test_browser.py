@@ -1,0 +1,202 @@
+"""The dashboard in a real browser (Playwright driving Debian's chromium), served by
+``campaign serve`` on a copy of the demo campaign, offline.
+
+Screenshots go to ``test-artifacts/`` (look at them). These tests skip only when chromium is
+absent and CI is not "true"; under CI=true they always run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from assistant.ui import testing as T
+from assistant.ui.board import BoardFrame
+
+from uikit import campaign_cli, start_serve
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+if T.chromium_path() is None and os.environ.get("CI") != "true":
+    pytest.skip("no chromium on this machine (install Debian's chromium; CI always runs these)",
+                allow_module_level=True)
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+VIEWPORT = {"width": 1500, "height": 950}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, demo_home):
+    """`campaign serve FILE` on a private copy of the demo campaign."""
+    home = tmp_path_factory.mktemp("browser-home")
+    src = demo_home / "data" / "demo-witp-guadalcanal-1942.campaign"
+    file = home / "guadalcanal.campaign"
+    shutil.copyfile(src, file)
+    s = start_serve(home, str(file))
+    yield s
+    code = s.stop()
+    assert code == 0, "".join(s.output)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with T.chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def geometry():
+    from assistant.maps import load_map
+
+    gm = load_map("witp")
+    return gm.grid, BoardFrame.for_grid(gm.grid)
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def open_page(browser, url: str):
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    probe = T.PageProbe.attach(page)
+    page.goto(url, wait_until="commit", timeout=90_000)
+    T.wait_for_map(page, timeout_ms=90_000)
+    page.wait_for_selector(".ca-unit-list select", timeout=30_000)
+    return ctx, page, probe
+
+
+def unit_options(page) -> list[str]:
+    # ipywidgets writes option labels with non-breaking spaces.
+    return page.eval_on_selector_all(".ca-unit-list select option",
+                                     "els => els.map(e => e.textContent.replace(/\u00a0/g, ' '))")
+
+
+def wait_text(page, selector: str, text: str, timeout_ms: int = 10_000) -> None:
+    page.wait_for_function(
+        "([s, t]) => [...document.querySelectorAll(s)].some(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
+        arg=[selector, text], timeout=timeout_ms, polling=100)
+
+
+def vector_count(page) -> int:
+    """Shapes drawn in the map's vector layers (unit markers: one per occupied hex)."""
+    return page.eval_on_selector_all(".ca-map .leaflet-overlay-pane path", "els => els.length")
+
+
+def test_dashboard_place_a_unit_second_page_cli_and_errors(served, browser, geometry):
+    grid, frame = geometry
+    ctx, page, probe = open_page(browser, served.url)
+    try:
+        shot(page, "01-dashboard-open")
+        assert "Campaign Assistant" in page.inner_text(".ca-title")
+        assert "G/T" in page.inner_text(".ca-turn")
+        assert any("[sample]" in o for o in unit_options(page))  # demo samples are labelled
+        assert vector_count(page) >= 5  # the demo's units are drawn
+
+        # Click a hex: it is selected and described; the form's hex follows.
+        T.click_hex(page, frame, grid, "E2519")
+        wait_text(page, ".ca-selected-hex", "E2519")
+        assert "Guadalcanal" in page.inner_text(".ca-hex-details")
+        assert page.input_value(".ca-hex-field input") == "E2519"
+        before = vector_count(page)
+
+        # Place a unit there: it is listed and drawn.
+        page.fill(".ca-name input", "Henderson Field")
+        page.fill(".ca-kind input", "airfield")
+        page.click(".ca-category button:has-text('Installation')")
+        page.select_option(".ca-side select", label="Allied")
+        page.click(".ca-place")
+        wait_text(page, ".ca-unit-list option", "Henderson Field")
+        wait_text(page, ".ca-hex-details", "Henderson Field")
+        page.wait_for_function("n => document.querySelectorAll('.ca-map .leaflet-overlay-pane path').length > n",
+                               arg=before, timeout=10_000)
+        shot(page, "02-unit-placed")
+
+        # A second page of the same campaign shows the same unit ...
+        ctx2, page2, probe2 = open_page(browser, served.url)
+        try:
+            assert any("Henderson Field" in o for o in unit_options(page2))
+            # ... and a change made in it reaches the first page without a reload,
+            page2.click(".ca-tabs .lm-TabBar-tab:has-text('Journal')")
+            page2.fill(".ca-note-text textarea", "Marines hold the Lunga perimeter")
+            page2.click(".ca-add-note")
+            page.click(".ca-tabs .lm-TabBar-tab:has-text('Journal')")
+            t0 = time.monotonic()
+            wait_text(page, ".ca-notes", "Lunga perimeter", timeout_ms=5_000)
+            assert time.monotonic() - t0 < 3.0
+            # ... as does one made by the CLI (another process) in both pages.
+            r = campaign_cli("move", str(served.file), "henderson-field", "E2418", home=served.home)
+            assert r.returncode == 0, r.stderr
+            for p in (page, page2):
+                p.click(".ca-tabs .lm-TabBar-tab:has-text('Units')")
+                wait_text(p, ".ca-unit-list option", "Henderson Field · Allied · E2418", timeout_ms=5_000)
+            shot(page2, "03-second-page")
+            assert probe2.blocked == []
+        finally:
+            ctx2.close()
+
+        # A bad command shows in the error panel, names the bad value, and changes nothing.
+        n_units = len(unit_options(page))
+        page.fill(".ca-hex-field input", "Z9999")
+        page.fill(".ca-name input", "Nowhere Force")
+        page.click(".ca-category button:has-text('Unit')")
+        page.click(".ca-place")
+        page.wait_for_selector(".ca-error-panel .ca-error-message", state="visible", timeout=10_000)
+        msg = page.inner_text(".ca-error-panel .ca-error-message")
+        assert "Z9999" in msg
+        assert len(unit_options(page)) == n_units
+        shot(page, "04-error-panel")
+        page.click(".ca-error-dismiss")
+        page.wait_for_selector(".ca-error-panel", state="hidden", timeout=5_000)
+
+        # Undo takes back the CLI's move, from the page.
+        page.click(".ca-tabs .lm-TabBar-tab:has-text('History')")
+        page.click(".ca-undo")
+        page.click(".ca-tabs .lm-TabBar-tab:has-text('Units')")
+        wait_text(page, ".ca-unit-list option", "Henderson Field · Allied · E2519")
+
+        assert probe.blocked == [], probe.blocked  # nothing was fetched from the internet
+        assert [e for e in probe.console_errors if "favicon" not in e] == []
+    except BaseException:
+        shot(page, "failed-dashboard")
+        raise
+    finally:
+        ctx.close()
+
+
+def test_ruler_and_zoomed_in_hex_labels(served, browser, geometry):
+    grid, frame = geometry
+    ctx, page, probe = open_page(browser, served.url)
+    try:
+        page.click(".ca-ruler-toggle")
+        T.click_hex(page, frame, grid, "E2519")
+        wait_text(page, ".ca-ruler", "E2519")
+        T.click_hex(page, frame, grid, "E1737")  # Brisbane
+        d = grid.distance(grid.parse("E2519"), grid.parse("E1737"))
+        wait_text(page, ".ca-ruler-distance", f"{d} hexes")
+        shot(page, "05-ruler")
+        # Zoom in on Guadalcanal: hex labels appear (the text layer is redrawn for the view).
+        page.click(".ca-ruler-toggle")
+        x, y = T.hex_screen_point(page, frame, grid.pixel(grid.parse("E2519")))
+        page.mouse.move(x, y)
+        first = page.eval_on_selector_all(".ca-map img.leaflet-image-layer", "els => els[1].src.length")
+        for _ in range(6):
+            page.mouse.wheel(0, -300)
+            page.wait_for_timeout(250)
+        page.wait_for_function(
+            "n => { const i = document.querySelectorAll('.ca-map img.leaflet-image-layer')[1];"
+            " return i && i.src.length !== n && i.complete; }", arg=first, timeout=15_000)
+        page.wait_for_timeout(800)
+        shot(page, "06-zoomed-in")
+        assert probe.blocked == []
+    except BaseException:
+        shot(page, "failed-ruler")
+        raise
+    finally:
+        ctx.close()
