@@ -69,46 +69,10 @@ class Campaign:
                snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now) -> "Campaign":
         """Create a new campaign file for ``game`` (optionally from a scenario); never overwrites."""
         path = Path(path)
-        if not isinstance(game, str):
-            raise CampaignError(f"game must be a name such as 'witp', not {game!r}")
-        try:
-            gm = load_map(game)
-        except UnknownGame as e:
-            raise CampaignError(str(e)) from None
         if path.exists():
             raise CampaignError(f"{path} exists already; a new campaign never overwrites a file")
-        sc = load_scenario(game, scenario) if scenario is not None else None
-        chosen = {**(sc.settings if sc else {}), **dict(settings or {})}
-        values = resolve_settings(game, chosen)
-        cal = load_calendar(game, values)
-        start = cal.find(sc.start) if sc and sc.start else 0
-        phases = len(cal.phases_of(start))
-        if sc and not 0 <= sc.start_phase < max(phases, 1):
-            raise CampaignError(f"scenario {sc.name} start_phase {sc.start_phase} is not a phase of {sc.start}")
-        sides = load_sides(game)
-        now = clock()
-        created = CampaignCreated(
-            game=game, scenario=sc.name if sc else None, settings=values,
-            sides=[{"id": s.id, "name": s.name, "rule": s.rule, "note": s.note,
-                    "nations": [vars(n) for n in s.nations]} for s in sides],
-            calendar=cal.model_dump(mode="json"), start=Position(index=start, phase=sc.start_phase if sc else 0),
-            sample_note=sc.sample_note if sc else None, undo_limit=max(1, int(undo_limit)))
-        records = [EventRecord.make(1, now, start, None, created)]
-        state = fold(None, records)
-        ctx = cmds.Context(map=gm, event=lambda seq: records[seq - 1])
-        for i, u in enumerate(sc.units if sc else [], 1):
-            attrs = dict(u.attrs)
-            if u.source:
-                attrs["source"] = u.source
-            cmd = cmds.PlaceUnit(side=u.side, kind=u.kind, hex=u.hex, name=u.name, nation=u.nation, attrs=attrs,
-                                 sample=u.sample, category=u.category, id=u.id)
-            try:
-                body = cmd.build(state, ctx)
-            except CampaignError as e:
-                raise CampaignError(f"scenario {sc.name} unit {i} ({u.name or u.kind}): {e}") from None
-            rec = EventRecord.make(state.last_seq + 1, now, state.turn.index, body.side(state), body)
-            state = fold(state, [rec])
-            records.append(rec)
+        records, state = initial_records(game, scenario, settings=settings, undo_limit=undo_limit, clock=clock)
+        now = records[0].time
         Store.create(path, {"game": game, "created": now, "fold_version": str(FOLD_VERSION)},
                      [r.row() for r in records], snapshot=(state.last_seq, FOLD_VERSION, now, state_json(state)))
         return cls.open(path, snapshot_every=snapshot_every, clock=clock)
@@ -416,6 +380,52 @@ class Campaign:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def initial_records(game: str, scenario: Optional[str] = None, *, settings: Optional[Mapping[str, Any]] = None,
+                    undo_limit: int = DEFAULT_UNDO_LIMIT,
+                    clock: Callable[[], str] = utc_now) -> tuple[list[EventRecord], CampaignState]:
+    """The first events of a new campaign (``campaign_created`` and the scenario's placements) and the
+    state they fold to. Validates the game, scenario and settings; writes nothing."""
+    if not isinstance(game, str):
+        raise CampaignError(f"game must be a name such as 'witp', not {game!r}")
+    try:
+        gm = load_map(game)
+    except UnknownGame as e:
+        raise CampaignError(str(e)) from None
+    sc = load_scenario(game, scenario) if scenario is not None else None
+    chosen = {**(sc.settings if sc else {}), **dict(settings or {})}
+    values = resolve_settings(game, chosen)
+    cal = load_calendar(game, values)
+    start = cal.find(sc.start) if sc and sc.start else 0
+    phases = len(cal.phases_of(start))
+    if sc and not 0 <= sc.start_phase < max(phases, 1):
+        raise CampaignError(f"scenario {sc.name} start_phase {sc.start_phase} is not a phase of {sc.start}")
+    sides = load_sides(game)
+    now = clock()
+    created = CampaignCreated(
+        game=game, scenario=sc.name if sc else None, settings=values,
+        sides=[{"id": s.id, "name": s.name, "rule": s.rule, "note": s.note,
+                "nations": [vars(n) for n in s.nations]} for s in sides],
+        calendar=cal.model_dump(mode="json"), start=Position(index=start, phase=sc.start_phase if sc else 0),
+        sample_note=sc.sample_note if sc else None, undo_limit=max(1, int(undo_limit)))
+    records = [EventRecord.make(1, now, start, None, created)]
+    state = fold(None, records)
+    ctx = cmds.Context(map=gm, event=lambda seq: records[seq - 1])
+    for i, u in enumerate(sc.units if sc else [], 1):
+        attrs = dict(u.attrs)
+        if u.source:
+            attrs["source"] = u.source
+        cmd = cmds.PlaceUnit(side=u.side, kind=u.kind, hex=u.hex, name=u.name, nation=u.nation, attrs=attrs,
+                             sample=u.sample, category=u.category, id=u.id)
+        try:
+            body = cmd.build(state, ctx)
+        except CampaignError as e:
+            raise CampaignError(f"scenario {sc.name} unit {i} ({u.name or u.kind}): {e}") from None
+        rec = EventRecord.make(state.last_seq + 1, now, state.turn.index, body.side(state), body)
+        state = fold(state, [rec])
+        records.append(rec)
+    return records, state
 
 
 def _check_types(store: Store) -> None:

@@ -360,8 +360,9 @@ class NoteAdded(EventBody):
     text: str
 
     def apply(self, b, rec):
-        if any(n.id == self.note_id for n in b.notes):
+        if self.note_id in b.note_ids:
             raise FoldError(f"note {self.note_id} exists already")
+        b.note_ids.add(self.note_id)
         t = b.calendar.turn(b.turn_index, b.phase_index)
         b.notes.append(Note(id=self.note_id, seq=rec.seq, time=rec.time, turn=t.index,
                             turn_label=t.label, text=self.text))
@@ -387,6 +388,7 @@ class NoteWithdrawn(EventBody):
         if len(keep) == len(b.notes):
             raise FoldError(f"note {self.note_id} does not exist")
         b.notes[:] = keep
+        b.note_ids.discard(self.note_id)
 
     def inverse(self):
         return NoteAdded(note_id=self.note_id, text=self.text)

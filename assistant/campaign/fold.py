@@ -7,6 +7,7 @@ state. No I/O, no clock, no game data beyond what the events carry.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any, Iterable, Optional
 
 from .calendar import Calendar
@@ -30,8 +31,9 @@ class Builder:
         self.turn_index, self.phase_index = state.turn.index, state.turn.phase_index
         self.units: dict[str, Unit] = dict(state.units)
         self.notes: list[Note] = list(state.notes)
+        self.note_ids: set[int] = {n.id for n in state.notes}
         self.corrections: dict[str, Any] = dict(state.map_corrections)
-        self.undo: list[int] = list(state.undo_stack)
+        self.undo: deque[int] = deque(state.undo_stack, maxlen=state.undo_limit)
         self.redo: list[int] = list(state.redo_stack)
         self.retired: set[str] = set(state.retired_ids)
         self.next_note, self.sample_note = state.next_note, state.sample_note
@@ -48,8 +50,8 @@ class Builder:
                                 nations=tuple(Nation(**n) for n in s.get("nations", []))) for s in e.sides)
         self.calendar = Calendar.model_validate(e.calendar)
         self.turn_index, self.phase_index = e.start.index, e.start.phase
-        self.units, self.notes, self.corrections = {}, [], {}
-        self.undo, self.redo, self.retired = [], [], set()
+        self.units, self.notes, self.note_ids, self.corrections = {}, [], set(), {}
+        self.undo, self.redo, self.retired = deque(maxlen=max(1, e.undo_limit)), [], set()
         self.next_note, self.sample_note = 1, e.sample_note
         self.created_time, self.undo_limit = rec.time, e.undo_limit
         self.extra = {}
@@ -61,9 +63,7 @@ class Builder:
             raise FoldError(f"unit {unit_id!r} is not on the map") from None
 
     def push_undo(self, seq: int, clear_redo: bool = True) -> None:
-        self.undo.append(seq)
-        if len(self.undo) > self.undo_limit:
-            del self.undo[: len(self.undo) - self.undo_limit]
+        self.undo.append(seq)  # a deque bounded by undo_limit: the oldest entries fall off
         if clear_redo:
             self.redo.clear()
 

@@ -63,7 +63,7 @@ valid = st.one_of(
     st.tuples(st.just("remove")),
     st.tuples(st.just("update"), st.integers(0, 9)),
     st.tuples(st.just("hex"), st.sampled_from(["land", "sea", None])),
-    st.tuples(st.just("note"), st.text(min_size=1, max_size=20).filter(lambda t: t.strip().isprintable())),
+    st.tuples(st.just("note"), st.text(min_size=1, max_size=20).filter(lambda t: t.strip() != "" and t.strip().isprintable())),
     st.tuples(st.just("advance"), st.sampled_from(["turn", "phase"])),
     st.tuples(st.just("undo")),
     st.tuples(st.just("redo")),

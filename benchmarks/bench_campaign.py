@@ -1,0 +1,138 @@
+"""Campaign state throughput (issue 3 item 9). Each figure is printed with a ratio against a
+baseline measured in the same run:
+
+* appends: ``Campaign.add_note`` / ``move_unit`` (validate, one transaction, fold, notify) against a
+  bare ``INSERT`` + ``COMMIT`` into a SQLite table with the same pragmas (WAL, synchronous=FULL);
+* opening campaigns of 10,000 and 100,000 events from their latest snapshot against replaying every
+  event from scratch (the same file without snapshots).
+
+Run: python -m pytest benchmarks/bench_campaign.py -p no:cacheprovider -s
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from assistant.campaign import Campaign
+from assistant.campaign.campaign import initial_records, state_json, utc_now
+from assistant.campaign.events import (CampaignCreated, EventRecord, NoteAdded, Position, TurnAdvanced, UnitData,
+                                       UnitMoved, UnitPlaced, UnitUpdated)
+from assistant.campaign.fold import FOLD_VERSION, Builder, apply
+from assistant.campaign.store import Store
+
+HEXES = ["E2418", "E2519", "E2619", "E1737", "E1028", "F3342", "G0626", "G1923", "B3327", "E3301", "D0326", "C0108"]
+RESULTS: dict[str, float] = {}
+
+
+def synthetic_records(n: int, seed: int = 3) -> list[EventRecord]:
+    """``n`` valid witp events: 200 placements, then moves (50%), notes (25%), updates (20%),
+    turn advances (5%). Built through a Builder (the fold itself) so that every event fits."""
+    (created,), _ = initial_records("witp")
+    rnd = random.Random(seed)
+    b = Builder()
+    records = [created]
+    apply(b, created)
+    now = created.time
+    while len(records) < n:
+        seq = len(records) + 1
+        roll = rnd.random()
+        if len(b.units) < 200:
+            uid = f"u{seq}"
+            body = UnitPlaced(unit=UnitData(id=uid, side=rnd.choice(["japan", "allies"]), kind="division",
+                                            name=f"Unit {seq}", hex=rnd.choice(HEXES), attrs={"steps": 3}, sample=True))
+        elif roll < 0.50:
+            uid = rnd.choice(list(b.units))
+            here = b.units[uid].hex
+            body = UnitMoved(unit_id=uid, hex=rnd.choice([h for h in HEXES if h != here]), from_hex=here)
+        elif roll < 0.75:
+            body = NoteAdded(note_id=b.next_note, text=f"journal line {seq}: " + "x" * rnd.randint(10, 80))
+        elif roll < 0.95:
+            uid = rnd.choice(list(b.units))
+            old = b.units[uid].attrs.get("steps")
+            body = UnitUpdated(unit_id=uid, set={"steps": (old or 0) % 5 + 1}, before={"steps": old})
+        else:
+            body = TurnAdvanced(before=Position(index=b.turn_index, phase=b.phase_index),
+                                after=Position(index=b.turn_index + 1, phase=0), step="turn")
+        rec = EventRecord.make(seq, now, b.turn_index, None, body)
+        apply(b, rec)
+        records.append(rec)
+    return records
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """For 10k and 100k events: one file with a snapshot at the end, one with none."""
+    d = tmp_path_factory.mktemp("bench-campaign")
+    out = {}
+    for n in (10_000, 100_000):
+        records = synthetic_records(n)
+        b = Builder()
+        for r in records:
+            apply(b, r)
+        state = b.freeze()
+        rows = [r.row() for r in records]
+        snap, bare = d / f"snap-{n}.campaign", d / f"replay-{n}.campaign"
+        Store.create(snap, {"game": "witp"}, rows, snapshot=(n, FOLD_VERSION, utc_now(), state_json(state)))
+        Store.create(bare, {"game": "witp"}, rows)
+        out[n] = (snap, bare, state)
+    return out
+
+
+# ----- appends ------------------------------------------------------------------------------------
+def test_baseline_bare_sqlite_insert(benchmark, tmp_path):
+    """One row per transaction, WAL + synchronous=FULL, no validation, no fold."""
+    con = sqlite3.connect(tmp_path / "bare.db", isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL"), con.execute("PRAGMA synchronous=FULL")
+    con.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, time TEXT, turn INTEGER, side TEXT, type TEXT, "
+                "schema_version INTEGER, payload TEXT)")
+    seq = iter(range(1, 10**9))
+    payload = json.dumps({"note_id": 1, "text": "journal line: " + "x" * 40})
+
+    def insert():
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT INTO events VALUES (?, ?, 0, NULL, 'note_added', 1, ?)", (next(seq), utc_now(), payload))
+        con.execute("COMMIT")
+
+    benchmark.pedantic(insert, rounds=2000, iterations=1, warmup_rounds=50)
+    RESULTS["bare"] = benchmark.stats.stats.median
+    print(f"\nbare sqlite insert: {1 / RESULTS['bare']:,.0f} appends/s (median)")
+    con.close()
+
+
+@pytest.mark.parametrize("command", ["add_note", "move_unit"])
+def test_campaign_append(benchmark, tmp_path, command):
+    with Campaign.create(tmp_path / "a.campaign", game="witp", scenario="guadalcanal-1942") as c:
+        hexes = iter(["E2519", "E2418"] * 10**6)
+        calls = {"add_note": lambda: c.add_note("journal line: " + "x" * 40),
+                 "move_unit": lambda: c.move_unit("1st-marine-division", next(hexes))}
+        benchmark.pedantic(calls[command], rounds=2000, iterations=1, warmup_rounds=50)
+        median = benchmark.stats.stats.median  # fsync makes the mean noisy: compare medians
+        ratio = f" ({median / RESULTS['bare']:.1f}x the bare insert's time)" if "bare" in RESULTS else ""
+        print(f"\nCampaign.{command}: {1 / median:,.0f} appends/s (median){ratio}")
+        assert c.state.last_seq > 2000
+
+
+# ----- opening ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [10_000, 100_000])
+@pytest.mark.parametrize("how", ["replay", "snapshot"])
+def test_open(benchmark, files, n, how):
+    snap, bare, expected = files[n]
+    path = snap if how == "snapshot" else bare
+
+    def open_close():
+        c = Campaign.open(path)
+        state = c.state
+        c.close()
+        return state
+
+    state = benchmark.pedantic(open_close, rounds=3 if n == 100_000 else 5, iterations=1, warmup_rounds=1)
+    assert state == expected
+    RESULTS[f"{how}-{n}"] = benchmark.stats.stats.mean
+    base = RESULTS.get(f"replay-{n}")
+    ratio = f"; replay/snapshot = {base / benchmark.stats.stats.mean:.1f}x" if how == "snapshot" and base else ""
+    print(f"\nopen {n:,} events via {how}: {benchmark.stats.stats.mean * 1000:,.0f} ms{ratio}")
