@@ -19,6 +19,7 @@ import hashlib
 import io
 import json
 import math
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -188,24 +189,44 @@ def png_bytes(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def board_png(gm, cache_dir: Optional[Path] = None) -> bytes:
-    """The static board PNG, from the on-disk cache when it is there (written atomically)."""
+def _cache_path(gm, cache_dir: Optional[Path]) -> Path:
     if cache_dir is None:
         from .userdirs import user_cache_dir
 
         cache_dir = user_cache_dir() / "boards"
-    path = Path(cache_dir) / f"{gm.game}-{_cache_key(gm)}.png"
-    if path.is_file():
-        return path.read_bytes()
-    data = png_bytes(render_board(gm))
+    return Path(cache_dir) / f"{gm.game}-{_cache_key(gm)}.png"
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{id(data)}")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         tmp.replace(path)
     except OSError:
         pass  # a read-only cache only costs speed
+
+
+def board_png(gm, cache_dir: Optional[Path] = None) -> bytes:
+    """The static board PNG, from the on-disk cache when it is there (written atomically)."""
+    path = _cache_path(gm, cache_dir)
+    if path.is_file():
+        return path.read_bytes()
+    data = png_bytes(render_board(gm))
+    _write_atomic(path, data)
     return data
+
+
+def board_frame(gm, cache_dir: Optional[Path] = None) -> BoardFrame:
+    """``BoardFrame.for_grid`` (a pass over every hex), cached beside the board picture."""
+    path = _cache_path(gm, cache_dir).with_suffix(".frame.json")
+    try:
+        return BoardFrame(**json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        pass
+    frame = BoardFrame.for_grid(gm.grid)
+    _write_atomic(path, json.dumps(frame.__dict__).encode())
+    return frame
 
 
 def compact(img: Image.Image, colors: int = 48) -> Image.Image:

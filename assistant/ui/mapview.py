@@ -72,7 +72,7 @@ class MapView:
         self.gm = gm
         self.grid = gm.grid
         self.errors = errors or ErrorPanel()
-        self.frame = BoardFrame.for_grid(self.grid)
+        self.frame = board.board_frame(gm, cache_dir)
         self.selected: Optional[str] = None
         self.ruler_hexes: tuple[str, ...] = ()
         self._units: tuple[UnitMark, ...] = ()

@@ -63,6 +63,15 @@ def test_board_png_is_small_and_cached(witp, tmp_path):
     assert files[0].stat().st_mtime_ns == mtime
 
 
+def test_frame_is_cached_beside_the_board(witp, tmp_path):
+    f = board.board_frame(witp, tmp_path)
+    assert f == board.BoardFrame.for_grid(witp.grid)
+    (side,) = tmp_path.glob("witp-*.frame.json")
+    assert board.board_frame(witp, tmp_path) == f
+    side.write_text("{not json")  # a damaged cache entry is recomputed, not trusted
+    assert board.board_frame(witp, tmp_path) == f
+
+
 def test_unwritable_cache_still_draws(witp, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
