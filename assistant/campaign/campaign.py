@@ -200,7 +200,7 @@ class Campaign:
         where = (f"event #{view.last_seq + 1}" if fresh.last_seq == view.last_seq + 1
                  else f"events #{view.last_seq + 1}-#{fresh.last_seq}")
         prefix = f"not applied: the campaign changed since you looked ({where} from another window)"
-        reason = cmd.conflict(view, fresh)
+        reason = cmd.conflict(view, fresh, ctx)
         if reason:
             raise StaleViewError(f"{prefix}: {reason}")
         try:

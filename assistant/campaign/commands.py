@@ -1,7 +1,7 @@
 """Commands: validated against a state, each becomes exactly one event.
 
 ``build(state, ctx)`` checks the input and returns the event body (or raises CampaignError).
-``conflict(view, fresh)`` says why a command built on ``view`` must not be applied now that the
+``conflict(view, fresh, ctx)`` says why a command built on ``view`` must not be applied now that the
 file holds ``fresh`` (None: it may be rebuilt on ``fresh`` and applied).
 """
 
@@ -30,7 +30,7 @@ class Context:
 class Command(Protocol):
     def build(self, s: CampaignState, ctx: Context) -> EventBody: ...
 
-    def conflict(self, view: CampaignState, fresh: CampaignState) -> Optional[str]: ...
+    def conflict(self, view: CampaignState, fresh: CampaignState, ctx: Context) -> Optional[str]: ...
 
 
 def _unit_conflict(unit_id: Any, view: CampaignState, fresh: CampaignState) -> Optional[str]:
@@ -67,7 +67,7 @@ class PlaceUnit:
         return UnitPlaced(unit=UnitData(id=uid, side=side, nation=nation, kind=kind, category=self.category,
                                         name=name, hex=hex_, attrs=attrs, sample=sample))
 
-    def conflict(self, view, fresh):
+    def conflict(self, view, fresh, ctx):
         return None
 
 
@@ -97,7 +97,7 @@ class MoveUnit:
             raise CampaignError(f"unit {u.id} is already at {hex_}")
         return UnitMoved(unit_id=u.id, hex=hex_, from_hex=u.hex)
 
-    def conflict(self, view, fresh):
+    def conflict(self, view, fresh, ctx):
         return _unit_conflict(self.unit_id, view, fresh)
 
 
@@ -109,7 +109,7 @@ class RemoveUnit:
         u = v.unit(s, self.unit_id)
         return UnitRemoved(unit_id=u.id, unit=UnitData.of(u))
 
-    def conflict(self, view, fresh):
+    def conflict(self, view, fresh, ctx):
         return _unit_conflict(self.unit_id, view, fresh)
 
 
@@ -155,7 +155,7 @@ class UpdateUnit:
             raise CampaignError(f"category {v.show(val)} must be 'unit' or 'installation'")
         return val
 
-    def conflict(self, view, fresh):
+    def conflict(self, view, fresh, ctx):
         return _unit_conflict(self.unit_id, view, fresh)
 
 
@@ -184,11 +184,11 @@ class SetHex:
             new[k], before[k] = val, cur.get(k)
         return HexCorrected(hex=hex_, set=new, before=before)
 
-    def conflict(self, view, fresh):
-        try:
-            return None if view.map_corrections == fresh.map_corrections else "the map corrections have changed"
-        except TypeError:
+    def conflict(self, view, fresh, ctx):
+        hex_ = v.hex_label(ctx.map, self.label)  # it parsed when the command was built on ``view``
+        if view.map_corrections.get(hex_) == fresh.map_corrections.get(hex_):
             return None
+        return f"the corrections of hex {hex_} have changed"
 
 
 @dataclass
@@ -198,7 +198,7 @@ class AddNote:
     def build(self, s, ctx):
         return NoteAdded(note_id=s.next_note, text=v.text(self.text, "note", max_len=v.MAX_TEXT, multiline=True))
 
-    def conflict(self, view, fresh):
+    def conflict(self, view, fresh, ctx):
         return None
 
 
@@ -211,7 +211,7 @@ class Advance:
         return TurnAdvanced(before=Position(index=s.turn.index, phase=s.turn.phase_index),
                             after=Position(index=index, phase=phase), step=self.to)
 
-    def conflict(self, view, fresh):
+    def conflict(self, view, fresh, ctx):
         return None if view.position == fresh.position else f"the turn is now {fresh.turn.title}"
 
 
@@ -227,7 +227,7 @@ class Undo:
             raise CampaignError(f"event #{target.seq} ({target.type}) cannot be undone")
         return Undone.of(target.seq, inverse)
 
-    def conflict(self, view, fresh):
+    def conflict(self, view, fresh, ctx):
         return None if view.undo_stack[-1:] == fresh.undo_stack[-1:] else "the last command is no longer the one you saw"
 
 
@@ -241,5 +241,5 @@ class Redo:
         body = original.body.inner if isinstance(original.body, Redone) else original.body
         return Redone.of(undo.seq, body)
 
-    def conflict(self, view, fresh):
+    def conflict(self, view, fresh, ctx):
         return None if view.redo_stack[-1:] == fresh.redo_stack[-1:] else "the last undo is no longer the one you saw"

@@ -270,9 +270,14 @@ class Store:
         try:
             yield self.con
             self.con.execute("COMMIT")
-        except BaseException:
+        except BaseException as e:
             if self.con.in_transaction:
-                self.con.execute("ROLLBACK")
+                try:
+                    self.con.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            if isinstance(e, sqlite3.Error):
+                raise CampaignError(f"cannot write to {self.path} ({e}); nothing was changed") from None
             raise
 
     def insert(self, rows: Sequence[Row]) -> None:

@@ -172,3 +172,20 @@ def test_good_file_opens_and_closes_cleanly(good):
         assert len(c.state.notes) == 50 and c.info()["integrity"] == "ok"
     with pytest.raises(CampaignError, match="check"):
         Campaign.open(good, check="thorough")
+
+
+def test_a_failed_write_is_reported_and_changes_nothing(good, monkeypatch):
+    with Campaign.open(good) as c:
+        before = c.state
+        real = c._store.insert
+
+        def broken(rows):
+            c._store.con.execute("INSERT INTO no_such_table VALUES (1)")
+
+        monkeypatch.setattr(c._store, "insert", broken)
+        with pytest.raises(CampaignError, match="cannot write to .*nothing was changed"):
+            c.add_note("lost?")
+        monkeypatch.setattr(c._store, "insert", real)
+        assert c.state is before and c._store.last_seq() == before.last_seq
+        c.add_note("fine")
+        assert c.state.last_seq == before.last_seq + 1

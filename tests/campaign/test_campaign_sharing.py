@@ -130,3 +130,13 @@ def test_closed_campaign_refuses_commands(tmp_path):
     assert c.poll() is False
     with pytest.raises(CampaignError, match="closed"):
         c.add_note("x")
+
+
+def test_stale_map_correction_conflicts_only_on_the_same_hex(pair):
+    a, b = pair
+    a.set_hex("E2519", surface="land")
+    b.set_hex("E2619", surface="sea")  # another hex: fine
+    a.poll()
+    a.set_hex("E2619", terrain="reef")
+    with pytest.raises(StaleViewError, match="corrections of hex E2619 have changed"):
+        b.set_hex("e 2619", surface="land")
