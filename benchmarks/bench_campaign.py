@@ -14,13 +14,12 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-from pathlib import Path
 
 import pytest
 
 from assistant.campaign import Campaign
 from assistant.campaign.campaign import initial_records, state_json, utc_now
-from assistant.campaign.events import (CampaignCreated, EventRecord, NoteAdded, Position, TurnAdvanced, UnitData,
+from assistant.campaign.events import (EventRecord, NoteAdded, Position, TurnAdvanced, UnitData,
                                        UnitMoved, UnitPlaced, UnitUpdated)
 from assistant.campaign.fold import FOLD_VERSION, Builder, apply
 from assistant.campaign.store import Store

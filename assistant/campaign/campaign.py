@@ -17,7 +17,7 @@ import threading
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Union
 
 from ..maps import UnknownGame, load_map
 from . import commands as cmds
