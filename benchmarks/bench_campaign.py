@@ -28,6 +28,12 @@ HEXES = ["E2418", "E2519", "E2619", "E1737", "E1028", "F3342", "G0626", "G1923",
 RESULTS: dict[str, float] = {}
 
 
+def _stat(benchmark, name: str) -> float:
+    """A timing of the benchmark just run (NaN under --benchmark-disable)."""
+    stats = getattr(benchmark, "stats", None)
+    return getattr(stats.stats, name) if stats is not None else float("nan")
+
+
 def synthetic_records(n: int, seed: int = 3) -> list[EventRecord]:
     """``n`` valid witp events: 200 placements, then moves (50%), notes (25%), updates (20%),
     turn advances (5%). Built through a Builder (the fold itself) so that every event fits."""
@@ -98,7 +104,7 @@ def test_baseline_bare_sqlite_insert(benchmark, tmp_path):
         con.execute("COMMIT")
 
     benchmark.pedantic(insert, rounds=2000, iterations=1, warmup_rounds=50)
-    RESULTS["bare"] = benchmark.stats.stats.median
+    RESULTS["bare"] = _stat(benchmark, "median")
     print(f"\nbare sqlite insert: {1 / RESULTS['bare']:,.0f} appends/s (median)")
     con.close()
 
@@ -110,10 +116,10 @@ def test_campaign_append(benchmark, tmp_path, command):
         calls = {"add_note": lambda: c.add_note("journal line: " + "x" * 40),
                  "move_unit": lambda: c.move_unit("1st-marine-division", next(hexes))}
         benchmark.pedantic(calls[command], rounds=2000, iterations=1, warmup_rounds=50)
-        median = benchmark.stats.stats.median  # fsync makes the mean noisy: compare medians
+        median = _stat(benchmark, "median")  # fsync makes the mean noisy: compare medians
         ratio = f" ({median / RESULTS['bare']:.1f}x the bare insert's time)" if "bare" in RESULTS else ""
         print(f"\nCampaign.{command}: {1 / median:,.0f} appends/s (median){ratio}")
-        assert c.state.last_seq > 2000
+        assert c.state.last_seq > 9  # the commands did append
 
 
 # ----- opening ------------------------------------------------------------------------------------
@@ -131,7 +137,7 @@ def test_open(benchmark, files, n, how):
 
     state = benchmark.pedantic(open_close, rounds=3 if n == 100_000 else 5, iterations=1, warmup_rounds=1)
     assert state == expected
-    RESULTS[f"{how}-{n}"] = benchmark.stats.stats.mean
+    mean = RESULTS[f"{how}-{n}"] = _stat(benchmark, "mean")
     base = RESULTS.get(f"replay-{n}")
-    ratio = f"; replay/snapshot = {base / benchmark.stats.stats.mean:.1f}x" if how == "snapshot" and base else ""
-    print(f"\nopen {n:,} events via {how}: {benchmark.stats.stats.mean * 1000:,.0f} ms{ratio}")
+    ratio = f"; replay/snapshot = {base / mean:.1f}x" if how == "snapshot" and base else ""
+    print(f"\nopen {n:,} events via {how}: {mean * 1000:,.0f} ms{ratio}")
