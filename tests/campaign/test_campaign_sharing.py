@@ -113,12 +113,15 @@ def test_watch_notices_another_process_within_one_second(tmp_path):
 
         c.subscribe(on_change)
         c.watch(interval=0.1)
-        proc = subprocess.run([PY, "-m", "assistant.cli", "note", str(p), "from another process"],
-                              cwd=REPO, env=subprocess_env(), capture_output=True, text=True, timeout=60)
-        assert proc.returncode == 0, proc.stderr
+        proc = subprocess.Popen([PY, "-m", "assistant.cli", "note", str(p), "from another process"],
+                                cwd=REPO, env=subprocess_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        line = proc.stdout.readline()  # printed right after the other process's commit
         committed = time.monotonic()
+        assert line == "noted #2\n", proc.stderr.read()
         assert got.wait(5)
         assert time.monotonic() - committed < 1.0
+        proc.communicate(timeout=60)
         assert seen == [["note_added"]] and c.state.notes[-1].text == "from another process"
     assert c._watcher is not None and not c._watcher.is_alive()
 
