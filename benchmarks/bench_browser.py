@@ -54,9 +54,35 @@ def _open(browser, url: str, ready: str) -> tuple[float, "T.PageProbe", object, 
     ctx = browser.new_context(viewport=VIEWPORT)
     page = ctx.new_page()
     probe = T.PageProbe.attach(page)
-    seconds = T.open_timed(page, url, ready)
+    try:
+        seconds = T.open_timed(page, url, ready)
+    except Exception:
+        (ROOT / "test-artifacts").mkdir(exist_ok=True)
+        page.screenshot(path=str(ROOT / "test-artifacts" / "bench-failure.png"))
+        print(f"failed to open {url}; console errors: {probe.console_errors[-5:]}", file=sys.stderr)
+        raise
     page.wait_for_timeout(1500)  # let late messages (the per-view text layer) arrive for the byte count
     return seconds, probe, page, ctx
+
+
+def _shared_latency(browser, server, page, notes: int = 3) -> list[float]:
+    """Milliseconds from a note added in a second page until the first page shows it."""
+    seconds, probe, page2, ctx2 = _open(browser, server.url("campaign.ipynb"), T.MAP_READY_JS)
+    try:
+        for p in (page, page2):
+            p.click(".ca-tabs .lm-TabBar-tab:has-text('Journal')")
+        out = []
+        for i in range(notes):
+            text = f"shared note {i} {time.time()}"
+            page2.fill(".ca-note-text textarea", text)
+            t0 = time.perf_counter()
+            page2.click(".ca-add-note")
+            page.wait_for_function("t => document.querySelector('.ca-notes').textContent.includes(t)",
+                                   arg=text, timeout=10_000, polling="raf")
+            out.append((time.perf_counter() - t0) * 1000)
+        return out
+    finally:
+        ctx2.close()
 
 
 def measure(rounds: int = ROUNDS) -> dict:
@@ -88,10 +114,14 @@ def measure(rounds: int = ROUNDS) -> dict:
                                 page.wait_for_selector(".ca-hex-details", timeout=30_000)
                                 clicks = [T.timed_click(page, frame, gm.grid, h) * 1000 for h in CLICK_HEXES]
                                 out["click_ms"] = clicks
+                                out["shared_ms"] = _shared_latency(browser, server, page)
                         ctx.close()
                         if preheat:
                             time.sleep(REFILL_WAIT)
                 out[mode] = {"trivial_s": trivial, "dashboard_s": dash}
+            except Exception:
+                print(Path(server.log_path).read_text()[-3000:], file=sys.stderr)
+                raise
             finally:
                 server.stop()
     return summarise(out)
@@ -108,6 +138,7 @@ def summarise(raw: dict) -> dict:
     clicks = raw["click_ms"]
     s["click_median_ms"] = round(statistics.median(clicks))
     s["click_max_ms"] = round(max(clicks))
+    s["shared_median_ms"] = round(statistics.median(raw["shared_ms"]))
     th, tw = raw["bytes_trivial.ipynb"]
     dh, dw = raw["bytes_campaign.ipynb"]
     s["ws_bytes_trivial"], s["ws_bytes_dashboard"] = tw, dw
@@ -125,6 +156,8 @@ def table(s: dict) -> str:
          f"{s['cold_ratio']}", "<= 1.3"),
         ("click to selection (median / max of 10)", f"{s['click_median_ms']} / {s['click_max_ms']} ms", "-",
          "-", "<= 250 ms"),
+        ("a change in one page shown in another (median of 3)", f"{s['shared_median_ms']} ms", "-", "-",
+         "<= 1000 ms"),
         ("widget data over the websocket", f"{s['ws_bytes_dashboard'] / 1e6:.3f} MB",
          f"{s['ws_bytes_trivial'] / 1e6:.3f} MB", f"map +{s['map_data_bytes'] / 1e6:.3f} MB", "<= 1 MB"),
         ("static files over HTTP (cacheable)", f"{s['http_bytes_dashboard'] / 1e6:.2f} MB",
