@@ -156,3 +156,20 @@ def test_every_game_gets_a_board(board_cache):
         label = mv.grid.label(h)
         send(mv, "click", label)
         assert mv.selected == label
+
+
+def test_ruler_across_the_apto_seam_and_the_globalwar_wrap(board_cache):
+    """[apto digest] W 6134 is adjacent to E 0135 across the seam; globalwar wraps east-west."""
+    from assistant.maps import load_map
+
+    apto = MapView(load_map("apto"), cache_dir=board_cache)
+    assert apto.measure("W 6134", "E 0135")[0] == 1
+    gw = MapView(load_map("globalwar"), cache_dir=board_cache)
+    grid = gw.grid
+    xs = sorted(grid.all_hexes, key=lambda h: grid.pixel(h)[0])
+    west, east = grid.label(xs[0]), grid.label(xs[-1])
+    d, line = gw.measure(west, east)
+    from assistant.hexes import distance as lattice_distance
+
+    assert d == grid.distance(xs[0], xs[-1]) < lattice_distance(xs[0], xs[-1])  # the short way round
+    assert len(gw.ruler_layer.layers) == 2
