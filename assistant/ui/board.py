@@ -303,9 +303,14 @@ def hexes_in(grid: Grid, region: Region) -> list[Axial]:
     return out
 
 
-def render_labels(gm, region: Region, max_hex_labels: int = 4000) -> Image.Image:
+UNIT_NAMES_MIN_PPU = 60  # screen px per hex at which unit names fit inside their hex
+
+
+def render_labels(gm, region: Region, max_hex_labels: int = 4000,
+                  units: Sequence[tuple[str, str, tuple[int, int, int]]] = ()) -> Image.Image:
     """Transparent text layer for one view: place names always; hex outlines and hex labels
-    when hexes are big enough on screen (capped at ``max_hex_labels``)."""
+    when hexes are big enough on screen (capped at ``max_hex_labels``); unit names inside their
+    hexes when there is room (``units``: (hex label, text, side colour))."""
     grid = gm.grid
     s = region.px_per_unit
     w = max(1, math.ceil((region.x1 - region.x0) * s))
@@ -351,6 +356,31 @@ def render_labels(gm, region: Region, max_hex_labels: int = 4000) -> Image.Image
             for hx in visible:
                 cx, cy = px(grid.pixel(hx))
                 d.text((cx, cy - s * 0.30), grid.label(hx), fill=(60, 60, 80, 255), font=f, anchor="mm")
+    if s >= UNIT_NAMES_MIN_PPU and units:
+        by_hex: dict[str, list[tuple[str, tuple[int, int, int]]]] = {}
+        for label, text, colour in units:
+            by_hex.setdefault(label, []).append((text, colour))
+        f = _font(max(9, min(13, s * 0.11)))
+        line_h = max(11, min(16, s * 0.14))
+        for label, items in by_hex.items():
+            try:
+                cx, cy = grid.pixel(grid.parse(label))
+            except Exception:
+                continue
+            if not (region.x0 - 1 <= cx <= region.x1 + 1 and region.y0 - 1 <= cy <= region.y1 + 1):
+                continue
+            x, y = px((cx, cy))
+            shown = items if len(items) <= 3 else items[:2] + [(f"+{len(items) - 2} more", (90, 90, 90))]
+            top = y + s * 0.05
+            for i, (text, colour) in enumerate(shown):
+                yy = top + i * line_h
+                limit = int(s * 0.8)
+                while text and d.textlength(text, font=f) > limit:
+                    text = text[:-2] + "…" if len(text) > 2 else ""
+                w_txt = d.textlength(text, font=f)
+                d.rectangle([x - w_txt / 2 - 3, yy - 1, x + w_txt / 2 + 3, yy + line_h - 2],
+                            fill=colour + (235,))
+                d.text((x, yy + (line_h - 2) / 2), text, fill=(255, 255, 255, 255), font=f, anchor="mm")
     # Place names: a dot and the name, biggest-first so crowded areas keep the important ones.
     fsize = max(10, min(15, int(s * 0.35) + 6))
     f = _font(fsize)

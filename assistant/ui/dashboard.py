@@ -25,6 +25,7 @@ from .userdirs import user_log_dir
 
 ENV_CAMPAIGN = "CAMPAIGN_FILE"
 POLL_SECONDS = 0.25
+POLL_BACKOFF = 2.0  # while the campaign file cannot be read
 HISTORY_SHOWN = 15
 NOTES_SHOWN = 12
 # Suggestions only (the campaign validates kinds): combat units and installations.
@@ -43,6 +44,8 @@ class CampaignDashboard:
         self._timer: Optional[asyncio.TimerHandle] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._closed = False
+        self._interval = POLL_SECONDS
+        self._poll_error: Optional[str] = None
         self._unsubscribe = None
         self._build(gm)
         self._unsubscribe = campaign.subscribe(self.errors.guard(self._on_change, "campaign update"))
@@ -290,7 +293,20 @@ class CampaignDashboard:
             self._schedule()
 
     def poll(self) -> None:
-        self.errors.guard(self.campaign.poll, "watching the campaign file")()
+        """Pick up other writers' events. A failure is reported once (not four times a second)
+        and polling slows down until the file reads again."""
+        try:
+            self.campaign.poll()
+        except Exception as e:  # noqa: BLE001 - shown in the panel and logged
+            key = f"{type(e).__name__}: {e}"
+            if key != self._poll_error:
+                self._poll_error = key
+                self.errors.report(e, "watching the campaign file")
+            self._interval = POLL_BACKOFF
+            return
+        if self._poll_error is not None:
+            self._poll_error = None
+            self._interval = POLL_SECONDS
 
     def close(self) -> None:
         self._closed = True

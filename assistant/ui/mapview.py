@@ -76,6 +76,7 @@ class MapView:
         self.selected: Optional[str] = None
         self.ruler_hexes: tuple[str, ...] = ()
         self._units: tuple[UnitMark, ...] = ()
+        self._side_order: tuple[str, ...] = ()
         self._select_listeners: list[Callable[[Optional[str]], None]] = []
         self._overlays: dict[str, L.Layer] = {}
         self._hover_hex: Optional[str] = None
@@ -192,6 +193,7 @@ class MapView:
                                          "style": {"fillColor": colour, "radius": 6 + min(len(us), 5)}},
                           "geometry": {"type": "Point", "coordinates": [lng, lat]}})
         self._units = units
+        self._side_order = tuple(side_order)
         self.units_layer.data = _features(feats)
         if self.selected:
             self.details.value = self._details_html(self.selected)
@@ -344,7 +346,8 @@ class MapView:
         self._update_labels(Region.around(self.frame, x0, y0, x1, y1, m.zoom))
 
     def _update_labels(self, region: Region) -> None:
-        img = board.render_labels(self.gm, region)
+        units = [(u.hex, u.name, _rgb(side_colour(u.side, self._side_order))) for u in self._units]
+        img = board.render_labels(self.gm, region, units=units)
         self._label_region = region
         # Bounds first, then the image: leaflet places the new picture in the new frame.
         with self.labels_layer.hold_sync():
@@ -373,6 +376,11 @@ class MapView:
         else:
             rows.append("<div style='color:#666'>No units here.</div>")
         return "".join(rows)
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    c = colour.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
 
 
 def _features(feats: list) -> dict:

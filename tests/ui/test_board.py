@@ -128,3 +128,20 @@ def test_path_breaks_across_the_globalwar_wrap():
     for piece in pieces:
         for a, b in zip(piece, piece[1:]):
             assert math.dist(a, b) <= 1.5  # never a segment across the whole board
+
+
+def test_unit_names_are_written_in_their_hex_when_there_is_room(witp):
+    f = board.BoardFrame.for_grid(witp.grid)
+    x, y = witp.grid.pixel(witp.grid.parse("E2519"))
+    units = [("E2519", "1st Marine Division", (31, 78, 158)), ("E2519", "Henderson Field", (31, 78, 158))]
+    near = board.Region.around(f, x - 3, y - 2, x + 3, y + 2, 7)
+    far = board.Region.around(f, x - 10, y - 6, x + 10, y + 6, 4)
+    from PIL import ImageChops
+
+    def differs(region):
+        a = board.render_labels(witp, region, units=units)
+        b = board.render_labels(witp, region)
+        return ImageChops.difference(a, b).getbbox() is not None
+
+    assert differs(near)  # names drawn when zoomed in
+    assert not differs(far)  # and not when hexes are too small for them

@@ -129,3 +129,17 @@ def test_no_file_opens_the_demo(monkeypatch, assistant_home):
     finally:
         d.close()
         d.campaign.close()
+
+
+def test_a_failing_poll_is_reported_once_and_slows_down(dash, camp, monkeypatch):
+    def broken():
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(camp, "poll", broken)
+    for _ in range(5):
+        dash.poll()
+    assert [r.message for r in dash.errors.records] == ["OSError: disk I/O error"]
+    assert dash._interval > 1
+    monkeypatch.undo()
+    dash.poll()
+    assert dash._interval == 0.25
