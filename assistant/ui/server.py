@@ -110,20 +110,28 @@ class VoilaServer:
         finally:
             if out is not subprocess.DEVNULL:
                 out.close()
+        try:
+            return self._wait_ready(timeout)
+        except BaseException:  # a failure or Ctrl-C while starting: leave nothing running
+            self.stop()
+            raise
+
+    def _wait_ready(self, timeout: float) -> str:
+        log = f" (see {self.log_path})" if self.log_path else ""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise ServeError(f"voila exited with status {self.proc.returncode} while starting"
-                                 + (f" (see {self.log_path})" if self.log_path else ""))
+                raise ServeError(f"voila exited with status {self.proc.returncode} while starting{log}")
             try:
                 with urllib.request.urlopen(self.base_url + "/", timeout=2) as r:
                     if r.status == 200:
                         return self.url()
+            except urllib.error.HTTPError as e:
+                raise ServeError(f"voila answered HTTP {e.code} on {self.base_url}/{log}") from None
             except (urllib.error.URLError, ConnectionError, OSError):
                 pass
             time.sleep(0.1)
-        self.stop()
-        raise ServeError(f"voila did not answer on port {self.port} within {timeout:.0f} s")
+        raise ServeError(f"voila did not answer on port {self.port} within {timeout:.0f} s{log}")
 
     def stop(self, timeout: float = 15.0) -> None:
         """SIGTERM (Voila shuts its kernels down), then SIGKILL to the process group if needed."""

@@ -104,3 +104,15 @@ def test_campaign_notebook_executes_top_to_bottom(tmp_path, monkeypatch, demo_ho
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
     assert not (tmp_path / "home" / "logs" / "dashboard.log").exists()  # no error was reported
+
+
+def test_a_voila_that_cannot_start_leaves_nothing_running(tmp_path):
+    from assistant.ui.server import ServeError, VoilaServer
+
+    (tmp_path / "nb").mkdir()
+    server = VoilaServer(notebooks=tmp_path / "nb", log_path=tmp_path / "voila.log", preheat=False,
+                         extra_args=("--template=no-such-template",))
+    with pytest.raises(ServeError, match="voila"):
+        server.start(timeout=60)
+    assert server.proc is not None and server.proc.poll() is not None
+    assert (tmp_path / "voila.log").read_text()  # the reason is in the log the message names
