@@ -32,7 +32,10 @@ class ServeError(ValueError):
 
 
 def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Nothing listens on the port. (SO_REUSEADDR as the server itself uses: connections of a
+    server that just stopped, in TIME_WAIT, do not count.)"""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
         except OSError:
@@ -44,6 +47,17 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+def jupyter_path(current: str = "") -> list[str]:
+    """JUPYTER_PATH for Voila: our page template first; last, the base interpreter's share/jupyter,
+    so that a venv made with --system-site-packages still finds Voila's templates and the widget
+    JavaScript (jupyter-leaflet, ipywidgets) installed there."""
+    paths = [str(TEMPLATES_ROOT)] + [p for p in current.split(os.pathsep) if p]
+    base = os.path.join(sys.base_prefix, "share", "jupyter")
+    if sys.base_prefix != sys.prefix and os.path.isdir(base) and base not in paths:
+        paths.append(base)
+    return paths
 
 
 def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size: int = 1,
@@ -93,7 +107,7 @@ class VoilaServer:
         env.setdefault("PYTHONUNBUFFERED", "1")
         # Kernels import the very package that started them (a checkout or an installed wheel).
         pkg_root = str(Path(__file__).resolve().parents[2])
-        env["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATES_ROOT)] + [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p])
+        env["JUPYTER_PATH"] = os.pathsep.join(jupyter_path(env.get("JUPYTER_PATH", "")))
         env["PYTHONPATH"] = os.pathsep.join([pkg_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         cmd = voila_command(self.notebooks, self.port, preheat=self.preheat,
                             pool_size=self.pool_size, extra=self.extra_args)
