@@ -62,6 +62,13 @@ def cmd_serve(args) -> int:
     from ..ui.server import ServeError, VoilaServer, port_free
     from ..ui.userdirs import user_log_dir
 
+    import signal
+
+    # Ctrl-C (SIGINT, even where a shell started us with it ignored, as for `campaign serve &`)
+    # and SIGTERM (a service manager, a test harness) both stop Voila and its kernels cleanly,
+    # also while Voila is still starting.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     if args.port is not None and not (1 <= args.port <= 65535):
         raise CliError(f"--port must be 1-65535, not {args.port}")
     path, demo = resolve_campaign(args)
@@ -79,15 +86,11 @@ def cmd_serve(args) -> int:
     print(f"dashboards: {server.base_url}/  (server log: {log})", flush=True)
     print(f"open: {url}", flush=True)
     print("press Ctrl-C to stop", flush=True)
-    if not args.no_browser:
-        import webbrowser
-
-        webbrowser.open(url)
-    import signal
-
-    # A SIGTERM (e.g. from a test harness or a service manager) stops as cleanly as Ctrl-C.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
+        if not args.no_browser:
+            import webbrowser
+
+            webbrowser.open(url)
         while server.proc is not None and server.proc.poll() is None:
             time.sleep(0.5)
         print(f"error: voila stopped unexpectedly (status {server.proc.returncode}; see {log})",
