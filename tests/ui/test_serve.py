@@ -80,7 +80,7 @@ def test_serve_bad_input_is_one_line_and_creates_nothing(tmp_path):
 
 def test_notebooks_are_thin_and_stored_without_outputs():
     nbs = sorted(notebooks_dir().glob("*.ipynb"))
-    assert [p.name for p in nbs] == ["campaign.ipynb"] or "campaign.ipynb" in [p.name for p in nbs]
+    assert "campaign.ipynb" in [p.name for p in nbs]
     for p in nbs:
         nb = nbformat.read(p, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
