@@ -32,6 +32,7 @@ def test_wheel_install_works_from_another_directory(tmp_path):
     pkg, data, notebooks = where.stdout.split()
     assert str(venv) in pkg and str(venv) in data and str(venv) in notebooks
     assert (Path(notebooks) / "campaign.ipynb").is_file()
+    assert (Path(pkg).parent / "ui/jupyter/voila/templates/campaign/index.html.j2").is_file()
     out = subprocess.run([str(venv / "bin" / "campaign"), "map", "info", "witp", "--json"],
                          cwd=elsewhere, env=env, capture_output=True, text=True, check=True)
     info = json.loads(out.stdout)
