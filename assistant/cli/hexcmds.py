@@ -83,14 +83,16 @@ def cmd_neighbors(args):
 def _where_dict(gm, label):
     info = gm.where(label)
     return {"hex": info.hex, "labels": info.labels, "section": info.section, "lat": info.lat,
-            "lon": info.lon, "surface": info.surface, "place": info.place, "source": info.source}
+            "lon": info.lon, "surface": info.surface, "place": info.place, "source": info.source,
+            "notes": list(info.notes)}
 
 
 def _where_text(d):
     pos = f"{d['lat']:.2f}, {d['lon']:.2f}" if d["lat"] is not None else "not placed on the globe"
     also = f" (also {' '.join(d['labels'][1:])})" if len(d["labels"]) > 1 else ""
     return (f"{d['hex']}{also}: {pos}; surface {d['surface'] or 'unknown'}"
-            f"{'; ' + d['place'] if d['place'] else ''}")
+            f"{'; ' + d['place'] if d['place'] else ''}"
+            + "".join(f"\n  note: {n}" for n in d.get("notes", [])))
 
 
 @_errors

@@ -93,6 +93,11 @@ class Grid:
         ]
         self._wrap = Axial(*spec.wrap) if spec.wrap else None
 
+    @property
+    def sections_by_precedence(self) -> list[SectionSpec]:
+        """Sections in the order their labels win where they overlap."""
+        return list(self._order)
+
     # ----- labels -------------------------------------------------------------------------
     @property
     def section_ids(self) -> list[str]:

@@ -41,18 +41,18 @@ def movement_area(lat: float, bands: dict) -> str:
 
 def derive_hexes(gm: GameMap, progress: Optional[Callable[[int], None]] = None) -> pd.DataFrame:
     grid = gm.grid
-    transforms = gm._transforms
+    transforms = gm.transforms
     records = []
     by_section: dict[str, list[int]] = {}
     for h in grid.all_hexes:
         labels = grid.labels(h)
-        fitted = next((lab for lab in labels if lab[0] in transforms), None)
+        fitted = gm.fit_section_for(h)
         canon = labels[0]
         col, row = grid.local(h, canon[0])
         records.append(dict(hex=canon, section=canon[0], col=col, row=row, q=h.q, r=h.r,
                             also=" ".join(labels[1:]), fitted=fitted, _h=h))
         if fitted:
-            by_section.setdefault(fitted[0], []).append(len(records) - 1)
+            by_section.setdefault(fitted, []).append(len(records) - 1)
     df = pd.DataFrame(records)
     df["lat"] = np.nan
     df["lon"] = np.nan

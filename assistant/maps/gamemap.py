@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -16,7 +17,7 @@ from ..hexes import axial as ax
 from ..hexes.grid import in_section
 from ..hexes.layout import from_pixel
 from ..paths import game_dir
-from .calibration import Calibration, SectionTransform, model_specs
+from .calibration import NOT_AN_ANCHOR, SUSPECT_RESIDUAL, Calibration, SectionTransform, model_specs
 from .gamespec import GameSpec, load_game_spec
 
 DERIVED = "derived"
@@ -75,6 +76,7 @@ class HexInfo:
     surface: Optional[str]
     place: Optional[str]
     source: Optional[str]
+    notes: tuple[str, ...] = ()
 
 
 class GameMap:
@@ -102,39 +104,81 @@ class GameMap:
         return pd.read_csv(p, keep_default_na=False).set_index("hex")
 
     @cached_property
-    def _transforms(self) -> dict[str, SectionTransform]:
+    def transforms(self) -> dict[str, SectionTransform]:
         if not self.calibration or self.model not in self.calibration.models:
             return {}
         fit = self.calibration.models[self.model]
         return {f.section: SectionTransform(f, fit.projection) for f in fit.sections if f.matrix}
 
-    @cached_property
-    def places(self) -> dict[str, list[str]]:
-        """Canonical hex label -> names of gazetteer places in it."""
-        out: dict[str, list[str]] = {}
+    def _gazetteer_by_hex(self, printed_only: bool) -> dict[str, list]:
+        out: dict[str, list] = {}
         for rec in self.gazetteer.itertuples(index=False):
+            if str(rec.note).startswith(NOT_AN_ANCHOR) != printed_only:
+                continue
             try:
                 label = self.grid.label(self.grid.parse(rec.hex))
             except HexError:
                 continue
-            out.setdefault(label, [])
-            if rec.name not in out[label]:
-                out[label].append(rec.name)
+            out.setdefault(label, []).append(rec)
         return out
+
+    @cached_property
+    def places(self) -> dict[str, list[str]]:
+        """Canonical hex label -> names of gazetteer places in it (not misprints: see notes)."""
+        return {lab: list(dict.fromkeys(r.name for r in recs))
+                for lab, recs in self._gazetteer_by_hex(printed_only=False).items()}
+
+    @cached_property
+    def notes(self) -> dict[str, list[str]]:
+        """Canonical hex label -> gazetteer notes of places printed there that are probably
+        misprints or second printings (``erratum-suspected:``, ``conflict-alternative:``)."""
+        return {lab: [f"{r.name} is printed here ({r.rule}): {r.note}" for r in recs]
+                for lab, recs in self._gazetteer_by_hex(printed_only=True).items()}
 
     # ----- queries ---------------------------------------------------------------------------
     def parse(self, label: str) -> Axial:
         return self.grid.parse(label)
 
+    @cached_property
+    def _anchor_pixels(self) -> dict[str, np.ndarray]:
+        """Per fitted section, the board-plane positions of the anchors its fit rests on."""
+        out = {}
+        fit = self.calibration.models.get(self.model) if self.calibration else None
+        for f in (fit.sections if fit else []):
+            pts = []
+            for r in f.residuals:
+                if r.residual <= SUSPECT_RESIDUAL:
+                    try:
+                        pts.append(self.grid.pixel(self.grid.parse(r.hex)))
+                    except HexError:
+                        pass
+            if pts:
+                out[f.section] = np.array(pts)
+        return out
+
+    def fit_section_for(self, h: Axial) -> Optional[str]:
+        """Of the sections that carry h, the one whose fit has an anchor nearest to h (where
+        sections overlap, each fit is best near its own anchors)."""
+        sections = [lab[0] for lab in self.grid.labels(h) if lab[0] in self.transforms]
+        if len(sections) <= 1:
+            return sections[0] if sections else None
+        x, y = self.grid.pixel(h)
+
+        def nearest(sec):
+            pts = self._anchor_pixels.get(sec)
+            return float(np.min(np.hypot(pts[:, 0] - x, pts[:, 1] - y))) if pts is not None else math.inf
+
+        return min(sections, key=nearest)
+
     def geo(self, h: Axial) -> tuple[Optional[float], Optional[float]]:
-        """Approximate (lat, lon) of a hex centre, from its section's fit (None if unfitted)."""
-        for label in self.grid.labels(h):
-            section = label[0]
-            if section in self._transforms:
-                px, py = self.grid.local_pixel(h, section)
-                lat, lon = self._transforms[section].to_geo([px], [py])
-                return round(float(lat[0]), 4), round(float(lon[0]), 4)
-        return None, None
+        """Approximate (lat, lon) of a hex centre, from the best-supported fit of a section that
+        carries it (None if no section carrying it was fitted)."""
+        section = self.fit_section_for(h)
+        if section is None:
+            return None, None
+        px, py = self.grid.local_pixel(h, section)
+        lat, lon = self.transforms[section].to_geo([px], [py])
+        return round(float(lat[0]), 4), round(float(lon[0]), 4)
 
     def locate(self, lat: float, lon: float) -> Axial:
         """The hex at a real-world position (the top section where sections overlap).
@@ -145,8 +189,8 @@ class GameMap:
         if not (-90 <= lat <= 90) or not (-180 <= lon <= 360):
             raise HexError(f"({lat}, {lon}) is not a latitude/longitude")
         predicted = []
-        for s in self.grid._order:  # precedence order
-            t = self._transforms.get(s.id)
+        for s in self.grid.sections_by_precedence:
+            t = self.transforms.get(s.id)
             if t is None:
                 continue
             px, py = t.to_local([lat], [lon])
@@ -173,6 +217,7 @@ class GameMap:
             surface=(row["surface"] if row is not None else None),
             place="; ".join(places) if places else None,
             source=(row["source"] if row is not None else None),
+            notes=tuple(self.notes.get(canon, ())),
         )
 
 

@@ -121,3 +121,14 @@ def test_no_sliver_between_sections_where_their_fits_meet():
         h = gm.locate(10.0, float(lon))
         lat, hlon = gm.geo(h)
         assert abs(lat - 10.0) < 3.5 and abs(((hlon - lon + 180) % 360) - 180) < 3.5, (lon, gm.grid.label(h))
+
+
+def test_misprints_are_notes_not_place_names():
+    """A place printed at a hex geography rules out (witp Colombo "A1339" [44.3.1]) or printed a
+    second way (Lashio "A3312" [47.2.2] vs A3213 [2.1.1]) is not drawn as that hex's place name,
+    but `where` says what is printed there."""
+    gm = load_map("witp")
+    assert "A1339" not in gm.places and gm.places["A3213"] == ["Lashio"]
+    info = gm.where("A1339")
+    assert info.place is None and any("Colombo" in n and "erratum" in n for n in info.notes)
+    assert any("Lashio" in n for n in gm.where("A3312").notes)
