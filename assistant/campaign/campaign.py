@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping, Optional, Union
 from ..maps import UnknownGame, load_map
 from . import commands as cmds
 from .errors import CampaignError, CampaignFileError, StaleViewError
-from .events import EVENT_TYPES, CampaignCreated, EventBody, EventRecord, Position, load_event_modules
+from .events import CampaignCreated, EventBody, EventRecord, Position, event_class
 from .fold import FOLD_VERSION, fold
 from .gamedata import load_calendar, load_sides, resolve_settings
 from .model import CampaignState, state_from_json, state_to_json
@@ -431,15 +431,10 @@ def initial_records(game: str, scenario: Optional[str] = None, *, settings: Opti
 def _check_types(store: Store) -> None:
     """Refuse a file holding event types or versions this program does not know (even under a snapshot)."""
     for type_, version in store.type_versions():
-        if type_ not in EVENT_TYPES:
-            load_event_modules()
-        cls = EVENT_TYPES.get(type_)
-        if cls is None:
-            raise CampaignFileError(f"{store.path}: event type {type_!r} is unknown to this version of Campaign "
-                                    "Assistant (was the file written by a newer version?)")
-        if not isinstance(version, int) or version > cls.schema_version:
-            raise CampaignFileError(f"{store.path}: event type {type_!r} version {version} is newer than this "
-                                    f"program understands (version {cls.schema_version}); upgrade Campaign Assistant")
+        try:
+            event_class(type_, version)
+        except CampaignFileError as e:
+            raise CampaignFileError(f"{store.path}: {e}") from None
 
 
 def _load(store: Store, upto: Optional[int]) -> CampaignState:

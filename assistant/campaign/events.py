@@ -85,8 +85,9 @@ class EventBody(BaseModel):
         return self.model_dump(mode="json")
 
 
-def parse_body(type_: str, version: int, payload: Mapping[str, Any]) -> EventBody:
-    """The typed event for a stored (type, schema_version, payload). Raises CampaignFileError."""
+def event_class(type_: str, version: Any) -> type["EventBody"]:
+    """The event class that reads a stored (type, schema_version). Raises CampaignFileError for a
+    type or version this program does not know (e.g. a file written by a newer version)."""
     if type_ not in EVENT_TYPES:
         load_event_modules()
     cls = EVENT_TYPES.get(type_)
@@ -98,6 +99,12 @@ def parse_body(type_: str, version: int, payload: Mapping[str, Any]) -> EventBod
     if version > cls.schema_version:
         raise CampaignFileError(f"event type {type_!r} version {version} is newer than this program "
                                 f"understands (version {cls.schema_version}); upgrade Campaign Assistant")
+    return cls
+
+
+def parse_body(type_: str, version: int, payload: Mapping[str, Any]) -> EventBody:
+    """The typed event for a stored (type, schema_version, payload). Raises CampaignFileError."""
+    cls = event_class(type_, version)
     data = dict(payload)
     while version < cls.schema_version:
         data = UPCASTERS[(type_, version)](data)
