@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 from ..hexes import Axial, Grid
 from ..hexes.layout import CORNER_RADIUS, corners
 
-RENDER_VERSION = 3  # bump when the drawing changes, to invalidate cached boards
+RENDER_VERSION = 4  # bump when the drawing changes, to invalidate cached boards
 BOARD_SCALE = 16  # image pixels per board unit for the static board
 MARGIN = 1.5  # board units around the outermost hex centres
 
@@ -306,6 +306,16 @@ def hexes_in(grid: Grid, region: Region) -> list[Axial]:
 UNIT_NAMES_MIN_PPU = 60  # screen px per hex at which unit names fit inside their hex
 
 
+def unit_marker_radius(count: int) -> int:
+    """Screen radius of the marker for ``count`` units in one hex (grows a little, capped)."""
+    return 6 + min(count, 5)
+
+
+# Place names start clear of the largest unit marker (plus its 2 px outline), so a unit on a named
+# hex never hides the beginning of the name.
+NAME_OFFSET_PX = unit_marker_radius(5) + 3
+
+
 def render_labels(gm, region: Region, max_hex_labels: int = 4000,
                   units: Sequence[tuple[str, str, tuple[int, int, int]]] = ()) -> Image.Image:
     """Transparent text layer for one view: place names always; hex outlines and hex labels
@@ -397,7 +407,7 @@ def render_labels(gm, region: Region, max_hex_labels: int = 4000,
         r = max(2.5, min(5, s * 0.12))
         d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(150, 20, 20, 255), outline=(255, 255, 255, 255))
         text = names[0] if len(names) == 1 else f"{names[0]} +{len(names) - 1}"
-        tx, ty = cx + r + 2, cy
+        tx, ty = cx + max(r + 2, NAME_OFFSET_PX), cy
         box = d.textbbox((tx, ty), text, font=f, anchor="lm")
         if any(not (box[2] < b[0] or box[0] > b[2] or box[3] < b[1] or box[1] > b[3]) for b in taken):
             continue  # would overlap a name already drawn: the dot stays, the hex details name it

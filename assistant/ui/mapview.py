@@ -23,7 +23,7 @@ import ipywidgets as w
 
 from ..hexes import Axial, HexError
 from . import board
-from .board import BoardFrame, Region, to_board, to_latlng
+from .board import BoardFrame, Region, to_board, to_latlng, unit_marker_radius
 from .errors import ErrorPanel
 
 SIDE_COLOURS = {"allied": "#1f4e9e", "allies": "#1f4e9e", "us": "#1f4e9e", "usa": "#1f4e9e",
@@ -190,7 +190,7 @@ class MapView:
             colour = side_colour(sides[0], side_order) if len(sides) == 1 else "#333333"
             feats.append({"type": "Feature",
                           "properties": {"hex": label, "count": len(us),
-                                         "style": {"fillColor": colour, "radius": 6 + min(len(us), 5)}},
+                                         "style": {"fillColor": colour, "radius": unit_marker_radius(len(us))}},
                           "geometry": {"type": "Point", "coordinates": [lng, lat]}})
         self._units = units
         self._side_order = tuple(side_order)
