@@ -309,9 +309,12 @@ def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataF
 
 
 def _fixtures_hold(spec: GridSpec, offsets: dict[str, tuple[int, int]], fixtures) -> bool:
-    g = Grid(spec.model_copy(update={"sections": [
-        s.model_copy(update={"offset": offsets.get(s.id, s.offset)}) for s in spec.sections
-    ]}))
+    """Whether the fixtures hold on a grid of just the sections placed so far (an unplaced
+    section, still at the origin, would otherwise cover others' hexes)."""
+    g = Grid(spec.model_copy(update={
+        "sections": [s.model_copy(update={"offset": offsets[s.id]}) for s in spec.sections if s.id in offsets],
+        "precedence": [p for p in spec.precedence if p in offsets],
+    }))
     return all(fixture_holds(g, f) for f in fixtures)
 
 
