@@ -30,6 +30,20 @@ def refuse(path, match):
     assert file_fingerprint(path) == before
 
 
+def tampered(good, tmp_path, name, *sql):
+    """A copy of the good campaign with ``sql`` run on it behind the program's back (then
+    checkpointed out of WAL, so the whole damage is in the one file)."""
+    p = tmp_path / name
+    shutil.copy(good, p)
+    con = sqlite3.connect(p)
+    for statement in sql:
+        con.execute(statement)
+    con.commit()
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.close()
+    return p
+
+
 def test_the_file_is_a_wal_sqlite_campaign(good):
     con = sqlite3.connect(good)
     assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
@@ -104,59 +118,34 @@ def test_campaign_with_a_corrupted_page(good, tmp_path):
 
 
 def test_newer_schema_version(good, tmp_path):
-    p = tmp_path / "newer.campaign"
-    shutil.copy(good, p)
-    con = sqlite3.connect(p)
-    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    con.commit()
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.close()
+    p = tampered(good, tmp_path, "newer.campaign",
+                 f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     refuse(p, "newer version")
 
 
 def test_newer_event_version(good, tmp_path):
-    p = tmp_path / "newer-event.campaign"
-    shutil.copy(good, p)
-    con = sqlite3.connect(p)
-    con.execute("DROP TRIGGER events_append_only_update")
-    con.execute("UPDATE events SET schema_version = 99 WHERE seq = 5")
-    con.commit()
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.close()
+    p = tampered(good, tmp_path, "newer-event.campaign",
+                 "DROP TRIGGER events_append_only_update",
+                 "UPDATE events SET schema_version = 99 WHERE seq = 5")
     refuse(p, "newer than this program")
 
 
 def test_unknown_event_type(good, tmp_path):
-    p = tmp_path / "unknown-event.campaign"
-    shutil.copy(good, p)
-    con = sqlite3.connect(p)
-    con.execute("INSERT INTO events VALUES (1000, 't', 0, NULL, 'dice_rolled_v9', 1, '{}')")
-    con.commit()
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.close()
+    p = tampered(good, tmp_path, "unknown-event.campaign",
+                 "INSERT INTO events VALUES (1000, 't', 0, NULL, 'dice_rolled_v9', 1, '{}')")
     refuse(p, "unknown to this version")
 
 
 def test_inconsistent_history(good, tmp_path):
-    p = tmp_path / "gap.campaign"
-    shutil.copy(good, p)
-    con = sqlite3.connect(p)
-    con.execute("INSERT INTO events VALUES (1000, 't', 0, NULL, 'unit_moved', 1, "
-                "'{\"unit_id\": \"ghost\", \"hex\": \"E2519\", \"from_hex\": \"E2418\"}')")
-    con.commit()
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.close()
+    p = tampered(good, tmp_path, "gap.campaign",
+                 "INSERT INTO events VALUES (1000, 't', 0, NULL, 'unit_moved', 1, "
+                 """'{"unit_id": "ghost", "hex": "E2519", "from_hex": "E2418"}')""")
     refuse(p, "gap")
 
 
 def test_missing_meta_table(good, tmp_path):
-    p = tmp_path / "nometa.campaign"
-    shutil.copy(good, p)
-    con = sqlite3.connect(p)
-    con.execute("DROP TABLE meta")
-    con.commit()
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.close()
+    p = tampered(good, tmp_path, "nometa.campaign",
+                 "DROP TABLE meta")
     refuse(p, "table meta is missing")
 
 
