@@ -12,12 +12,13 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Union
 
-from ..hexes import Grid, HexError
+from ..hexes import Axial, Grid, HexError
 from ..paths import game_dir
 from .gamespec import GameSpec
 
+SEPARATOR = "|"
 HEXSIDES_CSV = "hexsides.csv"
 CSV_COLUMNS = ("hex_a", "hex_b", "feature", "value", "rule", "quote")
 _TRUE = {"true", "yes", "1"}
@@ -25,25 +26,31 @@ _FALSE = {"false", "no", "0"}
 
 
 class HexsideError(HexError):
-    """A hexside or hexside feature that is malformed, unknown or not on the map. One line."""
+    """Two hexes that share no hexside, or a hexside feature that is unknown or malformed. One line."""
 
 
-def hexside_id(grid: Grid, a: str, b: str) -> str:
-    """The canonical id of the hexside between hexes ``a`` and ``b`` (labels in any form).
-
-    Raises HexsideError unless the two are distinct, adjacent hexes of the map (across section
-    joins, seam links and the wrap)."""
-    ha, hb = grid.parse(a), grid.parse(b)
-    la, lb = grid.label(ha), grid.label(hb)
-    if la == lb:
-        raise HexsideError(f"{a!r} and {b!r} are the same hex: a hexside needs two adjacent hexes")
-    if hb not in grid.neighbors(ha):
-        raise HexsideError(f"{la} and {lb} are not adjacent ({grid.distance(ha, hb)} hexes apart): no hexside between them")
-    return "|".join(sorted((la, lb)))
+def hexside_id(grid: Grid, a: Union[str, Axial], b: Union[str, Axial]) -> str:
+    """The canonical id of the hexside between hexes ``a`` and ``b`` (labels or hexes): their
+    canonical labels, sorted, joined by "|" (e.g. "B1949|B2048"). The hexes must be adjacent on
+    ``grid`` (``Grid.neighbors``: across joins, seam links and the wrap). Raises HexsideError."""
+    try:
+        ha, hb = (grid.parse(x) if isinstance(x, str) else x for x in (a, b))
+        ca, cb = grid.canonical(ha), grid.canonical(hb)
+        if ca is None or cb is None:
+            off = a if ca is None else b
+            raise HexsideError(f"{off!r} is off the {grid.spec.game} map")
+        la, lb = grid.label(ca), grid.label(cb)
+    except HexError as e:
+        raise HexsideError(str(e)) from None
+    if ca == cb:
+        raise HexsideError(f"{la} and {lb} are the same hex, not a hexside")
+    if cb not in grid.neighbors(ca):
+        raise HexsideError(f"{la} and {lb} are not adjacent, so they share no hexside")
+    return SEPARATOR.join(sorted((la, lb)))
 
 
 def split_id(side: str) -> tuple[str, str]:
-    a, _, b = side.partition("|")
+    a, _, b = side.partition(SEPARATOR)
     return a, b
 
 
