@@ -4,28 +4,23 @@ journal, and the history with undo/redo.
 
 Views only: every button sends one command to ``Campaign`` and the page is redrawn from the
 campaign's state when the campaign says it changed — for this page's own commands and for those
-of every other page or CLI on the same file (polled on the kernel's event loop, so widget updates
-happen on the kernel's main thread like any other callback). Every callback is guarded by the
-error panel.
+of every other page or CLI on the same file. The dashboard kit (``kit.py``) opens the campaign,
+polls it on the kernel's event loop and calls ``refresh(state)``; every callback here is guarded
+by the error panel.
 """
 
 from __future__ import annotations
 
-import asyncio
 import html
-import os
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 import ipywidgets as w
 
 from .errors import ErrorPanel
-from .mapview import MapView, UnitMark, side_colour
-from .userdirs import user_log_dir
+from .kit import DashboardPage, dashboard
+from .mapview import MapView, UnitMark
 
-ENV_CAMPAIGN = "CAMPAIGN_FILE"
-POLL_SECONDS = 0.25
-POLL_BACKOFF = 2.0  # while the campaign file cannot be read
 HISTORY_SHOWN = 15
 NOTES_SHOWN = 12
 # Suggestions only (the campaign validates kinds): combat units and installations.
@@ -34,21 +29,17 @@ DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "
 
 
 class CampaignDashboard:
-    """One page's view of one campaign. ``widget`` is displayed; ``close()`` stops polling."""
+    """One page's view of one campaign (a dashboard-kit view: ``CampaignDashboard(campaign,
+    errors)``). ``widget`` is displayed, with the error panel under the header; the kit calls
+    ``refresh(state)`` on every change."""
 
-    def __init__(self, campaign, *, log_path: Optional[Path] = None, map_height: str = "640px"):
+    def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
+                 map_height: str = "640px"):
         self.campaign = campaign
-        self.errors = ErrorPanel(log_path=log_path)
+        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
         gm = campaign.map
         self.map = MapView(gm, errors=self.errors, height=map_height)
-        self._timer: Optional[asyncio.TimerHandle] = None
-        self._loop: Optional[asyncio.AbstractEventLoop] = None
-        self._closed = False
-        self._interval = POLL_SECONDS
-        self._poll_error: Optional[str] = None
-        self._unsubscribe = None
         self._build(gm)
-        self._unsubscribe = campaign.subscribe(self.errors.guard(self._on_change, "campaign update"))
         self.refresh()
 
     # ----- layout --------------------------------------------------------------------------
@@ -197,9 +188,6 @@ class CampaignDashboard:
         if unit is not None and unit.hex:
             self.map.select(unit.hex)
 
-    def _on_change(self, state, new_events) -> None:
-        self.refresh(state)
-
     def refresh(self, state=None) -> None:
         """Redraw everything from the campaign's state (replaces values; never mutates them)."""
         c = self.campaign
@@ -269,75 +257,12 @@ class CampaignDashboard:
                 "<tr style='text-align:left'><th>#</th><th>turn</th><th>what happened</th></tr>"
                 f"{rows}</table>")
 
-    # ----- live updates --------------------------------------------------------------------
-    def start_polling(self, interval: float = POLL_SECONDS) -> None:
-        """Poll the campaign file on the running event loop (the kernel's) for other writers.
-
-        Without a running loop (plain Python), call ``poll()`` yourself."""
-        try:
-            self._loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._loop = None
-            return
-        self._interval = interval
-        self._schedule()
-
-    def _schedule(self) -> None:
-        if self._loop is not None and not self._closed:
-            self._timer = self._loop.call_later(self._interval, self._tick)
-
-    def _tick(self) -> None:
-        try:
-            self.poll()
-        finally:
-            self._schedule()
-
-    def poll(self) -> None:
-        """Pick up other writers' events. A failure is reported once (not four times a second)
-        and polling slows down until the file reads again."""
-        try:
-            self.campaign.poll()
-        except Exception as e:  # noqa: BLE001 - shown in the panel and logged
-            key = f"{type(e).__name__}: {e}"
-            if key != self._poll_error:
-                self._poll_error = key
-                self.errors.report(e, "watching the campaign file")
-            self._interval = POLL_BACKOFF
-            return
-        if self._poll_error is not None:
-            self._poll_error = None
-            self._interval = POLL_SECONDS
-
-    def close(self) -> None:
-        self._closed = True
-        if self._timer is not None:
-            self._timer.cancel()
-        if self._unsubscribe:
-            self._unsubscribe()
-
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def campaign_dashboard(path: Optional[str] = None):
-    """The dashboard for ``path`` (default: ``$CAMPAIGN_FILE``, else the demo campaign).
-
-    If the campaign cannot be opened, the page shows why in the error panel instead of a blank
-    page or a hidden traceback."""
-    log = user_log_dir() / "dashboard.log"
-    try:
-        from ..campaign import Campaign
-
-        if path is None:
-            path = os.environ.get(ENV_CAMPAIGN, "").strip() or None
-        if path is None:
-            from .demo import ensure_demo
-
-            path = ensure_demo()
-        dash = CampaignDashboard(Campaign.open(path), log_path=log)
-    except Exception as e:  # noqa: BLE001 - shown on the page, logged
-        panel = ErrorPanel(log_path=log)
-        panel.report(e, f"opening campaign {path}")
-        return panel.widget
-    dash.start_polling()
-    return dash
+def campaign_dashboard(path: Union[str, Path, None] = None) -> Union[DashboardPage, w.Widget]:
+    """The campaign dashboard for ``path`` (default: ``$CAMPAIGN_FILE``, else the demo campaign),
+    through the dashboard kit: if the campaign cannot be opened, the page is the error panel
+    saying why instead of a blank page or a hidden traceback."""
+    return dashboard(CampaignDashboard, path)

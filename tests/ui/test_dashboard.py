@@ -7,6 +7,7 @@ import pytest
 
 from assistant.campaign import Campaign
 from assistant.ui import CampaignDashboard, campaign_dashboard
+from assistant.ui.kit import attach
 
 
 @pytest.fixture
@@ -17,10 +18,15 @@ def camp(tmp_path):
 
 
 @pytest.fixture
-def dash(camp, tmp_path):
-    d = CampaignDashboard(camp, log_path=tmp_path / "dashboard.log")
-    yield d
-    d.close()
+def page(camp, tmp_path):
+    p = attach(CampaignDashboard, camp, log_path=tmp_path / "dashboard.log")
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def dash(page):
+    return page.view
 
 
 def options(dash) -> list[str]:
@@ -96,7 +102,7 @@ def test_journal_history_undo_redo_and_turns(dash, camp):
     assert camp.state.turn.index == index + 1 and camp.state.turn.phase_index == 0
 
 
-def test_changes_from_another_process_appear_on_poll(dash, camp):
+def test_changes_from_another_process_appear_on_poll(page, dash, camp):
     other = Campaign.open(camp.path)
     try:
         other.add_note("written by the CLI")
@@ -104,7 +110,7 @@ def test_changes_from_another_process_appear_on_poll(dash, camp):
     finally:
         other.close()
     assert "written by the CLI" not in dash.notes.value
-    dash.poll()
+    page.poll()
     assert "written by the CLI" in dash.notes.value
     assert any("B3326" in o for o in options(dash))
 
@@ -124,22 +130,23 @@ def test_no_file_opens_the_demo(monkeypatch, assistant_home):
     monkeypatch.delenv("CAMPAIGN_FILE", raising=False)
     d = campaign_dashboard()
     try:
-        assert isinstance(d, CampaignDashboard)
+        assert isinstance(d.view, CampaignDashboard)
+        assert d.view.errors is d.errors and d.widget is d.view.widget  # the view shows the panel itself
         assert (assistant_home / "data" / "demo-witp-guadalcanal-1942.campaign").is_file()
     finally:
         d.close()
-        d.campaign.close()
+    assert d.campaign._closed  # the page opened it, the page closed it
 
 
-def test_a_failing_poll_is_reported_once_and_slows_down(dash, camp, monkeypatch):
+def test_a_failing_poll_is_reported_once_and_slows_down(page, dash, camp, monkeypatch):
     def broken():
         raise OSError("disk I/O error")
 
     monkeypatch.setattr(camp, "poll", broken)
     for _ in range(5):
-        dash.poll()
+        page.poll()
     assert [r.message for r in dash.errors.records] == ["OSError: disk I/O error"]
-    assert dash._interval > 1
+    assert page.poller.interval > 1
     monkeypatch.undo()
-    dash.poll()
-    assert dash._interval == 0.25
+    page.poll()
+    assert page.poller.interval == 0.25
