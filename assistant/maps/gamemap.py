@@ -90,6 +90,14 @@ class GameMap:
         self.model = model or (self.calibration.model if self.calibration else next(iter(model_specs(spec))))
         self.grid = Grid(self.grid_spec)
 
+    @classmethod
+    def from_grid_spec(cls, spec: GameSpec, grid_spec: GridSpec, model: str) -> "GameMap":
+        """The game's map on the placed geometry ``grid_spec`` instead of the one calibrated now
+        (a campaign's pinned map, issue 7 point 4); the data tables are the installed ones."""
+        gm = cls(spec, model)
+        gm.grid_spec, gm.grid = grid_spec, Grid(grid_spec)
+        return gm
+
     # ----- data ------------------------------------------------------------------------------
     @cached_property
     def gazetteer(self) -> pd.DataFrame:
@@ -219,6 +227,26 @@ class GameMap:
             source=(row["source"] if row is not None else None),
             notes=tuple(self.notes.get(canon, ())),
         )
+
+    # ----- the hex graph (maps/graph.py) ----------------------------------------------------
+    @cached_property
+    def topology(self):
+        """Canonical labels, base node attributes and hexsides shared by every graph of this map."""
+        from .graph import topology
+
+        return topology(self)
+
+    @cached_property
+    def _graphs(self):
+        from .graph import GraphCache
+
+        return GraphCache()
+
+    def graph(self, corrections=None):
+        """The frozen networkx graph of every hex (nodes: canonical labels with the derived map's
+        attributes; edges: hexsides with their features), with a campaign's ``MapCorrections``
+        applied (``source=user`` wins). Built once per distinct set of corrections and cached."""
+        return self._graphs.get(self, corrections)
 
 
 @lru_cache(maxsize=None)

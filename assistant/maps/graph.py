@@ -1,0 +1,162 @@
+"""The hex graph: one networkx graph of every hex of a game's map.
+
+Nodes are canonical hex labels (``"B2048"``, ``"W 4533"``) carrying the derived map's attributes
+(``surface``, ``movement_area``, ``place``, ``lat``/``lon``, ``source`` ...) with a campaign's
+per-hex corrections applied (``source="user"`` wins). Edges are the map's hexsides (across section
+joins, seam links and the wrap: exactly ``Grid.neighbors``) carrying the hexside features of
+``hexsides.csv`` with a campaign's hexside corrections applied.
+
+The topology and the base attributes are computed once per ``GameMap``; a graph is built from them
+per distinct set of corrections and cached (a campaign's corrections give a new key). Graphs are
+frozen and their node attributes read-only: aids block hexes and hexsides per query with weight functions or ``nx.subgraph_view``,
+never by copying or editing the shared graph.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping, Optional
+
+import networkx as nx
+
+from ..hexes import axial as ax
+from .hexsides import load_hexside_rows, merge_features
+
+if TYPE_CHECKING:
+    from .gamemap import GameMap
+
+GRAPH_CACHE_SIZE = 4  # distinct correction sets kept per map (a dashboard or two, the CLI, a what-if)
+USER = "user"
+RULEBOOK = "rulebook"
+
+
+def _frozen(d: Optional[Mapping[str, Mapping[str, Any]]] = None) -> Mapping[str, Mapping[str, Any]]:
+    return MappingProxyType({k: MappingProxyType(dict(v)) for k, v in (d or {}).items()})
+
+
+@dataclass(frozen=True)
+class MapCorrections:
+    """A campaign's corrections of its map: per hex (label -> attributes) and per hexside
+    (hexside id -> features). Plain values, so the maps layer needs no campaign import."""
+
+    hexes: Mapping[str, Mapping[str, Any]] = field(default_factory=_frozen)
+    hexsides: Mapping[str, Mapping[str, Any]] = field(default_factory=_frozen)
+
+    def __post_init__(self):
+        object.__setattr__(self, "hexes", _frozen(self.hexes))
+        object.__setattr__(self, "hexsides", _frozen(self.hexsides))
+
+    @property
+    def key(self) -> str:
+        """Identifies the content: equal corrections share one cached graph."""
+        if not self.hexes and not self.hexsides:
+            return ""
+        return json.dumps([{k: dict(v) for k, v in self.hexes.items()},
+                           {k: dict(v) for k, v in self.hexsides.items()}], sort_keys=True, default=str)
+
+    def __bool__(self) -> bool:
+        return bool(self.hexes or self.hexsides)
+
+
+@dataclass(frozen=True)
+class Topology:
+    """What every graph of one map shares: canonical labels, base node attributes, hexsides."""
+
+    labels: tuple[str, ...]
+    nodes: Mapping[str, Mapping[str, Any]]
+    edges: tuple[tuple[str, str], ...]
+    rulebook_hexsides: Mapping[str, Mapping[str, Any]]
+
+
+def topology(gm: "GameMap") -> Topology:
+    """Labels, node attributes and edges of ``gm``'s grid (computed once per GameMap)."""
+    grid = gm.grid
+    hexes = grid.all_hexes
+    pos = _labels(gm, hexes)
+    edges: list[tuple[str, str]] = []
+    wrap = grid.spec.wrap
+    for h, lab in pos.items():
+        q, r = h
+        for dq, dr in ax.DIRECTIONS[:3]:  # each lattice hexside once
+            n = ax.Axial(q + dq, r + dr)
+            other = pos.get(n)
+            if other is None and wrap:
+                other = pos.get(n + wrap) or pos.get(n - wrap)
+            if other is not None and other != lab:
+                edges.append((lab, other))
+    for a, b in grid.spec.links:  # stated seam links beyond the lattice
+        la, lb = grid.label(grid.parse(a)), grid.label(grid.parse(b))
+        edges.append((la, lb))
+    base = _node_attributes(gm, pos)
+    rows = load_hexside_rows(gm.spec, grid)
+    return Topology(labels=tuple(pos.values()), nodes=base, edges=tuple(edges),
+                    rulebook_hexsides=merge_features(rows))
+
+
+def _labels(gm: "GameMap", hexes) -> dict:
+    """Axial -> canonical label for every hex; read from the derived table where it covers the
+    grid (fast), else computed from the geometry."""
+    df = gm.hexes
+    if {"q", "r"} <= set(df.columns) and len(df) == len(hexes):
+        pos = {ax.Axial(q, r): lab for lab, q, r in zip(df.index.tolist(), df["q"].tolist(), df["r"].tolist())}
+        if pos.keys() == set(hexes):
+            return pos
+    return {h: gm.grid.label(h) for h in hexes}
+
+
+def _node_attributes(gm: "GameMap", pos: dict) -> dict[str, Mapping[str, Any]]:
+    df = gm.hexes
+    cols = [c for c in df.columns if c not in ("q", "r")]
+    rows: dict[str, dict[str, Any]] = {}
+    if len(df):
+        arrays = [df[c].tolist() for c in cols]
+        for lab, *vals in zip(df.index.tolist(), *arrays):
+            rows[lab] = {c: (None if v == "" else v) for c, v in zip(cols, vals)}
+    return {lab: MappingProxyType({**(rows.get(lab) or {}), "q": h[0], "r": h[1]}) for h, lab in pos.items()}
+
+
+def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> nx.Graph:
+    """A new frozen graph of ``gm`` with ``corrections`` applied (``source=user`` wins)."""
+    topo = gm.topology
+    corrections = corrections or MapCorrections()
+    g = nx.Graph(game=gm.game, model=gm.model, corrected=bool(corrections))
+    # Fill networkx's own node storage directly (what add_nodes_from does, minus a copy of every
+    # attribute dict): the base attributes are read-only mappings shared by every graph of a map.
+    g._node.update(topo.nodes)
+    g._adj.update((lab, {}) for lab in topo.nodes)
+    g.add_edges_from(topo.edges)
+    for lab, fix in corrections.hexes.items():
+        if lab in g:  # a correction is always of an on-map hex (validated when recorded)
+            g._node[lab] = MappingProxyType({**g._node[lab], **fix, "source": USER})
+    for side, feats in topo.rulebook_hexsides.items():
+        a, _, b = side.partition("|")
+        g.edges[a, b].update(feats)
+        g.edges[a, b]["source"] = RULEBOOK
+    for side, feats in corrections.hexsides.items():
+        a, _, b = side.partition("|")
+        if g.has_edge(a, b):
+            g.edges[a, b].update(feats)
+            g.edges[a, b]["source"] = USER
+    return nx.freeze(g)
+
+
+class GraphCache:
+    """Graphs of one map by correction content, least recently used dropped first."""
+
+    def __init__(self, size: int = GRAPH_CACHE_SIZE):
+        self.size = size
+        self._graphs: OrderedDict[str, nx.Graph] = OrderedDict()
+
+    def get(self, gm: "GameMap", corrections: Optional[MapCorrections]) -> nx.Graph:
+        key = corrections.key if corrections else ""
+        g = self._graphs.get(key)
+        if g is None:
+            g = self._graphs[key] = build_graph(gm, corrections)
+            while len(self._graphs) > self.size:
+                self._graphs.popitem(last=False)
+        else:
+            self._graphs.move_to_end(key)
+        return g
