@@ -18,6 +18,7 @@ from . import axial as ax
 from .axial import Axial
 from .layout import from_pixel, to_pixel
 from .offset import Orientation, Parity, axial_to_offset, offset_to_axial
+from .search import astar, within
 
 
 class HexError(ValueError):
@@ -92,6 +93,7 @@ class Grid:
             s for s in spec.sections if s.id not in order
         ]
         self._wrap = Axial(*spec.wrap) if spec.wrap else None
+        self._paths: dict[tuple[Axial, Axial], list[Axial]] = {}
 
     @property
     def sections_by_precedence(self) -> list[SectionSpec]:
@@ -200,6 +202,10 @@ class Grid:
         return self.canonical(h) is not None
 
     # ----- metric -------------------------------------------------------------------------
+    # THE metric of a game (issue 7 point 2): the number of hexes counted across the map, i.e.
+    # an on-map shortest path (section joins, stated seam links and the wrap included). The O(1)
+    # lattice distance is a lower bound; where a shortest lattice path (the straight line) stays
+    # on the map it is the answer, otherwise an exact A* search with that bound finds it.
     def _nearest_image(self, a: Axial, b: Axial) -> Axial:
         """The copy of b (under the wrap) closest to a."""
         return min(self._representatives(b), key=lambda c: ax.distance(a, c))
@@ -214,53 +220,141 @@ class Grid:
         pairs = [(self.parse(x), self.parse(y)) for x, y in self.spec.links]
         return pairs + [(y, x) for x, y in pairs]
 
-    def _best_link(self, a: Axial, b: Axial) -> Optional[tuple[int, Axial, Axial]]:
-        """The shortest route a..b through one stated seam link, if shorter than the lattice."""
-        best = None
+    @cached_property
+    def _link_map(self) -> dict[Axial, list[Axial]]:
+        out: dict[Axial, list[Axial]] = {}
         for x, y in self._links:
-            d = self._lattice_distance(a, x) + 1 + self._lattice_distance(y, b)
-            if best is None or d < best[0]:
-                best = (d, x, y)
-        if best and best[0] < self._lattice_distance(a, b):
-            return best
-        return None
+            out.setdefault(x, []).append(y)
+        return out
+
+    @cached_property
+    def _link_closure(self) -> dict[tuple[Axial, Axial], int]:
+        """Lower bound of the steps between any two seam-link ends (lattice steps and links),
+        by Floyd-Warshall over the few link ends."""
+        ends = list(dict.fromkeys(h for pair in self._links for h in pair))
+        d = {(u, v): self._lattice_distance(u, v) for u in ends for v in ends}
+        for x, y in self._links:
+            d[(x, y)] = min(d[(x, y)], 1)
+        for k in ends:
+            for u in ends:
+                for v in ends:
+                    if d[(u, k)] + d[(k, v)] < d[(u, v)]:
+                        d[(u, v)] = d[(u, k)] + d[(k, v)]
+        return d
+
+    def _bound(self, a: Axial, b: Axial) -> tuple[int, Optional[tuple[Axial, Axial]]]:
+        """A lower bound of the on-map distance, and the link (x, y) it goes through, if any:
+        no on-map path is shorter (each is lattice runs joined by seam links)."""
+        best = self._lattice_distance(a, b)
+        via = None
+        for (u, v), duv in self._link_closure.items():
+            d = self._lattice_distance(a, u) + duv + self._lattice_distance(v, b)
+            if d < best:
+                # Only a route through one link has a ready straight-line witness.
+                best, via = d, ((u, v) if duv == 1 and (u, v) in self._direct_links else None)
+        return best, via
+
+    @cached_property
+    def _direct_links(self) -> frozenset[tuple[Axial, Axial]]:
+        return frozenset(self._links)
+
+    def _straight_on_map(self, a: Axial, b: Axial) -> Optional[list[Axial]]:
+        """The straight lattice line a..b (shorter way round a wrap) if every hex of it is on the
+        map, as canonical hexes; else None."""
+        hexset = self._hexset
+        path = ax.line(a, self._nearest_image(a, b))
+        if self._wrap is None:
+            for h in path:
+                if h not in hexset:
+                    return None
+            return path
+        out = []
+        for h in path:
+            c = h if h in hexset else self.canonical(h)
+            if c is None:
+                return None
+            out.append(c)
+        return out
+
+    def _fast_path(self, a: Axial, b: Axial) -> tuple[int, Optional[list[Axial]]]:
+        """(lower bound, an on-map path of that length or None)."""
+        bound, via = self._bound(a, b)
+        if via is None:
+            if bound == self._lattice_distance(a, b):
+                return bound, self._straight_on_map(a, b)
+            return bound, None
+        first, second = self._straight_on_map(a, via[0]), self._straight_on_map(via[1], b)
+        if first is None or second is None:
+            return bound, None
+        return bound, first + second
+
+    def _search(self, a: Axial, b: Axial) -> list[Axial]:
+        key = (a, b)
+        path = self._paths.get(key)
+        if path is None:
+            path = astar(a, b, self.neighbors, lambda h: self._bound(h, b)[0])
+            if path is None:  # a map in pieces; no game here is one
+                raise HexError(f"no on-map path from {self.label(a)} to {self.label(b)}")
+            if len(self._paths) > 20_000:
+                self._paths.clear()
+            self._paths[key] = path
+        return path
+
+    def _checked(self, h: Axial) -> Axial:
+        c = self.canonical(h)
+        if c is None:
+            raise HexError(f"hex {tuple(h)} is off the {self.spec.game} map")
+        return c
 
     def distance(self, a: Axial, b: Axial) -> int:
-        """Hexes from a to b, origin exclusive, target inclusive; the shorter way round a wrap
-        (and through a stated seam link where that is shorter)."""
-        if not self._links:
-            return self._lattice_distance(a, b)
-        via = self._best_link(a, b)
-        return via[0] if via else self._lattice_distance(a, b)
+        """Hexes from a to b counted across the map (origin exclusive, target inclusive): an
+        on-map shortest path, the shorter way round a wrap and through stated seam links."""
+        a, b = self._checked(a), self._checked(b)
+        bound, path = self._fast_path(a, b)
+        if path is not None:
+            return bound
+        return len(self._search(a, b)) - 1
+
+    def lattice_distance(self, a: Axial, b: Axial) -> int:
+        """The O(1) lower bound: hexes on the infinite lattice (wrap and seam links included),
+        ignoring map edges. Equal to ``distance`` where the straight line stays on the map."""
+        return self._bound(self._checked(a), self._checked(b))[0]
 
     def neighbors(self, h: Axial) -> list[Axial]:
         """On-map adjacent hexes (across section joins, seam links and the wrap)."""
+        hexset = self._hexset
         out = []
-        for n in ax.neighbors(h):
-            c = self.canonical(n)
-            if c is not None:
-                out.append(c)
-        out += [y for x, y in self._links if x == h and y not in out]
+        q, r = h
+        for dq, dr in ax.DIRECTIONS:
+            n = Axial(q + dq, r + dr)
+            if n in hexset:
+                out.append(n)
+            elif self._wrap is not None:
+                c = self.canonical(n)
+                if c is not None:
+                    out.append(c)
+        for y in self._link_map.get(h, ()):
+            if y not in out:
+                out.append(y)
         return out
 
     def line(self, a: Axial, b: Axial) -> list[Axial]:
-        """Hexes on the straight line a..b (shorter way round), both ends included.
-
-        Off-map hexes on the way (beyond a map edge) are kept as lattice hexes; callers that
-        need on-map hexes only use ``canonical``.
-        """
-        via = self._best_link(a, b) if self._links else None
-        if via:
-            return self.line(a, via[1]) + self.line(via[2], b)
-        path = ax.line(a, self._nearest_image(a, b))
-        return [self.canonical(h) or h for h in path]
+        """An on-map path a..b of ``distance(a, b)`` steps, both ends included: the straight
+        lattice line where it stays on the map, else a shortest path found by search."""
+        a, b = self._checked(a), self._checked(b)
+        _, path = self._fast_path(a, b)
+        return path if path is not None else list(self._search(a, b))
 
     def ring(self, center: Axial, radius: int) -> list[Axial]:
-        return self._on_map(ax.ring(center, radius))
+        """Every on-map hex at exactly ``radius`` hexes (this metric) from center."""
+        return [h for h, d in self._within(center, radius).items() if d == radius]
 
     def range(self, center: Axial, radius: int) -> list[Axial]:
-        """Every on-map hex within ``radius`` hexes of center (the center included)."""
-        return self._on_map(ax.disk(center, radius))
+        """Every on-map hex within ``radius`` hexes (this metric) of center, center included."""
+        return list(self._within(center, radius))
+
+    def _within(self, center: Axial, radius: int) -> dict[Axial, int]:
+        return within(self._checked(center), radius, self.neighbors)
 
     def _on_map(self, hexes: Iterable[Axial]) -> list[Axial]:
         seen: dict[Axial, None] = {}
