@@ -1,5 +1,10 @@
 """The ``campaign`` command (design.md section 6). Each command group lives in its own module and
-registers its sub-commands; this module owns argument parsing, ``--json`` and error handling.
+registers its sub-commands with ``register(subparsers)``; this module finds them (no list to edit),
+and owns argument parsing, ``--json`` and error handling.
+
+Groups are discovered: every module of ``assistant.cli`` that has ``register``, then every
+``assistant.aids.<aid>.cli`` (an aid without a ``cli.py`` simply has no commands). Help order:
+hex, campaign, serve (``CORE_ORDER``), any other core module, then the aids, each alphabetically.
 
 Contract: exit 0 on success; on bad input exit 2 with one line ``error: ...`` on stderr and no
 traceback.
@@ -8,37 +13,70 @@ traceback.
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
+import importlib.util
+import pkgutil
 import sys
-from typing import Any, Callable, Optional
+from typing import Optional
 
 from . import common
-from .common import CliError, emit
+from .common import (FILE, CliError, add_command, add_json, command_errors, done, emit, event_json,
+                     opened)
 
-# Command-group modules, in help order. Each has ``register(subparsers)``.
-_GROUPS = ["assistant.cli.hexcmds", "assistant.cli.campaigncmds", "assistant.cli.servecmd"]
+__all__ = ["FILE", "CliError", "add_command", "add_json", "build_parser", "command_errors",
+           "command_modules", "done", "emit", "event_json", "main", "opened"]
+
+# Help order of the core groups only (discovery finds them). campaigncmds adds ``map set`` to the
+# ``map`` group of hexcmds, so hexcmds comes first.
+CORE_ORDER = ("hexcmds", "campaigncmds", "servecmd")
+AIDS_PACKAGE = "assistant.aids"
+
+
+def core_modules() -> list[str]:
+    """Modules of ``assistant.cli`` that may hold a group, in help order."""
+    names = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    rank = {n: i for i, n in enumerate(CORE_ORDER)}
+    return [f"{__name__}.{n}" for n in sorted(names, key=lambda n: (rank.get(n, len(rank)), n))]
+
+
+def aid_modules(package: str = AIDS_PACKAGE) -> list[str]:
+    """``<package>.<aid>.cli`` for every aid package that has one, alphabetically."""
+    try:
+        pkg = importlib.import_module(package)
+    except ModuleNotFoundError as e:
+        if e.name == package:  # no aids installed yet
+            return []
+        raise
+    found = []
+    for m in sorted(pkgutil.iter_modules(getattr(pkg, "__path__", []), f"{package}."), key=lambda m: m.name):
+        if m.ispkg and importlib.util.find_spec(f"{m.name}.cli") is not None:
+            found.append(f"{m.name}.cli")
+    return found
+
+
+def command_modules() -> list[str]:
+    """Every module that registers commands, in help order."""
+    return core_modules() + aid_modules(AIDS_PACKAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import importlib
-
     parser = common.Parser(prog="campaign", description="Campaign Assistant: player aid for witp, apto and globalwar.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=common.Parser)
     sub.required = True
-    for name in _GROUPS:
+    for name in command_modules():
+        register = getattr(importlib.import_module(name), "register", None)
+        if not callable(register):  # e.g. common: helpers, no commands
+            continue
         try:
-            mod = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name == name:  # group not written yet
-                continue
-            raise
-        mod.register(sub)
+            register(sub)
+        except argparse.ArgumentError as e:  # two groups claim one command name
+            raise CliError(f"{name}: {e}") from None
     return parser
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = build_parser()
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
         result = args.func(args)
         return 0 if result is None else int(result)

@@ -1,11 +1,24 @@
-"""Shared plumbing for the ``campaign`` command: one-line errors and --json output."""
+"""Shared plumbing for the ``campaign`` command: one-line errors, --json output, and the helpers
+every command group (an aid's ``cli.py`` among them) uses to "open FILE, run, emit JSON or text".
+
+    from assistant.cli.common import add_command, done, opened
+
+    def register(sub):
+        add_command(sub, "trace", "trace a supply path", cmd_trace, FILE, (("unit",),))
+
+    def cmd_trace(args):
+        with opened(args.file) as c:
+            rec = c.execute(...)
+            done(args, c, rec, f"traced (#{rec.seq})")
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 
 class CliError(Exception):
@@ -32,6 +45,12 @@ def emit(args: argparse.Namespace, payload: Any, text: Callable[[Any], str] | st
         sys.stdout.write((text(payload) if callable(text) else text).rstrip("\n") + "\n")
 
 
+def one_line(exc: BaseException) -> str:
+    """The first line of an error's message (its type name if it has none)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def guard(*errors: type[BaseException]):
     """Decorator: turn the project's own domain errors into CliError (one line, exit 2)."""
 
@@ -40,10 +59,74 @@ def guard(*errors: type[BaseException]):
             try:
                 return fn(args)
             except errors as e:
-                raise CliError(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+                raise CliError(one_line(e)) from None
 
         inner.__name__ = fn.__name__
         inner.__doc__ = fn.__doc__
         return inner
 
     return wrap
+
+
+def domain_errors() -> tuple[type[BaseException], ...]:
+    """The project's one-line bad-input errors (each a ValueError subclass): a refused campaign
+    command or file, a bad hex label, an unknown game."""
+    from ..campaign import CampaignError
+    from ..hexes import HexError
+    from ..maps import UnknownGame
+
+    return (CampaignError, HexError, UnknownGame)
+
+
+def command_errors(fn: Callable, *extra: type[BaseException]) -> Callable:
+    """``fn(args)`` with the domain errors (plus ``extra``, e.g. an aid's own) as one-line CliErrors."""
+    return guard(*domain_errors(), *extra)(fn)
+
+
+def add_command(sub, name: str, help: str, func: Callable, *arguments: tuple,
+                errors: tuple[type[BaseException], ...] = ()) -> argparse.ArgumentParser:
+    """One sub-command: ``arguments`` are ``((flags...), {add_argument kwargs})`` pairs (the dict
+    may be left out); ``--json`` is added and domain errors become one-line errors."""
+    p = sub.add_parser(name, help=help)
+    for a in arguments:
+        p.add_argument(*a[0], **(a[1] if len(a) > 1 else {}))
+    add_json(p)
+    p.set_defaults(func=command_errors(func, *errors))
+    return p
+
+
+FILE = (("file",), {"help": "the campaign file"})
+
+
+@contextmanager
+def opened(path: str, readonly: bool = False) -> Iterator[Any]:
+    """The campaign at ``path``, open for the ``with`` block and closed after it, whatever happens.
+
+    A missing, damaged or newer file, and any domain error raised inside the block, becomes a
+    one-line ``CliError`` naming the bad value; the file is never changed by a refused command."""
+    from ..campaign import Campaign
+
+    errors = domain_errors()
+    try:
+        c = Campaign.open(path, readonly=readonly)
+    except errors as e:
+        raise CliError(one_line(e)) from None
+    try:
+        yield c
+    except errors as e:
+        raise CliError(one_line(e)) from None
+    finally:
+        c.close()
+
+
+def event_json(campaign, record) -> dict:
+    """An event as JSON, with its turn's label and a one-line summary."""
+    d = record.to_json()
+    d["turn_label"] = campaign.state.calendar.turn(record.turn).label
+    d["summary"] = record.describe(campaign.state.calendar)
+    return d
+
+
+def done(args: argparse.Namespace, campaign, record, text: Callable[[Any], str] | str) -> None:
+    """Report one recorded event: its JSON with --json, else ``text``."""
+    emit(args, event_json(campaign, record), text)
