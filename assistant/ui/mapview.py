@@ -16,13 +16,13 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import ipyleaflet as L
 import ipywidgets as w
 
 from ..hexes import Axial, HexError
-from . import board
+from . import board, overlays
 from .board import BoardFrame, Region, to_board, to_latlng, unit_marker_radius
 from .errors import ErrorPanel
 
@@ -79,6 +79,10 @@ class MapView:
         self._side_order: tuple[str, ...] = ()
         self._select_listeners: list[Callable[[Optional[str]], None]] = []
         self._overlays: dict[str, L.Layer] = {}
+        self._choropleths: dict[str, tuple[str, tuple]] = {}  # name -> (picture digest, legend)
+        self._legends: dict[str, w.HTML] = {}
+        self._raster: Optional[overlays.HexRaster] = None
+        self._cache_dir = cache_dir
         self._hover_hex: Optional[str] = None
         self._label_region: Optional[Region] = None
 
@@ -125,6 +129,9 @@ class MapView:
         self.toolbar = w.HBox([self.ruler_toggle, self.ruler_text, w.HTML("<span style='flex:1'></span>"),
                                w.HTML("<span style='color:#666'>hex:</span>"), self.hover],
                               layout=w.Layout(align_items="center"))
+        self.legend_box = w.VBox([], layout=w.Layout(padding="4px 6px"))
+        self.legend_box.add_class("ca-legends")
+        self.legend_control = L.WidgetControl(widget=self.legend_box, position="bottomright")
         self.widget = w.VBox([self.toolbar, self.map], layout=w.Layout(width="100%"))
         self.widget.add_class("ca-mapview")
         self._update_labels(self._assumed_view(zoom, size_hint))
@@ -201,29 +208,108 @@ class MapView:
         self._on_view_change(None)
 
     # ----- overlay API for the aids --------------------------------------------------------
+    # Overlay names are namespaced per aid ("supply/status", "strike/range"): an aid clears its
+    # own with ``clear_overlays("supply")`` and never touches another aid's.
     def show_path(self, name: str, hexes: Sequence, *, color: str = "#d84315", weight: int = 4) -> None:
         """A path through hex centres (labels or Axial), broken where it jumps across a wrap."""
+        _check_name(name)
         pieces = board.path_latlng(self.grid, [self._axial(h) for h in hexes])
         layer = L.Polyline(locations=pieces, color=color, weight=weight, fill=False, name=name)
         self._put(name, layer)
 
     def show_hexes(self, name: str, hexes: Iterable, *, color: str = "#2e7d32",
                    fill_opacity: float = 0.25, weight: int = 1) -> None:
-        """Shade a set of hexes (one GeoJSON feature: a few KB for hundreds of hexes)."""
+        """Shade a few hexes (one GeoJSON feature, ~200 bytes a hex: for hundreds of hexes; for
+        thousands use ``show_choropleth``)."""
+        _check_name(name)
         style = {"color": color, "fillColor": color, "fillOpacity": fill_opacity, "weight": weight}
         data = board.hexes_geojson(self.grid, [self._axial(h) for h in hexes], style)
         self._put(name, L.GeoJSON(data=data, name=name))
 
     def show_range(self, name: str, center, radius: int, **style) -> list[str]:
         """Shade every on-map hex within ``radius`` hexes of ``center``; returns their labels."""
-        if int(radius) != radius or radius < 0:
-            raise ValueError(f"range radius must be a whole number of hexes >= 0, not {radius!r}")
-        hexes = self.grid.range(self._axial(center), int(radius))
+        _check_name(name)
+        hexes = self.grid.range(self._axial(center), _radius(radius))
         self.show_hexes(name, hexes, **style)
         return [self.grid.label(h) for h in hexes]
 
+    def show_range_ring(self, name: str, center, radius: int, *, color: str = "#6a1b9a",
+                        weight: int = 3, dash_array: Optional[str] = None) -> list[str]:
+        """Outline the hexes within ``radius`` of ``center`` (``Grid.range``): the boundary only,
+        one polyline set, however large the range. Returns the labels of the hexes inside."""
+        _check_name(name)
+        hexes = self.grid.range(self._axial(center), _radius(radius))
+        lines = overlays.latlng_lines(overlays.outline(self.grid, hexes))
+        self._put(name, L.Polyline(locations=lines, color=color, weight=weight, fill=False,
+                                   dash_array=dash_array, name=name))
+        return [self.grid.label(h) for h in hexes]
+
+    def show_hexsides(self, name: str, sides: Iterable, *, color: str = "#5d4037",
+                      weight: int = 5) -> int:
+        """Thick segments on hexsides (mountain, river, blocked...). Each item is a hexside id
+        ``"B1949|B2048"``, a pair of hexes, or either with a colour: ``("B1949", "B2048",
+        "#1565c0")``. One polyline per colour. Returns the number of segments drawn."""
+        _check_name(name)
+        by_colour: dict[str, list] = {}
+        for item in sides:
+            a, b, colour = _side_item(item, color)
+            segs = overlays.hexside_segments(self.grid, self._on_map(a), self._on_map(b))
+            by_colour.setdefault(overlays.colour_hex(colour), []).extend(segs)
+        group = L.LayerGroup(name=name, layers=tuple(
+            L.Polyline(locations=overlays.latlng_lines(segs), color=c, weight=weight, fill=False,
+                       line_cap="round") for c, segs in by_colour.items()))
+        self._put(name, group)
+        return sum(len(v) for v in by_colour.values())
+
+    def show_choropleth(self, name: str, values: Mapping, *, palette: Optional[Mapping[str, str]] = None,
+                        legend: Optional[Mapping[str, str]] = None, title: Optional[str] = None,
+                        opacity: float = 0.55, show_legend: bool = True) -> tuple[overlays.LegendEntry, ...]:
+        """Colour many hexes at once: ``{hex label or axial: category or '#colour'}``.
+
+        Drawn like the board: one transparent picture of the whole map rendered on the server
+        (``overlays.render_choropleth``), re-sent only when the colours change (the same data
+        sends nothing; a new opacity or title sends a few bytes). ``palette`` maps categories to
+        colours (others get ``overlays.AUTO_COLOURS``), ``legend`` renames them; the legend (swatch,
+        label, hex count) shows in the map's corner. Returns the legend entries. Bad input raises
+        one line naming the bad value and changes nothing."""
+        _check_name(name)
+        if isinstance(opacity, bool) or not isinstance(opacity, (int, float)) or not 0 < opacity <= 1:
+            raise ValueError(f"opacity must be a number in (0, 1], not {opacity!r}")
+        state = self._choropleths.get(name)
+        keep = {e.key: e.colour for e in state[1]} if state else None
+        chor = overlays.build_choropleth(self.hex_raster(), values, palette=palette, legend=legend,
+                                         keep=keep)
+        layer = self._overlays.get(name)
+        if state is None or layer is None or state[0] != chor.digest:
+            url = board.data_url(overlays.render_choropleth(self.hex_raster(), chor))
+            if state is not None and isinstance(layer, L.ImageOverlay):
+                with layer.hold_sync():
+                    layer.url = url
+                    layer.opacity = opacity
+            else:
+                layer = L.ImageOverlay(url=url, bounds=self.frame.bounds, opacity=opacity, name=name)
+                self._put(name, layer)
+        elif layer.opacity != opacity:
+            layer.opacity = opacity
+        self._choropleths[name] = (chor.digest, chor.legend)
+        self._set_legend(name, overlays.legend_html(title or name, chor) if show_legend else None)
+        return chor.legend
+
+    def choropleth_legend(self, name: str) -> tuple[overlays.LegendEntry, ...]:
+        """The legend entries of the choropleth ``name`` (KeyError naming it if there is none)."""
+        if name not in self._choropleths:
+            raise KeyError(f"no choropleth named {name!r}")
+        return self._choropleths[name][1]
+
+    def hex_raster(self) -> overlays.HexRaster:
+        """The map's hex index raster (built on first use; cached on disk beside the board)."""
+        if self._raster is None:
+            self._raster = overlays.HexRaster.for_map(self.gm, self.frame, self._cache_dir)
+        return self._raster
+
     def show_markers(self, name: str, markers: Iterable[tuple], *, radius: int = 8) -> None:
         """Small circles at hexes: ``(hex, colour)`` or ``(hex, colour, title)`` tuples."""
+        _check_name(name)
         feats = []
         for m in markers:
             lat, lng = to_latlng(*self.grid.pixel(self._axial(m[0])))
@@ -235,12 +321,25 @@ class MapView:
 
     def clear_overlay(self, name: str) -> None:
         layer = self._overlays.pop(name, None)
+        self._choropleths.pop(name, None)
+        self._set_legend(name, None)
         if layer is not None and layer in self.map.layers:
             self.map.remove(layer)
 
-    def clear_overlays(self) -> None:
-        for name in list(self._overlays):
+    def clear_overlays(self, namespace: Optional[str] = None) -> list[str]:
+        """Remove the overlays in ``namespace`` (``"supply"``: "supply" and "supply/..." but not
+        "supply2/..."), or every overlay when None. Returns the names removed."""
+        names = self.overlays_in(namespace)
+        for name in names:
             self.clear_overlay(name)
+        return names
+
+    def overlays_in(self, namespace: Optional[str] = None) -> list[str]:
+        """Overlay names in ``namespace`` (all when None), in drawing order of creation."""
+        if namespace is None:
+            return list(self._overlays)
+        _check_name(namespace)
+        return [n for n in self._overlays if n == namespace or n.startswith(namespace + "/")]
 
     @property
     def overlay_names(self) -> list[str]:
@@ -248,19 +347,55 @@ class MapView:
 
     def _put(self, name: str, layer) -> None:
         old = self._overlays.get(name)
+        if name in self._choropleths and layer is not old:
+            self._choropleths.pop(name)
+            self._set_legend(name, None)
         self._overlays[name] = layer
-        layers = list(self.map.layers)
-        # Overlays sit under the units, ruler and selection, above the board and its text.
-        if old is not None and old in layers:
-            layers[layers.index(old)] = layer
-        else:
-            layers.insert(layers.index(self.units_layer), layer)
-        self.map.layers = tuple(layers)
+        # Board and text, then whole-map pictures, then vector overlays (in order of creation),
+        # then units, ruler and selection on top.
+        pictures = [lay for lay in self._overlays.values() if isinstance(lay, L.ImageOverlay)]
+        vectors = [lay for lay in self._overlays.values() if not isinstance(lay, L.ImageOverlay)]
+        fixed = {self.board_layer, self.labels_layer, self.units_layer, self.ruler_layer,
+                 self.selection_layer, self.selection_ring}
+        others = [lay for lay in self.map.layers if lay not in fixed and lay is not old
+                  and lay not in self._overlays.values()]  # anything a caller added directly
+        self.map.layers = tuple([self.board_layer, self.labels_layer] + pictures + vectors + others
+                                + [self.units_layer, self.ruler_layer, self.selection_layer,
+                                   self.selection_ring])
+
+    def _set_legend(self, name: str, html_text: Optional[str]) -> None:
+        item = self._legends.get(name)
+        if html_text is None:
+            if item is not None:
+                del self._legends[name]
+                self.legend_box.children = tuple(self._legends.values())
+        elif item is None:
+            item = self._legends[name] = w.HTML(value=html_text)
+            item.add_class("ca-legend-item")
+            self.legend_box.children = tuple(self._legends.values())
+        elif item.value != html_text:
+            item.value = html_text
+        shown = self.legend_control in self.map.controls
+        if self._legends and not shown:
+            self.map.add(self.legend_control)
+        elif not self._legends and shown:
+            self.map.remove(self.legend_control)
 
     def _axial(self, h) -> Axial:
         if isinstance(h, str):
             return self.grid.parse(h)
         return Axial(*h)
+
+    def _on_map(self, h) -> Axial:
+        """The on-map hex a label or axial names (wrap applied); HexError if off the map."""
+        try:
+            a = self._axial(h)
+        except TypeError:
+            raise HexError(f"{h!r} is not a hex label or an axial (q, r) pair") from None
+        c = self.grid.canonical(a)
+        if c is None:
+            raise HexError(f"hex {h!r} is off the {self.grid.spec.game} map")
+        return c
 
     # ----- ruler ---------------------------------------------------------------------------
     def measure(self, a: str, b: str) -> tuple[int, list[str]]:
@@ -376,6 +511,36 @@ class MapView:
         else:
             rows.append("<div style='color:#666'>No units here.</div>")
         return "".join(rows)
+
+
+def _check_name(name) -> None:
+    """Overlay names are "aid/what" paths: non-empty parts joined by "/"."""
+    if not isinstance(name, str) or not name or any(not p.strip() for p in name.split("/")):
+        raise ValueError(f"overlay name must be non-empty parts joined by '/' "
+                         f"(e.g. 'supply/status'), not {name!r}")
+
+
+def _radius(radius) -> int:
+    if isinstance(radius, bool) or not isinstance(radius, (int, float)) or int(radius) != radius or radius < 0:
+        raise ValueError(f"range radius must be a whole number of hexes >= 0, not {radius!r}")
+    return int(radius)
+
+
+def _side_item(item, default_colour: str) -> tuple:
+    """(a, b, colour) from a hexside id "A|B", a pair, or either with a colour."""
+    from ..maps.hexsides import SEPARATOR
+
+    parts = tuple(item) if isinstance(item, (tuple, list)) else (item,)
+    if parts and isinstance(parts[0], str) and SEPARATOR in parts[0]:
+        a, _, b = parts[0].partition(SEPARATOR)
+        rest = parts[1:]
+    elif len(parts) >= 2:
+        a, b, rest = parts[0], parts[1], parts[2:]
+    else:
+        raise ValueError(f"{item!r} is not a hexside (give 'A|B', (A, B) or (A, B, colour))")
+    if len(rest) > 1:
+        raise ValueError(f"{item!r} is not a hexside (give 'A|B', (A, B) or (A, B, colour))")
+    return a, b, rest[0] if rest else default_colour
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
