@@ -7,15 +7,19 @@ calls from a daemon thread.
 
 Undo is campaign-wide and linear: it compensates the most recent command not yet undone, whoever
 issued it (another window's included), and is itself an event; nothing is ever deleted.
+
+``check(cmd)`` validates a command without recording it. Dice come from the campaign's random
+source (``rng=``, injectable per campaign and per command) and are stored in the event.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
+import random
 import threading
 from datetime import datetime, timezone
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Union
 
@@ -25,6 +29,7 @@ from .errors import CampaignError, CampaignFileError, StaleViewError
 from .events import CampaignCreated, EventBody, EventRecord, Position, event_class
 from .fold import FOLD_VERSION, fold
 from .gamedata import load_calendar, load_sides, resolve_settings
+from .mappin import map_for, map_status, pin_for
 from .model import CampaignState, state_from_json, state_to_json
 from .scenario import load_scenario
 from .store import SCHEMA_VERSION, Store
@@ -48,8 +53,10 @@ class Campaign:
     """An open campaign file. Build with ``Campaign.create`` or ``Campaign.open``; ``close()`` it."""
 
     def __init__(self, store: Store, state: CampaignState, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
-                 clock: Callable[[], str] = utc_now):
+                 clock: Callable[[], str] = utc_now, rng: Optional[random.Random] = None):
         self._store, self._state = store, state
+        self._rng = rng if rng is not None else random.Random()
+        self._map: Optional[tuple[Any, Any]] = None
         self._snapshot_every = max(1, int(snapshot_every))
         self._clock = clock
         self._lock = threading.RLock()
@@ -66,22 +73,27 @@ class Campaign:
     @classmethod
     def create(cls, path: Union[str, Path], game: str, scenario: Optional[str] = None, *,
                settings: Optional[Mapping[str, Any]] = None, undo_limit: int = DEFAULT_UNDO_LIMIT,
-               snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now) -> "Campaign":
-        """Create a new campaign file for ``game`` (optionally from a scenario); never overwrites."""
+               snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now,
+               model: Optional[str] = None, rng: Optional[random.Random] = None) -> "Campaign":
+        """Create a new campaign file for ``game`` (optionally from a scenario) pinned to the
+        installed map (grid ``model``; None: the calibrated one); never overwrites."""
         path = Path(path)
         if path.exists():
             raise CampaignError(f"{path} exists already; a new campaign never overwrites a file")
-        records, state = initial_records(game, scenario, settings=settings, undo_limit=undo_limit, clock=clock)
+        records, state = initial_records(game, scenario, settings=settings, undo_limit=undo_limit, clock=clock,
+                                         model=model)
         now = records[0].time
         Store.create(path, {"game": game, "created": now, "fold_version": str(FOLD_VERSION)},
                      [r.row() for r in records], snapshot=(state.last_seq, FOLD_VERSION, now, state_json(state)))
-        return cls.open(path, snapshot_every=snapshot_every, clock=clock)
+        return cls.open(path, snapshot_every=snapshot_every, clock=clock, rng=rng)
 
     @classmethod
     def open(cls, path: Union[str, Path], *, check: str = "quick", readonly: bool = False,
-             snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now) -> "Campaign":
+             snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now,
+             rng: Optional[random.Random] = None) -> "Campaign":
         """Open an existing campaign. A damaged, foreign or newer file raises CampaignFileError and is
-        left untouched: everything is validated through a read-only connection first."""
+        left untouched: everything is validated through a read-only connection first. ``rng`` is the
+        random source commands roll dice with (default: a fresh ``random.Random()``)."""
         if check not in ("quick", "full", "none"):
             raise CampaignError(f"check {check!r} must be 'quick', 'full' or 'none'")
         ro = Store.open(Path(path), check=check, readonly=True)
@@ -98,7 +110,7 @@ class Campaign:
         except BaseException:
             store.close()
             raise
-        return cls(store, state, snapshot_every=snapshot_every, clock=clock)
+        return cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng)
 
     @classmethod
     def import_json(cls, source: Union[str, Path], path: Union[str, Path], **kw) -> "Campaign":
@@ -120,9 +132,13 @@ class Campaign:
     def game(self) -> str:
         return self._state.game
 
-    @cached_property
+    @property
     def map(self):
-        return load_map(self._state.game)
+        """The GameMap this campaign plays on: its pinned geometry (issue 7 point 4)."""
+        pin = self._state.map_pin
+        if self._map is None or self._map[0] != pin:
+            self._map = (pin, map_for(self._state.game, pin))
+        return self._map[1]
 
     @property
     def readonly(self) -> bool:
@@ -153,6 +169,17 @@ class Campaign:
         """Correct the derived map for one hex (source=user); a value of None removes a correction."""
         return self.execute(cmds.SetHex(label=label, attrs=attrs))
 
+    def set_hexside(self, a: str, b: str, **features: Any) -> EventRecord:
+        """Set features of the hexside between adjacent hexes ``a`` and ``b`` (source=user); None
+        removes one. Values are true/false, whole numbers or text."""
+        return self.execute(cmds.SetHexside(a=a, b=b, attrs=features))
+
+    def upgrade_map(self) -> EventRecord:
+        """Move the campaign to the installed map (same grid model) if its hexes are all on it."""
+        model = self._state.map_pin.model if self._state.map_pin else None
+        pin = pin_for(self._state.game, model)
+        return self.execute(cmds.PinMap(pin=pin, grid=map_for(self._state.game, pin).grid))
+
     def add_note(self, text: str) -> EventRecord:
         return self.execute(cmds.AddNote(text=text))
 
@@ -167,12 +194,26 @@ class Campaign:
     def redo(self) -> EventRecord:
         return self.execute(cmds.Redo())
 
-    def execute(self, cmd: cmds.Command) -> EventRecord:
-        """Validate ``cmd`` and append its one event; raise CampaignError (nothing changed) if invalid."""
+    def check(self, cmd: cmds.Command, rng: Optional[random.Random] = None) -> EventBody:
+        """Validate ``cmd`` against the current state without recording anything: the event that
+        ``execute`` would write now, or the same one-line CampaignError. Dice are rolled from a copy
+        of the random source, which is left as it was."""
         with self._lock:
             self._check_open()
             view = self._state
-            ctx = cmds.Context(map=self.map, event=self._event)
+            ctx = cmds.Context(map=self.map, event=self._event,
+                               rng=copy.deepcopy(rng if rng is not None else self._rng))
+            body = cmd.build(view, ctx)
+            fold(view, [EventRecord.make(view.last_seq + 1, self._clock(), view.turn.index, body.side(view), body)])
+            return body
+
+    def execute(self, cmd: cmds.Command, rng: Optional[random.Random] = None) -> EventRecord:
+        """Validate ``cmd`` and append its one event; raise CampaignError (nothing changed) if invalid.
+        Dice are rolled from ``rng`` if given, else from the campaign's random source."""
+        with self._lock:
+            self._check_open()
+            view = self._state
+            ctx = cmds.Context(map=self.map, event=self._event, rng=rng if rng is not None else self._rng)
             body = cmd.build(view, ctx)
             fresh, seen = view, []
             try:
@@ -285,7 +326,8 @@ class Campaign:
                 "file": str(self.path), "game": s.game, "scenario": s.scenario, "turn": s.turn.label,
                 "turn_index": s.turn.index, "phase": s.turn.phase.name if s.turn.phase else None,
                 "events": self._store.count(), "last_seq": s.last_seq, "units": len(s.units), "notes": len(s.notes),
-                "map_corrections": len(s.map_corrections), "sample_units": sum(u.sample for u in s.units.values()),
+                "map_corrections": len(s.map_corrections), "hexside_corrections": len(s.hexside_corrections),
+                "map": map_status(s, self.map), "sample_units": sum(u.sample for u in s.units.values()),
                 "sample_note": s.sample_note, "can_undo": s.can_undo, "can_redo": s.can_redo,
                 "schema_version": SCHEMA_VERSION, "integrity": self._store.integrity(full=full_check),
             }
@@ -383,16 +425,21 @@ class Campaign:
 
 
 def initial_records(game: str, scenario: Optional[str] = None, *, settings: Optional[Mapping[str, Any]] = None,
-                    undo_limit: int = DEFAULT_UNDO_LIMIT,
-                    clock: Callable[[], str] = utc_now) -> tuple[list[EventRecord], CampaignState]:
-    """The first events of a new campaign (``campaign_created`` and the scenario's placements) and the
-    state they fold to. Validates the game, scenario and settings; writes nothing."""
+                    undo_limit: int = DEFAULT_UNDO_LIMIT, clock: Callable[[], str] = utc_now,
+                    model: Optional[str] = None) -> tuple[list[EventRecord], CampaignState]:
+    """The first events of a new campaign (``campaign_created``, pinned to the installed map of grid
+    ``model``, and the scenario's placements) and the state they fold to. Validates the game,
+    scenario, settings and model; writes nothing."""
     if not isinstance(game, str):
         raise CampaignError(f"game must be a name such as 'witp', not {game!r}")
+    if model is not None and not isinstance(model, str):
+        raise CampaignError(f"grid model must be a name, not {model!r}")
     try:
-        gm = load_map(game)
+        load_map(game)
     except UnknownGame as e:
         raise CampaignError(str(e)) from None
+    pin = pin_for(game, model)
+    gm = map_for(game, pin)
     sc = load_scenario(game, scenario) if scenario is not None else None
     chosen = {**(sc.settings if sc else {}), **dict(settings or {})}
     values = resolve_settings(game, chosen)
@@ -408,7 +455,7 @@ def initial_records(game: str, scenario: Optional[str] = None, *, settings: Opti
         sides=[{"id": s.id, "name": s.name, "rule": s.rule, "note": s.note,
                 "nations": [vars(n) for n in s.nations]} for s in sides],
         calendar=cal.model_dump(mode="json"), start=Position(index=start, phase=sc.start_phase if sc else 0),
-        sample_note=sc.sample_note if sc else None, undo_limit=max(1, int(undo_limit)))
+        sample_note=sc.sample_note if sc else None, undo_limit=max(1, int(undo_limit)), map=pin)
     records = [EventRecord.make(1, now, start, None, created)]
     state = fold(None, records)
     ctx = cmds.Context(map=gm, event=lambda seq: records[seq - 1])

@@ -3,28 +3,44 @@
 ``build(state, ctx)`` checks the input and returns the event body (or raises CampaignError).
 ``conflict(view, fresh, ctx)`` says why a command built on ``view`` must not be applied now that the
 file holds ``fresh`` (None: it may be rebuilt on ``fresh`` and applied).
+
+Chance is explicit (as OpenSpiel's chance events): a command that needs dice rolls them through
+``ctx.roll`` (the campaign's injectable ``random.Random``) and stores the values in its event, so
+that replaying, undoing or redoing never rolls again.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Protocol
 
 from . import validate as v
 from .errors import CampaignError
-from .events import (UNIT_FIELDS, EventBody, EventRecord, HexCorrected, NoteAdded, Position, Redone,
-                     TurnAdvanced, UnitData, UnitMoved, UnitPlaced, UnitRemoved, UnitUpdated, Undone)
-from .model import CampaignState
+from .events import (UNIT_FIELDS, EventBody, EventRecord, HexCorrected, HexsideCorrected, MapPinned, NoteAdded,
+                     Position, Redone, TurnAdvanced, UnitData, UnitMoved, UnitPlaced, UnitRemoved, UnitUpdated, Undone)
+from .model import CampaignState, MapPin
 
 SURFACES = ("sea", "coastal", "land")  # design.md section 2, per-hex attributes
 
 
+MAX_DICE = 100
+
+
 @dataclass
 class Context:
-    """What commands may consult besides the state: the game map and the event log."""
+    """What commands may consult besides the state: the game map, the event log, and the random
+    source that any dice are rolled with (injectable: ``Campaign.open(..., rng=random.Random(7))``)."""
 
     map: Any
     event: Callable[[int], EventRecord]
+    rng: random.Random = field(default_factory=random.Random)
+
+    def roll(self, count: int, low: int, high: int) -> tuple[int, ...]:
+        """``count`` dice, each a uniform face in ``low..high``, from the context's random source."""
+        if not 1 <= count <= MAX_DICE or low > high:  # pragma: no cover - callers validate first
+            raise CampaignError(f"cannot roll {count} dice of {low}..{high}")
+        return tuple(self.rng.randint(low, high) for _ in range(count))
 
 
 class Command(Protocol):
@@ -189,6 +205,112 @@ class SetHex:
         if view.map_corrections.get(hex_) == fresh.map_corrections.get(hex_):
             return None
         return f"the corrections of hex {hex_} have changed"
+
+
+HEXSIDE_ATTR = "hexside feature"
+
+
+@dataclass
+class SetHexside:
+    """Set features of the hexside between hexes ``a`` and ``b`` (source=user; None deletes one).
+    Features are the game's hexside vocabulary (``[hexsides.features]`` in game.toml), each value
+    coerced to its type: true/false, a whole number or text (issue 7 point 3)."""
+
+    a: Any
+    b: Any
+    attrs: Any
+
+    def _id(self, ctx) -> str:
+        from ..maps.hexsides import HexsideError, hexside_id
+
+        for x in (self.a, self.b):
+            if not isinstance(x, str):
+                raise CampaignError(f"hex must be a hex label (text), not {v.show(x)}")
+        try:
+            return hexside_id(ctx.map.grid, self.a, self.b)
+        except HexsideError as e:
+            raise CampaignError(str(e).splitlines()[0]) from None
+
+    def build(self, s, ctx):
+        side_id = self._id(ctx)
+        if not isinstance(self.attrs, Mapping) or not self.attrs:
+            raise CampaignError(f"hexside {side_id} correction names nothing to set")
+        cur = s.hexside_corrections.get(side_id, {})
+        new, before = {}, {}
+        for k, val in self.attrs.items():
+            v.key(k, f"{HEXSIDE_ATTR} name")
+            if k == "source":
+                raise CampaignError("'source' is set by the campaign (user corrections are source=user)")
+            if val is None:
+                if k not in cur:
+                    raise CampaignError(f"hexside {side_id} has no correction {k!r} to delete")
+            else:
+                if isinstance(val, float):
+                    raise CampaignError(f"{HEXSIDE_ATTR} {k} {v.show(val)} must be true/false, a whole number or text")
+                val = _feature(ctx.map, k, v.scalar(val, f"{HEXSIDE_ATTR} {k}"))
+            new[k], before[k] = val, cur.get(k)
+        if all(k in cur and new[k] == cur[k] and type(new[k]) is type(cur[k]) for k in new):
+            raise CampaignError(f"hexside {side_id} already has those values")
+        return HexsideCorrected(hexside=side_id, set=new, before=before)
+
+    def conflict(self, view, fresh, ctx):
+        side_id = self._id(ctx)
+        if view.hexside_corrections.get(side_id) == fresh.hexside_corrections.get(side_id):
+            return None
+        return f"the corrections of hexside {side_id} have changed"
+
+
+def _feature(gm: Any, key: str, value: Any) -> Any:
+    """``value`` coerced to hexside feature ``key`` of the game's vocabulary (if it has one)."""
+    from ..maps.hexsides import HexsideError, check_features, feature_vocabulary
+
+    if not feature_vocabulary(gm.spec):
+        return value
+    try:
+        return check_features(gm.spec, {key: value})[key]
+    except HexsideError as e:
+        raise CampaignError(str(e).splitlines()[0]) from None
+
+
+@dataclass
+class PinMap:
+    """Move the campaign to ``pin`` (a map version), if every hex the campaign refers to (units,
+    hex and hexside corrections) is still on that map's geometry (issue 7 point 4)."""
+
+    pin: Any
+    grid: Any = None  # the Grid of ``pin`` (built by the caller, which knows the maps layer)
+
+    def build(self, s, ctx):
+        if not isinstance(self.pin, MapPin):
+            raise CampaignError(f"map pin {v.show(self.pin)} is not a MapPin")
+        if s.map_pin == self.pin:
+            raise CampaignError(f"the campaign is already on map {self.pin.short} ({self.pin.model})")
+        grid = self.grid
+        if grid is not None:
+            from ..hexes import HexError
+
+            from ..maps.hexsides import SEPARATOR, HexsideError, hexside_id
+
+            stays = f"on map {self.pin.short}; the campaign stays on its map"
+            hexes = [(f"unit {u.id} at", u.hex) for u in s.units.values()]
+            hexes += [("the corrected hex", h) for h in s.map_corrections]
+            for what, label in hexes:
+                try:
+                    if grid.label(grid.parse(label)) != label:
+                        raise HexError(label)
+                except HexError:
+                    raise CampaignError(f"{what} {label} is not a hex {stays}") from None
+            for side_id in s.hexside_corrections:
+                try:
+                    same = hexside_id(grid, *side_id.split(SEPARATOR)) == side_id
+                except (HexsideError, TypeError):
+                    same = False
+                if not same:
+                    raise CampaignError(f"the corrected hexside {side_id} is not a hexside {stays}")
+        return MapPinned(pin=self.pin, before=s.map_pin)
+
+    def conflict(self, view, fresh, ctx):
+        return None if view.map_pin == fresh.map_pin else "the campaign's map has changed"
 
 
 @dataclass

@@ -5,13 +5,13 @@ Each event type is a pydantic model with a ``type`` and a ``schema_version``, re
 event that compensates it (undo). An older payload is brought up to date by the upcasters
 registered with ``@register_upcaster(type, from_version)``; a newer one is refused.
 
-Later issues (dice rolls, overrides, the ledger) add their event types the same way, in their own
-module listed in ``EVENT_MODULES`` so that every reader knows them before it reads a file.
+Aids (dice rolls, overrides, the ledger) add their event types the same way, in their own
+``assistant/aids/<aid>/events.py``: a reader that meets a type it does not know loads the aids
+(``slices.load_aids``) before it declares the type unknown, so no central list names them.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from dataclasses import dataclass
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Mapping, Opt
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from .errors import CampaignFileError
-from .model import Note, Unit, frozen_map
+from .model import MapPin, Note, Unit, frozen_map
+from .slices import load_aids
 
 if TYPE_CHECKING:
     from .fold import Builder
@@ -29,8 +30,6 @@ Scalar = Union[StrictBool, StrictInt, StrictFloat, StrictStr]
 
 EVENT_TYPES: dict[str, type["EventBody"]] = {}
 UPCASTERS: dict[tuple[str, int], Callable[[dict], dict]] = {}
-# Modules whose import registers more event types (later issues append theirs here).
-EVENT_MODULES: list[str] = []
 
 
 class FoldError(CampaignFileError):
@@ -52,12 +51,6 @@ def register_upcaster(type_: str, from_version: int):
         return fn
 
     return wrap
-
-
-def load_event_modules() -> None:
-    """Import the modules of ``EVENT_MODULES`` (registering their event types)."""
-    for name in EVENT_MODULES:
-        importlib.import_module(name)
 
 
 class EventBody(BaseModel):
@@ -89,7 +82,7 @@ def event_class(type_: str, version: Any) -> type["EventBody"]:
     """The event class that reads a stored (type, schema_version). Raises CampaignFileError for a
     type or version this program does not know (e.g. a file written by a newer version)."""
     if type_ not in EVENT_TYPES:
-        load_event_modules()
+        load_aids()
     cls = EVENT_TYPES.get(type_)
     if cls is None:
         raise CampaignFileError(f"event type {type_!r} is unknown to this version of Campaign Assistant "
@@ -221,9 +214,17 @@ class CampaignCreated(EventBody):
     start: Position
     sample_note: Optional[str] = None
     undo_limit: int = 1000
+    # The map the campaign is played on (issue 7 point 4); absent in files written before pins.
+    map: Optional[MapPin] = None
 
     def apply(self, b, rec):
         b.create(self, rec)
+
+    def payload(self) -> dict[str, Any]:
+        d = super().payload()
+        if d.get("map") is None:
+            d.pop("map", None)  # an unpinned creation event stays byte-identical to the old format
+        return d
 
     def summary(self, cal=None):
         return f"created a {self.game} campaign" + (f" from scenario {self.scenario}" if self.scenario else "")
@@ -347,17 +348,78 @@ class HexCorrected(EventBody):
                 cur.pop(k, None)
             else:
                 cur[k] = v
-        if cur:
-            cur["source"] = "user"
-            b.corrections[self.hex] = frozen_map(cur)
-        else:
-            b.corrections.pop(self.hex, None)
+        _correct(b.corrections, self.hex, self.set)
+        b.map_revision += 1
 
     def inverse(self):
         return HexCorrected(hex=self.hex, set=dict(self.before), before=dict(self.set))
 
     def summary(self, cal=None):
         return f"map {self.hex}: " + ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+
+
+def _correct(table: dict[str, Any], key: str, changes: Mapping[str, Any]) -> None:
+    """Apply ``changes`` (None deletes a key) to ``table[key]``, tagged source=user while not empty."""
+    cur = dict(table.get(key, {}))
+    cur.pop("source", None)
+    for k, v in changes.items():
+        if v is None:
+            cur.pop(k, None)
+        else:
+            cur[k] = v
+    if cur:
+        cur["source"] = "user"
+        table[key] = frozen_map(cur)
+    else:
+        table.pop(key, None)
+
+
+HexsideScalar = Union[StrictBool, StrictInt, StrictStr]
+
+
+@register_event
+class HexsideCorrected(EventBody):
+    """A player's setting of one hexside's features (source=user; issue 7 point 3). ``hexside`` is
+    the canonical id of ``assistant.maps.hexsides.hexside_id`` ("B1949|B2048"). None deletes a key."""
+
+    type: ClassVar[str] = "hexside_corrected"
+    hexside: str
+    set: dict[str, Optional[HexsideScalar]]
+    before: dict[str, Optional[HexsideScalar]]
+
+    def apply(self, b, rec):
+        _correct(b.hexsides, self.hexside, self.set)
+        b.map_revision += 1
+
+    def inverse(self):
+        return HexsideCorrected(hexside=self.hexside, set=dict(self.before), before=dict(self.set))
+
+    def summary(self, cal=None):
+        return f"hexside {self.hexside}: " + ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+
+
+@register_event
+class MapPinned(EventBody):
+    """The campaign moved to another map version (``campaign map upgrade``; issue 7 point 4).
+    ``pin`` None (only as the undo of pinning an old, unpinned file) means "the current map"."""
+
+    type: ClassVar[str] = "map_pinned"
+    pin: Optional[MapPin]
+    before: Optional[MapPin] = None
+
+    def apply(self, b, rec):
+        if b.map_pin != self.before:
+            raise FoldError("the campaign's map is not the one this change started from")
+        b.map_pin = self.pin
+        b.map_revision += 1
+
+    def inverse(self):
+        return MapPinned(pin=self.before, before=self.pin)
+
+    def summary(self, cal=None):
+        def name(p):
+            return f"{p.short} ({p.model})" if p else "the current map (unpinned)"
+        return f"map {name(self.before)} -> {name(self.pin)}"
 
 
 @register_event

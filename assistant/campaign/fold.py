@@ -13,9 +13,11 @@ from typing import Any, Iterable, Optional
 from .calendar import Calendar
 from .events import CampaignCreated, EventRecord, FoldError
 from .model import CampaignState, Nation, Note, Side, Unit, frozen_map
+from .slices import SLICES
 
 # Bump when the fold's output for the same events changes: older snapshots are then ignored.
-FOLD_VERSION = 1
+# 2: hexside corrections, map revision and pin, aid slices stored through their to_json (issue 7).
+FOLD_VERSION = 2
 
 
 class Builder:
@@ -39,6 +41,8 @@ class Builder:
         self.next_note, self.sample_note = state.next_note, state.sample_note
         self.created_time, self.undo_limit = state.created, state.undo_limit
         self.extra: dict[str, Any] = dict(state.extra)
+        self.hexsides: dict[str, Any] = dict(state.hexside_corrections)
+        self.map_revision, self.map_pin = state.map_revision, state.map_pin
         self.last_seq = state.last_seq
 
     def create(self, e: CampaignCreated, rec: EventRecord) -> None:
@@ -54,7 +58,18 @@ class Builder:
         self.undo, self.redo, self.retired = deque(maxlen=max(1, e.undo_limit)), [], set()
         self.next_note, self.sample_note = 1, e.sample_note
         self.created_time, self.undo_limit = rec.time, e.undo_limit
-        self.extra = {}
+        self.extra, self.hexsides, self.map_revision, self.map_pin = {}, {}, 0, e.map
+
+    def aid(self, name: str) -> Any:
+        """The current value of aid ``name``'s state slice (its initial value if it has none)."""
+        if name in self.extra:
+            return self.extra[name]
+        return SLICES.get(name).initial()
+
+    def set_aid(self, name: str, value: Any) -> None:
+        """Replace aid ``name``'s state slice (a registered slice; values are immutable)."""
+        SLICES.get(name)
+        self.extra[name] = value
 
     def unit(self, unit_id: str) -> Unit:
         try:
@@ -77,6 +92,7 @@ class Builder:
             last_seq=self.last_seq, undo_stack=tuple(self.undo), redo_stack=tuple(self.redo),
             retired_ids=frozenset(self.retired), next_note=self.next_note, sample_note=self.sample_note,
             created=self.created_time, undo_limit=self.undo_limit, extra=frozen_map(self.extra),
+            hexside_corrections=frozen_map(self.hexsides), map_revision=self.map_revision, map_pin=self.map_pin,
         )
 
 

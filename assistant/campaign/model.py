@@ -1,7 +1,9 @@
 """The campaign state: immutable values that the fold of the events produces.
 
 Mappings are read-only views (``MappingProxyType``); replace a state, never mutate it.
-``extra`` is where later event types keep their own projections, each under its own key.
+``extra`` holds the aids' state slices, each under its registered name (``slices.StateSlice``);
+``CampaignState.aid(name)`` reads one. ``map_pin`` is the map the campaign is played on,
+``map_revision`` counts every change to it (corrections, hexsides, upgrades).
 """
 
 from __future__ import annotations
@@ -10,12 +12,30 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
+from pydantic import BaseModel, ConfigDict
+
+from .slices import SLICES, slices_from_json, slices_to_json
+
 if TYPE_CHECKING:
     from .calendar import Calendar, TurnInfo
 
 
 def frozen_map(d: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
     return MappingProxyType(dict(d or {}))
+
+
+class MapPin(BaseModel):
+    """The map a campaign is pinned to (issue 7 point 4): the grid model, the map data version
+    (``assistant.maps.version.map_version``) and the placed grid geometry (``GridSpec`` JSON)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    model: str
+    version: str
+    grid: dict[str, Any]
+
+    @property
+    def short(self) -> str:
+        return self.version.split(":")[-1][:12]
 
 
 @dataclass(frozen=True)
@@ -93,8 +113,17 @@ class CampaignState:
     created: str = ""
     undo_limit: int = 1000
     extra: Mapping[str, Any] = field(default_factory=frozen_map)
+    hexside_corrections: Mapping[str, Mapping[str, Any]] = field(default_factory=frozen_map)
+    map_revision: int = 0
+    map_pin: Optional[MapPin] = None
 
     # ----- queries --------------------------------------------------------------------------
+    def aid(self, name: str) -> Any:
+        """The state slice of aid ``name`` (its initial value before any of its events)."""
+        if name in self.extra:
+            return self.extra[name]
+        return SLICES.get(name).initial()
+
     @property
     def can_undo(self) -> bool:
         return bool(self.undo_stack)
@@ -134,7 +163,9 @@ def state_to_json(s: CampaignState) -> dict[str, Any]:
         "map_corrections": {k: dict(v) for k, v in s.map_corrections.items()},
         "last_seq": s.last_seq, "undo_stack": list(s.undo_stack), "redo_stack": list(s.redo_stack),
         "retired_ids": sorted(s.retired_ids), "next_note": s.next_note, "sample_note": s.sample_note,
-        "created": s.created, "undo_limit": s.undo_limit, "extra": dict(s.extra),
+        "created": s.created, "undo_limit": s.undo_limit, "extra": slices_to_json(s.extra),
+        "hexside_corrections": {k: dict(v) for k, v in s.hexside_corrections.items()},
+        "map_revision": s.map_revision, "map_pin": s.map_pin.model_dump(mode="json") if s.map_pin else None,
     }
 
 
@@ -152,5 +183,7 @@ def state_from_json(d: Mapping[str, Any]) -> CampaignState:
         map_corrections=frozen_map({k: frozen_map(v) for k, v in d["map_corrections"].items()}),
         last_seq=d["last_seq"], undo_stack=tuple(d["undo_stack"]), redo_stack=tuple(d["redo_stack"]),
         retired_ids=frozenset(d["retired_ids"]), next_note=d["next_note"], sample_note=d["sample_note"],
-        created=d["created"], undo_limit=d["undo_limit"], extra=frozen_map(d["extra"]),
+        created=d["created"], undo_limit=d["undo_limit"], extra=frozen_map(slices_from_json(d["extra"])),
+        hexside_corrections=frozen_map({k: frozen_map(v) for k, v in d["hexside_corrections"].items()}),
+        map_revision=d["map_revision"], map_pin=MapPin.model_validate(d["map_pin"]) if d["map_pin"] else None,
     )

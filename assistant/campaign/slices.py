@@ -1,0 +1,105 @@
+"""Aid state slices and aid discovery: how an aid keeps its own part of the campaign state.
+
+An aid (``assistant/aids/<aid>/events.py``) registers its event types with ``@register_event`` and
+its part of the state with ``register_slice(StateSlice(...))``. The fold keeps each slice's value
+in ``CampaignState.extra[name]``; snapshots and exports store ``slice.to_json(value)`` and read it
+back with ``slice.from_json`` so that a reopened state equals the replayed one exactly.
+
+Nothing here imports an aid. ``load_aids()`` imports the ``assistant.aids`` package by name (it
+imports its subpackages' ``events`` modules by discovery) and any ``campaign_assistant.aids``
+entry points of installed distributions: a plugin hook, called before a reader declares an event
+type or slice unknown.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, Callable, Generic, Mapping, TypeVar
+
+from pydantic import BaseModel
+
+from .errors import CampaignFileError
+
+T = TypeVar("T")
+AIDS_PACKAGE = "assistant.aids"
+ENTRY_POINT_GROUP = "campaign_assistant.aids"
+
+
+@dataclass(frozen=True)
+class StateSlice(Generic[T]):
+    """An aid's part of the state: its name (the key in ``extra``), its value before any of its
+    events, and an exact JSON round trip (``from_json(to_json(v)) == v``)."""
+
+    name: str
+    initial: Callable[[], T]
+    to_json: Callable[[T], Any]
+    from_json: Callable[[Any], T]
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def model_slice(name: str, model: type[M]) -> StateSlice[M]:
+    """A slice whose value is a frozen pydantic model (tuples, not lists, for sequences)."""
+    if not model.model_config.get("frozen"):
+        raise TypeError(f"slice {name!r}: {model.__name__} must be a frozen pydantic model")
+    return StateSlice(name=name, initial=model, to_json=lambda v: v.model_dump(mode="json"),
+                      from_json=model.model_validate)
+
+
+class Registry:
+    """The slices known to this process, by name."""
+
+    def __init__(self) -> None:
+        self.slices: dict[str, StateSlice] = {}
+        self._loaded = False
+
+    def register(self, s: StateSlice) -> StateSlice:
+        old = self.slices.get(s.name)
+        if old is not None and old is not s:
+            raise ValueError(f"state slice {s.name!r} registered twice")
+        self.slices[s.name] = s
+        return s
+
+    def get(self, name: str) -> StateSlice:
+        """The slice called ``name``; loads the aids first if it is not known yet."""
+        if name not in self.slices:
+            load_aids()
+        try:
+            return self.slices[name]
+        except KeyError:
+            raise CampaignFileError(f"aid state {name!r} is unknown to this version of Campaign Assistant "
+                                    "(was the file written with an aid that is not installed?)") from None
+
+
+SLICES = Registry()
+
+
+def register_slice(s: StateSlice) -> StateSlice:
+    """Register an aid's state slice (call at import of the aid's ``events`` module)."""
+    return SLICES.register(s)
+
+
+def load_aids() -> None:
+    """Import every aid (the ``assistant.aids`` package and entry points), registering their event
+    types and slices. Idempotent: Python imports each module once."""
+    if SLICES._loaded:
+        return
+    SLICES._loaded = True
+    try:
+        importlib.import_module(AIDS_PACKAGE)
+    except ModuleNotFoundError as e:
+        if e.name != AIDS_PACKAGE:
+            raise
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        ep.load()
+
+
+def slices_to_json(extra: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: SLICES.get(name).to_json(value) for name, value in extra.items()}
+
+
+def slices_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: SLICES.get(name).from_json(value) for name, value in data.items()}
