@@ -1,13 +1,14 @@
 """``campaign serve [FILE | --demo] [--port N] [--no-browser]``: the dashboards in the browser.
 
-Starts Voila on every dashboard in ``notebooks/`` for one campaign file, offline, prints the URL
-and runs until Ctrl-C, then shuts Voila and its kernels down.
+Starts Voila on every dashboard found (``notebooks/`` and each aid's own notebooks, see
+``assistant.ui.pages``) for one campaign file, offline, prints the URL and runs until Ctrl-C, then
+shuts Voila and its kernels down.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -58,9 +59,7 @@ def resolve_campaign(args) -> tuple[Path, bool]:
 
 
 def cmd_serve(args) -> int:
-    from ..paths import notebooks_dir
-    from ..ui.server import ServeError, VoilaServer, port_free
-    from ..ui.userdirs import user_log_dir
+    from ..ui.pages import DashboardError, find_dashboards
 
     import signal
 
@@ -71,19 +70,37 @@ def cmd_serve(args) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     if args.port is not None and not (1 <= args.port <= 65535):
         raise CliError(f"--port must be 1-65535, not {args.port}")
+    try:
+        dashboards = find_dashboards()
+    except DashboardError as e:
+        raise CliError(str(e)) from None
+    if not dashboards:
+        raise CliError("no dashboards found (no notebooks in the package's notebooks folder)")
     path, demo = resolve_campaign(args)
+    with tempfile.TemporaryDirectory(prefix="campaign-dashboards-") as site:
+        return _serve(args, path, demo, dashboards, Path(site))
+
+
+def _serve(args, path: Path, demo: bool, dashboards, site: Path) -> int:
+    from ..ui.pages import stage_dashboards
+    from ..ui.server import ServeError, VoilaServer, port_free
+    from ..ui.userdirs import user_log_dir
+
+    stage_dashboards(dashboards, site)
     port = args.port
     if port is None:
         port = DEFAULT_PORT if port_free(DEFAULT_PORT) else 0
     log = user_log_dir() / "voila.log"
-    server = VoilaServer(notebooks=notebooks_dir(), campaign_file=path, port=port,
+    server = VoilaServer(notebooks=site, campaign_file=path, port=port,
                          preheat=not args.no_preheat, log_path=log)
     print(f"campaign: {path}{'  (demo)' if demo else ''}", flush=True)
     try:
-        url = server.start()
+        server.start()
     except ServeError as e:
         raise CliError(str(e)) from None
-    print(f"dashboards: {server.base_url}/  (server log: {log})", flush=True)
+    names = ", ".join(d.name for d in dashboards)
+    print(f"dashboards: {server.base_url}/  ({names}; server log: {log})", flush=True)
+    url = server.url(dashboards[0].name)
     print(f"open: {url}", flush=True)
     print("press Ctrl-C to stop", flush=True)
     try:

@@ -3,6 +3,7 @@ one-line errors for bad input, and thin notebooks that execute top to bottom."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import sys
@@ -14,6 +15,7 @@ import nbformat
 import pytest
 
 from assistant.paths import notebooks_dir
+from assistant.ui.pages import find_dashboards
 
 from uikit import campaign_cli, kernels_of, start_serve
 
@@ -39,6 +41,11 @@ def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
         assert "cdn.jsdelivr.net" not in page and "fontawesome-free@" not in page  # offline page
         status, tree = fetch(served.base + "/")
         assert status == 200  # the list of dashboards
+        status, listing = fetch(served.base + "/voila/api/contents")
+        listed = sorted(item["name"] for item in json.loads(listing)["content"])
+        assert listed == sorted(d.name for d in find_dashboards())  # exactly the discovered ones
+        started = next(line for line in served.output if line.startswith("dashboards: "))
+        assert all(name in started for name in listed)  # and the start-up lines name them
         assert kernels_of(home)
     finally:
         code = served.stop()
