@@ -11,7 +11,7 @@ import importlib
 import importlib.util
 import pkgutil
 
-AID_PARTS = ("events",)  # imported for every aid at package import: registrations only, no UI
+AID_PARTS = ("events", "tables")  # imported for every aid at package import: registrations, no UI
 
 
 def aid_names() -> list[str]:

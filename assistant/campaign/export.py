@@ -3,7 +3,8 @@
 Every file is written atomically (temporary file in the same directory -> fsync -> rename).
 Text cells a spreadsheet would run as a formula (starting with = + - @ or a tab/CR) are
 neutralised with a leading apostrophe in CSV and Excel; JSON and Parquet keep exact values.
-Later issues add tables (the ledger) with ``@register_table``.
+Aids add tables (the dice log, the ledger) with ``@register_table`` in their own modules, which
+``tables`` loads first (``slices.load_aids``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .errors import CampaignError, CampaignFileError
 from .events import EventRecord, parse_body
 from .fold import fold
 from .model import CampaignState, state_from_json, state_to_json
+from .slices import load_aids
 from .store import FORMAT, SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -71,7 +73,15 @@ def corrections_table(state: CampaignState, events: Sequence[EventRecord]) -> pd
     return pd.DataFrame(rows, columns=["hex", "key", "value", "source"])
 
 
+@register_table("hexside_corrections")
+def hexside_corrections_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
+    rows = [{"hexside": h, "key": k, "value": json.dumps(v, ensure_ascii=False), "source": "user"}
+            for h, d in state.hexside_corrections.items() for k, v in d.items() if k != "source"]
+    return pd.DataFrame(rows, columns=["hexside", "key", "value", "source"])
+
+
 def tables(state: CampaignState, events: Sequence[EventRecord]) -> dict[str, pd.DataFrame]:
+    load_aids()
     return {name: fn(state, events) for name, fn in TABLES.items()}
 
 
@@ -184,7 +194,12 @@ def read_export(source: Path) -> tuple[list[EventRecord], CampaignState]:
     state = fold(None, records)
     if "state" in doc:
         try:
-            same = state_to_json(state_from_json(doc["state"])) == state_to_json(state)
+            ours, theirs = state_to_json(state), doc["state"]
+            keys = set(theirs)
+            if not set(ours) <= keys:  # an export from before issue 7: compare the keys it has
+                theirs = {**ours, **theirs}
+            back = state_to_json(state_from_json(theirs))
+            same = {k: back[k] for k in keys} == {k: ours[k] for k in keys if k in ours} and keys <= set(ours)
         except Exception:
             same = False
         if not same:

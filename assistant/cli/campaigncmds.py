@@ -1,5 +1,6 @@
 """``campaign new|info|place|move|remove|update|note|log|undo|redo|advance|export|import|units`` and
-``campaign map set`` (issue 3 item 7). Each opens the campaign file, runs one command, closes it."""
+``campaign map set`` (issue 3 item 7), ``campaign map side|upgrade`` (issue 7 points 3, 4). Each opens
+the campaign file, runs one command, closes it."""
 
 from __future__ import annotations
 
@@ -50,7 +51,9 @@ FILE = (("file",), {"help": "the campaign file"})
 def register(sub) -> None:
     _add(sub, "new", "create a campaign file", cmd_new, (("file",),), (("--game",), {"required": True}),
          (("--scenario",), {}), (("--set",), {"action": "append", "default": [], "metavar": "SETTING=VALUE",
-                                              "help": "choose a reading of an ambiguous rule (see game.toml)"}))
+                                              "help": "choose a reading of an ambiguous rule (see game.toml)"}),
+         (("--model",), {"help": "grid model to pin (globalwar: straight_rows | straight_columns); "
+                                 "default: the calibrated one"}))
     _add(sub, "info", "game, turn, counts and the integrity check of a campaign file", cmd_info, FILE)
     _add(sub, "units", "the units on the map", cmd_units, FILE)
     _add(sub, "place", "place a unit or installation on a hex", cmd_place, FILE,
@@ -78,6 +81,11 @@ def register(sub) -> None:
         raise RuntimeError("the 'map' command group must be registered before campaign commands")
     _add(hexcmds.map_subparsers, "set", "correct the map of one hex in a campaign (source=user)", cmd_map_set,
          FILE, (("hex",),), (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
+    _add(hexcmds.map_subparsers, "side", "set features of the hexside between two adjacent hexes in a campaign "
+         "(source=user; KEY= deletes one)", cmd_map_side, FILE, (("hex_a",), {"metavar": "HEX"}),
+         (("hex_b",), {"metavar": "HEX"}), (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
+    _add(hexcmds.map_subparsers, "upgrade", "move a campaign to the installed map version (see 'campaign info')",
+         cmd_map_upgrade, FILE)
 
 
 def cmd_new(args) -> None:
@@ -87,7 +95,7 @@ def cmd_new(args) -> None:
             raise CliError(f"--set {item!r} is not SETTING=VALUE")
         k, v = item.split("=", 1)
         settings[k.strip()] = v
-    c = Campaign.create(args.file, game=args.game, scenario=args.scenario, settings=settings)
+    c = Campaign.create(args.file, game=args.game, scenario=args.scenario, settings=settings, model=args.model)
     try:
         info = c.info(full_check=False)
     finally:
@@ -104,11 +112,22 @@ def cmd_info(args) -> None:
         lines = [f"file       {d['file']}", f"game       {d['game']}" + (f" (scenario {d['scenario']})" if d["scenario"] else ""),
                  f"turn       {d['turn']}" + (f", {d['phase']}" if d["phase"] else ""),
                  f"events     {d['events']}", f"units      {d['units']}" + (f" ({d['sample_units']} sample)" if d["sample_units"] else ""),
-                 f"notes      {d['notes']}", f"map fixes  {d['map_corrections']}", f"integrity  {d['integrity']}"]
+                 f"notes      {d['notes']}", f"map fixes  {d['map_corrections']} hexes, "
+                 f"{d['hexside_corrections']} hexsides", *_map_lines(d["map"]), f"integrity  {d['integrity']}"]
         if d["sample_note"]:
             lines.append(f"sample     {d['sample_note']}")
         return "\n".join(lines)
     emit(args, info, text)
+
+
+def _map_lines(m: dict) -> list[str]:
+    if not m["pinned"]:
+        return [f"map        {m['model']}, not pinned: uses the installed map "
+                f"{(m['installed_version'] or '?').split(':')[-1][:12]}"]
+    lines = [f"map        {m['model']} {m['version'].split(':')[-1][:12]} (revision {m['revision']})"]
+    if m["newer"]:
+        lines.append(f"map note   {m['note']}")
+    return lines
 
 
 def cmd_units(args) -> None:
@@ -153,6 +172,18 @@ def cmd_update(args) -> None:
 def cmd_map_set(args) -> None:
     with _opened(args.file) as c:
         rec = c.set_hex(args.hex, **key_values(args.values, "hex attribute"))
+        _done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+
+
+def cmd_map_side(args) -> None:
+    with _opened(args.file) as c:
+        rec = c.set_hexside(args.hex_a, args.hex_b, **key_values(args.values, "hexside feature"))
+        _done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+
+
+def cmd_map_upgrade(args) -> None:
+    with _opened(args.file) as c:
+        rec = c.upgrade_map()
         _done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
 
 

@@ -7,9 +7,13 @@ import openpyxl
 import pandas as pd
 import pytest
 
+import random
+
+from assistant.aids.dice import RollDice, roll_log
 from assistant.campaign import Campaign, CampaignError, CampaignFileError
 from assistant.campaign.export import neutralise
 from assistant.campaign.model import state_to_json
+from assistant.maps import load_map
 
 NASTY = ["=HYPERLINK(\"http://x\",\"click\")", "+1+1", "-2+3", "@SUM(A1)", "\tindented", "plain", "é 中文 🙂"]
 
@@ -21,6 +25,8 @@ def rich(guadalcanal):
                                                                                  "ratio": 0.5, "elite": True})
     c.move_unit("kido-butai", "B3227")
     c.set_hex("E2519", surface="land", terrain="jungle")
+    c.set_hexside("B2048", "B1949", corregidor_battery=False, mountain=True)  # witp [40.3.2], [5.1.8]
+    c.execute(RollDice("2d6", reason="=APAT [5.4]"), rng=random.Random(1))
     for t in NASTY:
         c.add_note(t)
     c.advance("phase")
@@ -36,8 +42,30 @@ def test_json_export_import_reproduces_an_identical_campaign(rich, tmp_path):
     with Campaign.import_json(out, tmp_path / "copy.campaign") as copy:
         assert state_to_json(copy.state) == state_to_json(rich.state)
         assert [e.to_json() for e in copy.events()] == [e.to_json() for e in rich.events()]
+        assert copy.state == rich.state and dict(copy.state.hexside_corrections) == dict(rich.state.hexside_corrections)
+        assert roll_log(copy.state) == roll_log(rich.state) and len(roll_log(copy.state)) == 1
         copy.undo()  # history, undo stacks and all came across
         assert "6th-base-force" in copy.state.units
+
+
+def test_import_reads_an_export_written_before_issue_7(guadalcanal, tmp_path):
+    """An export from before map pins, hexsides and aid slices (no ``map`` in campaign_created, no
+    such keys in its state) still imports, unpinned; a tampered one is still refused."""
+    guadalcanal.set_hex("E2519", surface="land")
+    guadalcanal.add_note("before issue 7")
+    (out,) = guadalcanal.export(tmp_path, "json")
+    doc = json.loads(out.read_text())
+    doc["events"][0]["payload"].pop("map")
+    doc["state"] = {k: v for k, v in doc["state"].items() if k not in ("hexside_corrections", "map_revision", "map_pin")}
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc))
+    with Campaign.import_json(old, tmp_path / "old.campaign") as c:
+        assert c.state.map_pin is None and c.state.map_revision == 1 and c.info()["map"]["pinned"] is False
+        assert c.map is load_map("witp")  # unpinned: the installed map
+    doc["state"]["notes"][0]["text"] = "tampered"
+    old.write_text(json.dumps(doc))
+    with pytest.raises(CampaignFileError, match="does not match"):
+        Campaign.import_json(old, tmp_path / "bad.campaign")
 
 
 def test_import_refuses_to_overwrite_and_bad_exports(rich, tmp_path):
@@ -67,7 +95,14 @@ def test_import_refuses_to_overwrite_and_bad_exports(rich, tmp_path):
 
 def test_csv_tables_neutralise_formulas(rich, tmp_path):
     paths = rich.export(tmp_path, "csv")
-    assert sorted(p.name for p in paths) == ["g-events.csv", "g-map_corrections.csv", "g-notes.csv", "g-units.csv"]
+    assert sorted(p.name for p in paths) == ["g-dice_rolls.csv", "g-events.csv", "g-hexside_corrections.csv",
+                                             "g-map_corrections.csv", "g-notes.csv", "g-units.csv"]
+    sides = pd.read_csv(tmp_path / "g-hexside_corrections.csv", keep_default_na=False, dtype=str)
+    assert sorted(zip(sides["hexside"], sides["key"], sides["value"])) == [
+        ("B1949|B2048", "corregidor_battery", "false"), ("B1949|B2048", "mountain", "true")]
+    rolls = pd.read_csv(tmp_path / "g-dice_rolls.csv", keep_default_na=False)
+    (roll,) = roll_log(rich.state)
+    assert list(rolls["values"]) == [" ".join(map(str, roll.values))] and list(rolls["reason"]) == ["'=APAT [5.4]"]
     notes = pd.read_csv(tmp_path / "g-notes.csv", keep_default_na=False)
     stored = [n.text for n in rich.state.notes]  # notes are stored stripped: "\tindented" -> "indented"
     assert list(notes["text"]) == ["'" + t if t[0] in "=+-@\t" else t for t in stored]
@@ -91,7 +126,7 @@ def test_parquet_tables_keep_exact_values(rich, tmp_path):
 def test_excel_workbook_has_no_formulas(rich, tmp_path):
     (path,) = rich.export(tmp_path, "xlsx")
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["units", "events", "notes", "map_corrections"]
+    assert wb.sheetnames == ["units", "events", "notes", "map_corrections", "hexside_corrections", "dice_rolls"]
     for ws in wb.worksheets:
         for row in ws.iter_rows():
             for cell in row:

@@ -1,0 +1,123 @@
+"""The dice aid's event types and its state slice (the roll log), registered on import.
+
+``DiceRolled`` stores the values (rolled by the campaign's random source, or entered from
+physical dice), so the fold never rolls. Undo withdraws a roll from the log (the event stays in
+the campaign's history); redo puts the same values back.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Optional
+
+from pydantic import BaseModel, ConfigDict
+
+from ...campaign.events import EventBody, FoldError, register_event
+from ...campaign.slices import model_slice, register_slice
+from .notation import parse_notation
+
+SLICE = "dice"
+
+
+class Roll(BaseModel):
+    """One roll in the log: when, what, why, and the faces."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: int
+    seq: int
+    turn: int
+    turn_label: str
+    notation: str
+    reason: Optional[str] = None
+    values: tuple[int, ...]
+    modifier: int = 0
+    total: int
+    entered: bool = False  # read off physical dice by the player
+
+
+class DiceLog(BaseModel):
+    """The dice aid's state slice: the rolls in force, oldest first, and the next roll id."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rolls: tuple[Roll, ...] = ()
+    next_id: int = 1
+
+
+DICE = register_slice(model_slice(SLICE, DiceLog))
+
+
+def roll_log(state) -> tuple[Roll, ...]:
+    """The rolls in force in a CampaignState, oldest first."""
+    return state.aid(SLICE).rolls
+
+
+class _RollBody(EventBody):
+    roll_id: int
+    notation: str
+    reason: Optional[str] = None
+    values: tuple[int, ...]
+    entered: bool = False
+
+    def _add(self, b, rec) -> None:
+        log: DiceLog = b.aid(SLICE)
+        if any(r.id == self.roll_id for r in log.rolls):
+            raise FoldError(f"roll {self.roll_id} is in the log already")
+        spec = parse_notation(self.notation)
+        try:
+            values = spec.check(self.values)
+        except ValueError as e:
+            raise FoldError(f"roll {self.roll_id}: {e}") from None
+        t = b.calendar.turn(b.turn_index, b.phase_index)
+        roll = Roll(id=self.roll_id, seq=rec.seq, turn=t.index, turn_label=t.label, notation=spec.text,
+                    reason=self.reason, values=values, modifier=spec.modifier, total=spec.total(values),
+                    entered=self.entered)
+        b.set_aid(SLICE, DiceLog(rolls=log.rolls + (roll,), next_id=max(log.next_id, self.roll_id + 1)))
+
+    def _remove(self, b) -> None:
+        log: DiceLog = b.aid(SLICE)
+        keep = tuple(r for r in log.rolls if r.id != self.roll_id)
+        if len(keep) == len(log.rolls):
+            raise FoldError(f"roll {self.roll_id} is not in the log")
+        b.set_aid(SLICE, DiceLog(rolls=keep, next_id=log.next_id))
+
+    def _fields(self) -> dict:
+        return {"roll_id": self.roll_id, "notation": self.notation, "reason": self.reason,
+                "values": self.values, "entered": self.entered}
+
+    def _what(self) -> str:
+        spec = parse_notation(self.notation)
+        faces = " ".join(map(str, self.values))
+        how = "entered" if self.entered else "rolled"
+        return (f"{how} {spec.text} = {spec.total(self.values)} [{faces}]"
+                + (f" for {self.reason}" if self.reason else ""))
+
+
+@register_event
+class DiceRolled(_RollBody):
+    """Dice rolled (or read off physical dice) and recorded with their values."""
+
+    type: ClassVar[str] = "dice_rolled"
+
+    def apply(self, b, rec):
+        self._add(b, rec)
+
+    def inverse(self):
+        return DiceRollWithdrawn(**self._fields())
+
+    def summary(self, cal=None):
+        return f"roll {self.roll_id}: {self._what()}"
+
+
+@register_event
+class DiceRollWithdrawn(_RollBody):
+    """A roll taken out of the log (the undo of ``DiceRolled``); it carries the values for redo."""
+
+    type: ClassVar[str] = "dice_roll_withdrawn"
+
+    def apply(self, b, rec):
+        self._remove(b)
+
+    def inverse(self):
+        return DiceRolled(**self._fields())
+
+    def summary(self, cal=None):
+        return f"withdrew roll {self.roll_id} ({self._what()})"

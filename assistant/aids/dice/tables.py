@@ -1,0 +1,16 @@
+"""The dice aid's export table: the roll log (``campaign export --format csv|parquet|xlsx``)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...campaign.export import register_table
+from .events import roll_log
+
+COLUMNS = ["id", "seq", "turn", "turn_label", "notation", "reason", "values", "modifier", "total", "entered"]
+
+
+@register_table("dice_rolls")
+def dice_rolls_table(state, events) -> pd.DataFrame:
+    rows = [{**r.model_dump(), "values": " ".join(map(str, r.values))} for r in roll_log(state)]
+    return pd.DataFrame(rows, columns=COLUMNS)
