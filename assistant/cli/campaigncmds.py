@@ -4,87 +4,52 @@ the campaign file, runs one command, closes it."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
-from ..campaign import Campaign, CampaignError
+from ..campaign import Campaign
 from ..campaign.validate import key_values
-from ..hexes import HexError
-from ..maps import UnknownGame
 from . import hexcmds
-from .common import CliError, add_json, emit, guard
-
-_errors = guard(CampaignError, HexError, UnknownGame)
-
-
-@contextmanager
-def _opened(path: str, readonly: bool = False) -> Iterator[Campaign]:
-    c = Campaign.open(path, readonly=readonly)
-    try:
-        yield c
-    finally:
-        c.close()
-
-
-def _event_json(c: Campaign, e) -> dict:
-    d = e.to_json()
-    d["turn_label"] = c.state.calendar.turn(e.turn).label
-    d["summary"] = e.describe(c.state.calendar)
-    return d
-
-
-def _add(sub, name: str, help: str, func, *args: tuple) -> argparse.ArgumentParser:
-    p = sub.add_parser(name, help=help)
-    for a in args:
-        p.add_argument(*a[0], **(a[1] if len(a) > 1 else {}))
-    add_json(p)
-    p.set_defaults(func=_errors(func))
-    return p
-
-
-FILE = (("file",), {"help": "the campaign file"})
+from .common import FILE, CliError, add_command, done, emit, event_json, opened
 
 
 def register(sub) -> None:
-    _add(sub, "new", "create a campaign file", cmd_new, (("file",),), (("--game",), {"required": True}),
+    add_command(sub, "new", "create a campaign file", cmd_new, (("file",),), (("--game",), {"required": True}),
          (("--scenario",), {}), (("--set",), {"action": "append", "default": [], "metavar": "SETTING=VALUE",
                                               "help": "choose a reading of an ambiguous rule (see game.toml)"}),
          (("--model",), {"help": "grid model to pin (globalwar: straight_rows | straight_columns); "
                                  "default: the calibrated one"}))
-    _add(sub, "info", "game, turn, counts and the integrity check of a campaign file", cmd_info, FILE)
-    _add(sub, "units", "the units on the map", cmd_units, FILE)
-    _add(sub, "place", "place a unit or installation on a hex", cmd_place, FILE,
+    add_command(sub, "info", "game, turn, counts and the integrity check of a campaign file", cmd_info, FILE)
+    add_command(sub, "units", "the units on the map", cmd_units, FILE)
+    add_command(sub, "place", "place a unit or installation on a hex", cmd_place, FILE,
          (("--side",), {"required": True}), (("--kind",), {"required": True}), (("--hex",), {"required": True}),
          (("--name",), {}), (("--nation",), {}), (("--id",), {}),
          (("--installation",), {"action": "store_true", "help": "an installation, not a unit"}),
          (("--sample",), {"action": "store_true", "help": "its values are samples, not the counter's"}),
          (("--attr",), {"action": "append", "default": [], "metavar": "KEY=VALUE"}))
-    _add(sub, "move", "move a unit to a hex", cmd_move, FILE, (("unit",),), (("hex",),))
-    _add(sub, "remove", "take a unit off the map", cmd_remove, FILE, (("unit",),))
-    _add(sub, "update", "change a unit's attributes (KEY= deletes one)", cmd_update, FILE, (("unit",),),
+    add_command(sub, "move", "move a unit to a hex", cmd_move, FILE, (("unit",),), (("hex",),))
+    add_command(sub, "remove", "take a unit off the map", cmd_remove, FILE, (("unit",),))
+    add_command(sub, "update", "change a unit's attributes (KEY= deletes one)", cmd_update, FILE, (("unit",),),
          (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
-    _add(sub, "note", "add journal lines, one event each", cmd_note, FILE, (("text",), {"nargs": "+"}))
-    _add(sub, "log", "the events, newest last", cmd_log, FILE,
+    add_command(sub, "note", "add journal lines, one event each", cmd_note, FILE, (("text",), {"nargs": "+"}))
+    add_command(sub, "log", "the events, newest last", cmd_log, FILE,
          (("--since",), {"type": int, "default": 0, "help": "only events after this seq"}))
-    _add(sub, "undo", "undo the last command (as a new event)", cmd_undo, FILE)
-    _add(sub, "redo", "redo the last undone command (as a new event)", cmd_redo, FILE)
-    _add(sub, "advance", "advance to the next turn (or phase)", cmd_advance, FILE,
+    add_command(sub, "undo", "undo the last command (as a new event)", cmd_undo, FILE)
+    add_command(sub, "redo", "redo the last undone command (as a new event)", cmd_redo, FILE)
+    add_command(sub, "advance", "advance to the next turn (or phase)", cmd_advance, FILE,
          (("--phase",), {"action": "store_true", "help": "advance one phase instead of a whole turn"}))
-    _add(sub, "export", "export the campaign (json) or its tables (csv, parquet, xlsx)", cmd_export, FILE,
+    add_command(sub, "export", "export the campaign (json) or its tables (csv, parquet, xlsx)", cmd_export, FILE,
          (("--to",), {"required": True, "metavar": "DIR"}),
          (("--format",), {"default": "json", "choices": ["json", "csv", "parquet", "xlsx"]}))
-    _add(sub, "import", "create a campaign file from a JSON export", cmd_import, (("source",), {"metavar": "JSON"}), (("file",),))
+    add_command(sub, "import", "create a campaign file from a JSON export", cmd_import, (("source",), {"metavar": "JSON"}), (("file",),))
     if hexcmds.map_subparsers is None:  # pragma: no cover - hexcmds registers first
         raise RuntimeError("the 'map' command group must be registered before campaign commands")
-    _add(hexcmds.map_subparsers, "set", "correct the map of one hex in a campaign (source=user)", cmd_map_set,
+    add_command(hexcmds.map_subparsers, "set", "correct the map of one hex in a campaign (source=user)", cmd_map_set,
          FILE, (("hex",),), (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
-    _add(hexcmds.map_subparsers, "side", "set features of the hexside between two adjacent hexes in a campaign "
+    add_command(hexcmds.map_subparsers, "side", "set features of the hexside between two adjacent hexes in a campaign "
          "(source=user; KEY= deletes one)", cmd_map_side, FILE, (("hex_a",), {"metavar": "HEX"}),
          (("hex_b",), {"metavar": "HEX"}), (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
-    _add(hexcmds.map_subparsers, "upgrade", "move a campaign to the installed map version (see 'campaign info')",
+    add_command(hexcmds.map_subparsers, "upgrade", "move a campaign to the installed map version (see 'campaign info')",
          cmd_map_upgrade, FILE)
 
 
@@ -106,7 +71,7 @@ def cmd_new(args) -> None:
 
 
 def cmd_info(args) -> None:
-    with _opened(args.file, readonly=True) as c:
+    with opened(args.file, readonly=True) as c:
         info = c.info()
     def text(d):
         lines = [f"file       {d['file']}", f"game       {d['game']}" + (f" (scenario {d['scenario']})" if d["scenario"] else ""),
@@ -131,104 +96,100 @@ def _map_lines(m: dict) -> list[str]:
 
 
 def cmd_units(args) -> None:
-    with _opened(args.file, readonly=True) as c:
+    with opened(args.file, readonly=True) as c:
         units = [u.to_json() for u in c.state.units.values()]
     emit(args, units, lambda us: "\n".join(
         f"{u['id']:<28} {u['side']:<8} {u['hex']:<7} {u['name'] or u['kind']}" + (" [sample]" if u["sample"] else "")
         for u in us) or "no units")
 
 
-def _done(args, c: Campaign, rec, text: str) -> None:
-    emit(args, _event_json(c, rec), text)
-
-
 def cmd_place(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.place_unit(args.side, args.kind, args.hex, name=args.name, nation=args.nation,
                            attrs=key_values(args.attr), sample=args.sample, id=args.id,
                            category="installation" if args.installation else "unit")
         u = rec.body.unit
-        _done(args, c, rec, f"placed {u.id} at {u.hex} (#{rec.seq})")
+        done(args, c, rec, f"placed {u.id} at {u.hex} (#{rec.seq})")
 
 
 def cmd_move(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.move_unit(args.unit, args.hex)
-        _done(args, c, rec, f"moved {rec.body.unit_id} {rec.body.from_hex} -> {rec.body.hex} (#{rec.seq})")
+        done(args, c, rec, f"moved {rec.body.unit_id} {rec.body.from_hex} -> {rec.body.hex} (#{rec.seq})")
 
 
 def cmd_remove(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.remove_unit(args.unit)
-        _done(args, c, rec, f"removed {rec.body.unit_id} (#{rec.seq})")
+        done(args, c, rec, f"removed {rec.body.unit_id} (#{rec.seq})")
 
 
 def cmd_update(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.update_unit(args.unit, **key_values(args.values))
-        _done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+        done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
 
 
 def cmd_map_set(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.set_hex(args.hex, **key_values(args.values, "hex attribute"))
-        _done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+        done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
 
 
 def cmd_map_side(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.set_hexside(args.hex_a, args.hex_b, **key_values(args.values, "hexside feature"))
-        _done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+        done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
 
 
 def cmd_map_upgrade(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.upgrade_map()
-        _done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+        done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
 
 
 def cmd_note(args) -> None:
     """One event per TEXT, each committed before the next; prints ``noted #SEQ`` after each commit."""
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         for t in args.text:
             rec = c.add_note(t)
             if args.json:
-                emit(args, _event_json(c, rec), "")
+                emit(args, event_json(c, rec), "")
             else:
                 print(f"noted #{rec.seq}", flush=True)
             sys.stdout.flush()
 
 
 def cmd_log(args) -> None:
-    with _opened(args.file, readonly=True) as c:
-        events = [_event_json(c, e) for e in c.events(since=args.since)]
+    with opened(args.file, readonly=True) as c:
+        events = [event_json(c, e) for e in c.events(since=args.since)]
     emit(args, events, lambda es: "\n".join(
         f"#{e['seq']:<5} {e['time'][:19]}  {e['turn_label']:<24} {e['side'] or '-':<8} {e['summary']}" for e in es)
         or "no events")
 
 
 def cmd_undo(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.undo()
-        _done(args, c, rec, f"{rec.describe(c.state.calendar)} (#{rec.seq})")
+        done(args, c, rec, f"{rec.describe(c.state.calendar)} (#{rec.seq})")
 
 
 def cmd_redo(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.redo()
-        _done(args, c, rec, f"{rec.describe(c.state.calendar)} (#{rec.seq})")
+        done(args, c, rec, f"{rec.describe(c.state.calendar)} (#{rec.seq})")
 
 
 def cmd_advance(args) -> None:
-    with _opened(args.file) as c:
+    with opened(args.file) as c:
         rec = c.advance("phase" if args.phase else "turn")
-        d = _event_json(c, rec)
+        d = event_json(c, rec)
         d["now"] = c.state.turn.title
         emit(args, d, f"now {c.state.turn.title} (#{rec.seq})")
 
 
 def cmd_export(args) -> None:
-    with _opened(args.file, readonly=True) as c:
+    with opened(args.file, readonly=True) as c:
         paths = c.export(Path(args.to), args.format)
     emit(args, [str(p) for p in paths], lambda ps: "\n".join(f"wrote {p}" for p in ps))
 
