@@ -47,7 +47,9 @@ def map_for(game: str, pin: Optional[MapPin]) -> GameMap:
     if pin is None:
         return load_map(game)
     try:
-        current = load_map(game, pin.model)
+        current = load_map(game)  # the shared instance when the pinned model is the calibrated one
+        if current.model != pin.model:
+            current = load_map(game, pin.model)
         if _grid_key(current.grid_spec.model_dump(mode="json")) == _grid_key(pin.grid):
             return current
         return _pinned_map(game, pin.model, _grid_key(pin.grid))

@@ -50,8 +50,9 @@ def _content(path: Path) -> bytes:
 
 
 def current_map_version(game: str, model: Optional[str] = None) -> MapVersion:
-    """The version of ``game``'s map as installed now (read from disk, never cached), for grid
-    ``model`` (None: the calibrated model). Raises UnknownGame or HexError (unknown model)."""
+    """The version of ``game``'s map as installed now, for grid ``model`` (None: the calibrated one).
+    The map files are read on every call (game.toml through ``load_game_spec``'s cache).
+    Raises UnknownGame, or HexError for an unknown model."""
     spec = load_game_spec(game)
     calibration = load_calibration(game)
     grid = placed_spec(spec, calibration, model)
