@@ -23,9 +23,10 @@ from ..hexes.layout import SQRT3_2, from_pixel_fractional, to_pixel
 from ..hexes.grid import section_axial
 from .gamespec import GameSpec
 
-Projection = Literal["equirectangular", "mercator"]
+Projection = Literal["equirectangular", "mercator", "movement_area"]
 SUSPECT_RESIDUAL = 2.0  # hexes; issue 2 item 4: above this an anchor is listed, not hidden
 MIN_ANCHORS = 3
+ELONGATED = 0.15  # anchors whose spread across is under this share of their spread along: no affine
 # Gazetteer rows whose note starts with one of these are not used to fit (they are still
 # measured against the fit and listed): see each game's GAZETTEER.md.
 NOT_AN_ANCHOR = ("erratum-suspected:", "conflict-alternative:", "off-grid:")
@@ -54,9 +55,34 @@ class SectionFit(BaseModel):
     note: str = ""
 
 
+class Bands(BaseModel):
+    """witp Movement Areas [2.1.4]: "each hex within a given area represents either 40, 50, or 60
+    nautical miles". Latitude limits are the documented approximation of game.toml
+    [derive.movement_area] (the printed boundaries are not in the text)."""
+
+    tropical_max_abs_lat: float  # southern edge: the Tropic of Capricorn [59.2]
+    arctic_min_lat: float
+    tropical_max_lat: Optional[float] = None  # northern edge where the text places it, else the south's
+    nm_per_hex: dict[str, float]  # arctic / temperate / tropical
+
+    def slopes(self) -> tuple[float, float, float]:
+        """Plane units per degree of latitude, tropical = 1: 60 nm / the band's nm per hex."""
+        t = self.nm_per_hex["tropical"]
+        return 1.0, t / self.nm_per_hex["temperate"], t / self.nm_per_hex["arctic"]
+
+
+def bands_of(game: GameSpec) -> Optional[Bands]:
+    raw = game.raw.get("derive", {}).get("movement_area")
+    if not raw or "nm_per_hex" not in raw:
+        return None
+    return Bands(tropical_max_abs_lat=raw["tropical_max_abs_lat"], arctic_min_lat=raw["arctic_min_lat"],
+                 tropical_max_lat=raw.get("tropical_max_lat"), nm_per_hex=raw["nm_per_hex"])
+
+
 class ModelFit(BaseModel):
     model: str
     projection: Projection
+    bands: Optional[Bands] = None  # projection "movement_area" only
     sections: list[SectionFit]
     wrap: Optional[tuple[int, int]] = None
     links: list[tuple[str, str]] = []
@@ -74,22 +100,56 @@ class Calibration(BaseModel):
 
 
 # ----- projections and transforms -------------------------------------------------------------
-def project(lon: np.ndarray, lat: np.ndarray, lon_ref: float, projection: Projection):
+def project(lon: np.ndarray, lat: np.ndarray, lon_ref: float, projection: Projection,
+            bands: Optional[Bands] = None):
     """(lon, lat) in degrees -> plane coordinates in degrees, longitude unwrapped near lon_ref."""
     lon = np.asarray(lon, float)
     lat = np.asarray(lat, float)
     x = (lon - lon_ref + 180.0) % 360.0 - 180.0 + lon_ref
     if projection == "mercator":
         y = np.degrees(np.log(np.tan(np.pi / 4 + np.radians(np.clip(lat, -85, 85)) / 2)))
+    elif projection == "movement_area":
+        y = _band_y(lat, bands)
     else:
         y = lat
     return x, y
 
 
-def unproject(x: np.ndarray, y: np.ndarray, projection: Projection):
+def _band_y(lat: np.ndarray, bands: Bands) -> np.ndarray:
+    """witp [2.1.4]: northing in "tropical hexes" -- its slope per degree of latitude is 60 nm over
+    the nm a hex of that latitude's Movement Area represents (1, 1.2, 1.5): a stepped Mercator."""
+    lat = np.asarray(lat, float)
+    knots, slopes = _band_knots(bands)
+    y = np.zeros_like(lat)
+    for (lo, hi), s in zip(zip(knots[:-1], knots[1:]), slopes):
+        y += s * (np.clip(lat, lo, hi) - np.clip(0.0, lo, hi))
+    return y
+
+
+def _band_knots(bands: Bands):
+    s_tr, s_te, s_ar = bands.slopes()
+    north = bands.tropical_max_lat if bands.tropical_max_lat is not None else bands.tropical_max_abs_lat
+    # Arctic only in the north (the text's Arctic area: Hokkaido, Kuriles, Aleutians).
+    knots = [-90.0, -bands.tropical_max_abs_lat, north, bands.arctic_min_lat, 90.0]
+    return knots, [s_te, s_tr, s_te, s_ar]
+
+
+def _band_lat(y: np.ndarray, bands: Bands) -> np.ndarray:
+    y = np.asarray(y, float)
+    knots, slopes = _band_knots(bands)
+    ys = _band_y(np.array(knots), bands)
+    lat = np.interp(y, ys, knots)
+    # Beyond the table ends, continue with the end slopes.
+    lat = np.where(y < ys[0], knots[0] + (y - ys[0]) / slopes[0], lat)
+    return np.where(y > ys[-1], knots[-1] + (y - ys[-1]) / slopes[-1], lat)
+
+
+def unproject(x: np.ndarray, y: np.ndarray, projection: Projection, bands: Optional[Bands] = None):
     lon = (np.asarray(x, float) + 180.0) % 360.0 - 180.0
     if projection == "mercator":
         lat = np.degrees(2 * np.arctan(np.exp(np.radians(y))) - np.pi / 2)
+    elif projection == "movement_area":
+        lat = _band_lat(np.asarray(y, float), bands)
     else:
         lat = np.asarray(y, float)
     return lon, lat
@@ -103,9 +163,10 @@ def circular_mean_lon(lon) -> float:
 class SectionTransform:
     """The fitted map between geography and one section's local board plane."""
 
-    def __init__(self, fit: SectionFit, projection: Projection):
+    def __init__(self, fit: SectionFit, projection: Projection, bands: Optional[Bands] = None):
         self.fit = fit
         self.projection = projection
+        self.bands = bands
         self.m = np.array(fit.matrix, float)  # 3x2
         self.a = self.m[:2, :]  # linear part, rows = (x', y') contributions
         self.a_inv = np.linalg.inv(self.a)
@@ -113,7 +174,8 @@ class SectionTransform:
     def to_local(self, lat, lon, lon_ref: Optional[float] = None):
         """Geography -> local board plane. ``lon_ref`` picks the branch of longitude (default:
         near this section's own anchors); two sections compared at one place must share it."""
-        x, y = project(lon, lat, self.fit.lon_ref if lon_ref is None else lon_ref, self.projection)
+        x, y = project(lon, lat, self.fit.lon_ref if lon_ref is None else lon_ref, self.projection,
+                       self.bands)
         pts = np.column_stack([x, y, np.ones_like(x)])
         out = pts @ self.m
         return out[:, 0], out[:, 1]
@@ -121,7 +183,7 @@ class SectionTransform:
     def to_geo(self, px, py):
         pts = np.column_stack([np.asarray(px, float), np.asarray(py, float)]) - self.m[2]
         xy = pts @ self.a_inv
-        lon, lat = unproject(xy[:, 0], xy[:, 1], self.projection)
+        lon, lat = unproject(xy[:, 0], xy[:, 1], self.projection, self.bands)
         return lat, lon
 
 
@@ -166,7 +228,8 @@ def _solve(x, y, target, method, borrow=None):
 
 
 def fit_section(section: str, pts: pd.DataFrame, projection: Projection,
-                borrow: Optional[tuple[str, np.ndarray]] = None) -> SectionFit:
+                borrow: Optional[tuple[str, np.ndarray]] = None,
+                bands: Optional[Bands] = None) -> SectionFit:
     """Least-squares fit of one section; anchors more than SUSPECT_RESIDUAL hexes off a fit of the
     others are set aside one at a time (worst first) and listed as suspects, never dropped silently.
 
@@ -177,13 +240,16 @@ def fit_section(section: str, pts: pd.DataFrame, projection: Projection,
         return SectionFit(section=section, anchors=n, method="placed by neighbours",
                           note=f"only {n} anchor(s): too few to fit; placed from neighbouring sections")
     lon_ref = circular_mean_lon(pts.lon)
-    x, y = project(pts.lon.to_numpy(), pts.lat.to_numpy(), lon_ref, projection)
+    x, y = project(pts.lon.to_numpy(), pts.lat.to_numpy(), lon_ref, projection, bands)
     target = pts[["x", "y"]].to_numpy()
     method = "affine"
     # An affine fit needs well-spread anchors; with few, fit scale+translation per axis only.
     spread = np.column_stack([x, y])
     keep = pts.use.to_numpy(bool).copy()
-    if keep.sum() < 6 or np.linalg.matrix_rank(spread[keep] - spread[keep].mean(0), tol=1e-3) < 2:
+    # Anchors strung along one line (witp D: Japan's east coast and Iwo Jima-Tinian, 2 deg of
+    # longitude across 28 of latitude) leave an affine's shear and rotation to chance.
+    sv = np.linalg.svd(spread[keep] - spread[keep].mean(0), compute_uv=False) if keep.sum() else [0, 0]
+    if keep.sum() < 6 or sv[0] == 0 or sv[1] / sv[0] < ELONGATED:
         method = "scale+translation"
     linear = None
     if borrow is not None:
@@ -243,10 +309,11 @@ def _pixel_to_lattice_candidates(dx: float, dy: float, orientation) -> list[Axia
 
 
 def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataFrame,
-                  projection: Projection, fixtures, wraps: bool = False):
+                  projection: Projection, fixtures, wraps: bool = False,
+                  bands: Optional[Bands] = None):
     """Integer axial offset of every section (relative to the best-anchored one) with how it was
     found, and the stated seam adjacencies no straight-edged placement meets (as explicit links)."""
-    tf = {s: SectionTransform(f, projection) for s, f in fits.items() if f.matrix is not None}
+    tf = {s: SectionTransform(f, projection, bands) for s, f in fits.items() if f.matrix is not None}
     edges: dict[str, set[str]] = {s.id: set() for s in spec.sections}
     for s in spec.sections:
         for t in s.overlays + s.joins:
@@ -327,7 +394,10 @@ def fixture_holds(grid: Grid, f) -> bool:
         return False
     if f.seam and any(grid.label(h) != grid.format(*grid.split(x)) for h, x in ((a, f.a), (b, f.b))):
         return False
-    d = grid.distance(a, b)
+    try:
+        d = grid.distance(a, b)
+    except HexError:  # a candidate placement that leaves the two maps apart
+        return False
     if f.distance is not None and d != f.distance:
         return False
     return f.max_distance is None or d <= f.max_distance
@@ -360,7 +430,8 @@ def model_specs(game: GameSpec) -> dict[str, GridSpec]:
 SPARSE = 3  # a section with this many usable anchors or fewer borrows its neighbour's scale
 
 
-def _borrow_for_sparse_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors, projection):
+def _borrow_for_sparse_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors, projection,
+                                bands: Optional[Bands] = None):
     """Refit sparse sections as translation-only, with the best-anchored joined neighbour's scale."""
     for s in spec.sections:
         usable = int(anchors[(anchors.section == s.id) & anchors.use].shape[0])
@@ -372,20 +443,32 @@ def _borrow_for_sparse_sections(spec: GridSpec, fits: dict[str, SectionFit], anc
             continue
         donor = max(donors, key=lambda f: f.anchors)
         fits[s.id] = fit_section(s.id, anchors[anchors.section == s.id], projection,
-                                 borrow=(donor.section, np.array(donor.matrix)[:2]))
+                                 borrow=(donor.section, np.array(donor.matrix)[:2]), bands=bands)
 
 
-def calibrate(game: GameSpec, gazetteer: pd.DataFrame, progress=None) -> Calibration:
+def projections_for(game: GameSpec) -> tuple[Projection, ...]:
+    """Candidate projections: the two plain ones, and witp's stepped Movement-Area projection
+    [2.1.4] where game.toml gives the nm per hex of each area."""
+    pinned = game.grid.get("projection")
+    if pinned:
+        return (pinned,)
+    return ("equirectangular", "mercator") + (("movement_area",) if bands_of(game) else ())
+
+
+def calibrate(game: GameSpec, gazetteer: pd.DataFrame, progress=None,
+              projections: Optional[tuple[Projection, ...]] = None) -> Calibration:
     results: dict[str, ModelFit] = {}
+    bands = bands_of(game)
     for name, spec in model_specs(game).items():
         best: Optional[ModelFit] = None
-        for projection in ("equirectangular", "mercator"):
+        for projection in projections or projections_for(game):
+            pb = bands if projection == "movement_area" else None
             anchors = anchors_for(spec, gazetteer)
-            fits = {s.id: fit_section(s.id, anchors[anchors.section == s.id], projection)
+            fits = {s.id: fit_section(s.id, anchors[anchors.section == s.id], projection, bands=pb)
                     for s in spec.sections}
-            _borrow_for_sparse_sections(spec, fits, anchors, projection)
+            _borrow_for_sparse_sections(spec, fits, anchors, projection, pb)
             offsets, links = join_sections(spec, fits, anchors, projection, game.fixtures,
-                                           wraps="wrap" in game.grid)
+                                           wraps="wrap" in game.grid, bands=pb)
             for sid, (off, basis) in offsets.items():
                 fits[sid].offset, fits[sid].offset_basis = off, basis
             for sid, f in fits.items():
@@ -394,7 +477,7 @@ def calibrate(game: GameSpec, gazetteer: pd.DataFrame, progress=None) -> Calibra
             all_res = [r.residual for f in fits.values() for r in f.residuals
                        if r.residual <= SUSPECT_RESIDUAL] or [0.0]
             wrap = wrap_vector(spec, fits) if "wrap" in game.grid else None
-            mf = ModelFit(model=name, projection=projection, sections=list(fits.values()),
+            mf = ModelFit(model=name, projection=projection, bands=pb, sections=list(fits.values()),
                           wrap=wrap, links=links, rms=round(float(np.sqrt(np.mean(np.square(all_res)))), 3))
             placed = spec.model_copy(update={"wrap": wrap, "links": links, "sections": [
                 s.model_copy(update={"offset": fits[s.id].offset}) for s in spec.sections]})

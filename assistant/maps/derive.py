@@ -31,10 +31,12 @@ WATER_PLACES = {"island", "atoll", "port", "islands", "strait", "anchorage"}
 
 def movement_area(lat: float, bands: dict) -> str:
     """witp Movement Area by latitude, an APPROXIMATION of the printed boundaries [2.1.4]:
-    the text fixes only the southern temperate boundary at the Tropic of Capricorn [59.2]."""
+    the text fixes the southern temperate boundary at the Tropic of Capricorn [59.2] and, by the
+    [6.3.3] example, puts Iwo Jima in a temperate area with tropical hexes just south of it."""
     if lat >= bands["arctic_min_lat"]:
         return "arctic"
-    if abs(lat) <= bands["tropical_max_abs_lat"]:
+    north = bands.get("tropical_max_lat", bands["tropical_max_abs_lat"])
+    if -bands["tropical_max_abs_lat"] <= lat <= north:
         return "tropical"
     return "temperate"
 

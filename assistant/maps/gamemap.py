@@ -116,7 +116,7 @@ class GameMap:
         if not self.calibration or self.model not in self.calibration.models:
             return {}
         fit = self.calibration.models[self.model]
-        return {f.section: SectionTransform(f, fit.projection) for f in fit.sections if f.matrix}
+        return {f.section: SectionTransform(f, fit.projection, fit.bands) for f in fit.sections if f.matrix}
 
     def _gazetteer_by_hex(self, printed_only: bool) -> dict[str, list]:
         out: dict[str, list] = {}

@@ -55,9 +55,14 @@ def test_open_ocean_is_sea(game, lat, lon):
 def test_witp_movement_area_bands_are_the_documented_approximation():
     gm = load_map("witp")
     area = gm.hexes["movement_area"]
-    assert area.loc["E2519"] == "tropical"    # Guadalcanal, 9.5S
-    assert area.loc["F0103"] == "arctic"      # Attu, 52.9N
-    assert area.loc["E1544"] == "temperate"   # Sydney, south of Capricorn [59.2]
+
+    def at(label):  # F0103 lies where D overlays F [2.1.3]: its canonical label is D's
+        return area.loc[gm.grid.label(gm.parse(label))]
+
+    assert at("E2519") == "tropical"    # Guadalcanal, 9.5S
+    assert at("F0103") == "arctic"      # Attu, 52.9N
+    assert at("E1544") == "temperate"   # Sydney, south of Capricorn [59.2]
+    assert at("D0438") == "temperate"   # Iwo Jima: Tokyo -> Iwo Jima is 13 x 5 MP [6.3.3]
 
 
 def test_gazetteer_places_are_marked():
