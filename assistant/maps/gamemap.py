@@ -14,7 +14,6 @@ import pandas as pd
 
 from ..hexes import Axial, Grid, GridSpec, HexError
 from ..hexes import axial as ax
-from ..hexes.grid import in_section
 from ..hexes.layout import from_pixel
 from ..paths import game_dir
 from .calibration import NOT_AN_ANCHOR, SUSPECT_RESIDUAL, Calibration, SectionTransform, model_specs
@@ -164,19 +163,29 @@ class GameMap:
                 out[f.section] = np.array(pts)
         return out
 
+    @cached_property
+    def _owners(self) -> dict[Axial, Optional[str]]:
+        return {}  # filled lazily by fit_section_for
+
     def fit_section_for(self, h: Axial) -> Optional[str]:
         """Of the sections that carry h, the one whose fit has an anchor nearest to h (where
         sections overlap, each fit is best near its own anchors)."""
+        h = Axial(*h)
+        if h in self._owners:
+            return self._owners[h]
         sections = [lab[0] for lab in self.grid.labels(h) if lab[0] in self.transforms]
         if len(sections) <= 1:
-            return sections[0] if sections else None
-        x, y = self.grid.pixel(h)
+            owner = sections[0] if sections else None
+        else:
+            x, y = self.grid.pixel(h)
 
-        def nearest(sec):
-            pts = self._anchor_pixels.get(sec)
-            return float(np.min(np.hypot(pts[:, 0] - x, pts[:, 1] - y))) if pts is not None else math.inf
+            def nearest(sec):
+                pts = self._anchor_pixels.get(sec)
+                return float(np.min(np.hypot(pts[:, 0] - x, pts[:, 1] - y))) if pts is not None else math.inf
 
-        return min(sections, key=nearest)
+            owner = min(sections, key=nearest)
+        self._owners[h] = owner
+        return owner
 
     def geo(self, h: Axial) -> tuple[Optional[float], Optional[float]]:
         """Approximate (lat, lon) of a hex centre, from the best-supported fit of a section that
@@ -189,27 +198,40 @@ class GameMap:
         return round(float(lat[0]), 4), round(float(lon[0]), 4)
 
     def locate(self, lat: float, lon: float) -> Axial:
-        """The hex at a real-world position (the top section where sections overlap).
+        """The hex at a real-world position: of the hexes the section fits put there, the one
+        whose centre is nearest the point in the plane of the fit that places that hex (the fit
+        ``geo`` and ``where`` use), so ``locate`` at the centre ``where`` reports gives the hex
+        back, in section overlaps too (issue 7 point 8).
 
-        Where two sections meet, their separate fits can disagree by a hex or two, leaving a
-        sliver that neither claims; a point there goes to the nearest map hex within
-        ``SEAM_TOLERANCE`` hexes of where a fit puts it."""
+        Where two sections meet, their separate fits can disagree by a hex or two; a point no
+        fit puts on a hex of its own goes to the nearest map hex within ``SEAM_TOLERANCE``
+        hexes of where a fit puts it."""
         if not (-90 <= lat <= 90) or not (-180 <= lon <= 360):
             raise HexError(f"({lat}, {lon}) is not a latitude/longitude")
-        predicted = []
+        predicted = []  # (section, lattice hex the fit puts the point in, miss in that plane)
         for s in self.grid.sections_by_precedence:
             t = self.transforms.get(s.id)
             if t is None:
                 continue
             px, py = t.to_local([lat], [lon])
+            x, y = float(px[0]), float(py[0])
             # The fitted plane is the section's own (already turned) board plane.
-            h = from_pixel(float(px[0]), float(py[0]), self.grid.orientation) + s.offset
-            col, row = self.grid.local(h, s.id)
-            if in_section(s, col, row, self.grid.orientation):
-                return self.grid.canonical(h) or h
-            predicted.append(h)
-        near = [(ax.distance(p, c), i, c) for i, p in enumerate(predicted)
-                for c in self.grid.range(p, SEAM_TOLERANCE)]
+            h = from_pixel(x, y, self.grid.orientation) + s.offset
+            cx, cy = self.grid.local_pixel(h, s.id)
+            predicted.append((s.id, h, math.hypot(x - cx, y - cy)))
+        owned = []
+        for sid, h, miss in predicted:
+            c = self.grid.canonical(h)
+            if c is not None and self.fit_section_for(c) == sid:
+                owned.append((miss, c))
+        if owned:
+            return min(owned)[1]
+        near = []
+        for i, (_, p, _) in enumerate(predicted):
+            for x in ax.disk(p, SEAM_TOLERANCE):
+                c = self.grid.canonical(x)
+                if c is not None:
+                    near.append((ax.distance(p, x), i, c))
         if near:
             return min(near)[2]
         raise HexError(f"({lat}, {lon}) is off the {self.game} map")
