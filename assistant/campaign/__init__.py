@@ -7,18 +7,21 @@
 
 Modules: ``store`` (SQLite I/O), ``events`` (typed, versioned event types), ``fold`` (the pure
 fold), ``commands``/``validate`` (validation), ``calendar``/``gamedata``/``scenario`` (game data),
-``export`` (JSON/CSV/Parquet/Excel), ``campaign`` (the Campaign object).
+``export`` (JSON/CSV/Parquet/Excel), ``slices`` (aids' state slices and their discovery),
+``mappin`` (the map a campaign is pinned to), ``campaign`` (the Campaign object).
 """
 
 from .calendar import Calendar, Phase, TurnInfo
 from .campaign import Campaign
 from .errors import BusyError, CampaignError, CampaignFileError, StaleViewError
 from .events import EVENT_TYPES, EventBody, EventRecord, register_event, register_upcaster
-from .model import CampaignState, Nation, Note, Side, Unit
+from .model import CampaignState, MapPin, Nation, Note, Side, Unit
 from .scenario import list_scenarios, load_scenario
+from .slices import StateSlice, load_aids, model_slice, register_slice
 
 __all__ = [
     "BusyError", "Calendar", "Campaign", "CampaignError", "CampaignFileError", "CampaignState", "EVENT_TYPES",
-    "EventBody", "EventRecord", "Nation", "Note", "Phase", "Side", "StaleViewError", "TurnInfo", "Unit",
-    "list_scenarios", "load_scenario", "register_event", "register_upcaster",
+    "EventBody", "EventRecord", "MapPin", "Nation", "Note", "Phase", "Side", "StaleViewError", "StateSlice", "TurnInfo",
+    "Unit", "list_scenarios", "load_aids", "load_scenario", "model_slice", "register_event", "register_slice",
+    "register_upcaster",
 ]
