@@ -200,3 +200,139 @@ def test_ruler_and_zoomed_in_hex_labels(served, browser, geometry):
         raise
     finally:
         ctx.close()
+
+
+# ----- whole-map overlays (issue 7 point 6) ---------------------------------------------------
+OVERLAY_NOTEBOOK = '''\
+import random
+from assistant.maps import load_map
+from assistant.ui.mapview import MapView
+
+gm = load_map("witp")
+grid = gm.grid
+mv = MapView(gm)
+rng = random.Random(4)
+cats = ["supplied", "out of supply", "isolated", "unknown"]
+seeds = [(grid.pixel(h), rng.choice(cats)) for h in rng.sample(grid.all_hexes, 40)]
+status = {grid.label(h): min(seeds, key=lambda s: (s[0][0] - x) ** 2 + (s[0][1] - y) ** 2)[1]
+          for h, (x, y) in zip(grid.all_hexes, map(grid.pixel, grid.all_hexes))}
+mv.show_choropleth("supply/status", status, title="Supply (test data)", opacity=0.55,
+                   palette={"supplied": "#2e7d32", "out of supply": "#f9a825",
+                            "isolated": "#c62828", "unknown": "#5e35b1"})
+mv.show_range_ring("strike/range", "E2519", 12, color="#000000", weight=3)
+mv.show_hexsides("map/stated", ["B1949|B2048"], color="#d50000", weight=6)
+mv.widget
+'''
+
+
+@pytest.fixture(scope="module")
+def overlay_site(tmp_path_factory):
+    """Voila serving one notebook: a MapView of witp with a 4-colour choropleth of every hex."""
+    import nbformat
+
+    from assistant.ui.server import VoilaServer
+
+    site = tmp_path_factory.mktemp("overlay-site")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(OVERLAY_NOTEBOOK)]
+    nbformat.write(nb, str(site / "overlays.ipynb"))
+    server = VoilaServer(notebooks=site, preheat=False, log_path=site / "voila.log",
+                         env={"CAMPAIGN_ASSISTANT_HOME": str(site / "home")})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_whole_map_choropleth_in_the_browser(overlay_site, browser, geometry):
+    """Every witp hex coloured in 4 categories: drawn over the board in place (each sampled hex
+    centre on screen shows its category's colour over its surface colour), with the legend, in
+    well under the map budget over the websocket."""
+    from assistant.maps import load_map
+    from assistant.ui import board
+
+    grid, frame = geometry
+    gm = load_map("witp")
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    probe = T.PageProbe.attach(page)
+    try:
+        page.goto(overlay_site.url("overlays.ipynb"), wait_until="commit", timeout=90_000)
+        T.wait_for_map(page, timeout_ms=90_000)
+        page.wait_for_function(  # board, text layer and the choropleth picture, decoded
+            "() => { const i = document.querySelectorAll('.ca-map img.leaflet-image-layer');"
+            " return i.length >= 3 && [...i].every(e => e.complete) && i[2].naturalWidth > 0; }",
+            timeout=30_000)
+        page.wait_for_selector(".ca-map .ca-legend", timeout=10_000)
+        page.wait_for_timeout(1000)
+        shot(page, "07-choropleth-whole-map")
+        legend = page.inner_text(".ca-map .ca-legend").replace("\u00a0", " ")
+        assert "Supply (test data)" in legend
+        for cat in ("supplied", "out of supply", "isolated", "unknown"):
+            assert cat in legend
+        # Counts in the legend add up to every hex of the map.
+        counts = page.eval_on_selector_all(".ca-map .ca-legend-count",
+                                           "els => els.map(e => +e.textContent.replace(/,/g, ''))")
+        assert sum(counts) == len(grid.all_hexes)
+        assert probe.ws_bytes < 1_000_000  # board, text layer and the whole-map choropleth
+
+        # On screen, every sampled hex centre shows its category's colour laid at 55 % over what
+        # the board shows there (the picture is aligned with the board, hex by hex). Two
+        # pictures, with the text layer (place names) hidden: the board alone, then with colours.
+        import io
+
+        from PIL import Image
+
+        def screen(show_colours: bool) -> Image.Image:
+            page.evaluate("c => { const i = document.querySelectorAll('.ca-map img.leaflet-image-layer');"
+                          " i[1].style.visibility = 'hidden'; i[2].style.visibility = c ? '' : 'hidden'; }",
+                          show_colours)
+            page.wait_for_timeout(300)
+            return Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+
+        under, over = screen(False), screen(True)
+        page.evaluate("() => document.querySelectorAll('.ca-map img.leaflet-image-layer')"
+                      ".forEach(i => { i.style.visibility = ''; })")
+        palette = {"supplied": "#2e7d32", "out of supply": "#f9a825", "isolated": "#c62828",
+                   "unknown": "#5e35b1"}
+        status = _status_like_the_notebook(grid)
+        misses = []
+        sample = grid.all_hexes[::17]
+        for h in sample:
+            label = grid.label(h)
+            x, y = T.hex_screen_point(page, frame, grid.pixel(h))
+            p = (round(x), round(y))
+            blends = {cat: tuple(0.55 * int(c[i:i + 2], 16) + 0.45 * u
+                                 for i, u in zip((1, 3, 5), under.getpixel(p)))
+                      for cat, c in palette.items()}
+            got = over.getpixel(p)
+            nearest = min(blends, key=lambda c: max(abs(a - b) for a, b in zip(got, blends[c])))
+            if nearest != status[label] or max(abs(a - b) for a, b in zip(got, blends[nearest])) > 24:
+                misses.append((label, status[label], got, blends[status[label]]))
+        assert len(sample) > 800 and misses == [], misses[:5]
+
+        # Zoomed in on Guadalcanal: the range outline and the colours still sit on the hexes.
+        x, y = T.hex_screen_point(page, frame, grid.pixel(grid.parse("E2519")))
+        page.mouse.move(x, y)
+        for _ in range(2):
+            page.mouse.wheel(0, -100)
+            page.wait_for_timeout(250)
+        page.wait_for_timeout(1500)
+        shot(page, "08-choropleth-zoomed")
+        assert probe.blocked == []
+        assert [e for e in probe.console_errors if "favicon" not in e] == []
+    except BaseException:
+        shot(page, "failed-choropleth")
+        raise
+    finally:
+        ctx.close()
+
+
+def _status_like_the_notebook(grid) -> dict[str, str]:
+    import random
+
+    ns: dict = {"random": random, "grid": grid}
+    src = OVERLAY_NOTEBOOK.split("mv = MapView(gm)\n", 1)[1].split("mv.show_choropleth", 1)[0]
+    exec(src, ns)  # the notebook's own lines: the same status
+    return ns["status"]
