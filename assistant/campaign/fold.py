@@ -26,6 +26,7 @@ class Builder:
     def __init__(self, state: Optional[CampaignState] = None):
         self.created = state is not None
         self.last_seq = 0
+        self.working: dict[str, Any] = {}  # thawed aid slices (see ``aid``)
         if state is None:
             return
         self.game, self.scenario, self.settings = state.game, state.scenario, dict(state.settings)
@@ -59,17 +60,34 @@ class Builder:
         self.next_note, self.sample_note = 1, e.sample_note
         self.created_time, self.undo_limit = rec.time, e.undo_limit
         self.extra, self.hexsides, self.map_revision, self.map_pin = {}, {}, 0, e.map
+        self.working = {}
 
     def aid(self, name: str) -> Any:
-        """The current value of aid ``name``'s state slice (its initial value if it has none)."""
-        if name in self.extra:
-            return self.extra[name]
-        return SLICES.get(name).initial()
+        """Aid ``name``'s state slice as its events see it while folding: for a slice with
+        ``thaw``/``freeze``, a mutable working copy (thawed once per fold) that events change in
+        place; otherwise the immutable value (its initial value if it has none yet)."""
+        if name in self.working:
+            return self.working[name]
+        sl = SLICES.get(name)
+        value = self.extra[name] if name in self.extra else sl.initial()
+        if sl.thaw is None:
+            return value
+        self.working[name] = sl.thaw(value)
+        return self.working[name]
 
     def set_aid(self, name: str, value: Any) -> None:
-        """Replace aid ``name``'s state slice (a registered slice; values are immutable)."""
-        SLICES.get(name)
-        self.extra[name] = value
+        """Replace aid ``name``'s state slice (its working form, for a slice with thaw/freeze)."""
+        sl = SLICES.get(name)
+        if sl.thaw is None:
+            self.extra[name] = value
+        else:
+            self.working[name] = value
+
+    def _frozen_extra(self) -> dict[str, Any]:
+        out = dict(self.extra)
+        for name, work in self.working.items():
+            out[name] = SLICES.get(name).freeze(work)
+        return out
 
     def unit(self, unit_id: str) -> Unit:
         try:
@@ -91,7 +109,7 @@ class Builder:
             units=frozen_map(self.units), notes=tuple(self.notes), map_corrections=frozen_map(self.corrections),
             last_seq=self.last_seq, undo_stack=tuple(self.undo), redo_stack=tuple(self.redo),
             retired_ids=frozenset(self.retired), next_note=self.next_note, sample_note=self.sample_note,
-            created=self.created_time, undo_limit=self.undo_limit, extra=frozen_map(self.extra),
+            created=self.created_time, undo_limit=self.undo_limit, extra=frozen_map(self._frozen_extra()),
             hexside_corrections=frozen_map(self.hexsides), map_revision=self.map_revision, map_pin=self.map_pin,
         )
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Callable, Generic, Mapping, TypeVar
+from typing import Any, Callable, Generic, Mapping, Optional, TypeVar
 
 from pydantic import BaseModel
 
@@ -30,12 +30,23 @@ ENTRY_POINT_GROUP = "campaign_assistant.aids"
 @dataclass(frozen=True)
 class StateSlice(Generic[T]):
     """An aid's part of the state: its name (the key in ``extra``), its value before any of its
-    events, and an exact JSON round trip (``from_json(to_json(v)) == v``)."""
+    events, and an exact JSON round trip (``from_json(to_json(v)) == v``).
+
+    Values are immutable. A slice that grows with its events (a log) also gives ``thaw`` (value ->
+    a mutable working copy) and ``freeze`` (working copy -> value): inside one fold its events then
+    mutate the working copy, which is frozen once at the end, so replaying n events costs O(n),
+    not O(n^2) (as the core keeps notes in a list while folding and a tuple in the state)."""
 
     name: str
     initial: Callable[[], T]
     to_json: Callable[[T], Any]
     from_json: Callable[[Any], T]
+    thaw: Optional[Callable[[T], Any]] = None
+    freeze: Optional[Callable[[Any], T]] = None
+
+    def __post_init__(self):
+        if (self.thaw is None) != (self.freeze is None):
+            raise TypeError(f"slice {self.name!r}: give both thaw and freeze, or neither")
 
 
 M = TypeVar("M", bound=BaseModel)

@@ -117,6 +117,18 @@ def test_the_dice_slice_round_trips_exactly_with_tuples(witp):
     assert back == witp.state
 
 
+def test_a_growing_slice_is_folded_in_a_working_copy_and_frozen_once(witp):
+    """The dice log is a list while one fold appends to it and a tuple in every state after."""
+    for v in ([1, 1], [2, 2], [3, 3]):
+        witp.execute(RollDice("2d6", values=v))
+    witp.undo()
+    state = fold(None, witp.events())
+    log = state.aid("dice")
+    assert isinstance(log, DiceLog) and isinstance(log.rolls, tuple)
+    assert [r.values for r in log.rolls] == [(1, 1), (2, 2)] and log.next_id == 4
+    assert state == witp.state and witp.state.aid("dice") is not log
+
+
 def test_aids_are_discovered_not_listed():
     assert not hasattr(events, "EVENT_MODULES")
     assert "dice" in aid_names() and "assistant.aids.dice.events" in aid_modules("events")
@@ -134,6 +146,8 @@ def test_slice_registry_refuses_duplicates_unknowns_and_mutable_models():
 
     with pytest.raises(TypeError, match="must be a frozen pydantic model"):
         model_slice("mutable", Mutable)
+    with pytest.raises(TypeError, match="give both thaw and freeze"):
+        StateSlice("half", DiceLog, lambda v: v, lambda v: v, thaw=list)
     b = Builder()
     with pytest.raises(CampaignError, match="aid state 'no-such-aid' is unknown"):
         b.set_aid("no-such-aid", 1)

@@ -7,6 +7,7 @@ the campaign's history); redo puts the same values back.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict
@@ -42,7 +43,25 @@ class DiceLog(BaseModel):
     next_id: int = 1
 
 
-DICE = register_slice(model_slice(SLICE, DiceLog))
+@dataclass
+class _Working:
+    """The roll log while a fold appends to it (one list, frozen once at the end of the fold)."""
+
+    rolls: list[Roll]
+    next_id: int
+    ids: set[int]
+
+
+def _thaw(log: DiceLog) -> _Working:
+    return _Working(list(log.rolls), log.next_id, {r.id for r in log.rolls})
+
+
+def _freeze(w: _Working) -> DiceLog:
+    return DiceLog.model_construct(rolls=tuple(w.rolls), next_id=w.next_id)  # rolls were validated
+
+
+_JSON = model_slice(SLICE, DiceLog)
+DICE = register_slice(replace(_JSON, thaw=_thaw, freeze=_freeze))
 
 
 def roll_log(state) -> tuple[Roll, ...]:
@@ -58,8 +77,8 @@ class _RollBody(EventBody):
     entered: bool = False
 
     def _add(self, b, rec) -> None:
-        log: DiceLog = b.aid(SLICE)
-        if any(r.id == self.roll_id for r in log.rolls):
+        log: _Working = b.aid(SLICE)
+        if self.roll_id in log.ids:
             raise FoldError(f"roll {self.roll_id} is in the log already")
         spec = parse_notation(self.notation)
         try:
@@ -70,14 +89,16 @@ class _RollBody(EventBody):
         roll = Roll(id=self.roll_id, seq=rec.seq, turn=t.index, turn_label=t.label, notation=spec.text,
                     reason=self.reason, values=values, modifier=spec.modifier, total=spec.total(values),
                     entered=self.entered)
-        b.set_aid(SLICE, DiceLog(rolls=log.rolls + (roll,), next_id=max(log.next_id, self.roll_id + 1)))
+        log.rolls.append(roll)
+        log.ids.add(roll.id)
+        log.next_id = max(log.next_id, self.roll_id + 1)
 
     def _remove(self, b) -> None:
-        log: DiceLog = b.aid(SLICE)
-        keep = tuple(r for r in log.rolls if r.id != self.roll_id)
-        if len(keep) == len(log.rolls):
+        log: _Working = b.aid(SLICE)
+        if self.roll_id not in log.ids:
             raise FoldError(f"roll {self.roll_id} is not in the log")
-        b.set_aid(SLICE, DiceLog(rolls=keep, next_id=log.next_id))
+        log.rolls[:] = [r for r in log.rolls if r.id != self.roll_id]
+        log.ids.discard(self.roll_id)
 
     def _fields(self) -> dict:
         return {"roll_id": self.roll_id, "notation": self.notation, "reason": self.reason,
