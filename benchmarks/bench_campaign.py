@@ -141,3 +141,120 @@ def test_open(benchmark, files, n, how):
     base = RESULTS.get(f"replay-{n}")
     ratio = f"; replay/snapshot = {base / mean:.1f}x" if how == "snapshot" and base else ""
     print(f"\nopen {n:,} events via {how}: {mean * 1000:,.0f} ms{ratio}")
+
+
+# ----- issue 7: aid state, check, map versions -------------------------------------------------
+def _fold_time(records) -> float:
+    import time
+
+    t = time.perf_counter()
+    b = Builder()
+    for r in records:
+        apply(b, r)
+    b.freeze()
+    return time.perf_counter() - t
+
+
+def _log_records(kind: str, n: int) -> list[EventRecord]:
+    """The creation event, then ``n`` note additions (core) or ``n`` dice rolls (the dice aid)."""
+    from assistant.aids.dice import DiceRolled
+
+    (created,), _ = initial_records("witp")
+    rnd = random.Random(5)
+    out = [created]
+    for i in range(1, n + 1):
+        body = (NoteAdded(note_id=i, text=f"journal line {i}") if kind == "notes" else
+                DiceRolled(roll_id=i, notation="2d6", values=(rnd.randint(1, 6), rnd.randint(1, 6)), reason=f"r{i}"))
+        out.append(EventRecord.make(i + 1, created.time, 0, None, body))
+    return out
+
+
+@pytest.mark.parametrize("n", [10_000, 40_000])
+@pytest.mark.parametrize("kind", ["notes", "rolls"])
+def test_fold_aid_slice_against_core_notes(benchmark, kind, n):
+    """Folding n dice rolls (an aid's slice) against n notes (the core's own list), same run: the
+    aid's log grows in a working copy, so the ratio stays flat as n grows (it was quadratic)."""
+    records = _log_records(kind, n)
+    benchmark.pedantic(lambda: _fold_time(records), rounds=3, iterations=1, warmup_rounds=0)
+    mean = RESULTS[f"fold-{kind}-{n}"] = _stat(benchmark, "mean")
+    base = RESULTS.get(f"fold-notes-{n}")
+    ratio = f"; rolls/notes = {mean / base:.2f}x" if kind == "rolls" and base else ""
+    print(f"\nfold {n:,} {kind}: {mean * 1000:,.0f} ms ({mean / n * 1e6:.1f} µs/event){ratio}")
+
+
+@pytest.fixture(scope="module")
+def roll_files(tmp_path_factory):
+    """10,000 events, half of them dice rolls: one file with a snapshot at the end, one with none."""
+    from assistant.aids.dice import DiceRolled
+
+    d = tmp_path_factory.mktemp("bench-rolls")
+    base = synthetic_records(10_000)
+    rnd = random.Random(9)
+    records, b = list(base[:5_000]), Builder()
+    for i in range(1, 5_001):
+        body = DiceRolled(roll_id=i, notation="2d6", values=(rnd.randint(1, 6), rnd.randint(1, 6)))
+        records.append(EventRecord.make(len(records) + 1, records[0].time, 0, None, body))
+    for r in records:
+        apply(b, r)
+    state = b.freeze()
+    rows = [r.row() for r in records]
+    snap, bare = d / "snap.campaign", d / "replay.campaign"
+    Store.create(snap, {"game": "witp"}, rows, snapshot=(len(rows), FOLD_VERSION, utc_now(), state_json(state)))
+    Store.create(bare, {"game": "witp"}, rows)
+    return snap, bare, state
+
+
+@pytest.mark.parametrize("how", ["replay", "snapshot"])
+def test_open_with_an_aid_slice(benchmark, roll_files, how):
+    """Opening 10,000 events of which 5,000 are dice rolls: the snapshot holds the roll log as JSON
+    and reads it back exactly (state == replay)."""
+    snap, bare, expected = roll_files
+
+    def open_close():
+        c = Campaign.open(snap if how == "snapshot" else bare)
+        state = c.state
+        c.close()
+        return state
+
+    state = benchmark.pedantic(open_close, rounds=5, iterations=1, warmup_rounds=1)
+    assert state == expected and len(state.aid("dice").rolls) == 5_000
+    mean = RESULTS[f"rolls-{how}"] = _stat(benchmark, "mean")
+    base = RESULTS.get("rolls-replay")
+    ratio = f"; replay/snapshot = {base / mean:.1f}x" if how == "snapshot" and base else ""
+    print(f"\nopen 10,000 events (5,000 rolls) via {how}: {mean * 1000:,.0f} ms{ratio}")
+
+
+@pytest.mark.parametrize("how", ["execute", "check"])
+def test_check_against_execute(benchmark, tmp_path, how):
+    """``Campaign.check`` (validate and fold, no transaction) against ``execute`` of the same command."""
+    from assistant.campaign.commands import AddNote
+
+    with Campaign.create(tmp_path / "c.campaign", game="witp", scenario="guadalcanal-1942") as c:
+        fn, before = getattr(c, how), c.state.last_seq
+        benchmark.pedantic(lambda: fn(AddNote("journal line: " + "x" * 40)), rounds=1000, iterations=1,
+                           warmup_rounds=20)
+        median = RESULTS[f"cmd-{how}"] = _stat(benchmark, "median")
+        base = RESULTS.get("cmd-execute")
+        ratio = f" ({median / base:.2f}x execute's time)" if how == "check" and base else ""
+        print(f"\nCampaign.{how}(AddNote): {median * 1e6:,.0f} µs (median){ratio}")
+        assert c.state.last_seq == (before + 1020 if how == "execute" else before)  # check recorded nothing
+
+
+@pytest.mark.parametrize("what", ["open", "map_version"])
+def test_map_version_against_open(benchmark, tmp_path, what):
+    """What ``campaign info`` adds to say whether a newer map is installed: hashing witp's map files
+    (``current_map_version``) against opening a small campaign (quick_check included)."""
+    from assistant.maps.version import current_map_version
+
+    path = tmp_path / "c.campaign"
+    Campaign.create(path, game="witp").close()
+
+    def open_close():
+        Campaign.open(path).close()
+
+    fn = open_close if what == "open" else (lambda: current_map_version("witp"))
+    benchmark.pedantic(fn, rounds=30, iterations=1, warmup_rounds=2)
+    median = RESULTS[f"mv-{what}"] = _stat(benchmark, "median")
+    base = RESULTS.get("mv-open")
+    ratio = f" ({median / base:.2f}x the open's time)" if what == "map_version" and base else ""
+    print(f"\n{what}: {median * 1000:,.1f} ms (median){ratio}")
