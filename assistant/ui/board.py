@@ -197,6 +197,17 @@ def _cache_path(gm, cache_dir: Optional[Path]) -> Path:
     return Path(cache_dir) / f"{gm.game}-{_cache_key(gm)}.png"
 
 
+def cache_file(gm, cache_dir: Optional[Path], suffix: str) -> Path:
+    """A file beside the board picture in the cache, named for the same map version."""
+    base = _cache_path(gm, cache_dir)
+    return base.with_name(base.stem + suffix)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write a cache file atomically; a read-only cache only costs speed."""
+    _write_atomic(path, data)
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -19,8 +19,7 @@ import hashlib
 import io
 import json
 import math
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -98,9 +97,9 @@ class HexRaster:
         """Built once per map and cached on disk beside the board picture (atomic writes)."""
         grid = gm.grid
         width, height = math.ceil(frame.width * scale), math.ceil(frame.height * scale)
-        base = board._cache_path(gm, cache_dir)
-        stem = f"{base.stem}.hexindex{RASTER_VERSION}-{scale}"
-        npy, lab = base.with_name(stem + ".npy"), base.with_name(stem + ".labels.json")
+        stem = f".hexindex{RASTER_VERSION}-{scale}"
+        npy = board.cache_file(gm, cache_dir, stem + ".npy")
+        lab = board.cache_file(gm, cache_dir, stem + ".labels.json")
         index = labels = None
         try:
             index = np.load(npy, allow_pickle=False)
@@ -114,8 +113,8 @@ class HexRaster:
             labels = [grid.labels(h) for h in grid.all_hexes]
             buf = io.BytesIO()
             np.save(buf, index, allow_pickle=False)
-            board._write_atomic(npy, buf.getvalue())
-            board._write_atomic(lab, json.dumps(labels).encode())
+            board.write_atomic(npy, buf.getvalue())
+            board.write_atomic(lab, json.dumps(labels).encode())
         by_label = {lb: i for i, lbs in enumerate(labels) for lb in lbs}
         return cls(grid, frame, index, by_label)
 
@@ -129,6 +128,8 @@ class HexRaster:
         w, h = self.size
         return (math.floor((x - self.frame.x0) / self.frame.width * w),
                 math.floor((y - self.frame.y0) / self.frame.height * h))
+
+    _pos_cache: Optional[dict[Axial, int]] = field(default=None, repr=False, compare=False)
 
     def position(self, ref: HexRef) -> int:
         """Position in ``grid.all_hexes`` of a hex given by label or axial. HexError if off-map."""
@@ -151,7 +152,7 @@ class HexRaster:
 
     @property
     def _positions(self) -> dict[Axial, int]:
-        if not hasattr(self, "_pos_cache"):
+        if self._pos_cache is None:
             self._pos_cache = {h: i for i, h in enumerate(self.grid.all_hexes)}
         return self._pos_cache
 
@@ -199,6 +200,8 @@ def build_choropleth(raster: HexRaster, values: Mapping[HexRef, str], *,
     the palette's categories first (in its order, shown even with no hex), then the others
     sorted; ``legend`` renames entries. Raises ValueError/HexError naming the first bad value.
     """
+    if not isinstance(values, Mapping):
+        raise ValueError(f"values must map hexes to categories or colours, not a {type(values).__name__}")
     palette = {str(k): colour_hex(c) for k, c in (palette or {}).items()}
     legend = dict(legend or {})
     keep = dict(keep or {})

@@ -228,6 +228,7 @@ def test_legend_counts_the_hexes_of_each_category(witp, board_cache):
     ({"opacity": 0}, {"E2519": "ok"}, "opacity"),
     ({"opacity": 1.5}, {"E2519": "ok"}, "1.5"),
     ({}, {f"E25{i:02d}": f"category {i}" for i in range(1, 15)}, "palette"),
+    ({}, ["E2519"], "list"),
 ])
 def test_bad_input_raises_one_line_and_changes_nothing(witp, board_cache, kwargs, values, match):
     with CommMeter() as meter:
