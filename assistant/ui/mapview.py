@@ -4,8 +4,11 @@ An ipyleaflet map in ``projections.Simple`` with no basemap (works offline). The
 one server-rendered image (``board.py``); place names, and hex labels when zoomed in, are a second
 image covering the visible area only. Clicking selects the hex under the pointer by arithmetic
 (``Grid.hex_at``); hovering names it. A ruler measures hex distance between two picked hexes and
-draws the line. Aids draw their results with the overlay API — each overlay is its own small
-layer, added, replaced or cleared without touching the board.
+draws the line. Aids draw their results with the overlay API — each overlay is its own layer,
+added, replaced or cleared without touching the board: a choropleth of thousands of hexes is one
+server-rendered picture like the board (``overlays.py``); paths, range outlines, hexsides, markers
+and a few shaded hexes are small vector layers. Overlay names are namespaced per aid
+("supply/status"), so an aid clears its own overlays with ``clear_overlays("supply")``.
 
 The view knows no rules and no campaign: it is given ``UnitMark`` records to draw and tells its
 listeners which hex was selected.
