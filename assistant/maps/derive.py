@@ -19,6 +19,7 @@ from global_land_mask import globe
 
 from ..hexes.layout import CORNER_RADIUS
 from .gamemap import GameMap, hexes_path
+from .roles import SURFACES, load_roles, settle
 
 # Sample pattern: centre, 6 points at half radius, 12 on an outer ring (unit hex spacing).
 _SAMPLES = [(0.0, 0.0)] + [
@@ -89,11 +90,35 @@ def derive_hexes(gm: GameMap, progress: Optional[Callable[[int], None]] = None) 
     raise_ = df["hex"].isin(water) & (df["surface"] == "sea")
     df.loc[raise_, "surface"] = "coastal"
     df.loc[raise_, "source"] = "derived+gazetteer"
+    apply_roles(gm, df)
     bands = gm.spec.raw.get("derive", {}).get("movement_area")
     if bands:
         df["movement_area"] = [movement_area(la, bands) if not math.isnan(la) else ""
                                for la in df["lat"]]
     return df.drop(columns=["fitted", "_h"])
+
+
+def apply_roles(gm: GameMap, df: pd.DataFrame) -> None:
+    """Where the rulebook states what a hex holds (rulebook_hexes.csv), the text wins over the
+    land mask: surface settled to what every role of the hex allows, ``source=rulebook``, and the
+    rules that required it in ``surface_rule``."""
+    df["surface_rule"] = ""
+    need: dict[str, tuple[frozenset[str], list[str]]] = {}
+    for rec in load_roles(gm.game).itertuples(index=False):
+        label = gm.grid.label(gm.grid.parse(rec.hex))  # an overlap hex is one hex under two labels
+        allowed, rules = need.get(label, (SURFACES["any"], []))
+        need[label] = (allowed & SURFACES[rec.surface], rules + [f"{rec.hex} {rec.rule}"])
+    pos = {lab: i for i, lab in enumerate(df["hex"])}
+    for label, (allowed, rules) in need.items():
+        if not allowed:
+            raise ValueError(f"{gm.game} rulebook_hexes.csv: no surface satisfies every role of {label}")
+        i = pos[label]
+        now = df.at[i, "surface"]
+        new = settle(now, allowed)
+        if new != now:
+            df.at[i, "surface"] = new
+            df.at[i, "source"] = "rulebook"
+            df.at[i, "surface_rule"] = "; ".join(rules)
 
 
 def write_hexes(df: pd.DataFrame, game: str):

@@ -15,7 +15,7 @@ def test_every_hex_has_a_derived_surface(game):
     gm = load_map(game)
     assert len(gm.hexes) == len(gm.grid.all_hexes)
     assert set(gm.hexes["surface"]) <= {"sea", "coastal", "land"}
-    assert set(gm.hexes["source"]) <= {"derived", "derived+gazetteer"}
+    assert set(gm.hexes["source"]) <= {"derived", "derived+gazetteer", "rulebook"}  # rulebook_hexes.csv
 
 
 @pytest.mark.parametrize("game,label", [
