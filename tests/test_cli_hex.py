@@ -38,6 +38,21 @@ def test_distance_path_crosses_section_joins(capsys):
     assert {p[0] for p in d["path"]} >= {"A", "E"}
 
 
+def test_distance_walks_round_a_concave_map_corner(capsys):
+    """Issue 7 point 2: the CLI counts hexes across the map, like the ruler and the hex graph;
+    the straight lattice line A0752-C0744 (38 hexes) leaves the map west of section C."""
+    import networkx as nx
+
+    from assistant.maps import load_map
+    g = load_map("witp").grid
+    d = run_json(capsys, "hex", "distance", "witp", "A0752", "C0744")
+    G = nx.Graph((h, n) for h in g.all_hexes for n in g.neighbors(h))
+    assert d["distance"] == nx.shortest_path_length(G, g.parse("A0752"), g.parse("C0744")) > 38
+    assert len(d["path"]) == d["distance"] + 1
+    hexes = [g.parse(x) for x in d["path"]]  # every step a printed hex, each next to the last
+    assert all(y in g.neighbors(x) for x, y in zip(hexes, hexes[1:]))
+
+
 def test_neighbors_in_game_style(capsys):
     d = run_json(capsys, "hex", "neighbors", "apto", "w6134")
     assert "E 0135" in d["neighbors"] and "W 6033" in d["neighbors"]  # [5.15]

@@ -24,7 +24,7 @@ def register(sub) -> None:
 
     hexp = sub.add_parser("hex", help="hex geometry: distance, neighbors, where, locate")
     hs = hexp.add_subparsers(dest="hex_command", metavar="HEXCOMMAND", required=True)
-    p = hs.add_parser("distance", help="hexes from A to B (and the straight path)")
+    p = hs.add_parser("distance", help="hexes from A to B counted across the map (and one shortest path)")
     p.add_argument("game"), p.add_argument("a"), p.add_argument("b")
     add_json(p)
     p.set_defaults(func=cmd_distance)
@@ -66,8 +66,9 @@ def cmd_games(args):
 def cmd_distance(args):
     gm = load_map(args.game)
     a, b = gm.parse(args.a), gm.parse(args.b)
-    path = [gm.grid.label(h) if gm.grid.contains(h) else f"({h.q},{h.r})" for h in gm.grid.line(a, b)]
+    # THE metric (issue 7 point 2): hexes counted across the map, the ruler's and the graph's.
     d = gm.grid.distance(a, b)
+    path = [gm.grid.label(h) for h in gm.grid.line(a, b)]
     emit(args, {"game": args.game, "from": gm.grid.label(a), "to": gm.grid.label(b),
                 "distance": d, "path": path}, str(d))
 
