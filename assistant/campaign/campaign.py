@@ -57,6 +57,7 @@ class Campaign:
         self._store, self._state = store, state
         self._rng = rng if rng is not None else random.Random()
         self._map: Optional[tuple[Any, Any]] = None
+        self._graph: Optional[tuple[Any, Any]] = None
         self._snapshot_every = max(1, int(snapshot_every))
         self._clock = clock
         self._lock = threading.RLock()
@@ -139,6 +140,17 @@ class Campaign:
         if self._map is None or self._map[0] != pin:
             self._map = (pin, map_for(self._state.game, pin))
         return self._map[1]
+
+    def graph(self):
+        """The hex graph of the campaign's map with its hex and hexside corrections applied
+        (``GameMap.graph``), looked up again only when ``map_revision`` or the map pin change."""
+        from .mapfix import corrections_of
+
+        s = self._state
+        key = (s.map_pin, s.map_revision)
+        if self._graph is None or self._graph[0] != key:
+            self._graph = (key, self.map.graph(corrections_of(s)))
+        return self._graph[1]
 
     @property
     def readonly(self) -> bool:

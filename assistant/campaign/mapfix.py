@@ -1,9 +1,11 @@
-"""The derived map with a campaign's per-hex corrections applied (``source=user`` wins)."""
+"""The derived map with a campaign's corrections applied (``source=user`` wins): the per-hex table,
+and the corrections in the form the hex graph takes."""
 
 from __future__ import annotations
 
 import pandas as pd
 
+from ..maps.graph import MapCorrections
 from .model import CampaignState
 
 
@@ -24,3 +26,8 @@ def corrected_hexes(hexes: pd.DataFrame, state: CampaignState) -> pd.DataFrame:
                 out.loc[label] = pd.NA
             out.loc[label, key] = value
     return out
+
+
+def corrections_of(state: CampaignState) -> MapCorrections:
+    """A campaign's per-hex and per-hexside corrections, for ``GameMap.graph`` (issue 7 point 1)."""
+    return MapCorrections(hexes=state.map_corrections, hexsides=state.hexside_corrections)

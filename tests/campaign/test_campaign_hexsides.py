@@ -120,3 +120,20 @@ def test_cli_map_side(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == "error: B2048 and B2050 are not adjacent, so they share no hexside\n"
     assert file_fingerprint(f) == before
+
+
+def test_the_campaign_graph_carries_its_corrections_and_follows_map_revision(witp):
+    g0 = witp.graph()
+    assert witp.graph() is g0  # nothing changed: the same graph
+    witp.set_hexside("B2048", "B1949", mountain=True)
+    witp.set_hex("E2519", surface="land")
+    g1 = witp.graph()
+    assert g1 is not g0 and g1.edges["B1949", "B2048"]["mountain"] is True
+    assert g1.edges["B1949", "B2048"]["source"] == "user" and g0.edges["B1949", "B2048"].get("mountain") is not True
+    assert g1.nodes["E2519"]["surface"] == "land" and g1.nodes["E2519"]["source"] == "user"
+    witp.add_note("not a map change")
+    assert witp.graph() is g1
+    witp.undo()
+    witp.undo()
+    witp.undo()
+    assert witp.graph().edges["B1949", "B2048"].get("source") != "user"
