@@ -100,7 +100,7 @@ class Campaign:
         ro = Store.open(Path(path), check=check, readonly=True)
         try:
             _check_types(ro)
-            state = _load(ro, upto=None)
+            state, replayed = _load_counted(ro, upto=None)
         finally:
             ro.close()
         store = Store.open(Path(path), check="none", readonly=readonly)
@@ -111,7 +111,10 @@ class Campaign:
         except BaseException:
             store.close()
             raise
-        return cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng)
+        c = cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng)
+        if not readonly and replayed + len(rows) >= c._snapshot_every:
+            c._store_snapshot(state)  # e.g. a file whose snapshots an older fold wrote: replay once only
+        return c
 
     @classmethod
     def import_json(cls, source: Union[str, Path], path: Union[str, Path], **kw) -> "Campaign":
@@ -189,8 +192,7 @@ class Campaign:
     def upgrade_map(self) -> EventRecord:
         """Move the campaign to the installed map (same grid model) if its hexes are all on it."""
         model = self._state.map_pin.model if self._state.map_pin else None
-        pin = pin_for(self._state.game, model)
-        return self.execute(cmds.PinMap(pin=pin, grid=map_for(self._state.game, pin).grid))
+        return self.execute(cmds.PinMap(pin=pin_for(self._state.game, model)))
 
     def add_note(self, text: str) -> EventRecord:
         return self.execute(cmds.AddNote(text=text))
@@ -498,6 +500,11 @@ def _check_types(store: Store) -> None:
 
 def _load(store: Store, upto: Optional[int]) -> CampaignState:
     """The state at event ``upto`` (None: the last): newest usable snapshot, then the events after it."""
+    return _load_counted(store, upto)[0]
+
+
+def _load_counted(store: Store, upto: Optional[int]) -> tuple[CampaignState, int]:
+    """``_load``, and how many events it replayed after the snapshot it started from."""
     last = store.last_seq() if upto is None else upto
     base: Optional[CampaignState] = None
     for seq, text in store.snapshots(last, FOLD_VERSION):
@@ -513,4 +520,4 @@ def _load(store: Store, upto: Optional[int]) -> CampaignState:
     records = [EventRecord.from_row(r) for r in store.rows(after=after, upto=last)]
     if base is None and not records:
         raise CampaignError(f"{store.path} is damaged: it holds no events")
-    return fold(base, records)
+    return fold(base, records), len(records)

@@ -278,35 +278,34 @@ class PinMap:
     hex and hexside corrections) is still on that map's geometry (issue 7 point 4)."""
 
     pin: Any
-    grid: Any = None  # the Grid of ``pin`` (built by the caller, which knows the maps layer)
+    grid: Any = None  # the Grid of ``pin`` (None: built from the pin)
 
     def build(self, s, ctx):
+        from ..hexes import HexError
+        from ..maps.hexsides import SEPARATOR, HexsideError, hexside_id
+        from .mappin import map_for
+
         if not isinstance(self.pin, MapPin):
             raise CampaignError(f"map pin {v.show(self.pin)} is not a MapPin")
         if s.map_pin == self.pin:
             raise CampaignError(f"the campaign is already on map {self.pin.short} ({self.pin.model})")
-        grid = self.grid
-        if grid is not None:
-            from ..hexes import HexError
-
-            from ..maps.hexsides import SEPARATOR, HexsideError, hexside_id
-
-            stays = f"on map {self.pin.short}; the campaign stays on its map"
-            hexes = [(f"unit {u.id} at", u.hex) for u in s.units.values()]
-            hexes += [("the corrected hex", h) for h in s.map_corrections]
-            for what, label in hexes:
-                try:
-                    if grid.label(grid.parse(label)) != label:
-                        raise HexError(label)
-                except HexError:
-                    raise CampaignError(f"{what} {label} is not a hex {stays}") from None
-            for side_id in s.hexside_corrections:
-                try:
-                    same = hexside_id(grid, *side_id.split(SEPARATOR)) == side_id
-                except (HexsideError, TypeError):
-                    same = False
-                if not same:
-                    raise CampaignError(f"the corrected hexside {side_id} is not a hexside {stays}")
+        grid = self.grid if self.grid is not None else map_for(s.game, self.pin).grid
+        stays = f"on map {self.pin.short}; the campaign stays on its map"
+        hexes = [(f"unit {u.id} at", u.hex) for u in s.units.values()]
+        hexes += [("the corrected hex", h) for h in s.map_corrections]
+        for what, label in hexes:
+            try:
+                if grid.label(grid.parse(label)) != label:
+                    raise HexError(label)
+            except HexError:
+                raise CampaignError(f"{what} {label} is not a hex {stays}") from None
+        for side_id in s.hexside_corrections:
+            try:
+                same = hexside_id(grid, *side_id.split(SEPARATOR)) == side_id
+            except (HexsideError, TypeError):
+                same = False
+            if not same:
+                raise CampaignError(f"the corrected hexside {side_id} is not a hexside {stays}")
         return MapPinned(pin=self.pin, before=s.map_pin)
 
     def conflict(self, view, fresh, ctx):

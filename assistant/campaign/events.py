@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, Stri
 
 from .errors import CampaignFileError
 from .model import MapPin, Note, Unit, frozen_map
-from .slices import load_aids
+from .slices import load_aids, load_problems
 
 if TYPE_CHECKING:
     from .fold import Builder
@@ -86,7 +86,7 @@ def event_class(type_: str, version: Any) -> type["EventBody"]:
     cls = EVENT_TYPES.get(type_)
     if cls is None:
         raise CampaignFileError(f"event type {type_!r} is unknown to this version of Campaign Assistant "
-                                "(was the file written by a newer version?)")
+                                "(was the file written by a newer version?)" + load_problems())
     if not isinstance(version, int) or version < 1:
         raise CampaignFileError(f"event type {type_!r} has a malformed schema_version {version!r}")
     if version > cls.schema_version:

@@ -14,6 +14,7 @@ type or slice unknown.
 from __future__ import annotations
 
 import importlib
+import sys
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Callable, Generic, Mapping, Optional, TypeVar
@@ -65,6 +66,7 @@ class Registry:
 
     def __init__(self) -> None:
         self.slices: dict[str, StateSlice] = {}
+        self.errors: dict[str, str] = {}  # entry points that failed to load
         self._loaded = False
 
     def register(self, s: StateSlice) -> StateSlice:
@@ -82,7 +84,8 @@ class Registry:
             return self.slices[name]
         except KeyError:
             raise CampaignFileError(f"aid state {name!r} is unknown to this version of Campaign Assistant "
-                                    "(was the file written with an aid that is not installed?)") from None
+                                    "(was the file written with an aid that is not installed?)"
+                                    + load_problems()) from None
 
 
 SLICES = Registry()
@@ -105,7 +108,19 @@ def load_aids() -> None:
         if e.name != AIDS_PACKAGE:
             raise
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        ep.load()
+        try:
+            ep.load()
+        except Exception as e:  # noqa: BLE001 - reported by load_problems
+            SLICES.errors[f"entry point {ep.name}"] = f"{type(e).__name__}: {e}".splitlines()[0]
+
+
+def load_problems() -> str:
+    """" (aids that failed to load: ...)" for an unknown-type message, or "" if every aid loaded."""
+    aids = sys.modules.get(AIDS_PACKAGE)
+    problems = {**getattr(aids, "LOAD_ERRORS", {}), **SLICES.errors}
+    if not problems:
+        return ""
+    return " (aids that failed to load: " + "; ".join(f"{k}: {v}" for k, v in sorted(problems.items())) + ")"
 
 
 def slices_to_json(extra: Mapping[str, Any]) -> dict[str, Any]:

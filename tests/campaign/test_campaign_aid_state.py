@@ -209,3 +209,28 @@ def test_check_catches_what_only_the_fold_would_refuse(witp):
         witp.execute(_FoldRefuses())
     assert "unit 'nobody' is not on the map" in str(checked.value)
     assert str(checked.value) == str(executed.value) and witp.state.last_seq == 1
+
+
+def test_a_broken_aid_is_named_when_its_events_are_unknown(tmp_path):
+    """One aid that fails to import neither stops the others nor hides why a type is unknown."""
+    import subprocess
+
+    from conftest import PY, REPO, subprocess_env
+
+    with Campaign.create(tmp_path / "c.campaign", game="witp") as c:
+        c.execute(RollDice("1d6", values=[4]))
+    code = (
+        "import sys\n"
+        "class Breaker:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'assistant.aids.dice.notation':\n"
+        "            raise ImportError('simulated breakage')\n"
+        "sys.meta_path.insert(0, Breaker())\n"
+        "from assistant.campaign import Campaign, CampaignError\n"
+        f"try:\n    Campaign.open({str(tmp_path / 'c.campaign')!r}, readonly=True)\n"
+        "except CampaignError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=subprocess_env(), cwd=REPO, timeout=120)
+    assert "event type 'dice_rolled' is unknown" in out.stdout, out.stderr
+    assert "aids that failed to load: assistant.aids.dice.events: ImportError: simulated breakage" in out.stdout
+    assert out.stdout.count("\n") == 1  # one line

@@ -198,3 +198,39 @@ def test_map_version_ignores_gzip_time_stamps_but_not_content(data):
     sides.write_text(sides.read_text() + "E2418,E2519,river,true,[29.7],test\n" if sides.exists()
                      else "hex_a,hex_b,feature,value,rule,quote\nE2418,E2519,river,true,[29.7],test\n")
     assert current_map_version("witp").version not in (v0, v1)
+
+
+def test_upgrade_is_refused_when_a_corrected_hexside_would_no_longer_be_one(data, tmp_path):
+    path = tmp_path / "c.campaign"
+    with Campaign.create(path, game="witp") as c:
+        c.set_hexside("G0626", "G0627", river=True)
+    _rederive_with_offset(data, "G", (2, -1))
+    with Campaign.open(path) as c:
+        # G's own hexes keep their adjacency when the whole section moves: the upgrade applies
+        c.upgrade_map()
+        c.undo()
+    toml = data / "witp" / "game.toml"
+    text, n = re.subn(r'(id = "G".*?rows = )\[[^\]]*\]', r"\g<1>[1, 26]", toml.read_text(), count=1, flags=re.S)
+    assert n == 1
+    toml.write_text(text)
+    _clear_caches()
+    with Campaign.open(path) as c:
+        with pytest.raises(CampaignError, match=re.escape("the corrected hexside G0626|G0627 is not a hexside on map")):
+            c.upgrade_map()
+
+
+def test_opening_a_file_whose_snapshots_an_older_fold_wrote_replays_once(tmp_path):
+    path = tmp_path / "c.campaign"
+    with Campaign.create(path, game="witp", snapshot_every=10**6) as c:
+        for i in range(30):
+            c.add_note(f"line {i}")
+        want = c.state
+        c._store.con.execute("UPDATE snapshots SET fold_version = ?", (FOLD_VERSION - 1,))
+    fp = file_fingerprint(path)
+    with Campaign.open(path, readonly=True, snapshot_every=10) as c:
+        assert c.state == want
+    assert file_fingerprint(path) == fp  # a read-only open writes nothing
+    with Campaign.open(path, snapshot_every=10) as c:
+        assert c.state == want
+        snaps = c._store.con.execute("SELECT seq FROM snapshots WHERE fold_version = ?", (FOLD_VERSION,)).fetchall()
+        assert snaps == [(want.last_seq,)]
