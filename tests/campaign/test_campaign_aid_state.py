@@ -234,3 +234,71 @@ def test_a_broken_aid_is_named_when_its_events_are_unknown(tmp_path):
     assert "event type 'dice_rolled' is unknown" in out.stdout, out.stderr
     assert "aids that failed to load: assistant.aids.dice.events: ImportError: simulated breakage" in out.stdout
     assert out.stdout.count("\n") == 1  # one line
+
+
+FAKE_AID = '''
+from typing import ClassVar
+from pydantic import BaseModel, ConfigDict
+from assistant.campaign import EventBody, model_slice, register_event, register_slice
+
+
+class Tally(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    marks: tuple[str, ...] = ()
+
+
+register_slice(model_slice("tally", Tally))
+
+
+@register_event
+class Marked(EventBody):
+    type: ClassVar[str] = "marked"
+    undoable: ClassVar[bool] = False
+    mark: str
+
+    def apply(self, b, rec):
+        b.set_aid("tally", Tally(marks=b.aid("tally").marks + (self.mark,)))
+
+
+class Mark:
+    def __init__(self, mark):
+        self.mark = mark
+
+    def build(self, s, ctx):
+        return Marked(mark=self.mark)
+
+    def conflict(self, view, fresh, ctx):
+        return None
+'''
+
+
+def test_an_installed_aid_registers_through_its_entry_point(tmp_path):
+    """An aid outside this package (a distribution with a ``campaign_assistant.aids`` entry point)
+    is loaded by any reader that meets its event type or its slice: no list names it."""
+    import os
+    import subprocess
+
+    from conftest import PY, REPO, subprocess_env
+
+    site = tmp_path / "site"
+    (site / "fake_aid-0.1.dist-info").mkdir(parents=True)
+    (site / "fake_aid-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-aid\nVersion: 0.1\n")
+    (site / "fake_aid-0.1.dist-info" / "entry_points.txt").write_text("[campaign_assistant.aids]\nfake = fake_aid\n")
+    (site / "fake_aid.py").write_text(FAKE_AID)
+    env = subprocess_env()
+    env["PYTHONPATH"] = str(site) + os.pathsep + env["PYTHONPATH"]
+    f = str(tmp_path / "c.campaign")
+    write = ("import fake_aid\nfrom assistant.campaign import Campaign\n"
+             f"c = Campaign.create({f!r}, game='witp')\n"
+             "c.execute(fake_aid.Mark('one')); c.snapshot(); c.execute(fake_aid.Mark('two')); c.close()\n")
+    read = ("import sys\nfrom assistant.campaign import Campaign\n"
+            f"c = Campaign.open({f!r}, readonly=True)\n"
+            "assert 'fake_aid' in sys.modules\n"
+            "print(','.join(c.state.aid('tally').marks), c.state == c.replay())\n")
+    for code in (write, read):
+        out = subprocess.run([PY, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, timeout=120)
+        assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["one,two", "True"]
+    without = subprocess.run([PY, "-c", read], capture_output=True, text=True, env=subprocess_env(), cwd=REPO,
+                             timeout=120)
+    assert "event type 'marked' is unknown" in without.stderr  # not installed: a clear refusal
