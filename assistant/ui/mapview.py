@@ -38,6 +38,17 @@ DEFAULT_SIZE = (1000, 620)  # assumed map size in px before the browser reports 
 
 
 @dataclass(frozen=True)
+class _Choropleth:
+    chor: overlays.Choropleth
+    opacity: float
+
+
+# Screen pixels per board unit past which a choropleth's whole-map picture (drawn at
+# board.BOARD_SCALE) would show blurred: the view's region is then drawn at screen resolution.
+DETAIL_MIN_PPU = 2 * board.BOARD_SCALE
+
+
+@dataclass(frozen=True)
 class UnitMark:
     """What the map needs to draw one unit (the dashboard builds these from campaign state)."""
 
@@ -82,7 +93,9 @@ class MapView:
         self._side_order: tuple[str, ...] = ()
         self._select_listeners: list[Callable[[Optional[str]], None]] = []
         self._overlays: dict[str, L.Layer] = {}
-        self._choropleths: dict[str, tuple[str, tuple]] = {}  # name -> (picture digest, legend)
+        self._choropleths: dict[str, _Choropleth] = {}
+        self._details: dict[str, L.ImageOverlay] = {}  # choropleth name -> its zoomed-in view
+        self._detail_keys: dict[str, tuple] = {}  # name -> (region, digest) drawn in the detail
         self._legends: dict[str, w.HTML] = {}
         self._raster: Optional[overlays.HexRaster] = None
         self._cache_dir = cache_dir
@@ -278,14 +291,14 @@ class MapView:
         _check_name(name)
         if isinstance(opacity, bool) or not isinstance(opacity, (int, float)) or not 0 < opacity <= 1:
             raise ValueError(f"opacity must be a number in (0, 1], not {opacity!r}")
-        state = self._choropleths.get(name)
-        keep = {e.key: e.colour for e in state[1]} if state else None
+        old = self._choropleths.get(name)
+        keep = {e.key: e.colour for e in old.chor.legend} if old else None
         chor = overlays.build_choropleth(self.hex_raster(), values, palette=palette, legend=legend,
                                          keep=keep)
         layer = self._overlays.get(name)
-        if state is None or layer is None or state[0] != chor.digest:
+        if old is None or old.chor.digest != chor.digest:
             url = board.data_url(overlays.render_choropleth(self.hex_raster(), chor))
-            if state is not None and isinstance(layer, L.ImageOverlay):
+            if old is not None:
                 with layer.hold_sync():
                     layer.url = url
                     layer.opacity = opacity
@@ -294,7 +307,9 @@ class MapView:
                 self._put(name, layer)
         elif layer.opacity != opacity:
             layer.opacity = opacity
-        self._choropleths[name] = (chor.digest, chor.legend)
+        self._choropleths[name] = _Choropleth(chor, float(opacity))
+        if self._label_region is not None:
+            self._update_details(self._label_region, [name])
         self._set_legend(name, overlays.legend_html(title or name, chor) if show_legend else None)
         return chor.legend
 
@@ -302,7 +317,7 @@ class MapView:
         """The legend entries of the choropleth ``name`` (KeyError naming it if there is none)."""
         if name not in self._choropleths:
             raise KeyError(f"no choropleth named {name!r}")
-        return self._choropleths[name][1]
+        return self._choropleths[name].chor.legend
 
     def hex_raster(self) -> overlays.HexRaster:
         """The map's hex index raster (built on first use; cached on disk beside the board)."""
@@ -324,8 +339,7 @@ class MapView:
 
     def clear_overlay(self, name: str) -> None:
         layer = self._overlays.pop(name, None)
-        self._choropleths.pop(name, None)
-        self._set_legend(name, None)
+        self._drop_choropleth(name)
         if layer is not None and layer in self.map.layers:
             self.map.remove(layer)
 
@@ -351,20 +365,72 @@ class MapView:
     def _put(self, name: str, layer) -> None:
         old = self._overlays.get(name)
         if name in self._choropleths and layer is not old:
-            self._choropleths.pop(name)
-            self._set_legend(name, None)
+            self._drop_choropleth(name)
         self._overlays[name] = layer
-        # Board and text, then whole-map pictures, then vector overlays (in order of creation),
-        # then units, ruler and selection on top.
-        pictures = [lay for lay in self._overlays.values() if isinstance(lay, L.ImageOverlay)]
-        vectors = [lay for lay in self._overlays.values() if not isinstance(lay, L.ImageOverlay)]
+        self._relayer(old)
+
+    def _relayer(self, *gone) -> None:
+        """Board and text, then whole-map pictures (each with its zoomed-in detail), then vector
+        overlays (in order of creation), then units, ruler and selection on top."""
+        pictures, vectors = [], []
+        for name, lay in self._overlays.items():
+            if isinstance(lay, L.ImageOverlay):
+                pictures += [lay] + ([self._details[name]] if name in self._details else [])
+            else:
+                vectors.append(lay)
         fixed = {self.board_layer, self.labels_layer, self.units_layer, self.ruler_layer,
                  self.selection_layer, self.selection_ring}
-        others = [lay for lay in self.map.layers if lay not in fixed and lay is not old
-                  and lay not in self._overlays.values()]  # anything a caller added directly
+        ours = set(pictures) | set(vectors) | set(gone) | set(self._details.values())
+        others = [lay for lay in self.map.layers if lay not in fixed and lay not in ours]  # a caller's own
         self.map.layers = tuple([self.board_layer, self.labels_layer] + pictures + vectors + others
                                 + [self.units_layer, self.ruler_layer, self.selection_layer,
                                    self.selection_ring])
+
+    def _drop_choropleth(self, name: str) -> None:
+        self._choropleths.pop(name, None)
+        self._set_legend(name, None)
+        detail = self._details.pop(name, None)
+        self._detail_keys.pop(name, None)
+        if detail is not None and detail in self.map.layers:
+            self.map.remove(detail)
+
+    def _update_details(self, region: Region, names: Optional[Iterable[str]] = None) -> None:
+        """Zoomed in past the whole-map pictures' resolution, each choropleth's view region is
+        redrawn at screen resolution (and its whole-map picture hidden); zoomed out, the
+        whole-map picture shows again. Unchanged region and data send nothing."""
+        zoomed = region.px_per_unit >= DETAIL_MIN_PPU
+        added = False
+        for name in list(self._choropleths if names is None else names):
+            state, picture = self._choropleths[name], self._overlays[name]
+            detail = self._details.get(name)
+            if not zoomed:
+                if detail is not None and detail.visible:
+                    detail.visible = False
+                if not picture.visible:
+                    picture.visible = True
+                continue
+            key = (region, state.chor.digest)
+            if self._detail_keys.get(name) != key:
+                url = board.data_url(overlays.render_choropleth_region(self.hex_raster(), state.chor, region))
+                if detail is None:
+                    detail = L.ImageOverlay(url=url, bounds=region.bounds, opacity=state.opacity,
+                                            name=f"{name} (detail)")
+                    self._details[name] = detail
+                    added = True
+                else:
+                    with detail.hold_sync():  # bounds first: the new picture lands in its frame
+                        detail.bounds = region.bounds
+                        detail.url = url
+                self._detail_keys[name] = key
+            with detail.hold_sync():
+                if detail.opacity != state.opacity:
+                    detail.opacity = state.opacity
+                if not detail.visible:
+                    detail.visible = True
+            if picture.visible:
+                picture.visible = False
+        if added:
+            self._relayer()
 
     def _set_legend(self, name: str, html_text: Optional[str]) -> None:
         item = self._legends.get(name)
@@ -491,6 +557,8 @@ class MapView:
         with self.labels_layer.hold_sync():
             self.labels_layer.bounds = region.bounds
             self.labels_layer.url = board.data_url(board.png_bytes(board.compact(img)))
+        if self._choropleths:
+            self._update_details(region)
 
     # ----- details -------------------------------------------------------------------------
     def _details_html(self, label: Optional[str]) -> str:

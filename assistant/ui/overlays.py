@@ -6,7 +6,9 @@
   the board's own frame (``BoardFrame``), through a per-game *hex index raster*: for each pixel
   of the picture, which hex it lies in (exact hex geometry: the same pixel -> hex arithmetic a
   click uses) or none. The raster is computed once per map and cached beside the board picture,
-  so a choropleth is one array lookup and one PNG encoding.
+  so a choropleth is one array lookup and one PNG encoding. Zoomed in past the picture's own
+  resolution, the view's region is redrawn at screen resolution from the same data (exact hex
+  polygons), as the board's text layer redraws crisp hexes.
 * **Range outline** — the boundary of all hexes within N of a centre as closed polylines.
 * **Hexside segments** — the shared edge of two adjacent hexes, for mountain/river/blocked sides.
 
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional, Sequence, Union
 
 import numpy as np
-from PIL import Image, ImageColor
+from PIL import Image, ImageColor, ImageDraw
 
 from ..hexes import Axial, Grid, HexError
 from ..hexes.axial import distance as lattice_distance
@@ -247,13 +249,40 @@ def render_choropleth(raster: HexRaster, chor: Choropleth) -> bytes:
     """The transparent palette PNG of a choropleth, in the board's frame (same bounds)."""
     lut = np.append(chor.codes, np.uint8(0))  # off-map pixels -> transparent
     img = Image.fromarray(lut[raster.index], "P")
-    pal = [0, 0, 0]
-    for c in chor.colours:
-        pal += list(ImageColor.getrgb(c)[:3])
-    img.putpalette(pal)
+    img.putpalette(_palette(chor))
     buf = io.BytesIO()
     img.save(buf, format="PNG", transparency=0, compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()
+
+
+def render_choropleth_region(raster: HexRaster, chor: Choropleth, region: board.Region) -> bytes:
+    """The choropleth over one view's region at screen resolution (``region.px_per_unit``), for
+    when the whole-map picture would be enlarged past its own resolution: exact hex polygons,
+    like the crisp hexes of the board's text layer. Transparent where no hex has a colour."""
+    s = region.px_per_unit
+    w = max(1, math.ceil((region.x1 - region.x0) * s))
+    h = max(1, math.ceil((region.y1 - region.y0) * s))
+    img = Image.new("P", (w, h), 0)
+    img.putpalette(_palette(chor))
+    d = ImageDraw.Draw(img)
+    positions = raster._positions
+    orientation = raster.grid.orientation
+    for hx in board.hexes_in(raster.grid, region):
+        pos = positions.get(hx)  # None: a wrap image beyond the board's edge (not drawn)
+        code = int(chor.codes[pos]) if pos is not None else 0
+        if code:
+            d.polygon([((x - region.x0) * s, (y - region.y0) * s) for x, y in corners(hx, orientation)],
+                      fill=code, outline=code)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", transparency=0, compress_level=PNG_COMPRESS_LEVEL)
+    return buf.getvalue()
+
+
+def _palette(chor: Choropleth) -> list[int]:
+    pal = [0, 0, 0]
+    for c in chor.colours:
+        pal += list(ImageColor.getrgb(c)[:3])
+    return pal
 
 
 def legend_html(title: str, chor: Choropleth) -> str:
@@ -355,5 +384,5 @@ def latlng_lines(lines: Iterable[Sequence[Point]]) -> list[list[tuple[float, flo
 __all__ = [
     "AUTO_COLOURS", "Choropleth", "HexRaster", "LegendEntry", "build_choropleth", "chain",
     "colour_hex", "edge_corners", "hex_index_raster", "hexside_segments", "latlng_lines",
-    "legend_html", "outline", "render_choropleth",
+    "legend_html", "outline", "render_choropleth", "render_choropleth_region",
 ]

@@ -320,6 +320,19 @@ def test_whole_map_choropleth_in_the_browser(overlay_site, browser, geometry):
             page.wait_for_timeout(250)
         page.wait_for_timeout(1500)
         shot(page, "08-choropleth-zoomed")
+        # All the way in on the edge of two categories: the view is redrawn at screen resolution.
+        page.mouse.move(*T.hex_screen_point(page, frame, grid.pixel(grid.parse("E1514"))))
+        for _ in range(4):
+            page.mouse.wheel(0, -300)
+            page.wait_for_timeout(250)
+        page.wait_for_function(
+            "() => { const i = document.querySelectorAll('.ca-map img.leaflet-image-layer');"
+            " return i.length >= 4 && [...i].every(e => e.complete); }", timeout=15_000)
+        page.wait_for_timeout(1500)
+        shot(page, "09-choropleth-zoomed-in-crisp")
+        opacities = page.eval_on_selector_all(".ca-map img.leaflet-image-layer",
+                                              "els => els.map(e => getComputedStyle(e).opacity)")
+        assert opacities[2:4] == ["0", "0.55"]  # the enlarged whole-map picture hidden, the crisp one shown
         assert probe.blocked == []
         assert [e for e in probe.console_errors if "favicon" not in e] == []
     except BaseException:

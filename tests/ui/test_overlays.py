@@ -169,6 +169,65 @@ def test_unchanged_data_is_not_resent_and_changes_send_one_small_update(witp, bo
         assert meter.bytes_since(mark) < first + 2_000
 
 
+def _zoom_to(mv, label: str, zoom: float, half_w: float, half_h: float) -> None:
+    """What the browser reports after zooming in on ``label`` (as in test_mapview)."""
+    x, y = mv.grid.pixel(mv.grid.parse(label))
+    mv.map.set_state({"zoom": zoom, "north": -(y - half_h), "south": -(y + half_h),
+                      "west": x - half_w, "east": x + half_w})
+
+
+def test_zoomed_in_the_view_is_redrawn_crisp_from_the_same_data(witp, board_cache):
+    """Past the whole-map picture's resolution, the view's region is drawn at screen resolution
+    (the hex polygons exactly) and the enlarged whole-map picture is hidden; zoomed out again,
+    the whole-map picture is back. Unchanged data or a pan inside the drawn region sends nothing."""
+    with CommMeter() as meter:
+        mv = MapView(witp, cache_dir=board_cache)
+        grid = mv.grid
+        status = random_status(grid, seed=5, share=0.7)
+        entries = mv.show_choropleth("supply/status", status, opacity=0.5)
+        colour = {e.key: rgb(e.colour) for e in entries}
+        picture = mv._overlays["supply/status"]
+        assert picture.visible and "supply/status" not in mv._details
+
+        _zoom_to(mv, "E2519", 6, 8, 5)  # 64 px a hex
+        detail = mv._details["supply/status"]
+        region = mv._label_region
+        assert region.px_per_unit == 64 >= 2 * board.BOARD_SCALE
+        assert detail.visible and not picture.visible and detail.opacity == 0.5
+        assert detail.bounds == region.bounds
+        layers = list(mv.map.layers)
+        assert layers.index(detail) == layers.index(picture) + 1
+        img = decode(detail.url)
+        inside = board.hexes_in(grid, region)
+        assert len(inside) > 100
+        for h in inside:
+            label = grid.label(h)
+            cx, cy = grid.pixel(h)
+            for x, y in [(cx, cy)] + [(cx + 0.85 * (a - cx), cy + 0.85 * (b - cy))
+                                      for a, b in corners(h, grid.orientation)]:
+                i, j = math.floor((x - region.x0) * 64), math.floor((y - region.y0) * 64)
+                if not (0 <= i < img.size[0] and 0 <= j < img.size[1]):
+                    continue
+                got = img.getpixel((i, j))
+                want = colour[status[label]] + (255,) if label in status else (0, 0, 0, 0)
+                assert (got if got[3] else (0, 0, 0, 0)) == want, (label, got, want)
+
+        mark = meter.mark()
+        mv.show_choropleth("supply/status", dict(status), opacity=0.5)  # same data
+        _zoom_to(mv, "E2519", 6, 7.5, 4.5)  # a small pan inside the drawn region
+        assert [m for m in meter.since(mark) if m.method != "echo_update"] == []  # (echo: the view)
+
+        mark = meter.mark()
+        mv.show_choropleth("supply/status", dict(status, E2519="new status"), opacity=0.5)
+        sent = {m.comm_id: m.keys for m in meter.since(mark)}
+        assert "url" in sent[detail.comm.comm_id] and "url" in sent[picture.comm.comm_id]
+
+        _zoom_to(mv, "E2519", 3, 60, 40)  # zoomed out: the whole-map picture again
+        assert picture.visible and not detail.visible
+        mv.clear_overlays("supply")
+        assert detail not in mv.map.layers and mv._details == {}
+
+
 def test_unchanged_data_is_not_redrawn(witp, board_cache, monkeypatch):
     mv = MapView(witp, cache_dir=board_cache)
     drawn = []
