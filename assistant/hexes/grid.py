@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
+from itertools import combinations
 from typing import Iterable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import axial as ax
 from .axial import Axial
-from .layout import from_pixel, to_pixel
+from .layout import CORNER_RADIUS, from_pixel, to_pixel
 from .offset import Orientation, Parity, axial_to_offset, offset_to_axial
 from .search import astar, within
 
@@ -79,6 +80,21 @@ class GridSpec(BaseModel):
 
 
 _LABEL = re.compile(r"^([A-Za-z])\s*(\d{2})(\d{2})$")
+
+
+def _exit(px: float, py: float, dx: float, dy: float, x0: float, y0: float, x1: float, y1: float) -> float:
+    """For a point inside the box moving by (dx, dy) per unit t, the t in [0, 1] where it leaves
+    the box (1.0 if it does not)."""
+    t = 1.0
+    if dx > 0:
+        t = min(t, (x1 - px) / dx)
+    elif dx < 0:
+        t = min(t, (x0 - px) / dx)
+    if dy > 0:
+        t = min(t, (y1 - py) / dy)
+    elif dy < 0:
+        t = min(t, (y0 - py) / dy)
+    return t
 
 
 class Grid:
@@ -260,20 +276,30 @@ class Grid:
 
     def _straight_on_map(self, a: Axial, b: Axial) -> Optional[list[Axial]]:
         """The straight lattice line a..b (shorter way round a wrap) if every hex of it is on the
-        map, as canonical hexes; else None."""
+        map, as canonical hexes; else None. The hexes are ``axial.line``'s (same nudge, same
+        cube rounding), stopped at the first one off the map."""
         hexset = self._hexset
-        path = ax.line(a, self._nearest_image(a, b))
-        if self._wrap is None:
-            for h in path:
-                if h not in hexset:
-                    return None
-            return path
+        b = self._nearest_image(a, b)
+        n = ax.distance(a, b)
+        aq, ar = a[0] + ax._NUDGE[0], a[1] + ax._NUDGE[1]
+        dq = (b[0] + ax._NUDGE[0] - aq) / n if n else 0.0
+        dr = (b[1] + ax._NUDGE[1] - ar) / n if n else 0.0
         out = []
-        for h in path:
-            c = h if h in hexset else self.canonical(h)
-            if c is None:
-                return None
-            out.append(c)
+        for i in range(n + 1):
+            qf, rf = aq + dq * i, ar + dr * i
+            sf = -qf - rf
+            q, r, s_ = round(qf), round(rf), round(sf)
+            eq, er, es = abs(q - qf), abs(r - rf), abs(s_ - sf)
+            if eq > er and eq > es:
+                q = -r - s_
+            elif er > es:
+                r = -q - s_
+            h = Axial(q, r)
+            if h not in hexset:
+                h = self.canonical(h) if self._wrap is not None else None
+                if h is None:
+                    return None
+            out.append(h)
         return out
 
     def _fast_path(self, a: Axial, b: Axial) -> tuple[int, Optional[list[Axial]]]:
@@ -292,7 +318,14 @@ class Grid:
         key = (a, b)
         path = self._paths.get(key)
         if path is None:
-            path = astar(a, b, self.neighbors, lambda h: self._bound(h, b)[0])
+            if self._links:
+                bound = lambda h: self._bound(h, b)[0]  # noqa: E731
+            elif self._wrap is not None:
+                bound = lambda h: self._lattice_distance(h, b)  # noqa: E731
+            else:
+                bq, br = b
+                bound = lambda h: (abs(h[0] - bq) + abs(h[1] - br) + abs(h[0] + h[1] - bq - br)) // 2  # noqa: E731
+            path = astar(a, b, self._adjacent, bound)
             if path is None:  # a map in pieces; no game here is one
                 raise HexError(f"no on-map path from {self.label(a)} to {self.label(b)}")
             if len(self._paths) > 20_000:
@@ -306,10 +339,86 @@ class Grid:
             raise HexError(f"hex {tuple(h)} is off the {self.spec.game} map")
         return c
 
+    # Rectangles of the board plane that hold map hexes only, shrunk so that a straight line
+    # between two points inside one of them never rounds to a hex outside it: there the lattice
+    # distance is the answer in O(1). Built after BLOCKS_AFTER calls (a Grid asked a few
+    # questions, e.g. one placement tried by the calibration, never pays for them).
+    BLOCKS_AFTER = 64
+    _calls = 0
+
+    @cached_property
+    def _blocks(self) -> list[tuple[float, float, float, float]]:
+        hexset = self._hexset
+        outside = {n for h in hexset for n in ax.neighbors(h) if n not in hexset}
+        edge = [to_pixel(n, self.orientation) for n in outside]
+        boxes = {}
+        for s in self._order:
+            pts = [to_pixel(self._to_global(s, c, r), self.orientation)
+                   for c in s.cols for r in s.rows]  # the four corners span the section
+            boxes[s.id] = (min(x for x, _ in pts), min(y for _, y in pts),
+                           max(x for x, _ in pts), max(y for _, y in pts))
+        ids = list(boxes)
+        found = []
+        for k in range(1, min(3, len(ids)) + 1):
+            for combo in combinations(ids, k):
+                lo_x = [boxes[i][0] for i in combo]
+                lo_y = [boxes[i][1] for i in combo]
+                hi_x = [boxes[i][2] for i in combo]
+                hi_y = [boxes[i][3] for i in combo]
+                # The sections' bounding box, and the bands where they share rows or columns.
+                for x0, y0, x1, y1 in ((min(lo_x), min(lo_y), max(hi_x), max(hi_y)),
+                                       (min(lo_x), max(lo_y), max(hi_x), min(hi_y)),
+                                       (max(lo_x), min(lo_y), min(hi_x), max(hi_y))):
+                    # A line's hexes have their centres within CORNER_RADIUS of it: the box
+                    # grown by that much must hold no off-map centre (checking the off-map
+                    # hexes next to the map suffices: the box's hexes are connected). A
+                    # staggered edge leaves notches: then step inside.
+                    e = CORNER_RADIUS + 0.01
+                    for m in (0.0, 0.5, 1.0, 1.5):
+                        if not any(x0 + m - e <= x <= x1 - m + e and y0 + m - e <= y <= y1 - m + e
+                                   for x, y in edge):
+                            if x0 + m < x1 - m and y0 + m < y1 - m:
+                                found.append((x0 + m, y0 + m, x1 - m, y1 - m))
+                            break
+        found = list(dict.fromkeys(found))
+        return [b for b in found if not any(o != b and o[0] <= b[0] and o[1] <= b[1] and o[2] >= b[2]
+                                            and o[3] >= b[3] for o in found)]
+
+    def _in_blocks(self, a: Axial, b: Axial) -> bool:
+        """Whether the segment a..b lies inside one block, or inside two it crosses from the one
+        into the other (each block is convex: the part in the first ends where the part in the
+        second has begun)."""
+        if self._calls < self.BLOCKS_AFTER:
+            self._calls += 1
+            return False
+        ax_, ay = to_pixel(a, self.orientation)
+        bx, by = to_pixel(b, self.orientation)
+        dx, dy = bx - ax_, by - ay
+        leave = []  # for each block holding a: where the segment leaves it (1.0: it does not)
+        enter = []  # for each block holding b: where the segment enters it
+        for x0, y0, x1, y1 in self._blocks:
+            in_a = x0 <= ax_ <= x1 and y0 <= ay <= y1
+            in_b = x0 <= bx <= x1 and y0 <= by <= y1
+            if in_a and in_b:
+                return True
+            if in_a:
+                leave.append(_exit(ax_, ay, dx, dy, x0, y0, x1, y1))
+            elif in_b:
+                enter.append(1.0 - _exit(bx, by, -dx, -dy, x0, y0, x1, y1))
+        return bool(leave and enter) and min(enter) <= max(leave)
+
     def distance(self, a: Axial, b: Axial) -> int:
         """Hexes from a to b counted across the map (origin exclusive, target inclusive): an
         on-map shortest path, the shorter way round a wrap and through stated seam links."""
         a, b = self._checked(a), self._checked(b)
+        if not self._links and self._wrap is None:
+            if self._in_blocks(a, b):  # O(1): the straight line stays on the map
+                return ax.distance(a, b)
+        else:
+            bound, via = self._bound(a, b)
+            image = self._nearest_image(a, b)
+            if via is None and bound == ax.distance(a, image) and self._in_blocks(a, image):
+                return bound
         bound, path = self._fast_path(a, b)
         if path is not None:
             return bound
@@ -319,6 +428,16 @@ class Grid:
         """The O(1) lower bound: hexes on the infinite lattice (wrap and seam links included),
         ignoring map edges. Equal to ``distance`` where the straight line stays on the map."""
         return self._bound(self._checked(a), self._checked(b))[0]
+
+    @cached_property
+    def _adjacency(self) -> dict[Axial, list[Axial]]:
+        return {}  # filled by _adjacent as searches visit hexes
+
+    def _adjacent(self, h: Axial) -> list[Axial]:
+        out = self._adjacency.get(h)
+        if out is None:
+            out = self._adjacency[h] = self.neighbors(h)
+        return out
 
     def neighbors(self, h: Axial) -> list[Axial]:
         """On-map adjacent hexes (across section joins, seam links and the wrap)."""
