@@ -113,3 +113,22 @@ def test_off_map_hex_is_a_one_line_error():
     with pytest.raises(HexError, match=r"off the witp map") as e:
         g.distance(g.parse("B2048"), (900, 900))
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_o1_block_test_answers_only_where_the_straight_line_stays_on_the_map(game):
+    """The fast path's claim, checked hex by hex on a fresh grid (its block table built)."""
+    import random
+
+    from assistant.hexes import Grid
+    g = Grid(load_map(game).grid.spec)
+    g._calls = Grid.BLOCKS_AFTER
+    rnd = random.Random(7)
+    claimed = 0
+    for _ in range(4000):
+        a, b = rnd.choice(g.all_hexes), rnd.choice(g.all_hexes)
+        image = g._nearest_image(a, b)
+        if g._in_blocks(a, image):
+            claimed += 1
+            assert g._straight_on_map(a, b) is not None, (g.label(a), g.label(b))
+    assert claimed > 2000  # the fast path carries most pairs (the benchmark gives the shares)
