@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 from itertools import combinations
-from typing import Iterable, Literal, Optional
+from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -474,14 +474,6 @@ class Grid:
 
     def _within(self, center: Axial, radius: int) -> dict[Axial, int]:
         return within(self._checked(center), radius, self.neighbors)
-
-    def _on_map(self, hexes: Iterable[Axial]) -> list[Axial]:
-        seen: dict[Axial, None] = {}
-        for h in hexes:
-            c = self.canonical(h)
-            if c is not None:
-                seen.setdefault(c, None)
-        return list(seen)
 
     # ----- whole map and pixels ----------------------------------------------------------
     @cached_property
