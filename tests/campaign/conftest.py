@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
-import sys
-from pathlib import Path
-
 import pytest
 
 from assistant.campaign import Campaign
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def file_fingerprint(path: Path) -> tuple:
-    """Bytes hash, size and mtime: equal before/after means the file was not touched."""
-    st = path.stat()
-    return hashlib.sha256(path.read_bytes()).hexdigest(), st.st_size, st.st_mtime_ns
-
-
-def subprocess_env() -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    return env
+from campaignkit import PY, REPO, file_fingerprint, subprocess_env  # noqa: F401  (re-exported)
 
 
 @pytest.fixture
@@ -39,5 +21,3 @@ def guadalcanal(tmp_path):
     yield c
     c.close()
 
-
-PY = sys.executable

@@ -12,7 +12,7 @@ from assistant.aids.dice import DiceRolled, RollDice, parse_notation, roll_dice,
 from assistant.campaign import Campaign, CampaignError
 from assistant.cli import main
 
-from conftest import PY, REPO, file_fingerprint, subprocess_env
+from campaignkit import PY, REPO, file_fingerprint, subprocess_env
 
 
 # ----- notation ---------------------------------------------------------------------------------

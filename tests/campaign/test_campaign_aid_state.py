@@ -22,7 +22,7 @@ from assistant.campaign.fold import Builder, fold
 from assistant.campaign.model import state_from_json, state_to_json
 from assistant.campaign.slices import SLICES, StateSlice, model_slice, register_slice
 
-from conftest import file_fingerprint
+from campaignkit import PY, REPO, file_fingerprint, subprocess_env
 
 HEXES = ["E2519", "E2418", "B3327", "G1923"]
 SIDES = [("B2048", "B1949"), ("E2519", "E2418")]
@@ -215,7 +215,6 @@ def test_a_broken_aid_is_named_when_its_events_are_unknown(tmp_path):
     """One aid that fails to import neither stops the others nor hides why a type is unknown."""
     import subprocess
 
-    from conftest import PY, REPO, subprocess_env
 
     with Campaign.create(tmp_path / "c.campaign", game="witp") as c:
         c.execute(RollDice("1d6", values=[4]))
@@ -278,7 +277,6 @@ def test_an_installed_aid_registers_through_its_entry_point(tmp_path):
     import os
     import subprocess
 
-    from conftest import PY, REPO, subprocess_env
 
     site = tmp_path / "site"
     (site / "fake_aid-0.1.dist-info").mkdir(parents=True)

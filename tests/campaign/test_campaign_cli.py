@@ -8,7 +8,7 @@ import pytest
 
 from assistant.cli import main
 
-from conftest import PY, REPO, file_fingerprint, subprocess_env
+from campaignkit import PY, REPO, file_fingerprint, subprocess_env
 
 
 def run(capsys, *argv):

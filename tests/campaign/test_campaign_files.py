@@ -9,7 +9,7 @@ import pytest
 from assistant.campaign import Campaign, CampaignError, CampaignFileError
 from assistant.campaign.store import APPLICATION_ID, SCHEMA_VERSION
 
-from conftest import file_fingerprint
+from campaignkit import file_fingerprint
 
 
 @pytest.fixture

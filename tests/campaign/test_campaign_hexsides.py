@@ -11,7 +11,7 @@ from assistant.campaign import Campaign, CampaignError, StaleViewError
 from assistant.campaign.commands import SetHexside
 from assistant.cli import main
 
-from conftest import file_fingerprint
+from campaignkit import file_fingerprint
 
 
 def test_corregidor_hexside_has_one_id_whichever_way_round(witp):

@@ -22,7 +22,7 @@ from assistant.cli import main
 from assistant.maps import gamespec, load_game_spec, load_map
 from assistant.maps.version import current_map_version
 
-from conftest import file_fingerprint
+from campaignkit import file_fingerprint
 
 
 def _clear_caches():

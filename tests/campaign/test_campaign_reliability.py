@@ -13,7 +13,7 @@ import pytest
 
 from assistant.campaign import Campaign
 
-from conftest import PY, REPO, subprocess_env
+from campaignkit import PY, REPO, subprocess_env
 
 WRITER = str(Path(__file__).with_name("_writer.py"))
 

@@ -8,7 +8,7 @@ import pytest
 
 from assistant.campaign import Campaign, CampaignError, StaleViewError
 
-from conftest import PY, REPO, subprocess_env
+from campaignkit import PY, REPO, subprocess_env
 
 
 @pytest.fixture
