@@ -154,3 +154,13 @@ def test_done_prints_text_or_the_event_as_json(camp_file, capsys):
         data = json.loads(capsys.readouterr().out)
     assert text == f"#{rec.seq} {rec.describe(c.state.calendar)}\n"
     assert data["seq"] == rec.seq and data["turn_label"] == c.state.calendar.turn(rec.turn).label
+
+
+def test_a_broken_aid_is_named_and_the_other_commands_still_work(fake_aids, camp_file, capsys):
+    """An aid whose cli.py fails to import costs only its own commands, with a one-line warning."""
+    (fake_aids / "beta" / "cli.py").write_text("raise RuntimeError('beta is broken')\n")
+    assert cli.main(["alpha-note", str(camp_file), "still here"]) == 0
+    err = capsys.readouterr().err
+    assert err.strip() == (f"warning: {FAKE}.beta.cli failed to load, its commands are missing "
+                           "(RuntimeError: beta is broken)")
+    assert last_seq(camp_file) == 2

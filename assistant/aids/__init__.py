@@ -8,9 +8,10 @@ finds each aid's ``cli.py`` (``register(subparsers)``) the same way; see ``aid_m
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import logging
 import pkgutil
+
+from ..discovery import part_modules
 
 AID_PARTS = ("events", "tables")  # imported for every aid at package import: registrations, no UI
 
@@ -23,17 +24,7 @@ def aid_names() -> list[str]:
 def aid_modules(part: str) -> list[str]:
     """Module names ``assistant.aids.<aid>.<part>`` that exist (e.g. part="cli"), sorted by aid.
     An aid whose package fails to import is left out (and named in ``LOAD_ERRORS``)."""
-    out = []
-    for name in aid_names():
-        full = f"{__name__}.{name}.{part}"
-        try:
-            found = importlib.util.find_spec(full) is not None  # imports the aid's package
-        except Exception as e:  # noqa: BLE001 - reported, not swallowed: see LOAD_ERRORS
-            _failed(full, e)
-            continue
-        if found:
-            out.append(full)
-    return out
+    return part_modules(__name__, part, failed=_failed)
 
 
 # Aid modules that failed to import, with the reason: one broken aid neither stops the others nor

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import pkgutil
 import sys
 from typing import Optional
 
+from ..discovery import part_modules
 from . import common
 from .common import (FILE, CliError, add_command, add_json, command_errors, done, emit, event_json,
                      opened)
@@ -40,18 +40,14 @@ def core_modules() -> list[str]:
 
 
 def aid_modules(package: str = AIDS_PACKAGE) -> list[str]:
-    """``<package>.<aid>.cli`` for every aid package that has one, alphabetically."""
-    try:
-        pkg = importlib.import_module(package)
-    except ModuleNotFoundError as e:
-        if e.name == package:  # no aids installed yet
-            return []
-        raise
-    found = []
-    for m in sorted(pkgutil.iter_modules(getattr(pkg, "__path__", []), f"{package}."), key=lambda m: m.name):
-        if m.ispkg and importlib.util.find_spec(f"{m.name}.cli") is not None:
-            found.append(f"{m.name}.cli")
-    return found
+    """``<package>.<aid>.cli`` for every aid package that has one, alphabetically. An aid that
+    fails to import is named in a one-line warning and left out: the other commands still work."""
+    return part_modules(package, "cli", failed=_warn)
+
+
+def _warn(module: str, e: BaseException) -> None:
+    print(f"warning: {module} failed to load, its commands are missing ({type(e).__name__}: {e})".splitlines()[0],
+          file=sys.stderr)
 
 
 def command_modules() -> list[str]:
@@ -63,8 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = common.Parser(prog="campaign", description="Campaign Assistant: player aid for witp, apto and globalwar.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=common.Parser)
     sub.required = True
+    core = set(core_modules())
     for name in command_modules():
-        register = getattr(importlib.import_module(name), "register", None)
+        try:
+            module = importlib.import_module(name)
+        except Exception as e:  # noqa: BLE001 - a broken aid is named; a broken core module is a bug
+            if name in core:
+                raise
+            _warn(name, e)
+            continue
+        register = getattr(module, "register", None)
         if not callable(register):  # e.g. common: helpers, no commands
             continue
         try:
