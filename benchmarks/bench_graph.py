@@ -1,4 +1,4 @@
-"""The hex graph (issue 7 point 1). Each figure is printed with a ratio against a baseline measured
+"""The hex graph (issue 7 point 1). Each figure (a median) is printed with a ratio against a baseline measured
 in the same run: a bare ``nx.Graph`` with the same nodes (canonical labels) and the same edges, no
 attributes.
 
@@ -23,13 +23,14 @@ RESULTS: dict[tuple[str, str], float] = {}
 GAMES = ["witp", "apto", "globalwar"]
 
 
-def _mean(benchmark) -> float:
+def _median(benchmark) -> float:
+    """Median, not mean: a garbage collection in one round would swing a 15-round mean."""
     stats = getattr(benchmark, "stats", None)
-    return stats.stats.mean if stats is not None else float("nan")
+    return stats.stats.median if stats is not None else float("nan")
 
 
 def _report(game: str, what: str, benchmark) -> None:
-    RESULTS[game, what] = _mean(benchmark)
+    RESULTS[game, what] = _median(benchmark)
     base = RESULTS.get((game, "bare"))
     if base and what != "bare":
         print(f"\n{game} {what}: {RESULTS[game, what] * 1e3:.1f} ms = {RESULTS[game, what] / base:.2f}x "
