@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 from ..hexes import Axial, Grid
 from ..hexes.layout import CORNER_RADIUS, corners
 
-RENDER_VERSION = 4  # bump when the drawing changes, to invalidate cached boards
+RENDER_VERSION = 5  # bump when the drawing changes, to invalidate cached boards
 BOARD_SCALE = 16  # image pixels per board unit for the static board
 MARGIN = 1.5  # board units around the outermost hex centres
 
@@ -152,7 +152,10 @@ def render_board(gm, scale: int = BOARD_SCALE) -> Image.Image:
     grid = gm.grid
     frame = BoardFrame.for_grid(grid)
     w, h = math.ceil(frame.width * scale), math.ceil(frame.height * scale)
-    img = Image.new("RGB", (w, h), BACKGROUND)
+    # A wrapped map is drawn again one wrap east and west (issue 8): its margin is transparent so
+    # the copies' edge hexes show through where the pictures meet.
+    wrapped = wrap_dx(grid) != 0
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0)) if wrapped else Image.new("RGB", (w, h), BACKGROUND)
     d = ImageDraw.Draw(img)
 
     def px(p):
@@ -180,7 +183,25 @@ def render_board(gm, scale: int = BOARD_SCALE) -> Image.Image:
         d.text((x + scale * 0.6, y + scale * 0.6), s.id, fill=SECTION_LINE, font=font)
         if s.name:
             d.text((x + scale * 0.6, y + scale * 2.4), s.name, fill=SECTION_LINE, font=small)
+    if wrapped:
+        return img.quantize(colors=32, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return img.quantize(colors=32, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def wrap_dx(grid: Grid) -> float:
+    """Board-plane x shift of one east-west wrap (0 for a map that does not wrap)."""
+    if not grid.spec.wrap:
+        return 0.0
+    dx, dy = grid.pixel(Axial(*grid.spec.wrap))
+    if abs(dy) > 1e-9:
+        raise ValueError(f"wrap {grid.spec.wrap} is not east-west on the board plane")
+    return dx
+
+
+def copy_shifts(grid: Grid) -> tuple[float, ...]:
+    """x shifts at which the map is drawn: itself, and one wrap west and east if it wraps."""
+    dx = wrap_dx(grid)
+    return (0.0, -dx, dx) if dx else (0.0,)
 
 
 def png_bytes(img: Image.Image) -> bytes:
@@ -272,16 +293,17 @@ class Region:
 
     @classmethod
     def around(cls, frame: BoardFrame, x0: float, y0: float, x1: float, y1: float, zoom: float,
-               pad: float = 0.5, max_px: int = 2600) -> "Region":
+               pad: float = 0.5, max_px: int = 2600, wrap: float = 0.0) -> "Region":
         """The visible rectangle grown by ``pad`` of its size each side, clipped to the board and
-        to ``max_px`` pixels a side."""
+        to ``max_px`` pixels a side. ``wrap`` (``wrap_dx``): the board is drawn again one wrap
+        east and west, so the region may reach that far."""
         ppu = 2.0 ** zoom
         w, h = x1 - x0, y1 - y0
         x0, x1 = x0 - pad * w, x1 + pad * w
         y0, y1 = y0 - pad * h, y1 + pad * h
-        # Clipped to the board plus room for names that run past its edge.
-        x0, y0 = max(x0, frame.x0 - 8), max(y0, frame.y0 - 2)
-        x1, y1 = min(x1, frame.x1 + 8), min(y1, frame.y1 + 2)
+        # Clipped to the board (and its wrapped copies) plus room for names past its edge.
+        x0, y0 = max(x0, frame.x0 - 8 - wrap), max(y0, frame.y0 - 2)
+        x1, y1 = min(x1, frame.x1 + 8 + wrap), min(y1, frame.y1 + 2)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         half = max_px / ppu / 2
         x0, x1 = max(x0, cx - half), min(x1, cx + half)
@@ -329,9 +351,11 @@ NAME_OFFSET_PX = unit_marker_radius(5) + 3
 
 def render_labels(gm, region: Region, max_hex_labels: int = 4000,
                   units: Sequence[tuple[str, str, tuple[int, int, int]]] = ()) -> Image.Image:
-    """Transparent text layer for one view: place names always; hex outlines and hex labels
-    when hexes are big enough on screen (capped at ``max_hex_labels``); unit names inside their
-    hexes when there is room (``units``: (hex label, text, side colour))."""
+    """Transparent text layer for one view: place names always (decluttered, ``place_labels``);
+    hex outlines and hex labels when hexes are big enough on screen (capped at
+    ``max_hex_labels``); unit names inside their hexes when there is room (``units``: (hex label,
+    text, side colour); the map view draws those on a layer of their own, ``render_unit_names``,
+    so a campaign change never redraws this picture)."""
     grid = gm.grid
     s = region.px_per_unit
     w = max(1, math.ceil((region.x1 - region.x0) * s))
@@ -377,20 +401,79 @@ def render_labels(gm, region: Region, max_hex_labels: int = 4000,
             for hx in visible:
                 cx, cy = px(grid.pixel(hx))
                 d.text((cx, cy - s * 0.30), grid.label(hx), fill=(60, 60, 80, 255), font=f, anchor="mm")
-    if s >= UNIT_NAMES_MIN_PPU and units:
-        by_hex: dict[str, list[tuple[str, tuple[int, int, int]]]] = {}
-        for label, text, colour in units:
-            by_hex.setdefault(label, []).append((text, colour))
-        f = _font(max(9, min(13, s * 0.11)))
-        line_h = max(11, min(16, s * 0.14))
-        for label, items in by_hex.items():
-            try:
-                cx, cy = grid.pixel(grid.parse(label))
-            except Exception:
+    if units:
+        _draw_unit_names(d, grid, region, units)
+    # Place names: a dot for every place, and the names that fit without covering another name
+    # or dot, most important first; the hex details name every place.
+    r = place_dot_radius(s)
+    for label, x, y in place_dots(gm, region):
+        cx, cy = px((x, y))
+        d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(150, 20, 20, 255), outline=(255, 255, 255, 255))
+    f = _font(place_font_size(s))
+    for p in place_labels(gm, region):
+        d.text(p.anchor_xy, p.text, fill=(30, 30, 30, 255), font=f, anchor=p.anchor,
+               stroke_width=NAME_STROKE, stroke_fill=(255, 255, 255, 220))
+    return img
+
+
+def render_unit_names(gm, region: Region,
+                      units: Sequence[tuple[str, str, tuple[int, int, int]]]) -> Optional[tuple[Image.Image, "Region"]]:
+    """Unit names written in their hexes for one view, on a picture of their own, cropped to the
+    names drawn: (picture, the region it covers), or None when nothing is written (hexes too
+    small on screen, or no unit in the view)."""
+    s = region.px_per_unit
+    if s < UNIT_NAMES_MIN_PPU or not units:
+        return None
+    w = max(1, math.ceil((region.x1 - region.x0) * s))
+    h = max(1, math.ceil((region.y1 - region.y0) * s))
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    _draw_unit_names(ImageDraw.Draw(img), gm.grid, region, units)
+    box = img.getbbox()
+    if box is None:
+        return None
+    left, top, right, bottom = box
+    crop = Region(round(region.x0 + left / s, 6), round(region.y0 + top / s, 6),
+                  round(region.x0 + right / s, 6), round(region.y0 + bottom / s, 6), s)
+    return img.crop(box), crop
+
+
+def units_in(grid: Grid, region: Region, units: Sequence[tuple[str, str, tuple[int, int, int]]]) -> tuple:
+    """The (hex, text, colour) entries whose hex (or a wrapped copy of it) is in the region: what a
+    unit-name picture of that region shows."""
+    out = []
+    for label, text, colour in units:
+        try:
+            cx, cy = grid.pixel(grid.parse(label))
+        except Exception:
+            continue
+        if any(_in(region, cx + dx, cy) for dx in copy_shifts(grid)):
+            out.append((label, text, colour))
+    return tuple(out)
+
+
+def _in(region: Region, x: float, y: float, pad: float = 1.0) -> bool:
+    return region.x0 - pad <= x <= region.x1 + pad and region.y0 - pad <= y <= region.y1 + pad
+
+
+def _draw_unit_names(d: ImageDraw.ImageDraw, grid: Grid, region: Region, units) -> None:
+    s = region.px_per_unit
+    if s < UNIT_NAMES_MIN_PPU:
+        return
+    by_hex: dict[str, list[tuple[str, tuple[int, int, int]]]] = {}
+    for label, text, colour in units:
+        by_hex.setdefault(label, []).append((text, colour))
+    f = _font(max(9, min(13, s * 0.11)))
+    line_h = max(11, min(16, s * 0.14))
+    for label, items in by_hex.items():
+        try:
+            cx0, cy = grid.pixel(grid.parse(label))
+        except Exception:
+            continue
+        for dx in copy_shifts(grid):
+            cx = cx0 + dx
+            if not _in(region, cx, cy):
                 continue
-            if not (region.x0 - 1 <= cx <= region.x1 + 1 and region.y0 - 1 <= cy <= region.y1 + 1):
-                continue
-            x, y = px((cx, cy))
+            x, y = (cx - region.x0) * s, (cy - region.y0) * s
             shown = items if len(items) <= 3 else items[:2] + [(f"+{len(items) - 2} more", (90, 90, 90))]
             top = y + s * 0.05
             for i, (text, colour) in enumerate(shown):
@@ -402,30 +485,122 @@ def render_labels(gm, region: Region, max_hex_labels: int = 4000,
                 d.rectangle([x - w_txt / 2 - 3, yy - 1, x + w_txt / 2 + 3, yy + line_h - 2],
                             fill=colour + (235,))
                 d.text((x, yy + (line_h - 2) / 2), text, fill=(255, 255, 255, 255), font=f, anchor="mm")
-    # Place names: a dot and the name, biggest-first so crowded areas keep the important ones.
-    fsize = max(10, min(15, int(s * 0.35) + 6))
-    f = _font(fsize)
-    taken: list[tuple[float, float, float, float]] = []
-    for label, names in sorted(gm.places.items()):
+
+
+# ----- place names: greedy placement by priority (issue 8) -----------------------------------
+NAME_STROKE = 2  # px of white halo around a place name
+
+# Which places keep their name when names crowd (lower first); kinds from the gazetteers.
+KIND_PRIORITY = {
+    "capital": 0, "provincial_capital": 1, "city": 1, "country_setup": 1, "industrial_center": 2,
+    "industrial_hex": 2, "naval_base": 2, "port": 2, "fortress": 2, "fort": 2, "airbase": 3,
+    "rail_center": 3, "resource_center": 3, "supply_source": 3, "oil_field": 3,
+}
+DEFAULT_KIND_PRIORITY = 4
+
+
+@dataclass(frozen=True)
+class PlacedLabel:
+    """One place name the text layer writes: the hex, the text, the board-plane point of its dot
+    (``x`` includes the wrap copy it is drawn at), where the text is anchored and its pixel box
+    (halo included) in the region's picture."""
+
+    hex: str
+    text: str
+    x: float
+    y: float
+    anchor: str
+    anchor_xy: tuple[float, float]
+    box: tuple[float, float, float, float]
+
+
+def place_dot_radius(px_per_unit: float) -> float:
+    return max(2.5, min(5, px_per_unit * 0.12))
+
+
+def place_font_size(px_per_unit: float) -> int:
+    return max(10, min(15, int(px_per_unit * 0.35) + 6))
+
+
+def place_dots(gm, region: Region) -> list[tuple[str, float, float]]:
+    """(hex label, x, y) of every place dot in the region (wrapped copies included)."""
+    grid = gm.grid
+    out = []
+    for label in sorted(gm.places):
         try:
-            hx = grid.parse(label)
+            x, y = grid.pixel(grid.parse(label))
         except Exception:
             continue
-        x, y = grid.pixel(hx)
-        if not (region.x0 - 1 <= x <= region.x1 + 1 and region.y0 - 1 <= y <= region.y1 + 1):
+        for dx in copy_shifts(grid):
+            if _in(region, x + dx, y):
+                out.append((label, x + dx, y))
+    return out
+
+
+def _place_rank(gm) -> dict[str, tuple]:
+    kinds: dict[str, int] = {}
+    gaz = getattr(gm, "gazetteer", None)
+    if gaz is not None and len(gaz):
+        for hexlabel, kind in zip(gaz["hex"], gaz["kind"]):
+            try:
+                key = gm.grid.label(gm.grid.parse(str(hexlabel)))
+            except Exception:
+                continue
+            rank = KIND_PRIORITY.get(str(kind), DEFAULT_KIND_PRIORITY)
+            kinds[key] = min(rank, kinds.get(key, rank))
+    return kinds
+
+
+def place_labels(gm, region: Region) -> list[PlacedLabel]:
+    """The place names the text layer writes in ``region``, decluttered: places by priority
+    (gazetteer kind, then more names in the hex, then label), each name tried right, left, above
+    and below its dot and written at the first spot that covers no name already written and no
+    place's dot; a name repeated over several hexes (a region's hexes) is written once. A
+    name that fits nowhere is left out (the dot stays; the hex details name it; zooming in
+    writes it)."""
+    s = region.px_per_unit
+    r = place_dot_radius(s)
+    f = _font(place_font_size(s))
+    measure = ImageDraw.Draw(Image.new("RGBA", (1, 1)))
+    dots = place_dots(gm, region)
+
+    def px(x, y):
+        return (x - region.x0) * s, (y - region.y0) * s
+
+    dot_boxes = []
+    for label, x, y in dots:
+        cx, cy = px(x, y)
+        dot_boxes.append((label, x, (cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1)))
+    rank = _place_rank(gm)
+    order = sorted(dots, key=lambda t: (rank.get(t[0], DEFAULT_KIND_PRIORITY), -len(gm.places[t[0]]),
+                                        t[0], t[1]))
+    off = max(r + 2, NAME_OFFSET_PX)
+    taken: list[tuple[float, float, float, float]] = []
+    written: set[str] = set()
+    out: list[PlacedLabel] = []
+    for label, x, y in order:
+        names = gm.places[label]
+        if names[0] in written:
             continue
-        cx, cy = px((x, y))
-        r = max(2.5, min(5, s * 0.12))
-        d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(150, 20, 20, 255), outline=(255, 255, 255, 255))
         text = names[0] if len(names) == 1 else f"{names[0]} +{len(names) - 1}"
-        tx, ty = cx + max(r + 2, NAME_OFFSET_PX), cy
-        box = d.textbbox((tx, ty), text, font=f, anchor="lm")
-        if any(not (box[2] < b[0] or box[0] > b[2] or box[3] < b[1] or box[1] > b[3]) for b in taken):
-            continue  # would overlap a name already drawn: the dot stays, the hex details name it
-        taken.append(box)
-        d.text((tx, ty), text, fill=(30, 30, 30, 255), font=f, anchor="lm",
-               stroke_width=2, stroke_fill=(255, 255, 255, 220))
-    return img
+        cx, cy = px(x, y)
+        for anchor, xy in (("lm", (cx + off, cy)), ("rm", (cx - off, cy)),
+                           ("mb", (cx, cy - off)), ("mt", (cx, cy + off))):
+            b = measure.textbbox(xy, text, font=f, anchor=anchor, stroke_width=NAME_STROKE)
+            box = (b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1)
+            if any(_boxes_overlap(box, t) for t in taken):
+                continue
+            if any(_boxes_overlap(box, db) and not (lb == label and dx == x) for lb, dx, db in dot_boxes):
+                continue
+            taken.append(box)
+            written.add(names[0])
+            out.append(PlacedLabel(label, text, x, y, anchor, xy, box))
+            break
+    return out
+
+
+def _boxes_overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 # ----- vector geometry for the small dynamic layers -------------------------------------------
@@ -457,5 +632,6 @@ def hexes_geojson(grid: Grid, hexes: Iterable[Axial], style: Optional[dict] = No
 
 __all__ = [
     "BoardFrame", "Region", "board_png", "data_url", "render_board", "render_labels", "to_latlng",
-    "to_board", "hex_ring_latlng", "path_latlng", "hexes_geojson", "CORNER_RADIUS",
+    "to_board", "hex_ring_latlng", "path_latlng", "hexes_geojson", "CORNER_RADIUS", "place_labels",
+    "PlacedLabel", "render_unit_names", "copy_shifts", "wrap_dx",
 ]

@@ -145,3 +145,71 @@ def test_unit_names_are_written_in_their_hex_when_there_is_room(witp):
 
     assert differs(near)  # names drawn when zoomed in
     assert not differs(far)  # and not when hexes are too small for them
+
+
+# ----- issue 8: readable place names at whole-map zoom -----------------------------------------
+def _whole_map(gm, size=(1000, 620)):
+    f = board.BoardFrame.for_grid(gm.grid)
+    z = f.fit_zoom(*size)
+    return board.Region.around(f, f.x0, f.y0, f.x1, f.y1, z)
+
+
+def _dot_box(gm, region, label, shift=0.0):
+    s = region.px_per_unit
+    x, y = gm.grid.pixel(gm.grid.parse(label))
+    x += shift
+    cx, cy = (x - region.x0) * s, (y - region.y0) * s
+    r = board.place_dot_radius(s)
+    return (cx - r, cy - r, cx + r, cy + r)
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+def test_no_two_place_names_overlap_at_whole_map_zoom(game):
+    """Issue 8: names piled up over Europe and Japan/Korea. At whole-map zoom no two drawn names
+    overlap (their halo included), no name covers another place's dot, and the names drawn
+    are the ones the text layer paints (measured from the picture itself)."""
+    gm = load_map(game)
+    region = _whole_map(gm)
+    placed = board.place_labels(gm, region)
+    assert len(placed) >= 10
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            assert not _overlap(a.box, b.box), (a.text, b.text)
+    dots = {(h, x): _dot_box(gm, region, h, x - gm.grid.pixel(gm.grid.parse(h))[0])
+            for h, x, _ in board.place_dots(gm, region)}
+    assert {h for h, _ in dots} == {h for h in gm.places}
+    for p in placed:
+        for (h, x), d in dots.items():
+            assert (h, x) == (p.hex, p.x) or not _overlap(p.box, d), (p.text, gm.places[h])
+    # Every opaque pixel of the picture lies on a dot or inside a drawn name's box.
+    img = board.render_labels(gm, region)
+    import numpy as np
+
+    alpha = np.asarray(img.getchannel("A")) > 0
+    for box in [p.box for p in placed] + list(dots.values()):
+        x0, y0, x1, y1 = (max(0, math.floor(box[0]) - 1), max(0, math.floor(box[1]) - 1),
+                          math.ceil(box[2]) + 1, math.ceil(box[3]) + 1)
+        alpha[y0:y1, x0:x1] = False
+    assert alpha.sum() == 0
+
+
+@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+def test_every_place_is_named_when_zoomed_in_on_it(game):
+    """Decluttering drops names only while crowded: zoomed in on any place as far as the map
+    view goes (whole-map zoom + 5), its name is drawn."""
+    gm = load_map(game)
+    f = board.BoardFrame.for_grid(gm.grid)
+    zoom = f.fit_zoom(1000, 620) + 5
+    for label, names in gm.places.items():
+        x, y = gm.grid.pixel(gm.grid.parse(label))
+        region = board.Region.around(f, x - 3, y - 2, x + 3, y + 2, zoom)
+        texts = {p.hex: p.text for p in board.place_labels(gm, region)}
+        if label not in texts:  # a name repeated over several hexes is written once, nearby
+            assert any(t.startswith(names[0]) for t in texts.values()), (label, names)
+            assert sum(n[0] == names[0] for n in gm.places.values()) > 1, (label, names)
+            continue
+        assert texts[label].startswith(names[0])
