@@ -32,7 +32,7 @@ from .gamedata import load_calendar, load_sides, resolve_settings
 from .mappin import map_for, map_status, pin_for
 from .model import CampaignState, state_from_json, state_to_json
 from .scenario import load_scenario
-from .store import SCHEMA_VERSION, Store
+from .store import SCHEMA_VERSION, Store, create_error
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,11 @@ class Campaign:
         """Create a new campaign file for ``game`` (optionally from a scenario) pinned to the
         installed map (grid ``model``; None: the calibrated one); never overwrites."""
         path = Path(path)
-        if path.exists():
+        try:
+            exists = path.exists()
+        except OSError as e:  # e.g. an unreadable directory
+            raise create_error(path, e) from None
+        if exists:
             raise CampaignError(f"{path} exists already; a new campaign never overwrites a file")
         records, state = initial_records(game, scenario, settings=settings, undo_limit=undo_limit, clock=clock,
                                          model=model)

@@ -7,12 +7,18 @@ committed event survives a crash. ``PRAGMA application_id`` marks the file as a 
 
 Opening never writes to a file it has not first validated read-only (header bytes, then a
 ``mode=ro`` connection: application_id, user_version, tables, ``quick_check``).
+
+SQLite's sidecars (``FILE-wal``, ``FILE-shm``) take the campaign's mode when created, so reading a
+0444 campaign makes 0444 sidecars that outlive the reader and, after ``chmod 644`` on the campaign,
+refuse every write (issue 8 defect 5). Every connection here therefore leaves the player's own
+sidecars owner-writable (``release_sidecars``), and a write refused for a read-only file names it.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import struct
 import tempfile
 import urllib.parse
@@ -55,6 +61,52 @@ PRAGMA user_version = {SCHEMA_VERSION};
 
 Row = tuple  # (seq, time, turn, side, type, schema_version, payload)
 _COLUMNS = "seq, time, turn, side, type, schema_version, payload"
+
+
+def sidecar_paths(path: Path) -> tuple[Path, Path]:
+    """SQLite's write-ahead log and shared-memory index beside ``path``."""
+    return Path(str(path) + "-wal"), Path(str(path) + "-shm")
+
+
+def release_sidecars(path: Path) -> None:
+    """Make the sidecars of ``path`` that this user owns writable by their owner. Changing a mode
+    never disturbs a connection that has the file open; a sidecar someone else owns is left alone
+    (``readonly_cause`` names it when it refuses a write)."""
+    for p in sidecar_paths(path):
+        try:
+            st = p.stat()
+            if st.st_uid == os.geteuid() and not st.st_mode & stat.S_IWUSR:
+                os.chmod(p, stat.S_IMODE(st.st_mode) | stat.S_IWUSR)
+        except OSError:
+            pass  # gone meanwhile, or not ours to change
+
+
+def readonly_cause(path: Path) -> str:
+    """Why SQLite found ``path`` read-only, naming the file: the campaign itself, or a sidecar."""
+    for p in (path, *sidecar_paths(path)):
+        if p.exists() and not os.access(p, os.W_OK):
+            mode = stat.filemode(p.stat().st_mode)
+            if p == path:
+                return f"{p} is read-only ({mode})"
+            return (f"its SQLite sidecar {p} is read-only ({mode}); make it writable (chmod u+w) or, "
+                    f"when no program has the campaign open, delete it")
+    if not os.access(path.parent, os.W_OK):
+        return f"its directory {path.parent} is read-only (SQLite keeps {sidecar_paths(path)[1].name} there)"
+    return f"{path} is read-only"
+
+
+def _write_error(path: Path, e: sqlite3.Error, tail: str = "") -> CampaignError:
+    """The one-line error for a refused write; a read-only refusal names the read-only file."""
+    if "readonly" in str(e) or "read-only" in str(e):
+        return CampaignError(f"cannot write to {path}: {readonly_cause(path)}{tail}")
+    return CampaignError(f"cannot write to {path} ({e}){tail}")
+
+
+def create_error(path: Path, e: OSError) -> CampaignError:
+    """One line for a file system refusal while creating ``path`` (unwritable, unreadable directory)."""
+    if isinstance(e, PermissionError):
+        return CampaignError(f"cannot create {path}: permission denied in directory {path.parent}")
+    return CampaignError(f"cannot create {path} ({e.strerror or e})")
 
 
 def _ro_uri(path: Path) -> str:
@@ -112,9 +164,12 @@ def inspect(path: Path, check: str = "quick") -> dict[str, str]:
                 raise CampaignFileError(f"{name} is damaged: integrity check says {result}")
         return meta
     except sqlite3.Error as e:
+        if "readonly" in str(e):  # not damage: SQLite could not make its sidecars
+            raise CampaignFileError(f"{name} cannot be read: {readonly_cause(path)}") from None
         raise CampaignFileError(f"{name} is damaged or not a campaign file ({e})") from None
     finally:
         con.close()
+        release_sidecars(path)
 
 
 def integrity(con: sqlite3.Connection, full: bool = True) -> str:
@@ -150,11 +205,14 @@ class Store:
         """Write a new campaign file holding ``rows``; refuse if ``path`` exists. Atomic: the file
         is built under a temporary name, synced, then linked into place."""
         path = Path(path)
-        if path.exists():
-            raise CampaignError(f"{path} exists already; a new campaign never overwrites a file")
-        if not path.parent.is_dir():
-            raise CampaignError(f"directory {path.parent} does not exist")
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".creating", dir=path.parent)
+        try:
+            if path.exists():
+                raise CampaignError(f"{path} exists already; a new campaign never overwrites a file")
+            if not path.parent.is_dir():
+                raise CampaignError(f"directory {path.parent} does not exist")
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".creating", dir=path.parent)
+        except OSError as e:
+            raise create_error(path, e) from None
         os.close(fd)
         tmp_path = Path(tmp)
         try:
@@ -186,6 +244,8 @@ class Store:
             _fsync_dir(path.parent)
         except sqlite3.Error as e:
             raise CampaignError(f"cannot create {path} ({e})") from None
+        except OSError as e:
+            raise create_error(path, e) from None
         finally:
             for p in (tmp_path, Path(str(tmp_path) + "-journal")):
                 if p.exists():
@@ -205,6 +265,7 @@ class Store:
             store = cls(path, con, meta)
             store.readonly = True
             return store
+        release_sidecars(path)  # e.g. left read-only by an older version: the write must not fail on it
         try:
             con = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S)
             con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
@@ -219,6 +280,7 @@ class Store:
 
     def close(self) -> None:
         self.con.close()
+        release_sidecars(self.path)
 
     # ----- reading --------------------------------------------------------------------------
     def last_seq(self) -> int:
@@ -266,7 +328,7 @@ class Store:
             if "locked" in str(e) or "busy" in str(e):
                 raise BusyError(f"{self.path} is busy: another program has been writing to it for "
                                 f"over {BUSY_TIMEOUT_S:.0f} s; try again") from None
-            raise CampaignError(f"cannot write to {self.path} ({e})") from None
+            raise _write_error(self.path, e) from None
         try:
             yield self.con
             self.con.execute("COMMIT")
@@ -277,7 +339,7 @@ class Store:
                 except sqlite3.Error:
                     pass
             if isinstance(e, sqlite3.Error):
-                raise CampaignError(f"cannot write to {self.path} ({e}); nothing was changed") from None
+                raise _write_error(self.path, e, "; nothing was changed") from None
             raise
 
     def insert(self, rows: Sequence[Row]) -> None:

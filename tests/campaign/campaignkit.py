@@ -22,3 +22,33 @@ def subprocess_env() -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     return env
+
+
+# Linux capability numbers (linux/capability.h) and prctl(PR_CAPBSET_DROP).
+CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER = 0, 1, 2, 3
+PR_CAPBSET_DROP = 24
+
+
+def _drop_file_privileges() -> None:  # pragma: no cover - runs in the child before exec
+    """In a child of root: drop the capabilities that let root ignore file modes and ownership (SQLite, as root,
+    even chowns the sidecars it opens), so
+    the exec'd program meets permissions as an ordinary owner would (root owns the test files)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), f"prctl(PR_CAPBSET_DROP, {cap}) failed")
+
+
+def run_as_player(args: list, **kw):
+    """``subprocess.run(args)`` as a player who meets file permissions: unchanged for a normal user;
+    as root (the CI), with the permission-overriding capabilities dropped (it fails, never skips,
+    if they cannot be dropped)."""
+    import subprocess
+
+    kw.setdefault("env", subprocess_env())
+    kw.setdefault("cwd", REPO)
+    if os.geteuid() == 0:
+        kw["preexec_fn"] = _drop_file_privileges
+    return subprocess.run(args, **kw)
