@@ -7,25 +7,87 @@ campaign's state when the campaign says it changed — for this page's own comma
 of every other page or CLI on the same file. The dashboard kit (``kit.py``) opens the campaign,
 polls it on the kernel's event loop and calls ``refresh(state)``; every callback here is guarded
 by the error panel.
+
+What Move, Remove and Set act on is always the *chosen unit*, named in its own line above those
+buttons (chosen in the Units list or among the selected hex's units); clicking hexes never changes
+it, and Remove asks first (issue 8 defect 1). Sides read "Japanese (japan)": the name the rules
+use and the id the CLI, JSON and exports use.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
+import re
+import shlex
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Iterator, Optional, Union
 
 import ipywidgets as w
 
+from ..campaign.validate import key_values
+from ..hexes import HexError
 from .errors import ErrorPanel
 from .kit import DashboardPage, dashboard
-from .mapview import MapView, UnitMark
+from .mapview import MapView, UnitMark, side_colour
+from .prefs import PagePrefs
 
 HISTORY_SHOWN = 15
 NOTES_SHOWN = 12
+LIST_CHARS = 50  # a Units list entry fits the list in its monospace font (browser-tested)
+SIDEBAR_WIDTH = "420px"
+DETAILS_HEIGHT = "250px"  # fixed: selecting a hex must not push the tabs down
 # Suggestions only (the campaign validates kinds): combat units and installations.
 DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "HQ",
                  "base", "airfield", "port", "supply"]
+
+# The page's own layout rules (an HTML widget carries them, so JupyterLab gets them as Voila does):
+# a one-line header whatever the turn label, a Units list whose entries fit.
+STYLE = """<style>
+.ca-dashboard { position: relative; }
+.ca-header { flex-wrap: nowrap !important; overflow: hidden; }
+.ca-header .ca-title, .ca-header .ca-turn { min-width: 0; overflow: hidden; }
+.ca-header .ca-title .widget-html-content, .ca-header .ca-turn .widget-html-content {
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; display: block; }
+.ca-header .jupyter-button { flex: 0 0 auto; }
+.ca-unit-list select, .ca-hex-units select { font-family: monospace; font-size: 12px; }
+.ca-hex-details .widget-html-content { line-height: 1.35; }
+.ca-attrs-table { font-size: 11px; border-collapse: collapse; margin: 1px 0 3px 14px; }
+.ca-attrs-table th { text-align: left; font-weight: normal; color: #555; padding: 0 6px 0 0;
+  vertical-align: top; white-space: nowrap; }
+.ca-attrs-table td { padding: 0; vertical-align: top; }
+.ca-chosen-unit { background: #eef3fb; border: 1px solid #9bb3d9; padding: 3px 6px; }
+.ca-confirm-remove { background: #fff3e0; border: 1px solid #ef6c00; padding: 3px 6px; }
+.ca-user-fix { color: #6a1b9a; }
+</style>"""
+
+
+def side_label(name: str, side_id: str) -> str:
+    """"Japanese (japan)": the side's name and the id the CLI, JSON and exports use."""
+    return name if not side_id or name == side_id else f"{name} ({side_id})"
+
+
+def turn_text(label: str) -> str:
+    """The header's turn: "Turn G/T 4/8/42", but globalwar's "Turn 1 (Fall 1939)" and apto's
+    "Winter Seasonal Turn 1954" already say it."""
+    return label if re.search(r"\bturn\b", label, re.IGNORECASE) else f"Turn {label}"
+
+
+def list_entry(hex_: str, name: str, side: str, sample: bool, width: int = LIST_CHARS) -> str:
+    """A Units list entry, at most ``width`` characters (the name is shortened with "…")."""
+    tail = f" · {side}" + (" [sample]" if sample else "")
+    room = width - 6 - len(tail)
+    if len(name) > room:
+        name = name[: max(room - 1, 1)].rstrip() + "…"
+    return f"{hex_:<6}{name}{tail}"
+
+
+def _attrs_table(attrs) -> str:
+    if not attrs:
+        return ""
+    rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+                   for k, v in sorted(attrs.items()))
+    return f"<table class='ca-attrs-table'>{rows}</table>"
 
 
 class CampaignDashboard:
@@ -34,70 +96,109 @@ class CampaignDashboard:
     ``refresh(state)`` on every change."""
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
-                 map_height: str = "640px"):
+                 map_height: str = "640px", prefs: Optional[PagePrefs] = None):
         self.campaign = campaign
         self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        self.prefs = prefs if prefs is not None else PagePrefs.for_campaign(Path(campaign.path))
+        self._quiet = 0  # > 0 while the page itself sets widget values (no command, no pan)
+        self._pending_remove: Optional[str] = None
         gm = campaign.map
         self.map = MapView(gm, errors=self.errors, height=map_height)
         self._build(gm)
         self.refresh()
 
+    @contextlib.contextmanager
+    def _quietly(self) -> Iterator[None]:
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+
     # ----- layout --------------------------------------------------------------------------
     def _build(self, gm) -> None:
         g = self.errors.guard
-        self.title = w.HTML()
+        self.title = w.HTML(layout=w.Layout(flex="1 1 0", min_width="0"))
         self.title.add_class("ca-title")
-        self.turn = w.HTML()
+        self.turn = w.HTML(layout=w.Layout(flex="0 1 auto", min_width="0"))
         self.turn.add_class("ca-turn")
         self.phase_btn = w.Button(description="Next phase", icon="step-forward",
-                                  tooltip="Move the turn marker to the next phase")
+                                  tooltip="Move the turn marker to the next phase",
+                                  layout=w.Layout(flex="0 0 auto"))
         self.phase_btn.add_class("ca-next-phase")
         self.phase_btn.on_click(g(lambda _b: self.campaign.advance("phase"), "next phase"))
         self.turn_btn = w.Button(description="Next turn", icon="fast-forward",
-                                 tooltip="Move the turn marker to the next turn's first phase")
+                                 tooltip="Move the turn marker to the next turn's first phase",
+                                 layout=w.Layout(flex="0 0 auto"))
         self.turn_btn.add_class("ca-next-turn")
         self.turn_btn.on_click(g(lambda _b: self.campaign.advance("turn"), "next turn"))
-        header = w.HBox([self.title, w.HTML("<span style='flex:1'></span>"), self.turn, self.phase_btn,
-                         self.turn_btn],
-                        layout=w.Layout(align_items="center", width="100%"))
+        header = w.HBox([self.title, self.turn, self.phase_btn, self.turn_btn],
+                        layout=w.Layout(align_items="center", width="100%", overflow="hidden",
+                                        grid_gap="6px"))
+        header.add_class("ca-header")
         self.samples_note = w.HTML()
         self.samples_note.add_class("ca-samples-note")
 
-        # Place form (acts on the hex field, filled from the selection).
-        self.hex_field = w.Text(description="Hex", placeholder="click a hex", layout=w.Layout(width="220px"))
+        # Place form (acts on the hex field, filled from the selection; Enter selects what is typed).
+        self.hex_field = w.Text(description="Hex", placeholder="hex or place, then Enter",
+                                continuous_update=False, layout=w.Layout(width="260px"))
         self.hex_field.add_class("ca-hex-field")
-        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="220px"))
+        self.hex_field.observe(g(self._on_hex_typed, "find hex"), names="value")
+        self.hex_hint = w.HTML()
+        self.hex_hint.add_class("ca-hex-hint")
+        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="260px"))
         self.side.add_class("ca-side")
         self.side.observe(g(self._on_side, "choose side"), names="value")
         self.category = w.ToggleButtons(options=[("Unit", "unit"), ("Installation", "installation")],
                                         value="unit", style={"button_width": "100px"})
         self.category.add_class("ca-category")
         self.kind = w.Combobox(description="Kind", options=DEFAULT_KINDS, value="infantry",
-                               ensure_option=False, layout=w.Layout(width="220px"))
+                               ensure_option=False, layout=w.Layout(width="260px"))
         self.kind.add_class("ca-kind")
         self.name = w.Text(description="Name", placeholder="e.g. 1st Marine Div", layout=w.Layout(width="300px"))
         self.name.add_class("ca-name")
-        self.nation = w.Dropdown(description="Nation", options=[("-", "")], layout=w.Layout(width="220px"))
+        self.nation = w.Dropdown(description="Nation", options=[("-", "")], layout=w.Layout(width="260px"))
         self.nation.add_class("ca-nation")
         self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary")
         self.place_btn.add_class("ca-place")
         self.place_btn.on_click(g(self._place, "place unit"))
 
+        # The units; the chosen one (what Move, Remove and Set act on) is named above the buttons.
         self.unit_list = w.Select(options=[], rows=8, layout=w.Layout(width="100%"))
         self.unit_list.add_class("ca-unit-list")
         self.unit_list.observe(g(self._on_unit_chosen, "choose unit"), names="value")
+        self.chosen = w.HTML()
+        self.chosen.add_class("ca-chosen-unit")
         self.move_btn = w.Button(description="Move to hex", icon="arrows",
                                  tooltip="Move the chosen unit to the hex in the Hex field")
         self.move_btn.add_class("ca-move")
         self.move_btn.on_click(g(self._move, "move unit"))
-        self.remove_btn = w.Button(description="Remove", icon="trash", button_style="warning")
+        self.remove_btn = w.Button(description="Remove…", icon="trash", button_style="warning",
+                                   tooltip="Remove the chosen unit (asks first)")
         self.remove_btn.add_class("ca-remove")
-        self.remove_btn.on_click(g(self._remove, "remove unit"))
+        self.remove_btn.on_click(g(self._ask_remove, "remove unit"))
+        self.confirm_text = w.HTML()
+        self.confirm_btn = w.Button(description="Yes, remove", icon="trash", button_style="danger")
+        self.confirm_btn.add_class("ca-confirm-yes")
+        self.confirm_btn.on_click(g(self._confirm_remove, "remove unit"))
+        self.cancel_btn = w.Button(description="Cancel")
+        self.cancel_btn.add_class("ca-confirm-no")
+        self.cancel_btn.on_click(g(lambda _b: self._drop_confirm(), "cancel removal"))
+        self.confirm_box = w.VBox([self.confirm_text, w.HBox([self.confirm_btn, self.cancel_btn])],
+                                  layout=w.Layout(display="none"))
+        self.confirm_box.add_class("ca-confirm-remove")
+        self.attrs_field = w.Text(placeholder="key=value … (key= deletes)", layout=w.Layout(width="260px"))
+        self.attrs_field.add_class("ca-attrs")
+        self.attrs_btn = w.Button(description="Set", icon="pencil", layout=w.Layout(width="80px"),
+                                  tooltip="Set the chosen unit's attributes, e.g. tq=8 (key= deletes one)")
+        self.attrs_btn.add_class("ca-set-attrs")
+        self.attrs_btn.on_click(g(self._set_attrs, "set unit attributes"))
         units_box = w.VBox([
-            w.HTML("<b>Place a unit or installation</b>"), self.category, self.hex_field, self.side, self.kind,
-            self.name, self.nation, self.place_btn,
+            w.HTML("<b>Place a unit or installation</b>"), self.category, self.hex_field, self.hex_hint,
+            self.side, self.kind, self.name, self.nation, self.place_btn,
             w.HTML("<b>Units</b> <span style='color:#666'>(choose one to find it)</span>"),
-            self.unit_list, w.HBox([self.move_btn, self.remove_btn])])
+            self.unit_list, self.chosen, w.HBox([self.move_btn, self.remove_btn]), self.confirm_box,
+            w.HBox([self.attrs_field, self.attrs_btn])])
 
         self.notes = w.HTML()
         self.notes.add_class("ca-notes")
@@ -122,12 +223,24 @@ class CampaignDashboard:
         for i, t in enumerate(["Units", "Journal", "History"]):
             self.tabs.set_title(i, t)
         self.tabs.add_class("ca-tabs")
-        sidebar = w.VBox([self.map.details, self.tabs],
-                         layout=w.Layout(width="400px", min_width="360px", padding="0 0 0 8px"))
+
+        # The selected hex's details: a fixed height (scrolls), so the tabs never move.
+        self.details = w.HTML(value=self._details_html(None), layout=w.Layout(flex="1 1 auto", min_height="0",
+                                                                               overflow="auto"))
+        self.details.add_class("ca-hex-details")
+        self.hex_units = w.Select(options=[], rows=3, description="Choose", layout=w.Layout(width="100%"))
+        self.hex_units.add_class("ca-hex-units")
+        self.hex_units.observe(g(self._on_hex_unit_chosen, "choose unit"), names="value")
+        self.hex_units_row = w.Box([self.hex_units], layout=w.Layout(display="none", flex="0 0 auto"))
+        details_box = w.VBox([self.details, self.hex_units_row],
+                             layout=w.Layout(height=DETAILS_HEIGHT, overflow="hidden"))
+        details_box.add_class("ca-details-box")
+        sidebar = w.VBox([details_box, self.tabs],
+                         layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, padding="0 0 0 8px"))
         sidebar.add_class("ca-sidebar")
         body = w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="400px")), sidebar],
                       layout=w.Layout(width="100%", align_items="flex-start"))
-        self.widget = w.VBox([header, self.errors.widget, self.samples_note, body],
+        self.widget = w.VBox([w.HTML(STYLE), header, self.errors.widget, self.samples_note, body],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("ca-dashboard")
         self.map.on_select(self._on_select)
@@ -137,11 +250,34 @@ class CampaignDashboard:
         text = self.hex_field.value.strip()
         if not text:
             raise ValueError("no hex: click a hex on the map or type one in the Hex field")
-        return self.map.grid.label(self.map.grid.parse(text))  # one-line HexError if bad
+        return self._resolve(text)[0]
+
+    def _resolve(self, text: str) -> tuple[str, str]:
+        """(hex label, hint) for a typed hex label or gazetteer place name; ValueError naming it."""
+        grid = self.map.grid
+        try:
+            return grid.label(grid.parse(text)), ""
+        except HexError as e:
+            why = str(e).splitlines()[0] if str(e) else ""
+        places = self.campaign.map.places  # hex -> place names, in gazetteer order
+        want = " ".join(text.lower().split())
+        exact = [(n, h) for h, names in places.items() for n in names if n.lower() == want]
+        found = exact or [(n, h) for h, names in places.items() for n in names if want in n.lower()]
+        names = list(dict.fromkeys(n for n, _ in found))
+        if not names:
+            raise ValueError(f"{text!r} is neither a hex nor a place on the {self.campaign.game} map ({why})")
+        if len(names) > 1:
+            raise ValueError(f"{text!r} names several places ({', '.join(names[:6])}"
+                             f"{', …' if len(names) > 6 else ''}): type more of the name")
+        hexes = [h for n, h in found]
+        hint = "" if len(hexes) == 1 else (
+            f"<span style='color:#666'>{html.escape(names[0])}: {html.escape(', '.join(hexes))} "
+            f"(showing {html.escape(hexes[0])})</span>")
+        return hexes[0], hint
 
     def _chosen_unit(self) -> str:
         if not self.unit_list.value:
-            raise ValueError("no unit chosen: pick one in the Units list")
+            raise ValueError("no unit chosen: pick one in the Units list or among the selected hex's units")
         return self.unit_list.value
 
     def _place(self, _b=None) -> None:
@@ -158,8 +294,42 @@ class CampaignDashboard:
     def _move(self, _b=None) -> None:
         self.campaign.move_unit(self._chosen_unit(), self._hex())
 
-    def _remove(self, _b=None) -> None:
-        self.campaign.remove_unit(self._chosen_unit())
+    def _ask_remove(self, _b=None) -> None:
+        """Remove asks first, naming the unit, its side and its hex (issue 8 defect 1)."""
+        uid = self._chosen_unit()
+        u = self.campaign.state.units[uid]
+        self._pending_remove = uid
+        self.confirm_text.value = (
+            f"Remove <b>{html.escape(u.name or u.id)}</b> ({html.escape(self._side_label(u.side))}) "
+            f"at <b>{html.escape(u.hex)}</b> from the campaign? <span style='color:#666'>(Undo brings "
+            f"it back.)</span>")
+        self.confirm_box.layout.display = "flex"
+
+    def _confirm_remove(self, _b=None) -> None:
+        uid = self._pending_remove
+        self._drop_confirm()
+        if uid is None:
+            raise ValueError("nothing to remove: press Remove first")
+        self.campaign.remove_unit(uid)
+
+    def _drop_confirm(self) -> None:
+        self._pending_remove = None
+        self.confirm_box.layout.display = "none"
+
+    def _set_attrs(self, _b=None) -> None:
+        uid = self._chosen_unit()
+        text = self.attrs_field.value.strip()
+        if not text:
+            raise ValueError("no attributes: type key=value pairs, e.g. tq=8 (key= deletes one)")
+        try:
+            items = shlex.split(text)
+        except ValueError as e:
+            raise ValueError(f"attributes {text!r}: {e}") from None
+        changes = key_values(items)
+        if "unit_id" in changes:
+            raise ValueError("'unit_id' cannot be an attribute name")
+        self.campaign.update_unit(uid, **changes)
+        self.attrs_field.value = ""
 
     def _add_note(self, _b=None) -> None:
         text = self.note_text.value.strip()
@@ -170,8 +340,24 @@ class CampaignDashboard:
 
     # ----- reactions -----------------------------------------------------------------------
     def _on_select(self, label: Optional[str]) -> None:
+        if label and self.hex_field.value != label:
+            with self._quietly():
+                self.hex_field.value = label
         if label:
-            self.hex_field.value = label
+            self.move_btn.description = f"Move to {label}"
+        self._show_hex(self.campaign.state)
+
+    def _on_hex_typed(self, change) -> None:
+        """Enter in the Hex field (or leaving it) selects the hex or place typed and centres it."""
+        if self._quiet:
+            return
+        text = (change["new"] or "").strip()
+        if not text or text == self.map.selected:
+            return
+        label, hint = self._resolve(text)
+        self.hex_hint.value = hint
+        self.map.select(label)
+        self.map.center_on(label)
 
     def _on_side(self, change) -> None:
         side = next((x for x in self.campaign.state.sides if x.id == change["new"]), None)
@@ -179,14 +365,36 @@ class CampaignDashboard:
         if list(self.nation.options) != nations:
             self.nation.options = nations
             self.nation.value = ""
+        if side is not None and not self._quiet:
+            self.prefs.set("side", side.id)  # the next load of this campaign's page starts here
 
     def _on_unit_chosen(self, change) -> None:
-        uid = change["new"]
-        if not uid:
+        if self._quiet:
             return
-        unit = self.campaign.state.units.get(uid)
-        if unit is not None and unit.hex:
+        self._choose(change["new"], pan=True)
+
+    def _on_hex_unit_chosen(self, change) -> None:
+        if self._quiet or not change["new"]:
+            return
+        with self._quietly():
+            self.unit_list.value = change["new"]
+        self._choose(change["new"], pan=False)
+
+    def _choose(self, uid: Optional[str], *, pan: bool) -> None:
+        """The chosen unit changed: name it, drop a confirmation for another one, find it."""
+        if self._pending_remove is not None and self._pending_remove != uid:
+            self._drop_confirm()
+        state = self.campaign.state
+        self._show_chosen(state)
+        unit = state.units.get(uid) if uid else None
+        if unit is None or not unit.hex:
+            return
+        if unit.hex != self.map.selected:
             self.map.select(unit.hex)
+        else:
+            self._sync_hex_units(state)
+        if pan:
+            self.map.center_on(unit.hex)
 
     def refresh(self, state=None) -> None:
         """Redraw everything from the campaign's state (replaces values; never mutates them)."""
@@ -194,12 +402,17 @@ class CampaignDashboard:
         state = state if state is not None else c.state
         gm = c.map
         t = state.turn
-        self.title.value = (f"<span style='font-size:1.3em'><b>Campaign Assistant</b></span> · "
-                            f"{html.escape(gm.spec.title)} · <code>{html.escape(Path(c.path).name)}</code>")
+        title = f"Campaign Assistant · {gm.spec.title} · {Path(c.path).name}"
+        self.title.value = (f"<span title='{html.escape(title)}'><span style='font-size:1.3em'><b>Campaign "
+                            f"Assistant</b></span> · {html.escape(gm.spec.title)} · "
+                            f"<code>{html.escape(Path(c.path).name)}</code></span>")
         phase = t.phase.name if t.phase is not None else "-"
-        self.turn.value = (f"<span class='ca-turn-label'>Turn <b>{html.escape(t.label)}</b></span> · "
+        turn = turn_text(t.label)
+        head, _, rest = turn.rpartition(t.label)
+        self.turn.value = (f"<span title='{html.escape(f'{turn} · {phase}')}'><span class='ca-turn-label'>"
+                           f"{html.escape(head)}<b>{html.escape(t.label)}</b>{html.escape(rest)}</span> · "
                            f"<b class='ca-phase'>{html.escape(phase)}</b> "
-                           f"<span style='color:#666'>({t.phase_index + 1}/{t.phase_count})</span>")
+                           f"<span style='color:#666'>({t.phase_index + 1}/{t.phase_count})</span></span>")
         self.undo_btn.disabled = not state.can_undo
         self.redo_btn.disabled = not state.can_redo
         units = list(state.units.values())
@@ -209,21 +422,31 @@ class CampaignDashboard:
                           sample=u.sample, side_name=names.get(u.side, u.side)) for u in units]
         side_ids = [x.id for x in state.sides] + sorted({u.side for u in units} - {x.id for x in state.sides})
         self.map.set_units(marks, side_order=side_ids)
-        sides = [(x.name, x.id) for x in state.sides]
+        sides = [(side_label(x.name, x.id), x.id) for x in state.sides]
         if list(self.side.options) != sides:
+            ids = {x.id for x in state.sides}
             current = self.side.value
-            self.side.options = sides
-            self.side.value = current if current in {x.id for x in state.sides} else (
-                sides[0][1] if sides else None)
+            kept = self.prefs.get("side")
+            with self._quietly():
+                self.side.options = sides
+                self.side.value = (current if current in ids else kept if kept in ids
+                                   else sides[0][1] if sides else None)
         kinds = sorted(set(DEFAULT_KINDS) | {str(u.kind) for u in units if u.kind})
         if list(self.kind.options) != kinds:
             self.kind.options = kinds
-        options = [(f"{m.name} · {m.side_name} · {m.hex}{' [sample]' if m.sample else ''}", m.id)
+        options = [(list_entry(m.hex, m.name, m.side_name, m.sample), m.id)
                    for m in sorted(marks, key=lambda m: (m.side, m.hex, m.name))]
         if list(self.unit_list.options) != options:
             chosen = self.unit_list.value
-            self.unit_list.options = options
-            self.unit_list.value = chosen if chosen in {o[1] for o in options} else None
+            # Quietly: replacing the options selects the first entry on the way (ipywidgets),
+            # which must not choose (and jump to) that unit.
+            with self._quietly(), self.unit_list.hold_sync():
+                self.unit_list.options = options
+                self.unit_list.value = chosen if chosen in {o[1] for o in options} else None
+        if self._pending_remove is not None and self._pending_remove not in state.units:
+            self._drop_confirm()
+        self._show_chosen(state)
+        self._show_hex(state)
         n_sample = sum(m.sample for m in marks)
         note = state.sample_note or ("the rulebook text does not give these values; enter your own "
                                      "counters' values.")
@@ -233,6 +456,89 @@ class CampaignDashboard:
             f"</summary>{html.escape(note)}</details>") if n_sample else ""
         self.notes.value = self._notes_html(state)
         self.history.value = self._history_html(state)
+
+    # ----- the chosen unit and the selected hex ---------------------------------------------
+    def _side_label(self, side_id: str) -> str:
+        name = next((x.name for x in self.campaign.state.sides if x.id == side_id), side_id)
+        return side_label(name, side_id)
+
+    def _unit_line(self, u) -> str:
+        return (f"<span style='color:{side_colour(u.side, [x.id for x in self.campaign.state.sides])}'>■</span> "
+                f"<b>{html.escape(u.name or u.id)}</b> · {html.escape(self._side_label(u.side))} · "
+                f"{html.escape(u.kind)}{' (installation)' if u.category == 'installation' else ''}"
+                + (" <span class='ca-sample' title='sample value, not from the rulebook'>[sample]</span>"
+                   if u.sample else "") + f" <code>{html.escape(u.id)}</code>")
+
+    def _show_chosen(self, state) -> None:
+        uid = self.unit_list.value
+        u = state.units.get(uid) if uid else None
+        if u is None:
+            text = ("<span style='color:#666'>No unit chosen: pick one in the list above or among "
+                    "the selected hex's units.</span>")
+        else:
+            text = (f"<div>Chosen (Move, Remove and Set act on it): at <b class='ca-chosen-hex'>"
+                    f"{html.escape(u.hex)}</b></div><div>{self._unit_line(u)}</div>{_attrs_table(u.attrs)}")
+        if self.chosen.value != text:
+            self.chosen.value = text
+
+    def _show_hex(self, state) -> None:
+        text = self._details_html(self.map.selected, state)
+        if self.details.value != text:
+            self.details.value = text
+        self._sync_hex_units(state)
+
+    def _sync_hex_units(self, state) -> None:
+        label = self.map.selected
+        here = sorted((u for u in state.units.values() if label and u.hex == label),
+                      key=lambda u: (u.side, u.name or u.id))
+        options = [(f"{(u.name or u.id)[:LIST_CHARS - 8]} · {u.side}", u.id) for u in here]
+        chosen = self.unit_list.value
+        with self._quietly(), self.hex_units.hold_sync():
+            if list(self.hex_units.options) != options:
+                self.hex_units.options = options
+            self.hex_units.value = chosen if chosen in {o[1] for o in options} else None
+        self.hex_units_row.layout.display = "flex" if options else "none"
+
+    def _details_html(self, label: Optional[str], state=None) -> str:
+        """The selected hex: its labels, surface, place, the player's map corrections (source=user)
+        and its units with their attributes."""
+        if label is None:
+            return ("<div class='ca-details-empty' style='color:#666'>Click a hex on the map, or type a hex "
+                    "or a place in the Hex field and press Enter.</div>")
+        state = state if state is not None else self.campaign.state
+        info = self.campaign.map.where(label)
+        fixes = dict(state.map_corrections.get(info.hex, {}))
+        rows = [f"<div style='font-size:1.25em'><b class='ca-selected-hex'>{html.escape(info.hex)}</b>"
+                + (f" <span style='color:#666'>(also {html.escape(', '.join(info.labels[1:]))})</span>"
+                   if len(info.labels) > 1 else "") + "</div>"]
+        surface = fixes.get("surface")
+        if surface is not None:
+            rows.append(f"<div>Surface: <b>{html.escape(str(surface))}</b> <span class='ca-user-fix'>"
+                        f"(source=user; derived: {html.escape(info.surface or 'none')})</span></div>")
+        else:
+            rows.append(f"<div>Surface: <b>{html.escape(info.surface or 'not derived')}</b>"
+                        + (f" <span style='color:#666'>(source={html.escape(str(info.source))})</span>"
+                           if info.source else "") + "</div>")
+        if info.place:
+            rows.append(f"<div>Place: <b>{html.escape(info.place)}</b></div>")
+        others = {k: v for k, v in fixes.items() if k != "surface"}
+        if others:
+            rows.append("<div class='ca-map-fixes'>Map corrections <span class='ca-user-fix'>(source=user)"
+                        f"</span>:{_attrs_table(others)}</div>")
+        sides = [(k, dict(v)) for k, v in state.hexside_corrections.items() if info.hex in k.split("|")]
+        if sides:
+            items = "".join(f"<li>{html.escape(k)}: " + html.escape(", ".join(f"{a}={b}" for a, b in sorted(v.items())))
+                            + "</li>" for k, v in sorted(sides))
+            rows.append(f"<div class='ca-map-fixes'>Hexside corrections <span class='ca-user-fix'>(source=user)"
+                        f"</span>:<ul style='margin:0;padding-left:18px'>{items}</ul></div>")
+        units = sorted((u for u in state.units.values() if u.hex == info.hex), key=lambda u: (u.side, u.name or u.id))
+        if units:
+            items = "".join(f"<li class='ca-unit-in-hex'>{self._unit_line(u)}{_attrs_table(u.attrs)}</li>"
+                            for u in units)
+            rows.append(f"<div>Units here:</div><ul style='margin:2px 0 2px 0;padding-left:18px'>{items}</ul>")
+        else:
+            rows.append("<div style='color:#666'>No units here.</div>")
+        return "".join(rows)
 
     def _notes_html(self, state) -> str:
         notes = list(state.notes)[-NOTES_SHOWN:]

@@ -3,6 +3,8 @@ command, the view is redrawn from the campaign, and nothing fails silently."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.campaign import Campaign
@@ -57,13 +59,14 @@ def test_place_move_remove_on_the_selected_hex(dash, camp):
     assert dash.errors.records == []
     (u,) = [u for u in camp.state.units.values() if u.name == "Henderson Field"]
     assert (u.hex, u.side, u.nation, u.category, u.kind) == ("E2519", "allies", "us", "installation", "airfield")
-    assert "Henderson Field" in dash.map.details.value
+    assert "Henderson Field" in dash.details.value
     dash.unit_list.value = u.id  # choosing a unit finds it on the map
     assert dash.map.selected == "E2519"
     dash.hex_field.value = "E2418"
     dash.move_btn.click()
     assert camp.state.units[u.id].hex == "E2418"
     dash.remove_btn.click()
+    dash.confirm_btn.click()
     assert u.id not in camp.state.units
 
 
@@ -78,7 +81,9 @@ def test_bad_input_is_shown_logged_and_changes_nothing(dash, camp, tmp_path):
     dash.note_text.value = "   "
     dash.note_btn.click()
     msgs = [r.message for r in dash.errors.records]
-    assert "Z9999" in msgs[0] and "no hex" in msgs[1] and "no unit chosen" in msgs[2] and "empty" in msgs[3]
+    # Z9999 twice: the Hex field looks it up as soon as it is entered, then Place refuses it.
+    assert "Z9999" in msgs[0] and "Z9999" in msgs[1] and "no hex" in msgs[2]
+    assert "no unit chosen" in msgs[3] and "empty" in msgs[4]
     assert all(r.kind == "rejected" for r in dash.errors.records)
     assert dash.errors.widget.layout.display == "flex"
     assert camp.state.last_seq == before
@@ -150,3 +155,138 @@ def test_a_failing_poll_is_reported_once_and_slows_down(page, dash, camp, monkey
     monkeypatch.undo()
     page.poll()
     assert page.poller.interval == 0.25
+
+
+# ----- issue 8: what the player clicks and reads ----------------------------------------------
+def test_remove_acts_on_the_unit_shown_and_asks_first(dash, camp):
+    """Issue 8 defect 1: choose Kido Butai, click another hex (its units fill the details), press
+    Remove: the page says which unit it will remove, asks, and afterwards stays on the hex."""
+    dash.unit_list.value = "kido-butai"
+    dash.map.select("E2418")
+    assert "Kido Butai" in dash.chosen.value and "B3327" in dash.chosen.value  # what Remove acts on
+    assert "1st Marine Division" in dash.details.value  # the hex shown is another one
+    dash.remove_btn.click()
+    assert "kido-butai" in camp.state.units  # nothing removed yet: a confirmation is asked
+    assert dash.confirm_box.layout.display != "none"
+    assert "Kido Butai" in dash.confirm_text.value and "B3327" in dash.confirm_text.value
+    dash.cancel_btn.click()
+    assert dash.confirm_box.layout.display == "none" and "kido-butai" in camp.state.units
+    dash.remove_btn.click()
+    dash.confirm_btn.click()
+    assert "kido-butai" not in camp.state.units
+    assert {u.id for u in camp.state.units.values()} >= {"1st-marine-division", "ijn-construction-units"}
+    assert dash.map.selected == "E2418"  # no jump to another unit's hex
+    assert dash.unit_list.value is None and "No unit chosen" in dash.chosen.value
+    assert dash.errors.records == []
+
+
+def test_a_unit_of_the_shown_hex_is_chosen_from_the_details(dash, camp):
+    dash.map.select("E2418")
+    ids = [v for _, v in dash.hex_units.options]
+    assert sorted(ids) == ["1st-marine-division", "ijn-construction-units"]
+    dash.hex_units.value = "ijn-construction-units"
+    assert dash.unit_list.value == "ijn-construction-units"
+    assert "11th and 13th Construction Units" in dash.chosen.value
+
+
+def test_confirmation_is_dropped_when_the_chosen_unit_changes(dash, camp):
+    dash.unit_list.value = "kido-butai"
+    dash.remove_btn.click()
+    dash.unit_list.value = "6th-base-force"
+    assert dash.confirm_box.layout.display == "none"
+    dash.remove_btn.click()
+    assert "6th Base Force" in dash.confirm_text.value
+    dash.confirm_btn.click()
+    assert "kido-butai" in camp.state.units and "6th-base-force" not in camp.state.units
+
+
+def test_choosing_a_unit_centres_the_map_on_it(dash, camp):
+    """Issue 8 defect 7: "Units (choose one to find it)" pans the map to the unit."""
+    want = dash.map.latlng_of("B3327")
+    assert tuple(dash.map.map.center) != pytest.approx(want)
+    dash.unit_list.value = "kido-butai"
+    assert tuple(dash.map.map.center) == pytest.approx(want)
+    assert dash.map.selected == "B3327"
+
+
+def test_hex_field_enter_selects_a_hex_or_a_place(dash, camp):
+    assert dash.hex_field.continuous_update is False  # the value arrives on Enter (or leaving the field)
+    dash.hex_field.value = "e2519"
+    assert dash.map.selected == "E2519" and dash.hex_field.value == "E2519"
+    assert tuple(dash.map.map.center) == pytest.approx(dash.map.latlng_of("E2519"))
+    dash.hex_field.value = "Brisbane"  # a gazetteer place: witp puts Brisbane in E1737
+    assert dash.map.selected == "E1737" and dash.hex_field.value == "E1737"
+    dash.hex_field.value = "guadalcanal"  # three hexes: the first is shown, all are named
+    assert dash.map.selected in {"E2418", "E2519", "E2619"}
+    assert all(h in dash.hex_hint.value for h in ("E2418", "E2519", "E2619"))
+    before = dash.map.selected
+    dash.hex_field.value = "Atlantis"
+    (rec,) = dash.errors.records
+    assert "Atlantis" in rec.message and rec.kind == "rejected"
+    assert dash.map.selected == before
+
+
+def test_turn_header_says_turn_once(tmp_path):
+    """globalwar's labels already read "Turn 1 (Fall 1939)"; apto's "Winter Seasonal Turn ..."."""
+    for game in ("globalwar", "witp"):
+        c = Campaign.create(tmp_path / f"{game}.campaign", game=game)
+        page = attach(CampaignDashboard, c, log_path=tmp_path / "d.log")
+        try:
+            text = re.sub(r"<[^>]+>", "", page.view.turn.value)  # what the page shows
+            assert c.state.turn.label in text
+            assert "Turn Turn" not in text
+            assert text.count("Turn") == 1  # "Turn G/T 4/8/42" and "Turn 1 (Fall 1939)"
+        finally:
+            page.close()
+            c.close()
+
+
+def test_sides_show_name_and_id_and_the_choice_is_kept(camp, tmp_path):
+    """The CLI and exports say "japan"/"allies", the page "Japanese"/"Allied": the page names both."""
+    p1 = attach(CampaignDashboard, camp, log_path=tmp_path / "d.log")
+    try:
+        labels = dict((v, k) for k, v in p1.view.side.options)
+        assert labels == {"japan": "Japanese (japan)", "allies": "Allied (allies)"}
+        p1.view.side.value = "allies"
+    finally:
+        p1.close()
+    p2 = attach(CampaignDashboard, camp, log_path=tmp_path / "d.log")  # a reload of the page
+    try:
+        assert p2.view.side.value == "allies"
+        p2.view.map.select("E2418")
+        assert "Allied (allies)" in p2.view.details.value and "Japanese (japan)" in p2.view.details.value
+    finally:
+        p2.close()
+
+
+def test_unit_attributes_are_shown_and_edited(dash, camp):
+    """The 1st Marine Division's TQ 8 ([21.1]) is an attribute: shown, and editable as key=value."""
+    dash.unit_list.value = "1st-marine-division"
+    assert "tq" in dash.chosen.value and ">8<" in dash.chosen.value.replace(" ", "")
+    dash.map.select("E2418")
+    assert "tq" in dash.details.value
+    dash.attrs_field.value = 'tq=7 morale="green troops" source='
+    dash.attrs_btn.click()
+    assert dash.errors.records == []
+    u = camp.state.units["1st-marine-division"]
+    assert u.attrs.get("tq") == 7 and u.attrs.get("morale") == "green troops" and "source" not in u.attrs
+    assert "green troops" in dash.chosen.value and dash.attrs_field.value == ""
+    before = camp.state.last_seq
+    dash.attrs_field.value = "tq"
+    dash.attrs_btn.click()
+    assert "'tq'" in dash.errors.records[-1].message and camp.state.last_seq == before
+
+
+def test_map_corrections_show_in_the_hex_details(page, dash, camp):
+    """`campaign map set` corrections appear in the details, marked source=user, also when another
+    process writes them while the hex is shown."""
+    dash.map.select("E2519")
+    assert "source=user" not in dash.details.value
+    other = Campaign.open(camp.path)
+    try:
+        other.set_hex("E2519", airfield=2, surface="land")
+    finally:
+        other.close()
+    page.poll()
+    text = dash.details.value
+    assert "source=user" in text and "airfield" in text and "land" in text
