@@ -33,6 +33,8 @@ SIDE_COLOURS = {"allied": "#1f4e9e", "allies": "#1f4e9e", "us": "#1f4e9e", "usa"
                 "japan": "#c0161d", "japanese": "#c0161d", "axis": "#c0161d", "ijn": "#c0161d"}
 PALETTE = ["#1f4e9e", "#c0161d", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f"]
 SELECT_COLOUR = "#ff8f00"
+MIXED_COLOUR = "#333333"  # a unit marker for a hex holding units of several sides
+CORRECTION_COLOUR = "#d81b60"  # outline of a hex the campaign corrected (source=user)
 RULER_COLOUR = "#6a1b9a"
 DEFAULT_SIZE = (1000, 620)  # assumed map size in px before the browser reports it
 
@@ -101,11 +103,26 @@ class MapView:
         self._cache_dir = cache_dir
         self._hover_hex: Optional[str] = None
         self._label_region: Optional[Region] = None
+        self._size_hint = size_hint
+        self._wrap_dx = board.wrap_dx(self.grid)
+        self._unit_names_key: Optional[tuple] = None  # (region, units in it) the names picture shows
+        self._corrections: tuple[str, ...] = ()
 
         zoom = self.frame.fit_zoom(*size_hint)
-        self.board_layer = L.ImageOverlay(url=board.data_url(board.board_png(gm, cache_dir)),
-                                          bounds=self.frame.bounds, name="board")
+        board_url = board.data_url(board.board_png(gm, cache_dir))
+        self.board_layer = L.ImageOverlay(url=board_url, bounds=self.frame.bounds, name="board")
+        # A wrapped map (globalwar) is drawn again one wrap west and east (issue 8); a click on a
+        # copy selects the map's hex (Grid.hex_at applies the wrap).
+        self.board_copies = tuple(
+            L.ImageOverlay(url=board_url, bounds=_shifted(self.frame.bounds, dx), name=f"board (wrap {dx:+g})")
+            for dx in board.copy_shifts(self.grid) if dx)
         self.labels_layer = L.ImageOverlay(url="", bounds=self.frame.bounds, name="labels")
+        # Unit names in their hexes (zoomed in) on a picture of their own: a campaign change
+        # redraws this small picture, never the text layer (issue 8 defect 3).
+        self.unit_names_layer = L.ImageOverlay(url="", bounds=self.frame.bounds, name="unit names")
+        self.corrections_layer = L.GeoJSON(data=_features([]), name="map corrections",
+                                           style={"color": CORRECTION_COLOUR, "weight": 2, "fill": False,
+                                                  "dashArray": "4,3", "opacity": 0.95, "interactive": False})
         self.units_layer = L.GeoJSON(data=_features([]), name="units",
                                      # Not interactive: leaflet would snap a click on a small
                                      # circle to its centre; the map must see the true point.
@@ -122,8 +139,9 @@ class MapView:
         self.map = L.Map(
             crs=L.projections.Simple, center=self.frame.center, zoom=zoom, min_zoom=max(zoom - 1, 0),
             max_zoom=zoom + 5, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=True,
-            layers=(self.board_layer, self.labels_layer, self.units_layer, self.ruler_layer,
-                    self.selection_layer, self.selection_ring),
+            layers=(*self.board_copies, self.board_layer, self.labels_layer, self.unit_names_layer,
+                    self.corrections_layer, self.units_layer, self.ruler_layer, self.selection_layer,
+                    self.selection_ring),
             attribution_control=False, double_click_zoom=False, inertia=False,
             layout=w.Layout(height=height, width="100%"),
         )
@@ -142,12 +160,24 @@ class MapView:
         self.ruler_toggle.observe(self.errors.guard(self._on_ruler_toggle, "ruler"), names="value")
         self.ruler_text = w.HTML(value="")
         self.ruler_text.add_class("ca-ruler")
-        self.toolbar = w.HBox([self.ruler_toggle, self.ruler_text, w.HTML("<span style='flex:1'></span>"),
+        self.fit_button = w.Button(description="Fit map", icon="expand", tooltip="Show the whole map",
+                                   layout=w.Layout(width="auto"))
+        self.fit_button.add_class("ca-fit-map")
+        self.fit_button.on_click(self.errors.guard(lambda _b: self.fit(), "fit map"))
+        self.toolbar = w.HBox([self.ruler_toggle, self.fit_button, self.ruler_text,
+                               w.HTML("<span style='flex:1'></span>"),
                                w.HTML("<span style='color:#666'>hex:</span>"), self.hover],
                               layout=w.Layout(align_items="center"))
         self.legend_box = w.VBox([], layout=w.Layout(padding="4px 6px"))
         self.legend_box.add_class("ca-legends")
         self.legend_control = L.WidgetControl(widget=self.legend_box, position="bottomright")
+        # What the marks on the board mean (issue 8): marker colours, the "+N" suffix, selection,
+        # corrected hexes. Small, in the map's corner, folded with a click.
+        self._legend_sides: tuple[tuple[str, str, str], ...] = ()
+        self.map_legend = w.HTML(value=self._map_legend_html())
+        self.map_legend.add_class("ca-map-legend")
+        self.map_legend_control = L.WidgetControl(widget=self.map_legend, position="bottomleft")
+        self.map.add(self.map_legend_control)
         self.widget = w.VBox([self.toolbar, self.map], layout=w.Layout(width="100%"))
         self.widget.add_class("ca-mapview")
         self._update_labels(self._assumed_view(zoom, size_hint))
@@ -157,25 +187,47 @@ class MapView:
         """``callback(label_or_None)`` after every selection change (guarded)."""
         self._select_listeners.append(self.errors.guard(callback, "hex selected"))
 
-    def select(self, label: Optional[str]) -> Optional[str]:
-        """Select a hex by label (None clears). Raises HexError for a bad label; changes nothing."""
+    def select(self, label: Optional[str], near_x: Optional[float] = None) -> Optional[str]:
+        """Select a hex by label (None clears). Raises HexError for a bad label; changes nothing.
+        ``near_x``: on a wrapped map, ring the copy of the hex nearest this board x (a click)."""
         if label is None:
             canon = None
             ring: list = []
         else:
             h = self.grid.parse(label)
             canon = self.grid.label(h)
-            ring = board.hex_ring_latlng(self.grid, h)
+            dx = self._copy_dx(h, near_x)
+            ring = [(lat, lng + dx) for lat, lng in board.hex_ring_latlng(self.grid, h)]
         self.selected = canon
         with self.selection_ring.hold_sync():
             if canon is not None:
-                self.selection_ring.location = self.latlng_of(canon)
+                lat, lng = self.latlng_of(canon)
+                self.selection_ring.location = (lat, lng + dx)
             self.selection_ring.opacity = 1.0 if canon is not None else 0.0
         self.selection_layer.locations = ring
         self.details.value = self._details_html(canon)
         for cb in list(self._select_listeners):
             cb(canon)
         return canon
+
+    def _copy_dx(self, h: Axial, near_x: Optional[float]) -> float:
+        """The wrap shift of the copy of ``h`` nearest board x ``near_x`` (0 without a wrap)."""
+        if near_x is None or not self._wrap_dx:
+            return 0.0
+        x = self.grid.pixel(h)[0]
+        return min(board.copy_shifts(self.grid), key=lambda dx: abs(x + dx - near_x))
+
+    def fit(self) -> None:
+        """Show the whole map, centred, at the largest zoom that fits the map's size on the page."""
+        m = self.map
+        if m.north != m.south and m.east != m.west:
+            size = ((m.east - m.west) * 2.0 ** m.zoom, (m.north - m.south) * 2.0 ** m.zoom)
+        else:
+            size = self._size_hint
+        zoom = self.frame.fit_zoom(*size)
+        with m.hold_sync():
+            m.center = self.frame.center
+            m.zoom = zoom
 
     def hex_at_latlng(self, lat: float, lng: float) -> Optional[str]:
         h = self.grid.hex_at(*to_board(lat, lng))
@@ -197,8 +249,12 @@ class MapView:
 
     # ----- units ---------------------------------------------------------------------------
     def set_units(self, units: Iterable[UnitMark], side_order: Sequence[str] = ()) -> None:
-        """Draw these units (replacing the previous set: one small layer update)."""
+        """Draw these units (replacing the previous set). Only what changed is sent: the same
+        units (a note, a turn) send nothing; a move sends the markers and, zoomed in, the small
+        unit-name picture of the view; the text layer is never redrawn here (issue 8)."""
         units = tuple(units)
+        if units == self._units and tuple(side_order) == self._side_order:
+            return
         by_hex: dict[str, list[UnitMark]] = {}
         for u in units:
             try:
@@ -210,18 +266,48 @@ class MapView:
         for label, us in by_hex.items():
             lat, lng = self.latlng_of(label)
             sides = sorted({u.side for u in us})
-            colour = side_colour(sides[0], side_order) if len(sides) == 1 else "#333333"
-            feats.append({"type": "Feature",
-                          "properties": {"hex": label, "count": len(us),
-                                         "style": {"fillColor": colour, "radius": unit_marker_radius(len(us))}},
-                          "geometry": {"type": "Point", "coordinates": [lng, lat]}})
+            colour = side_colour(sides[0], side_order) if len(sides) == 1 else MIXED_COLOUR
+            for dx in board.copy_shifts(self.grid):  # and at the wrapped copies
+                feats.append({"type": "Feature",
+                              "properties": {"hex": label, "count": len(us),
+                                             "style": {"fillColor": colour, "radius": unit_marker_radius(len(us))}},
+                              "geometry": {"type": "Point", "coordinates": [lng + dx, lat]}})
         self._units = units
         self._side_order = tuple(side_order)
-        self.units_layer.data = _features(feats)
+        if feats != self.units_layer.data.get("features"):
+            self.units_layer.data = _features(feats)
         if self.selected:
-            self.details.value = self._details_html(self.selected)
-        self._label_region = None
-        self._on_view_change(None)
+            text = self._details_html(self.selected)
+            if text != self.details.value:
+                self.details.value = text
+        self._update_map_legend()
+        if self._label_region is not None:
+            self._update_unit_names(self._label_region)
+
+    def set_corrections(self, hexes: Iterable) -> int:
+        """Outline the hexes the campaign corrected (``campaign map set``, source=user): labels,
+        or a mapping keyed by label (``CampaignState.map_corrections``). All are checked first: a
+        bad label raises HexError naming it and changes nothing. Returns the hexes outlined."""
+        on_map = sorted({self._on_map(h) for h in hexes}, key=lambda a: (a.q, a.r))
+        labels = tuple(self.grid.label(h) for h in on_map)
+        if labels == self._corrections:
+            return len(labels)
+        drawn = [Axial(h.q, h.r) for h in on_map]
+        data = board.hexes_geojson(self.grid, drawn, {})
+        if self._wrap_dx and drawn:  # the copies east and west as well
+            polys = data["features"][0]["geometry"]["coordinates"]
+            data["features"][0]["geometry"]["coordinates"] = [
+                [[[x + dx, y] for x, y in ring] for ring in poly]
+                for dx in board.copy_shifts(self.grid) for poly in polys]
+        self.corrections_layer.data = data
+        self._corrections = labels
+        self._update_map_legend()
+        return len(labels)
+
+    @property
+    def corrected_hexes(self) -> tuple[str, ...]:
+        """Labels of the corrected hexes drawn (``set_corrections``)."""
+        return self._corrections
 
     # ----- overlay API for the aids --------------------------------------------------------
     # Overlay names are namespaced per aid ("supply/status", "strike/range"): an aid clears its
@@ -378,13 +464,15 @@ class MapView:
                 pictures += [lay] + ([self._details[name]] if name in self._details else [])
             else:
                 vectors.append(lay)
-        fixed = {self.board_layer, self.labels_layer, self.units_layer, self.ruler_layer,
-                 self.selection_layer, self.selection_ring}
+        fixed = {*self.board_copies, self.board_layer, self.labels_layer, self.unit_names_layer,
+                 self.corrections_layer, self.units_layer, self.ruler_layer, self.selection_layer,
+                 self.selection_ring}
         ours = set(pictures) | set(vectors) | set(gone) | set(self._details.values())
         others = [lay for lay in self.map.layers if lay not in fixed and lay not in ours]  # a caller's own
-        self.map.layers = tuple([self.board_layer, self.labels_layer] + pictures + vectors + others
-                                + [self.units_layer, self.ruler_layer, self.selection_layer,
-                                   self.selection_ring])
+        self.map.layers = tuple([*self.board_copies, self.board_layer, self.labels_layer] + pictures
+                                + [self.unit_names_layer] + vectors + others
+                                + [self.corrections_layer, self.units_layer, self.ruler_layer,
+                                   self.selection_layer, self.selection_ring])
 
     def _drop_choropleth(self, name: str) -> None:
         self._choropleths.pop(name, None)
@@ -529,14 +617,14 @@ class MapView:
         if self.ruler_toggle.value:
             self._ruler_click(label)
         else:
-            self.select(label)
+            self.select(label, near_x=to_board(lat, lng)[0])
 
     def _assumed_view(self, zoom: float, size: tuple[int, int]) -> Region:
         lat, lng = self.frame.center
         x, y = to_board(lat, lng)
         ppu = 2.0 ** zoom
         hw, hh = size[0] / ppu / 2, size[1] / ppu / 2
-        return Region.around(self.frame, x - hw, y - hh, x + hw, y + hh, zoom)
+        return Region.around(self.frame, x - hw, y - hh, x + hw, y + hh, zoom, wrap=self._wrap_dx)
 
     def _on_view_change(self, change) -> None:
         m = self.map
@@ -547,18 +635,72 @@ class MapView:
         visible = Region(x0, y0, x1, y1, 2.0 ** m.zoom)
         if self._label_region is not None and self._label_region.contains(visible):
             return
-        self._update_labels(Region.around(self.frame, x0, y0, x1, y1, m.zoom))
+        self._update_labels(Region.around(self.frame, x0, y0, x1, y1, m.zoom, wrap=self._wrap_dx))
 
     def _update_labels(self, region: Region) -> None:
-        units = [(u.hex, u.name, _rgb(side_colour(u.side, self._side_order))) for u in self._units]
-        img = board.render_labels(self.gm, region, units=units)
+        """The text layer for a new view region (only when the view leaves the drawn region)."""
+        img = board.render_labels(self.gm, region)
         self._label_region = region
         # Bounds first, then the image: leaflet places the new picture in the new frame.
         with self.labels_layer.hold_sync():
             self.labels_layer.bounds = region.bounds
             self.labels_layer.url = board.data_url(board.png_bytes(board.compact(img)))
+        self._update_unit_names(region)
         if self._choropleths:
             self._update_details(region)
+
+    def _update_unit_names(self, region: Region) -> None:
+        """Unit names of the view region on their own picture, redrawn only when the units in the
+        region (or the region) changed; hidden when hexes are too small for names."""
+        if region.px_per_unit < board.UNIT_NAMES_MIN_PPU:
+            key: tuple = (None,)
+        else:
+            units = [(u.hex, u.name, _rgb(side_colour(u.side, self._side_order))) for u in self._units]
+            key = (region, board.units_in(self.grid, region, units))
+        if key == self._unit_names_key:
+            return
+        self._unit_names_key = key
+        drawn = board.render_unit_names(self.gm, region, key[1]) if key != (None,) else None
+        with self.unit_names_layer.hold_sync():
+            if drawn is None:
+                self.unit_names_layer.url = ""
+                self.unit_names_layer.visible = False
+            else:
+                img, covered = drawn
+                self.unit_names_layer.bounds = covered.bounds
+                self.unit_names_layer.url = board.data_url(board.png_bytes(board.compact(img)))
+                self.unit_names_layer.visible = True
+
+    # ----- the map legend ------------------------------------------------------------------
+    def _update_map_legend(self) -> None:
+        names: dict[str, str] = {}
+        for u in self._units:
+            names.setdefault(u.side, u.side_name or u.side)
+        order = list(self._side_order) + sorted(set(names) - set(self._side_order))
+        sides = tuple((side, names.get(side, side), side_colour(side, self._side_order))
+                      for side in order if side in names)
+        if sides != self._legend_sides or ("corrected" in self.map_legend.value) != bool(self._corrections):
+            self._legend_sides = sides
+            text = self._map_legend_html()
+            if text != self.map_legend.value:
+                self.map_legend.value = text
+
+    def _map_legend_html(self) -> str:
+        def dot(colour: str, size: int = 10, ring: str = "#fff") -> str:
+            return (f"<span style='display:inline-block;width:{size}px;height:{size}px;border-radius:50%;"
+                    f"background:{colour};border:2px solid {ring};vertical-align:middle'></span>")
+
+        rows = [f"{dot(colour)} {html.escape(name)} units" for _side, name, colour in self._legend_sides]
+        rows += [f"{dot(MIXED_COLOUR)} units of several sides in one hex",
+                 f"{dot('#96141a', 6)} named place; <b>+1</b>, <b>+2</b>…: more places in that hex",
+                 f"{dot('transparent', 12, SELECT_COLOUR)} selected hex"]
+        if self._corrections:
+            rows.append(f"<span style='display:inline-block;width:12px;height:10px;border:2px dashed "
+                        f"{CORRECTION_COLOUR};vertical-align:middle'></span> corrected hex (your map fix)")
+        body = "".join(f"<div style='white-space:nowrap'>{r}</div>" for r in rows)
+        return ("<details open class='ca-map-legend-box' style='font-size:11px;line-height:1.45;"
+                "background:rgba(255,255,255,0.88);padding:3px 6px;border-radius:4px'>"
+                "<summary style='cursor:pointer;font-weight:bold'>Legend</summary>" + body + "</details>")
 
     # ----- details -------------------------------------------------------------------------
     def _details_html(self, label: Optional[str]) -> str:
@@ -612,6 +754,11 @@ def _side_item(item, default_colour: str) -> tuple:
     if len(rest) > 1:
         raise ValueError(f"{item!r} is not a hexside (give 'A|B', (A, B) or (A, B, colour))")
     return a, b, rest[0] if rest else default_colour
+
+
+def _shifted(bounds: list, dx: float) -> list:
+    (s, w), (n, e) = bounds
+    return [[s, w + dx], [n, e + dx]]
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:

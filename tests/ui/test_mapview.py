@@ -173,3 +173,173 @@ def test_ruler_across_the_apto_seam_and_the_globalwar_wrap(board_cache):
 
     assert d == grid.distance(xs[0], xs[-1]) < lattice_distance(xs[0], xs[-1])  # the short way round
     assert len(gw.ruler_layer.layers) == 2
+
+
+# ----- issue 8: writes redraw only what changed ------------------------------------------------
+def zoom_in_on(mv: MapView, label: str, zoom: int = 7, half=(6.0, 4.0)) -> None:
+    """What the browser reports when the player has zoomed in on ``label``."""
+    x, y = mv.grid.pixel(mv.grid.parse(label))
+    mv.map.set_state({"zoom": zoom, "north": -(y - half[1]), "south": -(y + half[1]),
+                      "west": x - half[0], "east": x + half[0]})
+
+
+DEMO_UNITS = [UnitMark("1mar", "E2519", "allies", "1st Marine Div", "marine", side_name="Allied"),
+              UnitMark("ijn17", "E2418", "japan", "17th Army", "infantry", side_name="Japanese")]
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Counts of the board's text-picture renders (the 0.92 s of issue 8 defect 3) and of
+    unit-name renders, by wrapping the real functions."""
+    from collections import Counter
+
+    from assistant.ui import board
+
+    n = Counter()
+    for fn in ("render_labels", "render_unit_names"):
+        real = getattr(board, fn, None)
+        if real is None:
+            continue
+
+        def wrapped(*a, _real=real, _fn=fn, **k):
+            n[_fn] += 1
+            return _real(*a, **k)
+
+        monkeypatch.setattr(board, fn, wrapped)
+    return n
+
+
+def test_a_note_redraws_nothing_and_a_move_only_the_unit_layer(mv, counted):
+    """Issue 8 defect 3: a campaign change that leaves the units as they were (a journal note)
+    sends nothing to the map; a move redraws the unit layer, never the text picture."""
+    zoom_in_on(mv, "E2519")
+    mv.set_units(DEMO_UNITS, side_order=["allies", "japan"])
+    counted.clear()
+    text_url, data = mv.labels_layer.url, mv.units_layer.data
+    # A note: the dashboard redraws with the same units.
+    mv.set_units(list(DEMO_UNITS), side_order=["allies", "japan"])
+    assert counted["render_labels"] == 0 and counted["render_unit_names"] == 0
+    assert mv.labels_layer.url == text_url and mv.units_layer.data is data
+    names_url = mv.unit_names_layer.url
+    assert names_url  # zoomed in: the names are written in their hexes
+    assert mv.unit_names_layer.url == names_url
+    # A move: the unit layer changes, the text picture does not.
+    moved = [DEMO_UNITS[0], UnitMark("ijn17", "E2318", "japan", "17th Army", "infantry", side_name="Japanese")]
+    mv.set_units(moved, side_order=["allies", "japan"])
+    assert counted["render_labels"] == 0 and counted["render_unit_names"] == 1
+    assert mv.labels_layer.url == text_url
+    assert sorted(f["properties"]["hex"] for f in mv.units_layer.data["features"]) == ["E2318", "E2519"]
+    assert mv.unit_names_layer.url != names_url
+
+
+def test_zoomed_out_a_move_draws_no_picture_at_all(mv, counted):
+    """At whole-map zoom unit names are not written, so a move is one small GeoJSON update."""
+    f = mv.frame
+    mv.map.set_state({"zoom": mv.map.zoom, "north": -f.y0, "south": -f.y1, "west": f.x0, "east": f.x1})
+    mv.set_units(DEMO_UNITS)
+    counted.clear()
+    mv.set_units([DEMO_UNITS[0]])
+    assert counted["render_labels"] == 0 and counted["render_unit_names"] == 0
+    assert [f["properties"]["hex"] for f in mv.units_layer.data["features"]] == ["E2519"]
+
+
+def test_the_text_picture_is_redrawn_when_the_view_moves_away(mv, counted):
+    zoom_in_on(mv, "E2519")
+    mv.set_units(DEMO_UNITS)
+    counted.clear()
+    zoom_in_on(mv, "B2048")  # far away: a new region
+    assert counted["render_labels"] == 1
+    assert counted["render_unit_names"] <= 1
+
+
+# ----- issue 8: fit the whole map ---------------------------------------------------------------
+def test_fit_button_shows_the_whole_map_at_the_page_size(mv):
+    zoom_in_on(mv, "E2519", zoom=7, half=(500 / 128, 310 / 128))  # a 1000 x 620 px view at zoom 7
+    assert mv.map.zoom == 7
+    mv.fit_button.click()
+    f = mv.frame
+    assert mv.map.zoom == f.fit_zoom(1000, 620)
+    assert mv.map.center == pytest.approx(f.center)
+    # The fitted zoom shows every hex: the board's size at that zoom is inside the view.
+    assert f.width * 2 ** mv.map.zoom <= 1000 and f.height * 2 ** mv.map.zoom <= 620
+
+
+# ----- issue 8: a legend on the map ----------------------------------------------------------
+def test_map_legend_names_the_marker_colours_and_the_plus_suffix(mv):
+    from assistant.ui.mapview import side_colour
+
+    mv.set_units(DEMO_UNITS, side_order=["allies", "japan"])
+    assert mv.map_legend_control in mv.map.controls
+    text = mv.map_legend.value
+    for side, name in (("allies", "Allied"), ("japan", "Japanese")):
+        assert side_colour(side, ["allies", "japan"]) in text and name in text
+    assert "several sides" in text  # the grey marker of a mixed stack
+    assert "+1" in text and "more place" in text  # the "+N" suffix on place names
+    assert "selected" in text
+
+
+# ----- issue 8: map corrections drawn on the board --------------------------------------------
+def test_corrected_hexes_are_outlined_and_listed(mv):
+    n = mv.set_corrections({"E2519": {"surface": "land"}, "B2048": {"port": 2}})
+    assert n == 2
+    feats = mv.corrections_layer.data["features"]
+    rings = [p[0] for f in feats for p in f["geometry"]["coordinates"]]
+    centres = sorted((round(sum(lng for lng, _ in r[:6]) / 6, 3), round(sum(lat for _, lat in r[:6]) / 6, 3))
+                     for r in rings)  # GeoJSON [lng, lat] = [x, -y]
+    expect = sorted((round(x, 3), round(-y, 3))
+                    for x, y in (mv.grid.pixel(mv.grid.parse(h)) for h in ("E2519", "B2048")))
+    assert centres == expect
+    assert mv.corrections_layer in mv.map.layers
+    assert "corrected" in mv.map_legend.value
+    with pytest.raises(HexError, match="Z9999"):
+        mv.set_corrections(["Z9999"])
+    assert len(mv.corrections_layer.data["features"][0]["geometry"]["coordinates"]) == 2  # unchanged
+    mv.set_corrections({})
+    assert mv.corrections_layer.data["features"] == []
+
+
+# ----- issue 8: globalwar drawn wrapped ----------------------------------------------------------
+@pytest.fixture(scope="module")
+def gw(board_cache):
+    from assistant.maps import load_map
+
+    return MapView(load_map("globalwar"), cache_dir=board_cache)
+
+
+def test_globalwar_board_is_drawn_one_copy_east_and_west(gw):
+    """[globalwar digest] the map wraps east-west: panning past the E section shows the W section
+    again, one wrap (the Grid's wrap vector) away, in the same picture."""
+    wx, wy = gw.grid.pixel(gw.grid._wrap)
+    assert wx > 0 and wy == 0
+    (s, w_), (n, e) = gw.frame.bounds
+    copies = sorted(layer.bounds[0][1] for layer in gw.map.layers
+                    if isinstance(layer, type(gw.board_layer)) and layer.url == gw.board_layer.url)
+    assert copies == pytest.approx([w_ - wx, w_, w_ + wx])
+
+
+def test_a_click_on_a_wrapped_copy_selects_the_map_hex_and_rings_the_copy(gw):
+    grid = gw.grid
+    wx, _ = grid.pixel(grid._wrap)
+    label = grid.label(grid.all_hexes[0])
+    x, y = grid.pixel(grid.parse(label))
+    gw.map._handle_leaflet_event(None, {"event": "interaction", "type": "click",
+                                        "coordinates": [-y, x + wx]}, None)
+    assert gw.selected == label
+    assert gw.selection_ring.location == pytest.approx((-y, x + wx))  # where the player clicked
+
+
+def test_a_wrapped_copy_has_its_place_names(gw):
+    """The text layer east of the E section names the W section's places at their copies."""
+    from assistant.ui import board
+
+    grid = gw.grid
+    wx, _ = grid.pixel(grid._wrap)
+    f = gw.frame
+    region = board.Region.around(f, f.x1, f.y0, f.x1 + 20, f.y1, 4, wrap=wx)
+    assert region.x1 > f.x1 + 10
+    placed = board.place_labels(gw.gm, region)
+    west = {h for h in gw.gm.places if grid.pixel(grid.parse(h))[0] < 20}
+    assert west and {p.hex for p in placed} & west
+    for p in placed:
+        if p.hex in west:  # drawn at the copy (one wrap east), not at the original
+            assert p.x == pytest.approx(grid.pixel(grid.parse(p.hex))[0] + wx)
