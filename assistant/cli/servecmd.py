@@ -1,8 +1,9 @@
 """``campaign serve [FILE | --demo] [--port N] [--no-browser]``: the dashboards in the browser.
 
 Starts Voila on every dashboard found (``notebooks/`` and each aid's own notebooks, see
-``assistant.ui.pages``) for one campaign file, offline, prints the URL and runs until Ctrl-C, then
-shuts Voila and its kernels down.
+``assistant.ui.pages``) for one campaign file, offline, prints one URL -- the site's home page,
+which names the campaign and links every dashboard (``assistant.ui.site``) -- and runs until
+Ctrl-C, then shuts Voila and its kernels down.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from .common import CliError
 
 DEFAULT_PORT = 8866
+MIN_CULL_AFTER = 10
 
 
 def register(sub) -> None:
@@ -30,7 +32,25 @@ def register(sub) -> None:
     p.add_argument("--no-browser", action="store_true", help="only print the URL")
     p.add_argument("--no-preheat", action="store_true",
                    help="start a kernel per page load instead of keeping one ready (slower)")
+    p.add_argument("--cull-after", metavar="SECONDS", default=None,
+                   help="shut down a page's kernel once no page has been connected to it for SECONDS "
+                        "(default 300; a page that is closed or reloaded gives its kernel back at once)")
     p.set_defaults(func=cmd_serve)
+
+
+def cull_after(value) -> int:
+    """``--cull-after``: whole seconds, at least MIN_CULL_AFTER; bad input -> CliError naming it."""
+    from ..ui.server import DEFAULT_CULL_AFTER
+
+    if value is None:
+        return DEFAULT_CULL_AFTER
+    try:
+        seconds = int(str(value).strip())
+    except ValueError:
+        seconds = None
+    if seconds is None or seconds < MIN_CULL_AFTER:
+        raise CliError(f"--cull-after {value} must be a whole number of seconds, at least {MIN_CULL_AFTER}")
+    return seconds
 
 
 def resolve_campaign(args) -> tuple[Path, bool]:
@@ -70,6 +90,7 @@ def cmd_serve(args) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     if args.port is not None and not (1 <= args.port <= 65535):
         raise CliError(f"--port must be 1-65535, not {args.port}")
+    cull = cull_after(args.cull_after)
     try:
         dashboards = find_dashboards()
     except DashboardError as e:
@@ -78,10 +99,10 @@ def cmd_serve(args) -> int:
         raise CliError("no dashboards found (no notebooks in the package's notebooks folder)")
     path, demo = resolve_campaign(args)
     with tempfile.TemporaryDirectory(prefix="campaign-dashboards-") as site:
-        return _serve(args, path, demo, dashboards, Path(site))
+        return _serve(args, path, demo, dashboards, Path(site), cull)
 
 
-def _serve(args, path: Path, demo: bool, dashboards, site: Path) -> int:
+def _serve(args, path: Path, demo: bool, dashboards, site: Path, cull: int) -> int:
     from ..ui.pages import stage_dashboards
     from ..ui.server import ServeError, VoilaServer, port_free
     from ..ui.userdirs import user_log_dir
@@ -91,16 +112,16 @@ def _serve(args, path: Path, demo: bool, dashboards, site: Path) -> int:
     if port is None:
         port = DEFAULT_PORT if port_free(DEFAULT_PORT) else 0
     log = user_log_dir() / "voila.log"
-    server = VoilaServer(notebooks=site, campaign_file=path, port=port,
-                         preheat=not args.no_preheat, log_path=log)
+    server = VoilaServer(notebooks=site, campaign_file=path, port=port, preheat=not args.no_preheat,
+                         log_path=log, cull_after=cull, dashboards=tuple(d.name for d in dashboards))
     print(f"campaign: {path}{'  (demo)' if demo else ''}", flush=True)
     try:
         server.start()
     except ServeError as e:
         raise CliError(str(e)) from None
-    names = ", ".join(d.name for d in dashboards)
-    print(f"dashboards: {server.base_url}/  ({names}; server log: {log})", flush=True)
-    url = server.url(dashboards[0].name)
+    names = ", ".join(f"{d.title} ({d.name})" for d in dashboards)
+    print(f"dashboards: {names}; server log: {log}", flush=True)
+    url = server.home_url  # the one URL: the home page names the campaign and links every dashboard
     print(f"open: {url}", flush=True)
     print("press Ctrl-C to stop", flush=True)
     try:

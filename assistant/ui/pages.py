@@ -2,7 +2,7 @@
 its own package (``assistant/aids/<aid>/*.ipynb``), found by looking, not listed by hand.
 
 ``campaign serve`` copies the dashboards it finds into one folder and serves that folder, so the
-dashboard home (Voila's list page) lists exactly them and nothing else. No aid module is imported
+site's home page (``assistant.ui.site``) links exactly them and nothing else. No aid module is imported
 here: an aid's notebooks are found from its package folder.
 """
 
@@ -17,6 +17,7 @@ from typing import Optional
 
 HOME = "campaign.ipynb"  # the campaign dashboard: first in the list, the page `campaign serve` opens
 AIDS_PACKAGE = "assistant.aids"
+ENV_ORDER = "CAMPAIGN_DASHBOARDS"  # the served names in find_dashboards' order, os.pathsep-separated
 
 
 class DashboardError(ValueError):
@@ -92,3 +93,17 @@ def stage_dashboards(dashboards: list[DashboardNotebook], site: Path) -> Path:
     for d in dashboards:
         shutil.copyfile(d.path, site / d.name)
     return site
+
+
+def served_dashboards(site: Path, order: tuple[str, ...] = ()) -> list[DashboardNotebook]:
+    """The dashboards in the folder Voila serves: the names in ``order`` first (the order
+    ``find_dashboards`` gave when they were staged), then any other, the campaign's first, by name.
+    A notebook that cannot be read is left out here (Voila reports it when its page is opened)."""
+    rank = {name: i for i, name in enumerate(order)}
+    found = []
+    for p in sorted(_notebooks_in(Path(site)), key=lambda p: (rank.get(p.name, len(rank)), p.name != HOME, p.name)):
+        try:
+            found.append(DashboardNotebook(p.name, notebook_title(p), p, "served"))
+        except DashboardError:
+            continue
+    return found

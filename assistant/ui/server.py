@@ -1,7 +1,9 @@
 """Run Voila on the dashboards for one campaign file (used by ``campaign serve``, the browser
 tests and the benchmarks).
 
-Voila runs as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
+Voila runs as ``python -m assistant.ui.site`` (Voila's app with our home page at ``/``, the
+dashboard pages' close beacon made to work, and kernels whose page is gone culled after
+``cull_after`` seconds; see that module) as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
 shut it down in order), bound to 127.0.0.1, with the notebooks directory as its root and the
 campaign file handed to every kernel in ``CAMPAIGN_FILE``. Nothing is fetched from the network:
 Voila serves the widget JavaScript (ipywidgets, jupyter-leaflet) from the installed lab
@@ -24,6 +26,9 @@ from typing import Optional
 
 ENV_CAMPAIGN = "CAMPAIGN_FILE"
 DEFAULT_PORT = 8866
+# A kernel no page has been connected to for this long is shut down (pages that close or reload
+# shut theirs down at once; this catches crashed tabs and computers put to sleep).
+DEFAULT_CULL_AFTER = 300
 TEMPLATES_ROOT = Path(__file__).resolve().parent / "jupyter"  # holds voila/templates/campaign
 
 
@@ -60,14 +65,25 @@ def jupyter_path(current: str = "") -> list[str]:
     return paths
 
 
+def cull_interval(cull_after: int) -> int:
+    """How often the culler looks: a fifth of the timeout, between 2 s and a minute."""
+    return max(2, min(60, cull_after // 5))
+
+
 def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size: int = 1,
-                  tracebacks: bool = True, extra: tuple[str, ...] = ()) -> list[str]:
+                  tracebacks: bool = True, cull_after: int = DEFAULT_CULL_AFTER,
+                  extra: tuple[str, ...] = ()) -> list[str]:
     cmd = [
-        sys.executable, "-m", "voila", str(notebooks),
+        sys.executable, "-m", "assistant.ui.site", str(notebooks),
         "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
         f"--show_tracebacks={tracebacks}",
         # Voila's lab template without its CDN links (see jupyter/voila/templates/campaign).
         "--template=campaign",
+        # Jupyter Server's culler, run by assistant.ui.site.SiteKernelManager's rule: a kernel no
+        # page has been connected to for cull_after seconds is shut down (0: never).
+        "--VoilaConfiguration.multi_kernel_manager_class=assistant.ui.site.SiteKernelManager",
+        f"--MappingKernelManager.cull_idle_timeout={max(0, int(cull_after))}",
+        f"--MappingKernelManager.cull_interval={cull_interval(int(cull_after))}",
     ]
     if preheat:
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
@@ -86,11 +102,18 @@ class VoilaServer:
     log_path: Optional[Path] = None
     env: dict = field(default_factory=dict)
     extra_args: tuple[str, ...] = ()
+    cull_after: int = DEFAULT_CULL_AFTER
+    dashboards: tuple[str, ...] = ()  # served names in the order the home page lists them
     proc: Optional[subprocess.Popen] = None
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def home_url(self) -> str:
+        """The site's home page: the campaign and a link to every dashboard."""
+        return f"{self.base_url}/"
 
     def url(self, notebook: str = "campaign.ipynb") -> str:
         return f"{self.base_url}/voila/render/{notebook}"
@@ -104,13 +127,17 @@ class VoilaServer:
         env.update({k: str(v) for k, v in self.env.items()})
         if self.campaign_file is not None:
             env[ENV_CAMPAIGN] = str(Path(self.campaign_file).resolve())
+        if self.dashboards:
+            from .pages import ENV_ORDER
+
+            env[ENV_ORDER] = os.pathsep.join(self.dashboards)
         env.setdefault("PYTHONUNBUFFERED", "1")
         # Kernels import the very package that started them (a checkout or an installed wheel).
         pkg_root = str(Path(__file__).resolve().parents[2])
         env["JUPYTER_PATH"] = os.pathsep.join(jupyter_path(env.get("JUPYTER_PATH", "")))
         env["PYTHONPATH"] = os.pathsep.join([pkg_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         cmd = voila_command(self.notebooks, self.port, preheat=self.preheat,
-                            pool_size=self.pool_size, extra=self.extra_args)
+                            pool_size=self.pool_size, cull_after=self.cull_after, extra=self.extra_args)
         try:
             if self.log_path:
                 Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)
@@ -139,7 +166,7 @@ class VoilaServer:
             try:
                 with urllib.request.urlopen(self.base_url + "/", timeout=2) as r:
                     if r.status == 200:
-                        return self.url()
+                        return self.home_url
             except urllib.error.HTTPError as e:
                 raise ServeError(f"voila answered HTTP {e.code} on {self.base_url}/{log}") from None
             except (urllib.error.URLError, ConnectionError, OSError):

@@ -39,13 +39,23 @@ def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
         assert "application/vnd.jupyter.widget-view+json" in page  # the dashboard's widget
         assert "campaign_dashboard" not in page and "from assistant" not in page  # no source leaks
         assert "cdn.jsdelivr.net" not in page and "fontawesome-free@" not in page  # offline page
-        status, tree = fetch(served.base + "/")
-        assert status == 200  # the list of dashboards
+        # The one URL printed is our home page: it names the campaign and links every dashboard.
+        urls = [w for line in served.output for w in line.split() if "://" in w]
+        assert urls == [served.base + "/"] == [served.home_url], served.output
+        status, homepage = fetch(served.home_url)
+        assert status == 200
+        assert "War in the Pacific" in homepage and "G/T 4/8/42" in homepage  # the demo's game and turn
+        assert served.file.name in homepage
+        for d in find_dashboards():
+            assert f'href="/voila/render/{d.name}"' in homepage, d.name
+        assert "https://" not in homepage and "http://" not in homepage  # nothing from elsewhere
         status, listing = fetch(served.base + "/voila/api/contents")
         listed = sorted(item["name"] for item in json.loads(listing)["content"])
         assert listed == sorted(d.name for d in find_dashboards())  # exactly the discovered ones
         started = next(line for line in served.output if line.startswith("dashboards: "))
         assert all(name in started for name in listed)  # and the start-up lines name them
+        with urllib.request.urlopen(served.base + "/voila/tree", timeout=60) as r:
+            assert r.url == served.home_url  # Voila's file list leads to our home page
         assert kernels_of(home)
     finally:
         code = served.stop()
@@ -123,3 +133,13 @@ def test_a_voila_that_cannot_start_leaves_nothing_running(tmp_path):
         server.start(timeout=60)
     assert server.proc is not None and server.proc.poll() is not None
     assert (tmp_path / "voila.log").read_text()  # the reason is in the log the message names
+
+
+def test_serve_cull_after_bad_values_are_one_line_errors(tmp_path):
+    home = tmp_path / "home"
+    for value in ("0", "-5", "soon", "5"):  # below the 10-second floor too
+        r = campaign_cli("serve", "--demo", "--no-browser", "--cull-after", value, home=home)
+        assert r.returncode == 2, (value, r.stdout, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and f"--cull-after {value}" in lines[0], r.stderr
+    assert not (home / "data").exists()  # nothing was created

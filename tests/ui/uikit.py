@@ -23,6 +23,7 @@ class Served:
     home: Path
     proc: subprocess.Popen
     output: list
+    home_url: str = ""  # the one URL `campaign serve` prints: the site's home page
 
     def stop(self, timeout: float = 30) -> int:
         if self.proc.poll() is None:
@@ -64,9 +65,11 @@ def start_serve(home: Path, *args: str, timeout: float = 120) -> Served:
         if line.startswith("campaign: "):
             file = Path(line[len("campaign: "):].split("  (demo)")[0].strip())
         if line.startswith("open: "):
-            url = line[len("open: "):].strip()
-            return Served(url=url, base=f"http://127.0.0.1:{port}", file=file, home=home, proc=proc,
-                          output=lines)
+            home_url = line[len("open: "):].strip()
+            base = f"http://127.0.0.1:{port}"
+            # ``url`` stays the campaign dashboard, which most tests drive; the home page links it.
+            return Served(url=f"{base}/voila/render/campaign.ipynb", base=base, file=file, home=home,
+                          proc=proc, output=lines, home_url=home_url)
     proc.kill()
     raise RuntimeError(f"campaign serve printed no URL in {timeout} s: {''.join(lines)}")
 
@@ -85,3 +88,28 @@ def kernels_of(home: Path) -> list[int]:
         if needle in env.split(b"\0"):
             out.append(int(p.name))
     return out
+
+
+def kernel_pids(home: Path) -> list[int]:
+    """PIDs of the Jupyter kernels (``ipykernel_launcher``) started with this
+    CAMPAIGN_ASSISTANT_HOME: the preheated pool plus one per page that holds one."""
+    out = []
+    for pid in kernels_of(home):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"ipykernel_launcher" in cmd:
+            out.append(pid)
+    return out
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.5):
+    """Poll ``predicate()`` until it returns something true or ``timeout`` seconds pass; returns
+    the last value (a bounded wait, not a speed claim)."""
+    deadline = time.monotonic() + timeout
+    value = predicate()
+    while not value and time.monotonic() < deadline:
+        time.sleep(interval)
+        value = predicate()
+    return value
