@@ -51,7 +51,7 @@ STYLE = """<style>
   white-space: nowrap; overflow: hidden; text-overflow: ellipsis; display: block; }
 .ca-header .jupyter-button { flex: 0 0 auto; }
 .ca-unit-list select, .ca-hex-units select { font-family: monospace; font-size: 12px; }
-.ca-hex-details .widget-html-content { line-height: 1.35; }
+.ca-sidebar .widget-html-content { line-height: 1.35; }
 .ca-attrs-table { font-size: 11px; border-collapse: collapse; margin: 1px 0 3px 14px; }
 .ca-attrs-table th { text-align: left; font-weight: normal; color: #555; padding: 0 6px 0 0;
   vertical-align: top; white-space: nowrap; }
@@ -76,10 +76,10 @@ def turn_text(label: str) -> str:
 def list_entry(hex_: str, name: str, side: str, sample: bool, width: int = LIST_CHARS) -> str:
     """A Units list entry, at most ``width`` characters (the name is shortened with "…")."""
     tail = f" · {side}" + (" [sample]" if sample else "")
-    room = width - 6 - len(tail)
+    room = width - 7 - len(tail)
     if len(name) > room:
         name = name[: max(room - 1, 1)].rstrip() + "…"
-    return f"{hex_:<6}{name}{tail}"
+    return f"{hex_:<6} {name}{tail}"
 
 
 def _attrs_table(attrs) -> str:
@@ -124,12 +124,12 @@ class CampaignDashboard:
         self.turn.add_class("ca-turn")
         self.phase_btn = w.Button(description="Next phase", icon="step-forward",
                                   tooltip="Move the turn marker to the next phase",
-                                  layout=w.Layout(flex="0 0 auto"))
+                                  layout=w.Layout(flex="0 0 auto", width="auto"))
         self.phase_btn.add_class("ca-next-phase")
         self.phase_btn.on_click(g(lambda _b: self.campaign.advance("phase"), "next phase"))
         self.turn_btn = w.Button(description="Next turn", icon="fast-forward",
                                  tooltip="Move the turn marker to the next turn's first phase",
-                                 layout=w.Layout(flex="0 0 auto"))
+                                 layout=w.Layout(flex="0 0 auto", width="auto"))
         self.turn_btn.add_class("ca-next-turn")
         self.turn_btn.on_click(g(lambda _b: self.campaign.advance("turn"), "next turn"))
         header = w.HBox([self.title, self.turn, self.phase_btn, self.turn_btn],
@@ -228,10 +228,12 @@ class CampaignDashboard:
         self.details = w.HTML(value=self._details_html(None), layout=w.Layout(flex="1 1 auto", min_height="0",
                                                                                overflow="auto"))
         self.details.add_class("ca-hex-details")
-        self.hex_units = w.Select(options=[], rows=3, description="Choose", layout=w.Layout(width="100%"))
+        self.hex_units = w.Select(options=[], rows=3, layout=w.Layout(width="100%"),
+                                  tooltip="Choose one of this hex's units (Move, Remove and Set act on it)")
         self.hex_units.add_class("ca-hex-units")
         self.hex_units.observe(g(self._on_hex_unit_chosen, "choose unit"), names="value")
-        self.hex_units_row = w.Box([self.hex_units], layout=w.Layout(display="none", flex="0 0 auto"))
+        self.hex_units_row = w.VBox([w.HTML("<span style='color:#666'>Choose one of this hex's units:</span>"),
+                                     self.hex_units], layout=w.Layout(display="none", flex="0 0 auto"))
         details_box = w.VBox([self.details, self.hex_units_row],
                              layout=w.Layout(height=DETAILS_HEIGHT, overflow="hidden"))
         details_box.add_class("ca-details-box")
@@ -258,14 +260,15 @@ class CampaignDashboard:
         try:
             return grid.label(grid.parse(text)), ""
         except HexError as e:
-            why = str(e).splitlines()[0] if str(e) else ""
+            if re.fullmatch(r"[A-Za-z]\s*\d{3,4}", text):  # meant as a hex label: say what is wrong with it
+                raise ValueError(str(e).splitlines()[0] if str(e) else f"bad hex {text!r}") from None
         places = self.campaign.map.places  # hex -> place names, in gazetteer order
         want = " ".join(text.lower().split())
         exact = [(n, h) for h, names in places.items() for n in names if n.lower() == want]
         found = exact or [(n, h) for h, names in places.items() for n in names if want in n.lower()]
         names = list(dict.fromkeys(n for n, _ in found))
         if not names:
-            raise ValueError(f"{text!r} is neither a hex nor a place on the {self.campaign.game} map ({why})")
+            raise ValueError(f"{text!r} is neither a hex label nor a place on the {self.campaign.game} map")
         if len(names) > 1:
             raise ValueError(f"{text!r} names several places ({', '.join(names[:6])}"
                              f"{', …' if len(names) > 6 else ''}): type more of the name")
@@ -300,8 +303,8 @@ class CampaignDashboard:
         u = self.campaign.state.units[uid]
         self._pending_remove = uid
         self.confirm_text.value = (
-            f"Remove <b>{html.escape(u.name or u.id)}</b> ({html.escape(self._side_label(u.side))}) "
-            f"at <b>{html.escape(u.hex)}</b> from the campaign? <span style='color:#666'>(Undo brings "
+            f"Remove <b>{html.escape(u.name or u.id)}</b> · {html.escape(self._side_label(u.side))} · "
+            f"at <b>{html.escape(u.hex)}</b> · from the campaign? <span style='color:#666'>(Undo brings "
             f"it back.)</span>")
         self.confirm_box.layout.display = "flex"
 
@@ -491,7 +494,8 @@ class CampaignDashboard:
         label = self.map.selected
         here = sorted((u for u in state.units.values() if label and u.hex == label),
                       key=lambda u: (u.side, u.name or u.id))
-        options = [(f"{(u.name or u.id)[:LIST_CHARS - 8]} · {u.side}", u.id) for u in here]
+        names = {x.id: x.name for x in state.sides}
+        options = [(list_entry(u.hex, u.name or u.id, names.get(u.side, u.side), u.sample), u.id) for u in here]
         chosen = self.unit_list.value
         with self._quietly(), self.hex_units.hold_sync():
             if list(self.hex_units.options) != options:

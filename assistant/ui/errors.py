@@ -21,6 +21,17 @@ import ipywidgets as w
 
 MAX_SHOWN = 5
 
+# The panel floats over what follows it (the map) instead of pushing it down, and scrolls when
+# errors stack (issue 8: five errors moved the map ~230 px). A page that is only the panel (the
+# kit's error page) keeps it in the flow. The rules travel with the panel, so every page has them.
+STYLE = """<style>
+.ca-dashboard, .ca-page { position: relative; }
+.ca-error-panel { position: absolute !important; left: 0; right: 0; z-index: 1200;
+  max-height: 40vh; overflow-y: auto !important; background: #fdecee;
+  box-shadow: 0 3px 10px rgba(0, 0, 0, 0.35); }
+.ca-error-panel.ca-error-page { position: relative !important; max-height: none; box-shadow: none; }
+</style>"""
+
 
 @dataclass(frozen=True)
 class ErrorRecord:
@@ -58,7 +69,8 @@ class ErrorPanel:
         self._clear.add_class("ca-error-dismiss")
         self._clear.on_click(lambda _b: self.clear())
         title = w.HTML("<b>Error</b>")
-        self.widget = w.VBox([w.HBox([title, self._clear]), self._list],
+        style = w.HTML(STYLE, layout=w.Layout(display="none"))
+        self.widget = w.VBox([w.HBox([title, self._clear]), self._list, style],
                              layout=w.Layout(display="none", border="2px solid #b00020",
                                              padding="4px 8px", margin="4px 0"))
         self.widget.add_class("ca-error-panel")

@@ -209,6 +209,7 @@ def error_page(exc: BaseException, context: str, *, log_path: Optional[Path] = N
     """A page that is only the error panel, saying why (and logged), instead of a traceback."""
     panel = ErrorPanel(log_path=log_path)
     panel.report(exc, context)
+    panel.widget.add_class("ca-error-page")  # the whole page: in the flow, not floating
     return panel.widget
 
 

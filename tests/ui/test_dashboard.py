@@ -290,3 +290,36 @@ def test_map_corrections_show_in_the_hex_details(page, dash, camp):
     page.poll()
     text = dash.details.value
     assert "source=user" in text and "airfield" in text and "land" in text
+
+
+def test_list_entries_are_cut_to_fit_with_a_mark():
+    """Entries of any length fit the list (the browser test measures them on screen); a long
+    name is shortened visibly ("…"), never clipped at the edge; the hex stays apart from the name."""
+    from assistant.ui.dashboard import LIST_CHARS, list_entry
+
+    long = list_entry("E2418", "11th and 13th Construction Units (IJN)", "Japanese", True)
+    assert len(long) == LIST_CHARS and "…" in long and long.endswith(" · Japanese [sample]")
+    assert list_entry("W 4533", "Kure", "Japan", False) == "W 4533 Kure · Japan"
+    assert len(list_entry("E2418", "x" * 100, "Allied", False)) == LIST_CHARS
+
+
+def test_a_place_in_the_hex_field_must_name_one_place(dash):
+    dash.hex_field.value = "a"  # in many place names
+    (rec,) = dash.errors.records
+    assert "'a' names several places" in rec.message
+    assert dash.map.selected is None
+
+
+def test_the_kept_side_survives_an_unreadable_preferences_file(camp, tmp_path, assistant_home):
+    prefs = assistant_home / "data" / "dashboard-prefs.json"
+    prefs.parent.mkdir(parents=True, exist_ok=True)
+    prefs.write_text("{not json")
+    p = attach(CampaignDashboard, camp, log_path=tmp_path / "d.log")
+    try:
+        assert p.view.side.value == "japan" and p.errors.records == []  # the first side, no error
+        p.view.side.value = "allies"  # and the file is written anew
+    finally:
+        p.close()
+    import json
+
+    assert json.loads(prefs.read_text())[str(camp.path.resolve())] == {"side": "allies"}

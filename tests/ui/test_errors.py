@@ -55,3 +55,13 @@ def test_guard_returns_the_value_when_nothing_fails():
     panel = ErrorPanel()
     assert panel.guard(lambda a, b=1: a + b)(2, b=3) == 5
     assert panel.records == []
+
+
+def test_the_panel_carries_its_floating_style():
+    """The panel floats over what follows it and scrolls (issue 8: stacked errors pushed the map
+    down ~230 px; tests/ui/test_browser.py measures that the map stays put)."""
+    from assistant.ui.errors import STYLE
+
+    panel = ErrorPanel()
+    assert any(getattr(c, "value", "") == STYLE for c in panel.widget.children)
+    assert "position: absolute" in STYLE and "max-height" in STYLE and "overflow-y: auto" in STYLE

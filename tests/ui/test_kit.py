@@ -73,6 +73,7 @@ def test_a_damaged_file_gives_an_error_page_and_is_not_touched(tmp_path, assista
     bad.write_bytes(b"garbage" * 50)
     page = dashboard(NoteView, bad)
     assert isinstance(page, w.VBox)
+    assert "ca-error-page" in page._dom_classes  # the whole page: in the flow, not floating over nothing
     assert "bad.campaign" in panel_text(page) and "Traceback" not in panel_text(page)
     assert "bad.campaign" in log_text(assistant_home)
     assert bad.read_bytes() == b"garbage" * 50
