@@ -75,7 +75,7 @@ class PlaceUnit:
         if self.category not in ("unit", "installation"):
             raise CampaignError(f"category {v.show(self.category)} must be 'unit' or 'installation'")
         hex_ = v.hex_label(ctx.map, self.hex)
-        name = v.optional_text(self.name, "name", max_len=100)
+        name = v.unique_name(s, v.optional_text(self.name, "name", max_len=100))
         nation = None if self.nation is None else v.nation(s, self.nation)
         attrs = _attrs(self.attrs)
         sample = v.boolean(self.sample, "sample")
@@ -145,6 +145,8 @@ class UpdateUnit:
                 raise CampaignError(f"{k!r} cannot be updated" + ("; move the unit instead" if k == "hex" else ""))
             if k in UNIT_FIELDS:
                 new[k] = self._field(s, k, val)
+                if k == "name":
+                    v.unique_name(s, new[k], own_id=u.id)
                 before[k] = getattr(u, k)
             else:
                 if val is None and k not in u.attrs:

@@ -126,8 +126,12 @@ def export_document(state: CampaignState, events: Sequence[EventRecord], exporte
 def export(c: "Campaign", to: Path, fmt: str) -> list[Path]:
     if fmt not in FORMATS:
         raise CampaignError(f"format {fmt!r} must be one of {', '.join(FORMATS)}")
-    if not to.is_dir():
-        raise CampaignError(f"export directory {to} does not exist")
+    try:
+        to.mkdir(parents=True, exist_ok=True)  # 'export --to DIR' makes DIR, like 'mkdir -p'
+    except FileExistsError:
+        raise CampaignError(f"export target {to} is not a directory") from None
+    except OSError as e:
+        raise CampaignError(f"cannot make export directory {to} ({e.strerror or e})") from None
     c.poll()
     state = c.state
     events = [e for e in c.events() if e.seq <= state.last_seq]

@@ -151,6 +151,19 @@ def slug(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")[:40] or "unit"
 
 
+def unique_name(state: CampaignState, name: Optional[str], own_id: Optional[str] = None) -> Optional[str]:
+    """``name`` if no other unit on the map has it (compared ignoring case and runs of spaces, as a
+    player reads names); else an error naming the unit that has it. Removed units free their name."""
+    if name is None:
+        return None
+    key = " ".join(name.split()).casefold()
+    for u in state.units.values():
+        if u.id != own_id and u.name is not None and " ".join(u.name.split()).casefold() == key:
+            raise CampaignError(f"name {name!r} is already unit {u.id!r}'s ({u.name} at {u.hex}); "
+                                f"choose another name")
+    return name
+
+
 def auto_unit_id(state: CampaignState, name: Optional[str], kind: str) -> str:
     taken = set(state.units) | set(state.retired_ids)
     base = slug(name) if name else slug(kind)

@@ -6,21 +6,22 @@ Groups are discovered: every module of ``assistant.cli`` that has ``register``, 
 ``assistant.aids.<aid>.cli`` (an aid without a ``cli.py`` simply has no commands). Help order:
 hex, campaign, serve (``CORE_ORDER``), any other core module, then the aids, each alphabetically.
 
-Contract: exit 0 on success; on bad input exit 2 with one line ``error: ...`` on stderr and no
-traceback.
+Contract: exit 0 on success; on bad input (or a file system refusal) exit 2 with one line
+``error: ...`` on stderr and no traceback; a reader that closes the pipe early ends it quietly (exit 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from typing import Optional
 
 from ..discovery import part_modules
 from . import common
-from .common import (FILE, CliError, add_command, add_json, command_errors, done, emit, event_json,
+from .common import (FILE, CliError, add_command, add_json, command_errors, done, emit, event_json, one_line,
                      opened)
 
 __all__ = ["FILE", "CliError", "add_command", "add_json", "build_parser", "command_errors",
@@ -83,12 +84,36 @@ def main(argv: Optional[list[str]] = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         result = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return 0 if result is None else int(result)
     except CliError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return _reader_gone()
+    except OSError as e:  # the file system refused (permission, disk full): one line, naming the file
+        print(f"error: {os_error_line(e)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
+
+
+def os_error_line(e: OSError) -> str:
+    """``Permission denied: /path`` (the OS's words, then the file it refused)."""
+    what = e.strerror or one_line(e)
+    return f"{what}: {e.filename}" if e.filename else what
+
+
+def _reader_gone() -> int:
+    """The reader of our output went away (``campaign units F --json | head -c 400``): exit quietly,
+    as https://docs.python.org/3/library/signal.html#note-on-sigpipe does. stdout is pointed at
+    devnull so the interpreter's final flush cannot raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (tests)
+        pass
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

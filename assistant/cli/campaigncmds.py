@@ -10,12 +10,25 @@ from pathlib import Path
 from ..campaign import Campaign
 from ..campaign.validate import key_values
 from . import hexcmds
-from .common import FILE, CliError, add_command, done, emit, event_json, opened
+from .common import FILE, CliError, add_command, done, emit, event_json, game_name, opened
+
+
+def _games_and_scenarios() -> tuple[str, str]:
+    """``new --help``'s lists: the games, and every scenario as ``name (game)``."""
+    from ..campaign.scenario import list_scenarios
+    from ..maps.gamespec import list_games
+
+    games = list_games()
+    scenarios = [f"{s} ({g})" for g in games for s in list_scenarios(g)]
+    return ", ".join(games), ", ".join(scenarios) or "none"
 
 
 def register(sub) -> None:
-    add_command(sub, "new", "create a campaign file", cmd_new, (("file",),), (("--game",), {"required": True}),
-         (("--scenario",), {}), (("--set",), {"action": "append", "default": [], "metavar": "SETTING=VALUE",
+    games, scenarios = _games_and_scenarios()
+    add_command(sub, "new", "create a campaign file", cmd_new, (("file",),),
+         (("--game",), {"required": True, "type": game_name, "help": f"one of: {games}"}),
+         (("--scenario",), {"help": f"a starting position: {scenarios} (default: none, the calendar's start)"}),
+         (("--set",), {"action": "append", "default": [], "metavar": "SETTING=VALUE",
                                               "help": "choose a reading of an ambiguous rule (see game.toml)"}),
          (("--model",), {"help": "grid model to pin (globalwar: straight_rows | straight_columns); "
                                  "default: the calibrated one"}))
@@ -41,6 +54,9 @@ def register(sub) -> None:
     add_command(sub, "export", "export the campaign (json) or its tables (csv, parquet, xlsx)", cmd_export, FILE,
          (("--to",), {"required": True, "metavar": "DIR"}),
          (("--format",), {"default": "json", "choices": ["json", "csv", "parquet", "xlsx"]}))
+    add_command(sub, "demo", "the demo campaign's file (kept between runs, with your edits); --reset starts it over",
+         cmd_demo, (("--reset",), {"action": "store_true",
+                                   "help": "start the demo over (the old file is kept beside it as .bak)"}))
     add_command(sub, "import", "create a campaign file from a JSON export", cmd_import, (("source",), {"metavar": "JSON"}), (("file",),))
     if hexcmds.map_subparsers is None:  # pragma: no cover - hexcmds registers first
         raise RuntimeError("the 'map' command group must be registered before campaign commands")
@@ -192,6 +208,19 @@ def cmd_export(args) -> None:
     with opened(args.file, readonly=True) as c:
         paths = c.export(Path(args.to), args.format)
     emit(args, [str(p) for p in paths], lambda ps: "\n".join(f"wrote {p}" for p in ps))
+
+
+def cmd_demo(args) -> None:
+    from ..ui.demo import demo_path, ensure_demo, reset_demo
+
+    backup = reset_demo() if args.reset else None
+    path = ensure_demo()
+    with opened(str(path), readonly=True) as c:
+        info = c.info(full_check=False)
+    info["backup"] = str(backup) if backup else None
+    emit(args, info, lambda d: (f"reset the demo (your old one is {d['backup']})\n" if d["backup"] else "")
+         + f"demo campaign {d['file']}: {d['game']}, scenario {d['scenario']}, {d['turn']}, {d['units']} units"
+         + ("" if d["backup"] else "\n(it keeps your edits; 'campaign demo --reset' starts it over)"))
 
 
 def cmd_import(args) -> None:

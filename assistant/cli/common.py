@@ -98,6 +98,16 @@ def add_command(sub, name: str, help: str, func: Callable, *arguments: tuple,
 FILE = (("file",), {"help": "the campaign file"})
 
 
+def game_name(text: str) -> str:
+    """A game named as the player types it (``WITP``, `` Witp ``): the known id it means, compared
+    like hex labels (case and surrounding spaces ignored); unknown text is returned as given, so the
+    error names it."""
+    from ..maps.gamespec import list_games
+
+    key = text.strip().lower()
+    return next((g for g in list_games() if g.lower() == key), text)
+
+
 @contextmanager
 def opened(path: str, readonly: bool = False) -> Iterator[Any]:
     """The campaign at ``path``, open for the ``with`` block and closed after it, whatever happens.

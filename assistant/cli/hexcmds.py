@@ -8,7 +8,7 @@ from collections import Counter
 
 from ..hexes import HexError
 from ..maps import UnknownGame, list_games, load_game_spec, load_map
-from .common import add_json, emit, guard
+from .common import add_json, emit, game_name, guard
 
 # The ``map`` group's sub-parsers, so other command modules can add to it (``campaign map set``).
 map_subparsers = None
@@ -25,31 +25,31 @@ def register(sub) -> None:
     hexp = sub.add_parser("hex", help="hex geometry: distance, neighbors, where, locate")
     hs = hexp.add_subparsers(dest="hex_command", metavar="HEXCOMMAND", required=True)
     p = hs.add_parser("distance", help="hexes from A to B counted across the map (and one shortest path)")
-    p.add_argument("game"), p.add_argument("a"), p.add_argument("b")
+    p.add_argument("game", type=game_name), p.add_argument("a"), p.add_argument("b")
     add_json(p)
     p.set_defaults(func=cmd_distance)
     p = hs.add_parser("neighbors", help="the hexes adjacent to HEX")
-    p.add_argument("game"), p.add_argument("hex")
+    p.add_argument("game", type=game_name), p.add_argument("hex")
     add_json(p)
     p.set_defaults(func=cmd_neighbors)
     p = hs.add_parser("where", help="where a hex is on the globe, its surface and named place")
-    p.add_argument("game"), p.add_argument("hex")
+    p.add_argument("game", type=game_name), p.add_argument("hex")
     add_json(p)
     p.set_defaults(func=cmd_where)
     p = hs.add_parser("locate", help="the hex at a latitude/longitude")
-    p.add_argument("game"), p.add_argument("lat", type=float), p.add_argument("lon", type=float)
+    p.add_argument("game", type=game_name), p.add_argument("lat", type=float), p.add_argument("lon", type=float)
     add_json(p)
     p.set_defaults(func=cmd_locate)
 
     mapp = sub.add_parser("map", help="map information and derivation")
     map_subparsers = mapp.add_subparsers(dest="map_command", metavar="MAPCOMMAND", required=True)
     p = map_subparsers.add_parser("info", help="sections, hex counts, calibration residuals")
-    p.add_argument("game")
+    p.add_argument("game", type=game_name)
     p.add_argument("--model", help="grid model (globalwar: straight_rows | straight_columns)")
     add_json(p)
     p.set_defaults(func=cmd_map_info)
     p = map_subparsers.add_parser("derive", help="recompute calibration and the derived base map")
-    p.add_argument("game")
+    p.add_argument("game", type=game_name)
     add_json(p)
     p.set_defaults(func=cmd_map_derive)
 

@@ -120,7 +120,7 @@ def test_export_and_import(capsys, f, tmp_path):
     (["map", "set", "{f}", "ZZ", "surface=land"], "'ZZ'"),
     (["note", "{f}", ""], "note must not be empty"),
     (["redo", "{f}"], "nothing to redo"),
-    (["export", "{f}", "--to", "{tmp}/nowhere"], "does not exist"),
+    (["export", "{f}", "--to", "{junk}/nowhere"], "cannot make export directory"),  # under a file
     (["export", "{f}", "--to", "{tmp}", "--format", "pdf"], "invalid choice"),
     (["import", "{junk}", "{tmp}/y.campaign"], "not a JSON campaign export"),
     (["import", "{tmp}/none.json", "{tmp}/y.campaign"], "no export file"),

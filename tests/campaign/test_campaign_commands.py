@@ -44,7 +44,7 @@ def test_installations_and_auto_ids(witp):
     assert a.body.unit.id != b.body.unit.id
     assert witp.state.units[a.body.unit.id].category == "installation"
     c = witp.place_unit("japan", "division", "B3327", name="Kure Garrison")
-    d = witp.place_unit("japan", "division", "B3327", name="Kure Garrison")
+    d = witp.place_unit("japan", "division", "B3327", name="Kure-Garrison")  # another name, the same slug
     assert (c.body.unit.id, d.body.unit.id) == ("kure-garrison", "kure-garrison-1")
     assert [u.id for u in witp.state.units_at("B3327")] == [a.body.unit.id, b.body.unit.id, "kure-garrison",
                                                             "kure-garrison-1"]

@@ -145,8 +145,18 @@ def test_export_is_atomic_and_leaves_no_temporary_files(rich, tmp_path):
 def test_export_refuses_bad_format_or_directory(rich, tmp_path):
     with pytest.raises(CampaignError, match="format 'pdf'"):
         rich.export(tmp_path, "pdf")
-    with pytest.raises(CampaignError, match="does not exist"):
-        rich.export(tmp_path / "nope", "csv")
+    plain = tmp_path / "plain.txt"
+    plain.write_text("a file")
+    with pytest.raises(CampaignError, match="is not a directory"):
+        rich.export(plain, "csv")
+    with pytest.raises(CampaignError, match="cannot make export directory"):
+        rich.export(plain / "sub", "csv")
+
+
+def test_export_makes_a_missing_directory(rich, tmp_path):
+    """Issue 8: ``export --to DIR`` refused a DIR not made yet; it is made, parents too."""
+    paths = rich.export(tmp_path / "a" / "b", "csv")
+    assert paths and all(p.parent == tmp_path / "a" / "b" and p.is_file() for p in paths)
 
 
 def test_neutralise_only_touches_text():

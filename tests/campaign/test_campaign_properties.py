@@ -74,7 +74,8 @@ def _run(c, op):
     units = sorted(c.state.units)
     kind = op[0]
     if kind == "place":
-        c.place_unit(op[1], "division", op[2], name=op[3])
+        taken = {u.name for u in c.state.units.values()}
+        c.place_unit(op[1], "division", op[2], name=None if op[3] in taken else op[3])  # names are unique
     elif kind in ("move", "remove", "update") and units:
         u = units[0]
         if kind == "move" and c.state.units[u].hex != op[1]:

@@ -81,9 +81,17 @@ def test_stale_command_that_still_holds_is_applied_after_the_other(pair):
     assert rec.seq == 4
     assert [n.text for n in b.state.notes] == ["first", "second"]
     assert [n.id for n in b.state.notes] == [1, 2]
-    a.place_unit("japan", "division", "B3327", name="B")
+    a.place_unit("japan", "division", "B3327", id="b")
     r = b.place_unit("japan", "division", "B3327", name="B")
     assert r.body.unit.id == "b-1"
+
+
+def test_stale_place_of_a_name_another_window_took_is_refused_naming_its_unit(pair):
+    a, b = pair
+    a.place_unit("japan", "division", "B3327", name="Kure Garrison")
+    with pytest.raises(StaleViewError, match="already unit 'kure-garrison'"):
+        b.place_unit("japan", "division", "B3327", name="kure garrison")
+    assert sorted(b.state.units) == ["a", "kure-garrison"]
 
 
 def test_stale_advance_and_undo_are_rejected(pair):
