@@ -49,3 +49,54 @@ def test_wheel_install_works_from_another_directory(tmp_path):
     run([str(venv / "bin" / "campaign"), "roll", camp, "2d6", "--seed", "1"], cwd=elsewhere, env=env)
     info = json.loads(run([str(venv / "bin" / "campaign"), "info", camp, "--json"], cwd=elsewhere, env=env).stdout)
     assert info["events"] >= 2, info
+
+
+# ----- .ci/run proves the README's test command in a fresh environment (issue 8 point 5) ------
+CI_RUN = ROOT / ".ci" / "run"
+FRESH = ROOT / ".ci" / "fresh_env.py"
+
+
+def _ci_lines() -> list[str]:
+    return [line.strip() for line in CI_RUN.read_text().splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_fresh_env_check_refuses_an_environment_that_has_the_dependencies():
+    """This test's own interpreter has them all (it is running pytest): the check names them."""
+    proc = subprocess.run([sys.executable, str(FRESH)], capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout
+    assert "not a fresh environment" in proc.stderr and "pandas" in proc.stderr and "ipywidgets" in proc.stderr
+
+
+def test_fresh_env_check_passes_in_a_new_venv(tmp_path):
+    venv = tmp_path / "bare"
+    run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
+    proc = run([str(venv / "bin" / "python"), str(FRESH)])
+    assert "none of the" in proc.stdout and str(venv) in proc.stdout
+
+
+def test_fresh_env_check_reads_every_declared_dependency(monkeypatch):
+    """Hand count of pyproject.toml today: 13 dependencies and 7 in the test extra; the Python 3.10
+    fallback (no tomllib) reads the same names."""
+    sys.path.insert(0, str(FRESH.parent))
+    try:
+        import fresh_env
+    finally:
+        sys.path.remove(str(FRESH.parent))
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    groups = [project["dependencies"], *project.get("optional-dependencies", {}).values()]
+    names = fresh_env.declared(ROOT / "pyproject.toml")
+    assert {"pandas", "ipywidgets", "pytest", "playwright", "voila"} <= set(names)
+    assert len(names) == len({s for g in groups for s in g}) == 13 + 7
+    monkeypatch.setitem(sys.modules, "tomllib", None)  # 'import tomllib' fails as on Python 3.10
+    assert fresh_env.declared(ROOT / "pyproject.toml") == names
+
+
+def test_ci_run_makes_a_clean_venv_and_proves_it_fresh_before_installing():
+    lines = _ci_lines()
+    venv = next(i for i, line in enumerate(lines) if " -m venv " in f" {line} ")
+    assert "--clear" in lines[venv].split(), lines[venv]  # a venv left by an earlier run is emptied
+    check = next(i for i, line in enumerate(lines) if "fresh_env.py" in line)
+    installs = [i for i, line in enumerate(lines) if "pip install" in line or "bash -c" in line]
+    assert installs and venv < check < min(installs), lines
