@@ -572,15 +572,18 @@ def place_labels(gm, region: Region) -> list[PlacedLabel]:
         cx, cy = px(x, y)
         dot_boxes.append((label, x, (cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1)))
     rank = _place_rank(gm)
+    home = {label: grid_x for label, grid_x in ((lb, gm.grid.pixel(gm.grid.parse(lb))[0]) for lb, _, _ in dots)}
+    # The map itself before its wrapped copies; each copy writes its own names.
     order = sorted(dots, key=lambda t: (rank.get(t[0], DEFAULT_KIND_PRIORITY), -len(gm.places[t[0]]),
-                                        t[0], t[1]))
+                                        t[1] != home[t[0]], t[0], t[1]))
     off = max(r + 2, NAME_OFFSET_PX)
     taken: list[tuple[float, float, float, float]] = []
-    written: set[str] = set()
+    written: set[tuple[str, float]] = set()
     out: list[PlacedLabel] = []
     for label, x, y in order:
         names = gm.places[label]
-        if names[0] in written:
+        copy = round(x - home[label], 3)
+        if (names[0], copy) in written:
             continue
         text = names[0] if len(names) == 1 else f"{names[0]} +{len(names) - 1}"
         cx, cy = px(x, y)
@@ -593,7 +596,7 @@ def place_labels(gm, region: Region) -> list[PlacedLabel]:
             if any(_boxes_overlap(box, db) and not (lb == label and dx == x) for lb, dx, db in dot_boxes):
                 continue
             taken.append(box)
-            written.add(names[0])
+            written.add((names[0], copy))
             out.append(PlacedLabel(label, text, x, y, anchor, xy, box))
             break
     return out

@@ -139,7 +139,7 @@ class MapView:
         self.map = L.Map(
             crs=L.projections.Simple, center=self.frame.center, zoom=zoom, min_zoom=max(zoom - 1, 0),
             max_zoom=zoom + 5, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=True,
-            layers=(*self.board_copies, self.board_layer, self.labels_layer, self.unit_names_layer,
+            layers=(self.board_layer, *self.board_copies, self.labels_layer, self.unit_names_layer,
                     self.corrections_layer, self.units_layer, self.ruler_layer, self.selection_layer,
                     self.selection_ring),
             attribution_control=False, double_click_zoom=False, inertia=False,
@@ -469,7 +469,7 @@ class MapView:
                  self.selection_ring}
         ours = set(pictures) | set(vectors) | set(gone) | set(self._details.values())
         others = [lay for lay in self.map.layers if lay not in fixed and lay not in ours]  # a caller's own
-        self.map.layers = tuple([*self.board_copies, self.board_layer, self.labels_layer] + pictures
+        self.map.layers = tuple([self.board_layer, *self.board_copies, self.labels_layer] + pictures
                                 + [self.unit_names_layer] + vectors + others
                                 + [self.corrections_layer, self.units_layer, self.ruler_layer,
                                    self.selection_layer, self.selection_ring])
