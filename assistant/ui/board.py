@@ -489,6 +489,7 @@ def _draw_unit_names(d: ImageDraw.ImageDraw, grid: Grid, region: Region, units) 
 
 # ----- place names: greedy placement by priority (issue 8) -----------------------------------
 NAME_STROKE = 2  # px of white halo around a place name
+SAME_NAME_PX = 160  # a name repeated over several hexes is written once within this distance
 
 # Which places keep their name when names crowd (lower first); kinds from the gazetteers.
 KIND_PRIORITY = {
@@ -555,7 +556,8 @@ def place_labels(gm, region: Region) -> list[PlacedLabel]:
     """The place names the text layer writes in ``region``, decluttered: places by priority
     (gazetteer kind, then more names in the hex, then label), each name tried right, left, above
     and below its dot and written at the first spot that covers no name already written and no
-    place's dot; a name repeated over several hexes (a region's hexes) is written once. A
+    place's dot; a name repeated over several hexes (a region's hexes) is written once
+    within ``SAME_NAME_PX`` on screen (each wrapped copy writes its own). A
     name that fits nowhere is left out (the dot stays; the hex details name it; zooming in
     writes it)."""
     s = region.px_per_unit
@@ -578,15 +580,14 @@ def place_labels(gm, region: Region) -> list[PlacedLabel]:
                                         t[1] != home[t[0]], t[0], t[1]))
     off = max(r + 2, NAME_OFFSET_PX)
     taken: list[tuple[float, float, float, float]] = []
-    written: set[tuple[str, float]] = set()
+    written: dict[str, list[tuple[float, float]]] = {}  # name -> dots it is written at
     out: list[PlacedLabel] = []
     for label, x, y in order:
         names = gm.places[label]
-        copy = round(x - home[label], 3)
-        if (names[0], copy) in written:
+        cx, cy = px(x, y)
+        if any(math.hypot(cx - wx, cy - wy) < SAME_NAME_PX for wx, wy in written.get(names[0], ())):
             continue
         text = names[0] if len(names) == 1 else f"{names[0]} +{len(names) - 1}"
-        cx, cy = px(x, y)
         for anchor, xy in (("lm", (cx + off, cy)), ("rm", (cx - off, cy)),
                            ("mb", (cx, cy - off)), ("mt", (cx, cy + off))):
             b = measure.textbbox(xy, text, font=f, anchor=anchor, stroke_width=NAME_STROKE)
@@ -596,7 +597,7 @@ def place_labels(gm, region: Region) -> list[PlacedLabel]:
             if any(_boxes_overlap(box, db) and not (lb == label and dx == x) for lb, dx, db in dot_boxes):
                 continue
             taken.append(box)
-            written.add((names[0], copy))
+            written.setdefault(names[0], []).append((cx, cy))
             out.append(PlacedLabel(label, text, x, y, anchor, xy, box))
             break
     return out

@@ -120,9 +120,13 @@ class MapView:
         # Unit names in their hexes (zoomed in) on a picture of their own: a campaign change
         # redraws this small picture, never the text layer (issue 8 defect 3).
         self.unit_names_layer = L.ImageOverlay(url="", bounds=self.frame.bounds, name="unit names")
+        # Corrected hexes: the hex outlined, and a ring of screen size around its centre (a hex
+        # is a few pixels wide at whole-map zoom), drawn over the unit markers.
         self.corrections_layer = L.GeoJSON(data=_features([]), name="map corrections",
                                            style={"color": CORRECTION_COLOUR, "weight": 2, "fill": False,
-                                                  "dashArray": "4,3", "opacity": 0.95, "interactive": False})
+                                                  "dashArray": "4,3", "opacity": 0.95, "interactive": False},
+                                           point_style={"radius": 15, "color": CORRECTION_COLOUR, "weight": 2,
+                                                        "fill": False, "dashArray": "4,3", "interactive": False})
         self.units_layer = L.GeoJSON(data=_features([]), name="units",
                                      # Not interactive: leaflet would snap a click on a small
                                      # circle to its centre; the map must see the true point.
@@ -140,7 +144,7 @@ class MapView:
             crs=L.projections.Simple, center=self.frame.center, zoom=zoom, min_zoom=max(zoom - 1, 0),
             max_zoom=zoom + 5, zoom_snap=0.25, zoom_delta=0.5, scroll_wheel_zoom=True,
             layers=(self.board_layer, *self.board_copies, self.labels_layer, self.unit_names_layer,
-                    self.corrections_layer, self.units_layer, self.ruler_layer, self.selection_layer,
+                    self.units_layer, self.corrections_layer, self.ruler_layer, self.selection_layer,
                     self.selection_ring),
             attribution_control=False, double_click_zoom=False, inertia=False,
             layout=w.Layout(height=height, width="100%"),
@@ -299,6 +303,11 @@ class MapView:
             data["features"][0]["geometry"]["coordinates"] = [
                 [[[x + dx, y] for x, y in ring] for ring in poly]
                 for dx in board.copy_shifts(self.grid) for poly in polys]
+        if drawn:
+            points = [[lng + dx, lat] for h in drawn for lat, lng in [to_latlng(*self.grid.pixel(h))]
+                      for dx in board.copy_shifts(self.grid)]
+            data["features"].append({"type": "Feature", "properties": {},
+                                     "geometry": {"type": "MultiPoint", "coordinates": points}})
         self.corrections_layer.data = data
         self._corrections = labels
         self._update_map_legend()
@@ -471,7 +480,7 @@ class MapView:
         others = [lay for lay in self.map.layers if lay not in fixed and lay not in ours]  # a caller's own
         self.map.layers = tuple([self.board_layer, *self.board_copies, self.labels_layer] + pictures
                                 + [self.unit_names_layer] + vectors + others
-                                + [self.corrections_layer, self.units_layer, self.ruler_layer,
+                                + [self.units_layer, self.corrections_layer, self.ruler_layer,
                                    self.selection_layer, self.selection_ring])
 
     def _drop_choropleth(self, name: str) -> None:
@@ -695,8 +704,9 @@ class MapView:
                  f"{dot('#96141a', 6)} named place; <b>+1</b>, <b>+2</b>…: more places in that hex",
                  f"{dot('transparent', 12, SELECT_COLOUR)} selected hex"]
         if self._corrections:
-            rows.append(f"<span style='display:inline-block;width:12px;height:10px;border:2px dashed "
-                        f"{CORRECTION_COLOUR};vertical-align:middle'></span> corrected hex (your map fix)")
+            rows.append(f"<span style='display:inline-block;width:10px;height:10px;border-radius:50%;"
+                        f"border:2px dashed {CORRECTION_COLOUR};vertical-align:middle'></span> "
+                        f"corrected hex (campaign map set)")
         body = "".join(f"<div style='white-space:nowrap'>{r}</div>" for r in rows)
         return ("<details open class='ca-map-legend-box' style='font-size:11px;line-height:1.45;"
                 "background:rgba(255,255,255,0.88);padding:3px 6px;border-radius:4px'>"

@@ -226,3 +226,40 @@ def test_a_note_zoomed_in_sends_no_map_picture(witp_served, browser):
         raise
     finally:
         ctx.close()
+
+
+def test_a_map_correction_from_the_cli_is_outlined_on_the_board(witp_served, browser):
+    """Issue 8: corrections (``campaign map set``) never appeared on the board. One made by the
+    CLI (another process) is outlined at its hex on the open page, and the legend says what the
+    outline means; undoing it takes the outline away."""
+    from assistant.maps import load_map
+    from assistant.ui.mapview import CORRECTION_COLOUR
+
+    gm = load_map("witp")
+    grid, frame = gm.grid, BoardFrame.for_grid(gm.grid)
+    outlines = ("c => [...document.querySelectorAll('.ca-map .leaflet-overlay-pane path')]"
+                ".filter(p => (p.getAttribute('stroke') || '').toLowerCase() === c)"
+                ".map(p => { const r = p.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+    ctx, page, probe = open_page(browser, witp_served.url)
+    try:
+        assert page.evaluate(outlines, CORRECTION_COLOUR) == []
+        r = campaign_cli("map", "set", str(witp_served.file), "E1737", "port=2", home=witp_served.home)
+        assert r.returncode == 0, r.stderr
+        page.wait_for_function(f"c => ({outlines})(c).length > 0", arg=CORRECTION_COLOUR, timeout=30_000)
+        boxes = page.evaluate(outlines, CORRECTION_COLOUR)
+        assert len(boxes) == 2  # the hex's outline and the ring that shows it at this zoom
+        x, y = T.hex_screen_point(page, frame, grid.pixel(grid.parse("E1737")))
+        for box in boxes:
+            assert box[0] <= x <= box[2] and box[1] <= y <= box[3]  # around Brisbane's hex
+            assert (box[2] - box[0]) < 40  # one hex at whole-map zoom, not a region
+        wait_text(page, ".ca-map-legend", "corrected hex")
+        shot(page, "24-correction-outlined")
+        page.click(".ca-tabs .lm-TabBar-tab:has-text('History')")
+        page.click(".ca-undo")
+        page.wait_for_function(f"c => ({outlines})(c).length === 0", arg=CORRECTION_COLOUR, timeout=30_000)
+        assert probe.blocked == []
+    except BaseException:
+        shot(page, "failed-correction")
+        raise
+    finally:
+        ctx.close()

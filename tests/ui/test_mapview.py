@@ -283,7 +283,10 @@ def test_corrected_hexes_are_outlined_and_listed(mv):
     n = mv.set_corrections({"E2519": {"surface": "land"}, "B2048": {"port": 2}})
     assert n == 2
     feats = mv.corrections_layer.data["features"]
-    rings = [p[0] for f in feats for p in f["geometry"]["coordinates"]]
+    rings = [p[0] for f in feats if f["geometry"]["type"] == "MultiPolygon" for p in f["geometry"]["coordinates"]]
+    (points,) = [f["geometry"]["coordinates"] for f in feats if f["geometry"]["type"] == "MultiPoint"]
+    assert sorted((round(x, 3), round(y, 3)) for x, y in points) == sorted(
+        (round(x, 3), round(-y, 3)) for x, y in (mv.grid.pixel(mv.grid.parse(h)) for h in ("E2519", "B2048")))
     centres = sorted((round(sum(lng for lng, _ in r[:6]) / 6, 3), round(sum(lat for _, lat in r[:6]) / 6, 3))
                      for r in rings)  # GeoJSON [lng, lat] = [x, -y]
     expect = sorted((round(x, 3), round(-y, 3))
