@@ -29,9 +29,15 @@ def test_witp_four_operational_turns_then_strategic_rule_3_1_I_and_50_0_and_year
 
 
 def test_witp_rulebook_notation_examples_exist_rule_29_2_3_and_23_11_5():
+    """The rulebook's turn names land where a hand count puts them: turn 0 is Strategic G/T 0/13/41
+    [42.1.1]; each cycle is a Strategic turn then four operational ones [3.1 I], [50.0], so 5 turns
+    per cycle and 13 cycles a year [2.4]. 1942 starts at 5; G/T 2/3/42 = 5 + 2 cycles x 5 + 2 = 17.
+    1943 starts at 5 + 65 = 70; Strategic G/T 0/11/43 = 70 + 10 x 5 = 120."""
     c = cal("witp")
-    assert c.turn(c.find("G/T 2/3/42")).label == "G/T 2/3/42"
-    assert c.turn(c.find("strategic g/t 0/11/43")).kind == "strategic"
+    assert c.find("G/T 2/3/42") == 5 + 2 * 5 + 2 == 17
+    assert c.find("strategic g/t 0/11/43") == 70 + 10 * 5 == 120
+    assert c.turn(120).kind == "strategic" and c.turn(17).kind == "operational"
+    assert [c.turn(i).kind for i in range(15, 20)] == ["strategic"] + ["operational"] * 4
 
 
 def test_witp_operational_phases_are_the_sequence_outline_rule_3_1():
@@ -73,6 +79,7 @@ def test_apto_campaign_starts_july_1937_rule_9_1():
 def test_apto_seasonal_turn_between_seasons_and_year_advances_at_winter_end_of_turn_step():
     c = cal("apto")
     i = c.find("December 1937")
+    assert i == 6  # hand count [9.1]: July, August, September 1937, Autumn Seasonal, October, November
     assert labels(c, 3, i) == ["December 1937", "Winter Seasonal Turn 1938", "January 1938"]
     # "the last monthly game-turn before any Seasonal Turn (i.e., March, June, September or December)" [11.12]
     for m, s in [("March", "Spring"), ("June", "Summer"), ("September", "Autumn"), ("December", "Winter")]:

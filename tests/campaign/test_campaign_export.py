@@ -135,11 +135,86 @@ def test_excel_workbook_has_no_formulas(rich, tmp_path):
     assert texts[0] == "'" + NASTY[0]
 
 
-def test_export_is_atomic_and_leaves_no_temporary_files(rich, tmp_path):
+def test_export_leaves_no_temporary_files(rich, tmp_path):
     for fmt in ("json", "csv", "parquet", "xlsx"):
         rich.export(tmp_path, fmt)
     rich.export(tmp_path, "json")  # replacing an earlier export
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def _half_then_fail(real_write):
+    """A ``Path.write_text`` that writes half its text, then fails as a full disk would."""
+    def write_text(self, data, *a, **kw):
+        real_write(self, data[: len(data) // 2], *a, **kw)
+        raise OSError(28, "No space left on device")
+    return write_text
+
+
+def test_a_json_export_that_fails_mid_write_leaves_the_old_export_intact(rich, tmp_path, monkeypatch):
+    """Atomic means: a write that dies half way changes nothing; the old export stays whole."""
+    from pathlib import Path
+
+    (old,) = rich.export(tmp_path, "json")
+    before = old.read_bytes()
+    rich.add_note("after the first export")  # the next export differs
+    monkeypatch.setattr(Path, "write_text", _half_then_fail(Path.write_text))
+    with pytest.raises(CampaignError, match="No space left on device"):
+        rich.export(tmp_path, "json")
+    assert old.read_bytes() == before and json.loads(before)["events"]  # old and whole
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no half-written temporary left
+
+
+def test_a_csv_export_that_fails_on_one_table_leaves_that_tables_old_file_intact(rich, tmp_path, monkeypatch):
+    """CSV is one file per table, each replaced atomically: a failure while writing the events
+    table leaves the events file of the previous export byte for byte."""
+    paths = {p.name: p for p in rich.export(tmp_path, "csv")}
+    before = {n: p.read_bytes() for n, p in paths.items()}
+    rich.add_note("after the first export")
+    real = pd.DataFrame.to_csv
+
+    def to_csv(self, path, *a, **kw):
+        if "summary" in self.columns:  # the events table: write half, then fail
+            real(self.iloc[: len(self) // 2], path, *a, **kw)
+            raise OSError(28, "No space left on device")
+        return real(self, path, *a, **kw)
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", to_csv)
+    with pytest.raises(CampaignError, match="No space left on device"):
+        rich.export(tmp_path, "csv")
+    assert paths["g-events.csv"].read_bytes() == before["g-events.csv"]
+    assert len(pd.read_csv(paths["g-events.csv"])) == len(list(rich.events())) - 1  # the old one, whole
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_an_export_killed_mid_write_leaves_the_old_export_intact(rich, tmp_path):
+    """The process dies half way through writing (no clean-up runs): the old export is whole."""
+    import subprocess
+    import textwrap
+
+    from campaignkit import PY, REPO, subprocess_env
+
+    (old,) = rich.export(tmp_path, "json")
+    before = old.read_bytes()
+    rich.add_note("after the first export")
+    script = textwrap.dedent(f"""
+        import os
+        from pathlib import Path
+        from assistant.campaign import Campaign
+
+        def die_half_way(self, data, *a, **kw):
+            with open(self, "w", encoding="utf-8") as f:
+                f.write(data[: len(data) // 2])
+                f.flush()
+            os._exit(9)
+
+        Path.write_text = die_half_way
+        Campaign.open({str(rich.path)!r}, readonly=True).export(Path({str(tmp_path)!r}), "json")
+    """)
+    p = subprocess.run([PY, "-c", script], cwd=REPO, env=subprocess_env(), capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 9, p.stderr
+    assert old.read_bytes() == before
+    assert json.loads(old.read_text())["events"]
 
 
 def test_export_refuses_bad_format_or_directory(rich, tmp_path):

@@ -49,10 +49,13 @@ def _rederive_with_offset(games, section: str, shift: tuple[int, int]) -> None:
     """What a ``campaign map derive`` with a different fit writes: section offsets moved."""
     p = games / "witp" / "derived" / "calibration.json"
     cal = json.loads(p.read_text())
+    moved = 0
     for fit in cal["models"].values():
         for s in fit["sections"]:
             if s["section"] == section:
                 s["offset"] = [s["offset"][0] + shift[0], s["offset"][1] + shift[1]]
+                moved += 1
+    assert moved, f"no section {section!r} in {p}: the re-derivation would change nothing"
     p.write_text(json.dumps(cal))
     _clear_caches()
 

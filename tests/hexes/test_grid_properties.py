@@ -17,6 +17,7 @@ def hex_of(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_hex_label_round_trips(game):
     g = load_map(game).grid
+    assert len(g.all_hexes) > 1000
     for h in g.all_hexes:
         assert g.parse(g.label(h)) == h
 
@@ -93,7 +94,9 @@ def test_range_size_away_from_map_edges(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_neighbours_are_symmetric_and_at_distance_one(game):
     g = load_map(game).grid
-    for h in g.all_hexes[::37]:
+    sample = g.all_hexes[::37]
+    assert len(sample) > 50 and all(len(g.neighbors(h)) >= 2 for h in sample)
+    for h in sample:
         for n in g.neighbors(h):
             assert h in g.neighbors(n)
             assert g.distance(h, n) == 1
@@ -102,15 +105,30 @@ def test_neighbours_are_symmetric_and_at_distance_one(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_pixel_picking_finds_the_hex(game):
     g = load_map(game).grid
+    assert len(g.all_hexes[::53]) > 40
     for h in g.all_hexes[::53]:
         x, y = g.pixel(h)
         assert g.hex_at(x + 0.2, y - 0.2) == h
 
 
-def test_witp_whole_map_is_one_connected_grid():
-    """Sections are joined without gaps: every hex reaches every other across section joins."""
+@pytest.mark.parametrize("game", GAMES)
+def test_sections_are_joined_without_gaps(game):
+    """Sections are joined without gaps: (1) every hex reaches every other across section joins;
+    (2) no missing join: two map hexes next to each other on the lattice are neighbours; (3) no
+    hole: no off-map hex is enclosed by map hexes on all six sides (a sliver between two sections
+    one hex wide would be; test_one_metric's sliver test looks for wider strips)."""
     import networkx as nx
-    g = load_map("witp").grid
+
+    from assistant.hexes import axial as ax
+
+    g = load_map(game).grid
+    hexes = set(g.all_hexes)
     graph = nx.Graph((h, n) for h in g.all_hexes for n in g.neighbors(h))
+    assert graph.number_of_nodes() == len(hexes) > 1000
     assert nx.is_connected(graph)
-    assert graph.number_of_nodes() == len(g.all_hexes)
+    missing = [(h, n) for h in hexes for n in ax.neighbors(h) if n in hexes and not graph.has_edge(h, n)]
+    assert missing == [], missing[:5]
+    off_map = {n for h in hexes for n in ax.neighbors(h) if n not in hexes}
+    assert off_map  # the map has an edge: there are hexes to check
+    holes = [h for h in off_map if all(n in hexes for n in ax.neighbors(h))]
+    assert holes == [], [tuple(h) for h in holes[:5]]

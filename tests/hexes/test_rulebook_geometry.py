@@ -34,6 +34,7 @@ def test_globalwar_asw_path_w3118_to_w2617_within_five_24_2_A():
 def test_every_fixture_in_game_toml_holds_on_every_grid_model(game):
     from assistant.maps.calibration import fixture_holds, model_specs
     spec = load_game_spec(game)
+    assert spec.fixtures and model_specs(spec), game
     for model in model_specs(spec):
         g = load_map(game, model).grid
         failed = [f"{f.a}-{f.b} {f.rule}" for f in spec.fixtures if not fixture_holds(g, f)]
@@ -50,9 +51,19 @@ def test_witp_even_columns_sit_half_a_hex_south_2_1_1():
 
 
 def test_witp_same_hexrow_a2613_a3213_2_1_1():
-    """[2.1.1] 'Lashio is in the same hexrow as the port city of Chittagong (hex A2613)'."""
+    """[2.1.1] 'Lashio is in the same hexrow as the port city of Chittagong (hex A2613)' and
+    'Myitkyina (A3210) is in the same hex column as Lashio (A3213)'. Checked in the placed geometry,
+    not the label's digits: a hexrow of two even columns is one straight east-west line, and is
+    crossed one hex per column (hand count: columns 26 to 32 = 6 hexes); a hex column is one
+    straight north-south line (rows 10 to 13 = 3 hexes)."""
     g = load_map("witp").grid
-    assert g.local(g.parse("A2613"), "A")[1] == g.local(g.parse("A3213"), "A")[1] == 13
+    chittagong, lashio, myitkyina = g.parse("A2613"), g.parse("A3213"), g.parse("A3210")
+    assert g.pixel(chittagong)[1] == pytest.approx(g.pixel(lashio)[1])
+    assert g.pixel(lashio)[0] - g.pixel(chittagong)[0] > 0  # Lashio east of Chittagong
+    assert g.distance(chittagong, lashio) == 6
+    assert g.pixel(myitkyina)[0] == pytest.approx(g.pixel(lashio)[0])
+    assert g.pixel(myitkyina)[1] < g.pixel(lashio)[1]  # Myitkyina north of Lashio (board y points south)
+    assert g.distance(myitkyina, lashio) == 3
 
 
 def test_apto_hex_row_wildcard_first_pair_is_row_8_11():

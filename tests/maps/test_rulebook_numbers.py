@@ -157,6 +157,7 @@ def test_a_bad_surface_in_the_roles_file_is_a_one_line_error(tmp_path, monkeypat
 def test_locate_at_the_centre_where_reports_gives_the_hex_back_for_every_hex(game):
     gm = load_map(game)
     wrong = []
+    assert len(gm.grid.all_hexes) > 1000
     for h in gm.grid.all_hexes:
         lat, lon = gm.geo(h)
         if gm.locate(lat, lon) != h:
