@@ -158,7 +158,8 @@ def test_create_with_a_reading_records_it(tmp_path):
 def test_every_game_has_sides_nations_and_a_calendar(tmp_path, game):
     with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
         assert len(c.state.sides) >= 2 and all(s.rule for s in c.state.sides)
-        assert all(n.rule for s in c.state.sides for n in s.nations)
+        nations = [n for s in c.state.sides for n in s.nations]
+        assert nations and all(n.rule for n in nations)
         assert c.state.turn.phase is not None
         c.advance()
         assert c.state.turn.index == 1

@@ -86,7 +86,7 @@ def test_range_size_away_from_map_edges(game):
         rng = g.range(h, n)
         if all(g.contains(x) for x in __import__("assistant.hexes.axial", fromlist=["disk"]).disk(h, n)):
             assert len(rng) == 3 * n * (n + 1) + 1
-        assert all(g.distance(h, x) <= n for x in rng)
+        assert h in rng and all(g.distance(h, x) <= n for x in rng)
 
     check()
 
