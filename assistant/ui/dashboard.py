@@ -228,7 +228,7 @@ class CampaignDashboard:
         self.details = w.HTML(value=self._details_html(None), layout=w.Layout(flex="1 1 auto", min_height="0",
                                                                                overflow="auto"))
         self.details.add_class("ca-hex-details")
-        self.hex_units = w.Select(options=[], rows=3, layout=w.Layout(width="100%"),
+        self.hex_units = w.Select(options=[], rows=3, layout=w.Layout(width="calc(100% - 6px)"),
                                   tooltip="Choose one of this hex's units (Move, Remove and Set act on it)")
         self.hex_units.add_class("ca-hex-units")
         self.hex_units.observe(g(self._on_hex_unit_chosen, "choose unit"), names="value")
@@ -425,6 +425,7 @@ class CampaignDashboard:
                           sample=u.sample, side_name=names.get(u.side, u.side)) for u in units]
         side_ids = [x.id for x in state.sides] + sorted({u.side for u in units} - {x.id for x in state.sides})
         self.map.set_units(marks, side_order=side_ids)
+        self.map.set_corrections(state.map_corrections)  # corrected hexes outlined (issue 8)
         sides = [(side_label(x.name, x.id), x.id) for x in state.sides]
         if list(self.side.options) != sides:
             ids = {x.id for x in state.sides}

@@ -163,10 +163,11 @@ def test_remove_acts_on_the_unit_shown_and_asks_first(dash, camp):
     Remove: the page says which unit it will remove, asks, and afterwards stays on the hex."""
     dash.unit_list.value = "kido-butai"
     dash.map.select("E2418")
-    assert "Kido Butai" in dash.chosen.value and "B3327" in dash.chosen.value  # what Remove acts on
-    assert "1st Marine Division" in dash.details.value  # the hex shown is another one
     dash.remove_btn.click()
     assert "kido-butai" in camp.state.units  # nothing removed yet: a confirmation is asked
+    assert dash.map.selected == "E2418"
+    assert "Kido Butai" in dash.chosen.value and "B3327" in dash.chosen.value  # what Remove acts on
+    assert "1st Marine Division" in dash.details.value  # the hex shown is another one
     assert dash.confirm_box.layout.display != "none"
     assert "Kido Butai" in dash.confirm_text.value and "B3327" in dash.confirm_text.value
     dash.cancel_btn.click()
@@ -178,6 +179,18 @@ def test_remove_acts_on_the_unit_shown_and_asks_first(dash, camp):
     assert dash.map.selected == "E2418"  # no jump to another unit's hex
     assert dash.unit_list.value is None and "No unit chosen" in dash.chosen.value
     assert dash.errors.records == []
+
+
+def test_the_page_stays_on_its_hex_when_the_list_changes(page, dash, camp):
+    """Another process removes the chosen unit: the list is redrawn, and no other unit gets chosen
+    on the way (ipywidgets selects the first entry when the options are replaced)."""
+    dash.unit_list.value = "kido-butai"
+    dash.map.select("E2418")
+    with Campaign.open(camp.path) as other:
+        other.remove_unit("kido-butai")
+    page.poll()
+    assert dash.map.selected == "E2418" and dash.unit_list.value is None
+    assert tuple(dash.map.map.center) != pytest.approx(dash.map.latlng_of("E1737"))
 
 
 def test_a_unit_of_the_shown_hex_is_chosen_from_the_details(dash, camp):
