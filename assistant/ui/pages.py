@@ -98,12 +98,14 @@ def stage_dashboards(dashboards: list[DashboardNotebook], site: Path) -> Path:
 def served_dashboards(site: Path, order: tuple[str, ...] = ()) -> list[DashboardNotebook]:
     """The dashboards in the folder Voila serves: the names in ``order`` first (the order
     ``find_dashboards`` gave when they were staged), then any other, the campaign's first, by name.
-    A notebook that cannot be read is left out here (Voila reports it when its page is opened)."""
+    A notebook whose title cannot be read is listed by its file name (Voila says what is wrong
+    with it when its page is opened)."""
     rank = {name: i for i, name in enumerate(order)}
     found = []
     for p in sorted(_notebooks_in(Path(site)), key=lambda p: (rank.get(p.name, len(rank)), p.name != HOME, p.name)):
         try:
-            found.append(DashboardNotebook(p.name, notebook_title(p), p, "served"))
+            title = notebook_title(p)
         except DashboardError:
-            continue
+            title = p.stem
+        found.append(DashboardNotebook(p.name, title, p, "served"))
     return found

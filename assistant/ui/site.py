@@ -49,6 +49,7 @@ class CampaignSummary:
     game: str
     game_title: str
     scenario: Optional[str]
+    scenario_title: Optional[str]
     turn: str
     phase: Optional[str]
     units: int
@@ -64,11 +65,25 @@ def campaign_summary(path: Path) -> CampaignSummary:
     try:
         s = c.state
         return CampaignSummary(file=Path(path), game=s.game, game_title=load_game_spec(s.game).title,
-                               scenario=s.scenario, turn=s.turn.label,
+                               scenario=s.scenario, scenario_title=scenario_title(s.game, s.scenario),
+                               turn=s.turn.label,
                                phase=s.turn.phase.name if s.turn.phase else None,
                                units=len(s.units), events=s.last_seq)
     finally:
         c.close()
+
+
+def scenario_title(game: str, name: Optional[str]) -> Optional[str]:
+    """The scenario's title from its file, if the game still ships it (else None)."""
+    from ..campaign.errors import CampaignError
+    from ..campaign.scenario import load_scenario
+
+    if not name:
+        return None
+    try:
+        return load_scenario(game, name).title
+    except CampaignError:
+        return None
 
 
 HOME_CSS = """
@@ -110,7 +125,8 @@ def home_page(campaign_file: Optional[Path], dashboards: list[DashboardNotebook]
             turn = e(s.turn) + (f" · {e(s.phase)}" if s.phase else "")
             about = ("<dl>"
                      f"<dt>Game</dt><dd class='ca-game'>{e(s.game_title)} (<code>{e(s.game)}</code>)</dd>"
-                     + (f"<dt>Scenario</dt><dd class='ca-scenario'>{e(s.scenario)}</dd>" if s.scenario else "")
+                     + (f"<dt>Scenario</dt><dd class='ca-scenario'>{e(s.scenario_title or s.scenario)} "
+                        f"(<code>{e(s.scenario)}</code>)</dd>" if s.scenario else "")
                      + f"<dt>Turn</dt><dd class='ca-turn'>{turn}</dd>"
                      f"<dt>File</dt><dd class='ca-file'><b>{e(s.file.name)}</b><br><code>{e(str(s.file))}</code></dd>"
                      f"<dt>Record</dt><dd>{s.units} units on the map · {s.events} events</dd>"

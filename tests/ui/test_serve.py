@@ -56,6 +56,11 @@ def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
         assert all(name in started for name in listed)  # and the start-up lines name them
         with urllib.request.urlopen(served.base + "/voila/tree", timeout=60) as r:
             assert r.url == served.home_url  # Voila's file list leads to our home page
+        # The home page is read afresh: after the turn advances it names the new turn.
+        r = campaign_cli("advance", str(served.file), home=home)
+        assert r.returncode == 0, r.stderr
+        info = json.loads(campaign_cli("info", str(served.file), "--json", home=home).stdout)
+        assert info["turn"] != "G/T 4/8/42" and info["turn"] in fetch(served.home_url)[1]
         assert kernels_of(home)
     finally:
         code = served.stop()
@@ -143,3 +148,41 @@ def test_serve_cull_after_bad_values_are_one_line_errors(tmp_path):
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and f"--cull-after {value}" in lines[0], r.stderr
     assert not (home / "data").exists()  # nothing was created
+
+
+def test_home_page_names_any_games_campaign_and_says_why_it_cannot(tmp_path):
+    from assistant.ui.pages import served_dashboards
+    from assistant.ui.site import home_page
+
+    home = tmp_path / "home"
+    file = tmp_path / "pacific.campaign"
+    r = campaign_cli("new", str(file), "--game", "apto", home=home)
+    assert r.returncode == 0, r.stderr
+    r = campaign_cli("advance", str(file), home=home)
+    assert r.returncode == 0, r.stderr
+    info = json.loads(campaign_cli("info", str(file), "--json", home=home).stdout)
+    page = home_page(file, served_dashboards(notebooks_dir()))
+    assert "Advanced Pacific Theater of Operations" in page and "<code>apto</code>" in page
+    assert info["turn"] in page and str(file) in page
+    assert 'href="/voila/render/campaign.ipynb"' in page
+    before = file.read_bytes()
+    file.write_bytes(b"not a campaign" * 50)
+    page = home_page(file, [])
+    assert "Cannot read the campaign" in page and "pacific.campaign" in page
+    assert file.read_bytes() == b"not a campaign" * 50 != before  # reading never writes
+
+
+def test_served_dashboards_keep_the_staged_order_then_campaign_first(tmp_path):
+    from assistant.ui.pages import served_dashboards
+
+    for name, title in (("zeta.ipynb", "Zeta"), ("campaign.ipynb", "Campaign"), ("alpha.ipynb", None)):
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")])
+        if title:
+            nb.metadata["title"] = title
+        nbformat.write(nb, str(tmp_path / name))
+    (tmp_path / "broken.ipynb").write_text("{")
+    assert [d.name for d in served_dashboards(tmp_path)] == ["campaign.ipynb", "alpha.ipynb", "broken.ipynb",
+                                                             "zeta.ipynb"]
+    got = served_dashboards(tmp_path, ("campaign.ipynb", "zeta.ipynb"))
+    assert [(d.name, d.title) for d in got] == [("campaign.ipynb", "Campaign"), ("zeta.ipynb", "Zeta"),
+                                                ("alpha.ipynb", "alpha"), ("broken.ipynb", "broken")]
