@@ -185,3 +185,61 @@ def test_report_and_targets():
     for p in ("random", "regional"):
         assert RESULTS[f"chor B {p}"] <= 500_000
         assert RESULTS[f"hexes s {p}"] / RESULTS[f"chor s {p}"] >= 5
+
+
+# ----- issue 8: a campaign change on a zoomed-in map (kernel side) ---------------------------
+WRITES: dict[str, tuple[float, float]] = {}
+
+
+def _units(n_moved: int):
+    from assistant.ui.mapview import UnitMark
+
+    base = [UnitMark(f"u{i}", h, "allies" if i % 2 else "japan", f"Unit {i}", "infantry")
+            for i, h in enumerate(["E2519", "E2418", "E2318", "E2519", "E2619", "E2520"])]
+    moved = UnitMark("mover", ["E2418", "E2518"][n_moved % 2], "allies", "Mover", "infantry")
+    return base + [moved]
+
+
+@pytest.mark.parametrize("what", ["text layer (baseline)", "note", "move"])
+def test_write_on_a_zoomed_in_map(benchmark, witp, cache, what):
+    """What one campaign change costs the map, zoomed in on Guadalcanal (the view where a note
+    cost 0.92 s, issue 8 defect 3): the baseline is one redraw of the view's text layer (what
+    every change cost before); a note gives the same units again; a move changes one unit's
+    hex. Seconds and bytes sent per change."""
+    with CommMeter() as meter:
+        mv = MapView(witp, cache_dir=cache)
+        x, y = witp.grid.pixel(witp.grid.parse("E2519"))
+        hw, hh = 1470 / 2 ** 7 / 2, 620 / 2 ** 7 / 2  # the browser benchmark's map size at zoom 7
+        mv.map.set_state({"zoom": 7, "north": -(y - hh), "south": -(y + hh), "west": x - hw, "east": x + hw})
+        mv.set_units(_units(0))
+        from dataclasses import replace
+
+        r0 = mv._label_region
+        regions = [r0, replace(r0, x0=r0.x0 + 0.5, x1=r0.x1 + 0.5)]  # alternate: each is sent
+        sent: list[int] = []
+        n = iter(range(1, 10 ** 6))
+
+        def once():
+            mark = meter.mark()
+            if what == "note":
+                mv.set_units(_units(0))
+            elif what == "move":
+                mv.set_units(_units(next(n)))
+            else:
+                mv._update_labels(regions[next(n) % 2])
+            sent.append(meter.bytes_since(mark))
+
+        benchmark.pedantic(once, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    WRITES[what] = (_mean(benchmark), sum(sent[1:]) / len(sent[1:]))
+    benchmark.extra_info["bytes_sent"] = WRITES[what][1]
+
+
+def test_write_report():
+    if len(WRITES) < 3:
+        pytest.skip("run the whole module: the figures come from the benchmarks above")
+    base_s, base_b = WRITES["text layer (baseline)"]
+    print("\n| change, zoomed in (zoom 7) | time | ratio | bytes sent |\n|---|---|---|---|")
+    for what, (s, b) in WRITES.items():
+        print(f"| {what} | {s * 1000:.2f} ms | {s / base_s:.3f} | {b / 1000:.1f} KB |")
+    assert WRITES["note"][1] == 0  # a note sends nothing to the map
+    assert WRITES["move"][0] < base_s  # a move costs less than one text-layer redraw
