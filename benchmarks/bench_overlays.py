@@ -1,7 +1,7 @@
 """Whole-map overlays (issue 7 point 6): a choropleth of every witp hex against the GeoJSON
 ``MapView.show_hexes`` baseline, measured in the same run on the same data.
 
-The data: all 14,146 witp hexes, each in one of 4 categories (a side-wide supply status). Two
+The data: all 14,002 witp hexes, each in one of 4 categories (a side-wide supply status). Two
 patterns: *random* (each hex its own draw: the worst case for the picture's compression) and
 *regional* (status in patches of a few hundred hexes, as supply status really falls). Each round
 shows a different draw of the same pattern, so nothing is answered from a cache.
@@ -165,7 +165,7 @@ def test_report_and_targets():
     """Targets from the issue: <= 0.5 MB over the websocket and >= 5x faster than show_hexes."""
     if not all(f"{k} {p}" in RESULTS for k in ("hexes s", "chor s") for p in ("random", "regional")):
         pytest.skip("run the whole module: the figures come from the benchmarks above")
-    print("\nWhole-map overlays, witp, 14,146 hexes in 4 colours (means)")
+    print("\nWhole-map overlays, witp, 14,002 hexes in 4 colours (means)")
     print(f"{'pattern':10} {'show_hexes':>22} {'show_choropleth':>22} {'speed-up':>9} {'bytes ratio':>12}")
     for p in ("random", "regional"):
         hs, hb = RESULTS[f"hexes s {p}"], RESULTS[f"hexes B {p}"]

@@ -1,7 +1,7 @@
 """Whole-map overlays, drawn like the board (no widgets here; ``MapView`` shows them).
 
 * **Choropleth** — a colour per hex for thousands of hexes (a side's supply status, interception
-  exposure). ipyleaflet re-sends a whole GeoJSON layer on every change (all 14,146 witp hexes in
+  exposure). ipyleaflet re-sends a whole GeoJSON layer on every change (all 14,002 witp hexes in
   4 colours: 2.9 MB), so the colours are painted on the server into one transparent palette PNG in
   the board's own frame (``BoardFrame``), through a per-game *hex index raster*: for each pixel
   of the picture, which hex it lies in (exact hex geometry: the same pixel -> hex arithmetic a

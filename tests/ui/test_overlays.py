@@ -144,7 +144,7 @@ def test_unchanged_data_is_not_resent_and_changes_send_one_small_update(witp, bo
         first = meter.bytes_since(mark)
         layer = mv._overlays["supply/status"]
         assert first >= len(layer.url)  # the picture went out once
-        assert first < 500_000  # 14,146 hexes in 4 colours (the budget: 0.5 MB)
+        assert first < 500_000  # 14,002 hexes in 4 colours (the budget: 0.5 MB)
 
         mark = meter.mark()
         same = dict(reversed(list(status.items())))  # same data, another order
