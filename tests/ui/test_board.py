@@ -120,11 +120,14 @@ def test_path_breaks_across_the_globalwar_wrap():
     gm = load_map("globalwar")
     grid = gm.grid
     assert grid.spec.wrap
-    xs = sorted(grid.all_hexes, key=lambda h: grid.pixel(h)[0])
-    west, east = xs[0], xs[-1]
+    # [3.1.3.A] "a flattened cylinder": the westmost column (W section, column 01) and the eastmost
+    # (E section, column 34) touch. Hand count along row 18: W1801 -> E1834 is one step, W1801 ->
+    # E1832 three, the short way round the back of the map.
+    west, east = grid.parse("W1801"), grid.parse("E1832")
     line = grid.line(west, east)
-    assert grid.distance(west, east) < len(grid.all_hexes)  # the short way round
+    assert [grid.label(h) for h in line] == ["W1801", "E1834", "E1833", "E1832"]
     pieces = board.path_latlng(grid, line)
+    assert len(pieces) == 2  # broken where it crosses the map edge
     for piece in pieces:
         for a, b in zip(piece, piece[1:]):
             assert math.dist(a, b) <= 1.5  # never a segment across the whole board
