@@ -429,11 +429,10 @@ class NoteAdded(EventBody):
     text: str
 
     def apply(self, b, rec):
-        if self.note_id in b.note_ids:
+        if b.notes.has(self.note_id):
             raise FoldError(f"note {self.note_id} exists already")
-        b.note_ids.add(self.note_id)
         t = b.calendar.turn(b.turn_index, b.phase_index)
-        b.notes.append(Note(id=self.note_id, seq=rec.seq, time=rec.time, turn=t.index,
+        b.notes.add(Note(id=self.note_id, seq=rec.seq, time=rec.time, turn=t.index,
                             turn_label=t.label, text=self.text))
         b.next_note = max(b.next_note, self.note_id + 1)
 
@@ -453,11 +452,8 @@ class NoteWithdrawn(EventBody):
     text: str
 
     def apply(self, b, rec):
-        keep = [n for n in b.notes if n.id != self.note_id]
-        if len(keep) == len(b.notes):
+        if not b.notes.withdraw(self.note_id):
             raise FoldError(f"note {self.note_id} does not exist")
-        b.notes[:] = keep
-        b.note_ids.discard(self.note_id)
 
     def inverse(self):
         return NoteAdded(note_id=self.note_id, text=self.text)

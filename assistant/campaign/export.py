@@ -19,9 +19,10 @@ import pandas as pd
 
 from .errors import CampaignError, CampaignFileError
 from .events import EventRecord, parse_body
-from .fold import fold
+from .importcheck import check_import
 from .model import CampaignState, state_from_json, state_to_json
 from .slices import load_aids
+from .validate import one_line, show
 from .store import FORMAT, SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -162,21 +163,80 @@ def export(c: "Campaign", to: Path, fmt: str) -> list[Path]:
         raise CampaignError(f"cannot write the export into {to} ({e.strerror or e})") from None
 
 
-def read_export(source: Path) -> tuple[list[EventRecord], CampaignState]:
-    """The events of a JSON export, checked: known types and versions, seqs 1..n, they fold, and the
-    folded state equals the exported one. Raises CampaignFileError naming the first problem."""
-    name = str(source)
-    if not source.is_file():
-        raise CampaignFileError(f"there is no export file at {name}")
+MAX_DEPTH = 64  # nesting an export never needs (a calendar is about 6 deep)
+
+
+def _strict_json(text: str, name: str) -> Any:
+    """Parse JSON keeping integers exact (Python's ints) and refusing NaN, Infinity and numbers that
+    overflow a float (1e400), lone surrogates and nesting deeper than MAX_DEPTH."""
+
+    def no_constant(c: str) -> Any:
+        raise ValueError(f"{c} is not a number JSON allows")
+
+    def finite(t: str) -> float:
+        x = float(t)
+        if x != x or x in (float("inf"), float("-inf")):
+            raise ValueError(f"the number {t[:30]} is too large")
+        return x
+
     try:
-        doc = json.loads(source.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise CampaignFileError(f"{name} is not a JSON campaign export (not valid JSON)") from None
+        doc = json.loads(text, parse_constant=no_constant, parse_float=finite)
+    except RecursionError:
+        raise CampaignFileError(f"{name} is not a campaign export (its JSON is nested too deeply)") from None
+    except ValueError as e:
+        raise CampaignFileError(f"{name} is not a JSON campaign export (not valid JSON: {one_line(e)[:120]})") from None
+    stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
+    while stack:  # iterative: a deep document cannot exhaust the interpreter's stack here
+        x, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise CampaignFileError(f"{name} is not a campaign export (nested deeper than {MAX_DEPTH} at {where})")
+        if isinstance(x, str):
+            try:
+                x.encode("utf-8")
+            except UnicodeEncodeError:
+                raise CampaignFileError(f"{name}: {where or 'the document'} holds a lone surrogate (not valid "
+                                        f"Unicode text)") from None
+        elif isinstance(x, dict):
+            for k, val in x.items():
+                stack.append((k, f"{where}.{show(k, 30)}", depth + 1))
+                stack.append((val, f"{where}.{k}" if isinstance(k, str) and len(k) < 40 else where, depth + 1))
+        elif isinstance(x, list):
+            stack.extend((val, f"{where}[{i}]", depth + 1) for i, val in enumerate(x))
+    return doc
+
+
+def _same_values(made: dict[str, Any], raw: dict[str, Any], i: int) -> None:
+    """Refuse a payload value the event type only accepted by converting it (``true`` for a number,
+    ``"5"`` for 5): an import keeps exactly the values of the file, or none."""
+    for k, val in raw.items():
+        ours = json.dumps(made.get(k), sort_keys=True)
+        if ours != json.dumps(val, sort_keys=True):
+            raise CampaignFileError(f"event {i} field {k} {show(val)} is not of its type (it reads as {show(made.get(k))})")
+
+
+def read_export(source: Path) -> tuple[list[EventRecord], CampaignState]:
+    """The events of a JSON export, checked: known types and versions, seqs 1..n, each event what
+    its command would make on the state before it (``importcheck``), and the folded state equals
+    the exported one. Raises CampaignFileError naming the first problem (event number and field)."""
+    name = str(source)
+    try:
+        if not source.is_file():
+            raise CampaignFileError(f"there is no export file at {name}")
+        raw_bytes = source.read_bytes()
+    except OSError as e:
+        raise CampaignFileError(f"cannot read {name} ({e.strerror or e})") from None
+    try:
+        text = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CampaignFileError(f"{name} is not a JSON campaign export (not UTF-8 text)") from None
+    doc = _strict_json(text, name)
     if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
         raise CampaignFileError(f"{name} is not a campaign export (format is not {EXPORT_FORMAT!r})")
     version = doc.get("schema_version")
-    if not isinstance(version, int) or version > SCHEMA_VERSION:
-        raise CampaignFileError(f"{name} was exported by a newer version (schema {version!r}; this one reads "
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise CampaignFileError(f"{name} has schema_version {show(version)}, not a whole number from 1")
+    if version > SCHEMA_VERSION:
+        raise CampaignFileError(f"{name} was exported by a newer version (schema {version}; this one reads "
                                 f"up to {SCHEMA_VERSION})")
     raw = doc.get("events")
     if not isinstance(raw, list) or not raw:
@@ -184,18 +244,32 @@ def read_export(source: Path) -> tuple[list[EventRecord], CampaignState]:
     records = []
     for i, e in enumerate(raw, 1):
         try:
+            if not isinstance(e, dict):
+                raise CampaignFileError(f"event {i} is not an object")
+            missing = [k for k in ("seq", "time", "turn", "side", "type", "schema_version", "payload") if k not in e]
+            if missing:
+                raise CampaignFileError(f"event {i} has no field {missing[0]!r}")
+            for k in ("seq", "turn", "schema_version"):
+                if isinstance(e[k], bool) or not isinstance(e[k], int):
+                    raise CampaignFileError(f"event {i} has {k} {show(e[k])}, not a whole number")
             if e["seq"] != i:
-                raise CampaignFileError(f"event {i} has seq {e['seq']!r}; the log must run 1, 2, 3, ...")
+                raise CampaignFileError(f"event {i} has seq {show(e['seq'])}; the log must run 1, 2, 3, ...")
+            if not isinstance(e["type"], str):
+                raise CampaignFileError(f"event {i} has type {show(e['type'])}, not a name")
+            if e["side"] is not None and not isinstance(e["side"], str):
+                raise CampaignFileError(f"event {i} has side {show(e['side'])}, not a side id")
             if not isinstance(e["payload"], dict):
-                raise CampaignFileError(f"event #{i} has a payload that is not an object")
+                raise CampaignFileError(f"event {i} has a payload that is not an object")
             body = parse_body(e["type"], e["schema_version"], e["payload"])
-            rec = EventRecord.make(i, str(e["time"]), int(e["turn"]), e["side"], body)
-        except (KeyError, TypeError, ValueError) as err:
-            if isinstance(err, CampaignFileError):
-                raise CampaignFileError(f"{name}: {err}") from None
-            raise CampaignFileError(f"{name}: event {i} is malformed ({type(err).__name__}: {err})") from None
+            if e["schema_version"] == body.schema_version:
+                _same_values(body.payload(), e["payload"], i)
+            rec = EventRecord.make(i, e["time"], e["turn"], e["side"], body)
+        except CampaignFileError as err:
+            raise CampaignFileError(f"{name}: {err}" if not str(err).startswith(name) else str(err)) from None
+        except (KeyError, TypeError, ValueError, ArithmeticError, IndexError) as err:
+            raise CampaignFileError(f"{name}: event {i} is malformed ({type(err).__name__}: {one_line(err)})") from None
         records.append(rec)
-    state = fold(None, records)
+    state = check_import(records, name)
     if "state" in doc:
         try:
             ours, theirs = state_to_json(state), doc["state"]

@@ -12,7 +12,8 @@ from typing import Any, Iterable, Optional
 
 from .calendar import Calendar
 from .events import CampaignCreated, EventRecord, FoldError
-from .model import CampaignState, Nation, Note, Side, Unit, frozen_map
+from .model import CampaignState, Nation, Side, Unit, frozen_map
+from .notelog import NoteLogBuilder
 from .slices import SLICES
 
 # Bump when the fold's output for the same events changes: older snapshots are then ignored.
@@ -33,8 +34,7 @@ class Builder:
         self.sides, self.calendar = state.sides, state.calendar
         self.turn_index, self.phase_index = state.turn.index, state.turn.phase_index
         self.units: dict[str, Unit] = dict(state.units)
-        self.notes: list[Note] = list(state.notes)
-        self.note_ids: set[int] = {n.id for n in state.notes}
+        self.notes = NoteLogBuilder(state.notes)  # shares the state's journal: no copy per command
         self.corrections: dict[str, Any] = dict(state.map_corrections)
         self.undo: deque[int] = deque(state.undo_stack, maxlen=state.undo_limit)
         self.redo: list[int] = list(state.redo_stack)
@@ -55,7 +55,7 @@ class Builder:
                                 nations=tuple(Nation(**n) for n in s.get("nations", []))) for s in e.sides)
         self.calendar = Calendar.model_validate(e.calendar)
         self.turn_index, self.phase_index = e.start.index, e.start.phase
-        self.units, self.notes, self.note_ids, self.corrections = {}, [], set(), {}
+        self.units, self.notes, self.corrections = {}, NoteLogBuilder(), {}
         self.undo, self.redo, self.retired = deque(maxlen=max(1, e.undo_limit)), [], set()
         self.next_note, self.sample_note = 1, e.sample_note
         self.created_time, self.undo_limit = rec.time, e.undo_limit
@@ -106,7 +106,7 @@ class Builder:
         return CampaignState(
             game=self.game, scenario=self.scenario, settings=frozen_map(self.settings), sides=self.sides,
             calendar=self.calendar, turn=self.calendar.turn(self.turn_index, self.phase_index),
-            units=frozen_map(self.units), notes=tuple(self.notes), map_corrections=frozen_map(self.corrections),
+            units=frozen_map(self.units), notes=self.notes.freeze(), map_corrections=frozen_map(self.corrections),
             last_seq=self.last_seq, undo_stack=tuple(self.undo), redo_stack=tuple(self.redo),
             retired_ids=frozenset(self.retired), next_note=self.next_note, sample_note=self.sample_note,
             created=self.created_time, undo_limit=self.undo_limit, extra=frozen_map(self._frozen_extra()),

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from .notelog import NoteLog, as_notelog
 from .slices import SLICES, slices_from_json, slices_to_json
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class CampaignState:
     calendar: "Calendar"
     turn: "TurnInfo"
     units: Mapping[str, Unit]
-    notes: tuple[Note, ...]
+    notes: NoteLog  # a persistent sequence (notelog.py): a command never copies the journal
     map_corrections: Mapping[str, Mapping[str, Any]]
     last_seq: int
     undo_stack: tuple[int, ...] = ()
@@ -116,6 +117,10 @@ class CampaignState:
     hexside_corrections: Mapping[str, Mapping[str, Any]] = field(default_factory=frozen_map)
     map_revision: int = 0
     map_pin: Optional[MapPin] = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.notes, NoteLog):
+            object.__setattr__(self, "notes", as_notelog(self.notes))
 
     # ----- queries --------------------------------------------------------------------------
     def aid(self, name: str) -> Any:
@@ -179,7 +184,7 @@ def state_from_json(d: Mapping[str, Any]) -> CampaignState:
                          nations=tuple(Nation(**n) for n in x["nations"])) for x in d["sides"]),
         calendar=cal, turn=cal.turn(d["turn"]["index"], d["turn"]["phase"]),
         units=frozen_map({u["id"]: Unit.from_json(u) for u in d["units"]}),
-        notes=tuple(Note(**n) for n in d["notes"]),
+        notes=NoteLog.of(Note(**n) for n in d["notes"]),
         map_corrections=frozen_map({k: frozen_map(v) for k, v in d["map_corrections"].items()}),
         last_seq=d["last_seq"], undo_stack=tuple(d["undo_stack"]), redo_stack=tuple(d["redo_stack"]),
         retired_ids=frozenset(d["retired_ids"]), next_note=d["next_note"], sample_note=d["sample_note"],

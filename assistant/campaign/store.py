@@ -32,6 +32,7 @@ APPLICATION_ID = 0x43414D50  # "CAMP"
 SCHEMA_VERSION = 1
 FORMAT = "campaign-assistant"
 MAGIC = b"SQLite format 3\x00"
+KEEP_SNAPSHOTS = 3  # snapshots kept per file (the newest); writing one prunes the older ones
 BUSY_TIMEOUT_S = 30.0
 
 SCHEMA = f"""
@@ -354,5 +355,9 @@ class Store:
             with self.transaction() as con:
                 con.execute("INSERT OR REPLACE INTO snapshots (seq, fold_version, time, state) VALUES (?, ?, ?, ?)",
                             (seq, fold_version, time, state_json))
+                # Keep the newest KEEP_SNAPSHOTS only: a snapshot holds the whole state, so keeping
+                # every one grew the file quadratically with the journal (issue 13 point 8).
+                con.execute("DELETE FROM snapshots WHERE seq < (SELECT seq FROM snapshots ORDER BY seq DESC "
+                            "LIMIT 1 OFFSET ?)", (KEEP_SNAPSHOTS - 1,))
         except (CampaignError, sqlite3.Error):
             pass  # snapshots are derived data: a missed one only slows the next opening

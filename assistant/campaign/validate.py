@@ -24,6 +24,12 @@ def show(value: Any, limit: int = 60) -> str:
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
+def one_line(e: BaseException) -> str:
+    """An error's message on one line (newlines escaped), or its type name if it has none."""
+    t = str(e).strip().replace("\r", "\\r").replace("\n", "\\n")
+    return t or type(e).__name__
+
+
 def text(value: Any, what: str, max_len: int = 200, multiline: bool = False) -> str:
     if not isinstance(value, str):
         raise CampaignError(f"{what} must be text, not {show(value)}")
@@ -75,8 +81,8 @@ def parse_scalar(raw: str) -> Any:
     low = raw.strip().lower()
     if low in ("true", "false"):
         return low == "true"
-    if re.fullmatch(r"[+-]?\d{1,15}", raw.strip()):
-        return int(raw)
+    if re.fullmatch(r"[+-]?\d{1,4300}", raw.strip()):
+        return int(raw)  # exact at any length; ``scalar`` refuses one beyond ±2**53 (issue 13 point 4)
     if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", raw.strip()):
         v = float(raw)
         if math.isfinite(v):

@@ -8,6 +8,7 @@ import pytest
 from assistant.campaign import Campaign, CampaignError
 from assistant.campaign.fold import fold
 from assistant.campaign.model import state_to_json
+from assistant.campaign.store import KEEP_SNAPSHOTS
 
 
 def test_undo_and_redo_are_new_events(witp):
@@ -136,7 +137,8 @@ def test_snapshots_every_n_events_and_replay_equals_snapshot(tmp_path):
     con = sqlite3.connect(p)
     seqs = [r[0] for r in con.execute("SELECT seq FROM snapshots ORDER BY seq")]
     con.close()
-    assert seqs[0] == 9 and all(s % 5 == 0 for s in seqs[1:]) and len(seqs) >= 6
+    # every 5th event wrote one; only the newest KEEP_SNAPSHOTS are kept (issue 13 point 8)
+    assert len(seqs) == KEEP_SNAPSHOTS and all(s % 5 == 0 for s in seqs) and seqs[-1] > 5 * 5
     with Campaign.open(p) as c:
         snap = c.state
         replay = c.replay()
