@@ -25,14 +25,14 @@ from typing import Any, Callable, Mapping, Optional, Union
 
 from ..maps import UnknownGame, load_map
 from . import commands as cmds
-from .errors import CampaignError, CampaignFileError, StaleViewError
+from .errors import CampaignError, CampaignFileError, FileGoneError, StaleViewError
 from .events import CampaignCreated, EventBody, EventRecord, Position, event_class
 from .fold import FOLD_VERSION, fold
 from .gamedata import load_calendar, load_sides, resolve_settings
 from .mappin import map_for, map_status, pin_for
 from .model import CampaignState, state_from_json, state_to_json
 from .scenario import load_scenario
-from .store import SCHEMA_VERSION, Store, create_error
+from .store import SCHEMA_VERSION, Store, create_error, write_refusal
 
 log = logging.getLogger(__name__)
 
@@ -93,21 +93,29 @@ class Campaign:
         return cls.open(path, snapshot_every=snapshot_every, clock=clock, rng=rng)
 
     @classmethod
-    def open(cls, path: Union[str, Path], *, check: str = "quick", readonly: bool = False,
+    def open(cls, path: Union[str, Path], *, check: str = "quick", readonly: Union[bool, str] = False,
              snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now,
              rng: Optional[random.Random] = None) -> "Campaign":
         """Open an existing campaign. A damaged, foreign or newer file raises CampaignFileError and is
         left untouched: everything is validated through a read-only connection first. ``rng`` is the
-        random source commands roll dice with (default: a fresh ``random.Random()``)."""
+        random source commands roll dice with (default: a fresh ``random.Random()``).
+        ``readonly="auto"``: read-write where this process can write the file, else read-only with
+        ``readonly_reason`` saying why (a read-only directory or mount; issue 13 point 5)."""
         if check not in ("quick", "full", "none"):
             raise CampaignError(f"check {check!r} must be 'quick', 'full' or 'none'")
+        if readonly not in (True, False, "auto"):
+            raise CampaignError(f"readonly {readonly!r} must be True, False or 'auto'")
         ro = Store.open(Path(path), check=check, readonly=True)
         try:
             _check_types(ro)
             state, replayed = _load_counted(ro, upto=None)
+            notices = ro.notices
         finally:
             ro.close()
-        store = Store.open(Path(path), check="none", readonly=readonly)
+        reason = write_refusal(Path(path)) if readonly == "auto" else None
+        store = Store.open(Path(path), check="none", readonly=bool(readonly) and (readonly is True or reason is not None))
+        store.readonly_reason = reason
+        store.notices = notices + [n for n in store.notices if n not in notices]
         try:
             rows = store.rows(after=state.last_seq)
             if rows:
@@ -116,6 +124,13 @@ class Campaign:
             store.close()
             raise
         c = cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng)
+        if not store.readonly:
+            for n in notices:  # keep what the vanished -wal cost: SQLite has now forgotten it
+                if n not in store.file_notices():
+                    try:
+                        store.record_notice(clock(), n)
+                    except CampaignError as e:
+                        log.warning("campaign %s: could not record the notice %r (%s)", store.path, n, e)
         if not readonly and replayed + len(rows) >= c._snapshot_every:
             c._store_snapshot(state)  # e.g. a file whose snapshots an older fold wrote: replay once only
         return c
@@ -162,6 +177,17 @@ class Campaign:
     @property
     def readonly(self) -> bool:
         return self._store.readonly
+
+    @property
+    def write_refusal(self) -> Optional[str]:
+        """Why this window refuses writes (None: it takes them): the file was deleted, moved or
+        replaced, or it was opened read-only (and why, when that was forced by the place)."""
+        st = self._store
+        if st.gone is not None:
+            return st.gone
+        if st.readonly:
+            return st.readonly_reason or f"{self.path} was opened read-only"
+        return None
 
     def __repr__(self) -> str:
         return f"Campaign({str(self.path)!r}, game={self.game!r}, turn={self._state.turn.label!r})"
@@ -250,8 +276,8 @@ class Campaign:
                 raise
             self._state = new
             self._pending.append((new, seen + [rec]))
-        if rec.seq % self._snapshot_every == 0:
-            self._store_snapshot(new)
+            if rec.seq % self._snapshot_every == 0:  # under the lock: one transaction at a time (issue 13)
+                self._store_snapshot(new)
         self._drain()
         return rec
 
@@ -347,7 +373,9 @@ class Campaign:
                 "map_corrections": len(s.map_corrections), "hexside_corrections": len(s.hexside_corrections),
                 "map": map_status(s, self.map), "sample_units": sum(u.sample for u in s.units.values()),
                 "sample_note": s.sample_note, "can_undo": s.can_undo, "can_redo": s.can_redo,
-                "schema_version": SCHEMA_VERSION, "integrity": self._store.integrity(full=full_check),
+                "schema_version": SCHEMA_VERSION, "integrity": _honest(self._store.integrity(full=full_check),
+                                                                       self._store.file_notices()),
+                "notices": self._store.file_notices(), "readonly": self.write_refusal,
             }
 
     # ----- export -------------------------------------------------------------------------
@@ -378,6 +406,9 @@ class Campaign:
         with self._lock:
             if self._closed:
                 return False
+            self._store.check_in_place()  # FileGoneError once the file is deleted, moved or replaced
+            if self._store.unsynced:
+                self._store.checkpoint()
             dv = self._store.data_version()
             if dv == self._dv:
                 return False
@@ -491,6 +522,11 @@ def initial_records(game: str, scenario: Optional[str] = None, *, settings: Opti
         state = fold(state, [rec])
         records.append(rec)
     return records, state
+
+
+def _honest(result: str, notices: list[str]) -> str:
+    """The integrity check's word, never a bare "ok" for a file known to lack committed events."""
+    return result if not notices else f"{result} as a database, but {'; '.join(notices)}"
 
 
 def _check_types(store: Store) -> None:

@@ -20,3 +20,7 @@ class StaleViewError(CampaignError):
 
 class BusyError(CampaignError):
     """Another program held the campaign file for writing for too long."""
+
+
+class FileGoneError(CampaignFileError):
+    """The campaign file was deleted, moved or replaced while open: this window refuses writes."""

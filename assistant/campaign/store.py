@@ -12,28 +12,43 @@ SQLite's sidecars (``FILE-wal``, ``FILE-shm``) take the campaign's mode when cre
 0444 campaign makes 0444 sidecars that outlive the reader and, after ``chmod 644`` on the campaign,
 refuse every write (issue 8 defect 5). Every connection here therefore leaves the player's own
 sidecars owner-writable (``release_sidecars``), and a write refused for a read-only file names it.
+
+Issue 13: every commit is followed by ``PRAGMA wal_checkpoint(FULL)`` before it is acknowledged, so
+the ``.campaign`` file alone holds every acknowledged event (a plain copy is complete; deleting or
+truncating ``-wal`` loses nothing acknowledged). The file's identity (st_dev, st_ino) is compared
+with the path's before and after every write and on every poll: a deleted, moved or replaced file
+refuses writes (``FileGone``). A healthy file in a place that cannot be written opens read-only
+(``immutable=1`` when SQLite cannot create its ``-shm`` there). ``wal_notices`` reads ``-shm`` before
+SQLite recovers it, so a vanished ``-wal`` that held committed frames is reported, not hidden.
 """
 
 from __future__ import annotations
 
+import fcntl
+import logging
 import os
 import sqlite3
 import stat
 import struct
+import sys
 import tempfile
+import threading
 import urllib.parse
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Optional, Sequence
 
-from .errors import BusyError, CampaignError, CampaignFileError
+from .errors import BusyError, CampaignError, CampaignFileError, FileGoneError
+
+log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x43414D50  # "CAMP"
 SCHEMA_VERSION = 1
 FORMAT = "campaign-assistant"
 MAGIC = b"SQLite format 3\x00"
 KEEP_SNAPSHOTS = 3  # snapshots kept per file (the newest); writing one prunes the older ones
-BUSY_TIMEOUT_S = 30.0
+BUSY_TIMEOUT_S = 30.0  # reading and validating (a long foreign write may finish)
+WRITE_BUSY_TIMEOUT_S = 5.0  # an interactive write waits this long for a foreign lock (issue 13 point 9)
 
 SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -110,8 +125,83 @@ def create_error(path: Path, e: OSError) -> CampaignError:
     return CampaignError(f"cannot create {path} ({e.strerror or e})")
 
 
-def _ro_uri(path: Path) -> str:
-    return "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+def _ro_uri(path: Path, immutable: bool = False) -> str:
+    return "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def file_identity(path: Path) -> tuple[int, int]:
+    """(st_dev, st_ino) of the file at ``path`` (FileNotFoundError if there is none)."""
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+def wal_notices(path: Path) -> list[str]:
+    """Read ``FILE-shm``'s header (before SQLite recovers it): if it records committed frames that
+    are neither in the file (backfilled) nor in ``FILE-wal`` (missing or truncated), say so. SQLite
+    itself would rebuild the index from what is left and report "ok" (issue 13 point 7)."""
+    wal, shm = sidecar_paths(path)
+    try:
+        with open(shm, "rb") as f:
+            head = f.read(136)
+    except OSError:
+        return []
+    if len(head) < 100 or head[12] != 1:  # not initialised
+        return []
+    (version,) = struct.unpack("=I", head[0:4])
+    (page_size,) = struct.unpack("=H", head[14:16])
+    (max_frame,) = struct.unpack("=I", head[16:20])
+    (backfill,) = struct.unpack("=I", head[96:100])
+    if version != 3007000 or max_frame <= backfill:
+        return []
+    page_size = 65536 if page_size == 1 else page_size
+    try:
+        wal_size = wal.stat().st_size
+    except FileNotFoundError:
+        wal_size = -1
+    need = 32 + max_frame * (24 + page_size)
+    if wal_size >= need:
+        return []
+    lost = max_frame - backfill
+    what = f"{wal.name} is missing" if wal_size < 0 else f"{wal.name} was cut short ({wal_size} of {need} bytes)"
+    return [f"{what}: {lost} committed write-ahead frame(s) past the last checkpoint are not in {path.name}, "
+            f"so events committed after it may be lost"]
+
+
+def _readonly_place(e: sqlite3.Error) -> bool:
+    return "readonly" in str(e) or "read-only" in str(e) or "unable to open" in str(e)
+
+
+def ro_connect(path: Path, timeout: float = BUSY_TIMEOUT_S) -> tuple[sqlite3.Connection, bool]:
+    """A read-only connection and whether it is ``immutable``: where SQLite cannot create the
+    ``-shm`` it needs (a read-only directory or mount) and no write-ahead log holds anything, the
+    file alone is the whole campaign and is read as immutable (issue 13 point 5)."""
+    con = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False, timeout=timeout)
+    try:
+        con.execute("PRAGMA application_id").fetchone()
+        return con, False
+    except sqlite3.Error as e:
+        con.close()
+        wal = sidecar_paths(path)[0]
+        if not _readonly_place(e) or (wal.exists() and wal.stat().st_size > 0):
+            raise
+    con = sqlite3.connect(_ro_uri(path, immutable=True), uri=True, isolation_level=None, check_same_thread=False,
+                          timeout=timeout)
+    return con, True
+
+
+def write_refusal(path: Path) -> Optional[str]:
+    """Why this process cannot write the campaign at ``path`` (None: it can): the file, a sidecar
+    or the directory SQLite needs is read-only (a 0444 file, a 0555 directory, a read-only mount)."""
+    path = Path(path)
+    wal, shm = sidecar_paths(path)
+    if not os.access(path, os.W_OK):
+        return f"{path} is read-only ({stat.filemode(path.stat().st_mode)})"
+    for p in (wal, shm):
+        if p.exists() and not os.access(p, os.W_OK):
+            return f"its SQLite sidecar {p} is read-only ({stat.filemode(p.stat().st_mode)})"
+    if not os.access(path.parent, os.W_OK) and not (wal.exists() and shm.exists()):
+        return f"its directory {path.parent} is read-only (SQLite must create {wal.name} and {shm.name} there)"
+    return None
 
 
 def inspect(path: Path, check: str = "quick") -> dict[str, str]:
@@ -139,9 +229,11 @@ def inspect(path: Path, check: str = "quick") -> dict[str, str]:
     if no_wal and change == valid_for and pages and size < pages * page_size:
         raise CampaignFileError(f"{name} is damaged: it is truncated ({size} bytes of {pages * page_size})")
     try:
-        con = sqlite3.connect(_ro_uri(path), uri=True, timeout=BUSY_TIMEOUT_S)
+        con, _ = ro_connect(path)
     except sqlite3.Error as e:
-        raise CampaignFileError(f"{name} cannot be opened ({e})") from None
+        if _readonly_place(e):
+            raise CampaignFileError(f"{name} cannot be read: {readonly_cause(path)}") from None
+        raise CampaignFileError(f"{name} is damaged or not a campaign file ({e})") from None
     try:
         (app_id,) = con.execute("PRAGMA application_id").fetchone()
         (version,) = con.execute("PRAGMA user_version").fetchone()
@@ -192,12 +284,20 @@ def _fsync_dir(d: Path) -> None:
 
 
 class Store:
-    """An open campaign file (read-write). Not thread-safe: the Campaign serialises access."""
+    """An open campaign file. Writes and reads are serialised by an internal lock; the Campaign
+    holds its own lock around whole commands."""
 
     readonly = False
 
-    def __init__(self, path: Path, con: sqlite3.Connection, meta: dict[str, str]):
+    def __init__(self, path: Path, con: sqlite3.Connection, meta: dict[str, str],
+                 identity: Optional[tuple[int, int]] = None, notices: Sequence[str] = ()):
         self.path, self.con, self.meta = path, con, meta
+        self.identity = identity
+        self.notices: list[str] = list(notices)  # e.g. a vanished -wal (``wal_notices``)
+        self.readonly_reason: Optional[str] = None  # why this store was opened read-only, if it was forced
+        self.gone: Optional[str] = None  # why the file at ``path`` is no longer this store's file
+        self.unsynced = False  # a commit whose checkpoint could not finish (readers held it)
+        self._lock = threading.RLock()
 
     # ----- create / open --------------------------------------------------------------------
     @classmethod
@@ -256,20 +356,27 @@ class Store:
     def open(cls, path: Path, check: str = "quick", readonly: bool = False) -> "Store":
         """Validate read-only (``inspect``), then connect (read-write unless ``readonly``)."""
         path = Path(path)
+        notices = wal_notices(path)  # before any connection lets SQLite rebuild -shm
         meta = inspect(path, check=check)
+        try:
+            before = file_identity(path)
+        except OSError as e:
+            raise CampaignFileError(f"{path} cannot be opened ({e.strerror or e})") from None
         if readonly:
             try:
-                con = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None,
-                                      check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+                con, _ = ro_connect(path)
             except sqlite3.Error as e:
                 raise CampaignFileError(f"{path} cannot be opened ({e})") from None
-            store = cls(path, con, meta)
+            store = cls(path, con, meta, identity=before, notices=notices)
             store.readonly = True
             return store
         release_sidecars(path)  # e.g. left read-only by an older version: the write must not fail on it
+        refusal = write_refusal(path)
+        if refusal is not None:
+            raise CampaignError(f"cannot write to {path}: {refusal} (it can still be viewed and exported)")
         try:
-            con = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S)
-            con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            con = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=WRITE_BUSY_TIMEOUT_S)
+            con.execute(f"PRAGMA busy_timeout = {int(WRITE_BUSY_TIMEOUT_S * 1000)}")
             mode = con.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             con.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as e:
@@ -277,18 +384,51 @@ class Store:
         if str(mode).lower() != "wal":
             con.close()
             raise CampaignFileError(f"{path} cannot be put in WAL mode (journal_mode is {mode})")
-        return cls(path, con, meta)
+        store = cls(path, con, meta, identity=before, notices=notices)
+        try:
+            store.check_in_place()  # replaced between validating and connecting
+        except CampaignFileError:
+            store.close()
+            raise
+        return store
 
     def close(self) -> None:
-        self.con.close()
-        release_sidecars(self.path)
+        with self._lock:
+            self.con.close()
+        if self.gone is None:
+            release_sidecars(self.path)
+
+    # ----- the file at its path (issue 13 point 2) -------------------------------------------
+    def check_in_place(self) -> None:
+        """Raise FileGoneError (and remember why) unless the file at ``path`` is still the file this
+        store has open: compares (st_dev, st_ino) with the ones seen at opening."""
+        if self.gone is None and self.identity is not None:
+            try:
+                now: Optional[tuple[int, int]] = file_identity(self.path)
+            except FileNotFoundError:
+                now = None
+            except OSError as e:
+                raise CampaignFileError(f"{self.path} cannot be checked ({e.strerror or e}); nothing was written") \
+                    from None
+            if now is None:
+                self.gone = (f"{self.path} was deleted or moved away while it was open here; this window "
+                             f"refuses further writes (reopen the campaign where it now is)")
+            elif now != self.identity:
+                self.gone = (f"{self.path} was replaced by another file while it was open here (a restore or "
+                             f"a sync tool?); this window refuses further writes (reopen the campaign to see it)")
+        if self.gone is not None:
+            raise FileGoneError(self.gone)
 
     # ----- reading --------------------------------------------------------------------------
+    def _all(self, sql: str, args: Sequence = ()) -> list:
+        with self._lock:
+            return self.con.execute(sql, args).fetchall()
+
     def last_seq(self) -> int:
-        return self.con.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+        return self._all("SELECT COALESCE(MAX(seq), 0) FROM events")[0][0]
 
     def count(self) -> int:
-        return self.con.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        return self._all("SELECT COUNT(*) FROM events")[0][0]
 
     def rows(self, after: int = 0, upto: Optional[int] = None) -> list[Row]:
         sql = f"SELECT {_COLUMNS} FROM events WHERE seq > ?"
@@ -296,52 +436,94 @@ class Store:
         if upto is not None:
             sql += " AND seq <= ?"
             args.append(upto)
-        return self.con.execute(sql + " ORDER BY seq", args).fetchall()
+        return self._all(sql + " ORDER BY seq", args)
 
     def turn_column(self) -> list[tuple[int, int]]:
-        return self.con.execute("SELECT seq, turn FROM events ORDER BY seq").fetchall()
+        return self._all("SELECT seq, turn FROM events ORDER BY seq")
 
     def type_versions(self) -> list[tuple[str, int]]:
         """Each event type in the file with the highest schema_version it is stored at."""
-        return self.con.execute("SELECT type, MAX(schema_version) FROM events GROUP BY type").fetchall()
+        return self._all("SELECT type, MAX(schema_version) FROM events GROUP BY type")
 
     def data_version(self) -> int:
-        return self.con.execute("PRAGMA data_version").fetchone()[0]
+        return self._all("PRAGMA data_version")[0][0]
 
     def snapshots(self, upto: int, fold_version: int) -> Iterator[tuple[int, str]]:
         """Snapshots at or before ``upto`` for this fold version, newest first."""
-        yield from self.con.execute(
-            "SELECT seq, state FROM snapshots WHERE seq <= ? AND fold_version = ? ORDER BY seq DESC",
-            (upto, fold_version))
+        with self._lock:
+            rows = self.con.execute(
+                "SELECT seq, state FROM snapshots WHERE seq <= ? AND fold_version = ? ORDER BY seq DESC",
+                (upto, fold_version)).fetchall()
+        yield from rows
 
     def integrity(self, full: bool = True) -> str:
-        return integrity(self.con, full)
+        with self._lock:
+            return integrity(self.con, full)
 
     # ----- writing --------------------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error). Waits for other writers."""
+        """BEGIN IMMEDIATE ... COMMIT, then a checkpoint (ROLLBACK on error). Waits up to
+        ``WRITE_BUSY_TIMEOUT_S`` for other writers. The file must still be at its path before the
+        commit and after it (FileGoneError otherwise: nothing acknowledged)."""
         if self.readonly:
-            raise CampaignError(f"{self.path} was opened read-only")
-        try:
-            self.con.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise BusyError(f"{self.path} is busy: another program has been writing to it for "
-                                f"over {BUSY_TIMEOUT_S:.0f} s; try again") from None
-            raise _write_error(self.path, e) from None
-        try:
-            yield self.con
-            self.con.execute("COMMIT")
-        except BaseException as e:
-            if self.con.in_transaction:
-                try:
-                    self.con.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-            if isinstance(e, sqlite3.Error):
-                raise _write_error(self.path, e, "; nothing was changed") from None
-            raise
+            raise CampaignError(f"{self.path} was opened read-only"
+                                + (f": {self.readonly_reason}" if self.readonly_reason else ""))
+        with self._lock:
+            self.check_in_place()
+            try:
+                self.con.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as e:
+                if "locked" in str(e) or "busy" in str(e):
+                    raise BusyError(f"{self.path} is busy: another program has held it for writing for over "
+                                    f"{WRITE_BUSY_TIMEOUT_S:.0f} s (how long a write waits); nothing was "
+                                    f"changed; try again") from None
+                raise _write_error(self.path, e) from None
+            try:
+                yield self.con
+                self.check_in_place()
+                self.con.execute("COMMIT")
+            except BaseException as e:
+                if self.con.in_transaction:
+                    try:
+                        self.con.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                if isinstance(e, sqlite3.Error):
+                    raise _write_error(self.path, e, "; nothing was changed") from None
+                raise
+            self.checkpoint()
+            try:
+                self.check_in_place()
+            except FileGoneError as e:
+                raise FileGoneError(f"{e} (the last write reached only the old file)") from None
+
+    def record_notice(self, time: str, text: str) -> None:
+        """Keep ``text`` in the meta table (``notice:TIME``) so every later ``info`` reports it."""
+        with self.transaction() as con:
+            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"notice:{time}", text))
+        self.meta[f"notice:{time}"] = text
+
+    def file_notices(self) -> list[str]:
+        """What ``info`` must say besides the integrity check: a vanished ``-wal`` seen now or recorded."""
+        kept = [v for k, v in sorted(self.meta.items()) if k.startswith("notice:")]
+        return kept + [n for n in self.notices if n not in kept]
+
+    def checkpoint(self) -> bool:
+        """Copy every committed frame of ``-wal`` into the file itself (``PRAGMA wal_checkpoint(FULL)``:
+        waits for readers up to the busy timeout). True when the file alone holds every commit."""
+        with self._lock:
+            try:
+                busy, log_frames, done = self.con.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+            except sqlite3.Error as e:
+                busy, log_frames, done = 1, -1, -2
+                log.warning("campaign %s: checkpoint failed (%s)", self.path, e)
+            ok = not busy and done == log_frames
+            if not ok:
+                log.warning("campaign %s: checkpoint incomplete (%s of %s frames); the commit is safe in %s",
+                            self.path, done, log_frames, sidecar_paths(self.path)[0].name)
+            self.unsynced = not ok
+            return ok
 
     def insert(self, rows: Sequence[Row]) -> None:
         """Insert event rows; call inside ``transaction()``."""
