@@ -124,13 +124,8 @@ class Campaign:
             store.close()
             raise
         c = cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng)
-        if not store.readonly:
-            for n in notices:  # keep what the vanished -wal cost: SQLite has now forgotten it
-                if n not in store.file_notices():
-                    try:
-                        store.record_notice(clock(), n)
-                    except CampaignError as e:
-                        log.warning("campaign %s: could not record the notice %r (%s)", store.path, n, e)
+        if notices:
+            _keep_notices(store, notices, clock)
         if not readonly and replayed + len(rows) >= c._snapshot_every:
             c._store_snapshot(state)  # e.g. a file whose snapshots an older fold wrote: replay once only
         return c
@@ -375,7 +370,8 @@ class Campaign:
                 "sample_note": s.sample_note, "can_undo": s.can_undo, "can_redo": s.can_redo,
                 "schema_version": SCHEMA_VERSION, "integrity": _honest(self._store.integrity(full=full_check),
                                                                        self._store.file_notices()),
-                "notices": self._store.file_notices(), "readonly": self.write_refusal,
+                "notices": self._store.file_notices(),
+                "read_only_because": self._store.gone or self._store.readonly_reason or write_refusal(self.path),
             }
 
     # ----- export -------------------------------------------------------------------------
@@ -522,6 +518,27 @@ def initial_records(game: str, scenario: Optional[str] = None, *, settings: Opti
         state = fold(state, [rec])
         records.append(rec)
     return records, state
+
+
+def _keep_notices(store: Store, notices: list[str], clock: Callable[[], str]) -> None:
+    """Record in the file what a vanished ``-wal`` cost: SQLite rebuilt ``-shm`` on this opening and
+    has forgotten it, so the next ``info`` would otherwise say a bare "ok" (issue 13 point 7). Done
+    through a short read-write connection when this one is read-only and the place is writable."""
+    writer = store
+    try:
+        if store.readonly:
+            if write_refusal(store.path) is not None:
+                return
+            writer = Store.open(store.path, check="none")
+        for n in notices:
+            if n not in writer.file_notices():
+                writer.record_notice(clock(), n)
+        store.meta.update(writer.meta)
+    except CampaignError as e:
+        log.warning("campaign %s: could not record %s (%s)", store.path, notices, e)
+    finally:
+        if writer is not store:
+            writer.close()
 
 
 def _honest(result: str, notices: list[str]) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -20,6 +19,7 @@ import pandas as pd
 from .errors import CampaignError, CampaignFileError
 from .events import EventRecord, parse_body
 from .importcheck import check_import
+from .tempfiles import clean_stale, locked_temp
 from .model import CampaignState, state_from_json, state_to_json
 from .slices import load_aids
 from .validate import one_line, show
@@ -96,18 +96,14 @@ def neutralise(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
-    """Call ``write(tmp)`` for a temporary file next to ``path``, fsync it, rename it into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
-    try:
+    """Call ``write(tmp)`` for a temporary file next to ``path``, fsync it, rename it into place.
+    The temporary file is locked while written, so a later run removes it if this one is killed."""
+    clean_stale(path.parent)  # temporary files of a killed export (issue 13 point 9)
+    with locked_temp(path.parent, path.name, ".tmp") as tmp_path:
         write(tmp_path)
         with open(tmp_path, "rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp_path, path)
-    finally:
-        if tmp_path.exists():
-            tmp_path.unlink()
     try:
         dfd = os.open(path.parent, os.O_RDONLY)
         try:

@@ -24,21 +24,19 @@ SQLite recovers it, so a vanished ``-wal`` that held committed frames is reporte
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import sqlite3
 import stat
 import struct
-import sys
-import tempfile
 import threading
 import urllib.parse
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 from .errors import BusyError, CampaignError, CampaignFileError, FileGoneError
+from .tempfiles import clean_stale, locked_temp
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +192,8 @@ def write_refusal(path: Path) -> Optional[str]:
     or the directory SQLite needs is read-only (a 0444 file, a 0555 directory, a read-only mount)."""
     path = Path(path)
     wal, shm = sidecar_paths(path)
+    if not path.exists():
+        return f"there is no file at {path}"
     if not os.access(path, os.W_OK):
         return f"{path} is read-only ({stat.filemode(path.stat().st_mode)})"
     for p in (wal, shm):
@@ -256,6 +256,8 @@ def inspect(path: Path, check: str = "quick") -> dict[str, str]:
             if result != "ok":
                 raise CampaignFileError(f"{name} is damaged: integrity check says {result}")
         return meta
+    except UnicodeDecodeError:  # SQLite's own text (its schema) is not UTF-8 (issue 13 point 7)
+        raise CampaignFileError(f"{name} is damaged: its schema is not UTF-8 text") from None
     except sqlite3.Error as e:
         if "readonly" in str(e):  # not damage: SQLite could not make its sidecars
             raise CampaignFileError(f"{name} cannot be read: {readonly_cause(path)}") from None
@@ -311,11 +313,11 @@ class Store:
                 raise CampaignError(f"{path} exists already; a new campaign never overwrites a file")
             if not path.parent.is_dir():
                 raise CampaignError(f"directory {path.parent} does not exist")
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".creating", dir=path.parent)
+            clean_stale(path.parent)  # what a killed new/import left here (issue 13 point 9)
+            temp = ExitStack()
+            tmp_path = temp.enter_context(locked_temp(path.parent, path.name, ".creating"))
         except OSError as e:
             raise create_error(path, e) from None
-        os.close(fd)
-        tmp_path = Path(tmp)
         try:
             con = sqlite3.connect(tmp_path, isolation_level=None)
             try:
@@ -348,9 +350,7 @@ class Store:
         except OSError as e:
             raise create_error(path, e) from None
         finally:
-            for p in (tmp_path, Path(str(tmp_path) + "-journal")):
-                if p.exists():
-                    p.unlink()
+            temp.close()  # deletes the temporary file (and its -journal) unless it was renamed
 
     @classmethod
     def open(cls, path: Path, check: str = "quick", readonly: bool = False) -> "Store":

@@ -1,4 +1,4 @@
-"""``campaign new|info|place|move|remove|update|note|log|undo|redo|advance|export|import|units`` and
+"""``campaign new|info|place|move|remove|update|note|log|undo|redo|advance|export|import|backup|units`` and
 ``campaign map set`` (issue 3 item 7), ``campaign map side|upgrade`` (issue 7 points 3, 4). Each opens
 the campaign file, runs one command, closes it."""
 
@@ -57,6 +57,9 @@ def register(sub) -> None:
     add_command(sub, "demo", "the demo campaign's file (kept between runs, with your edits); --reset starts it over",
          cmd_demo, (("--reset",), {"action": "store_true",
                                    "help": "start the demo over (the old file is kept beside it as .bak)"}))
+    add_command(sub, "backup", "a consistent copy of a campaign file, safe while pages are writing to it", cmd_backup,
+         FILE, (("dest",), {"metavar": "DEST", "help": "the copy's file name (or a directory to copy into)"}),
+         (("--force",), {"action": "store_true", "help": "replace DEST if it exists"}))
     add_command(sub, "import", "create a campaign file from a JSON export", cmd_import, (("source",), {"metavar": "JSON"}), (("file",),))
     if hexcmds.map_subparsers is None:  # pragma: no cover - hexcmds registers first
         raise RuntimeError("the 'map' command group must be registered before campaign commands")
@@ -97,6 +100,8 @@ def cmd_info(args) -> None:
                  f"{d['hexside_corrections']} hexsides", *_map_lines(d["map"]), f"integrity  {d['integrity']}"]
         if d["sample_note"]:
             lines.append(f"sample     {d['sample_note']}")
+        if d.get("read_only_because"):
+            lines.append(f"read-only  {d['read_only_because']} (view and export work; writing does not)")
         return "\n".join(lines)
     emit(args, info, text)
 
@@ -221,6 +226,14 @@ def cmd_demo(args) -> None:
     emit(args, info, lambda d: (f"reset the demo (your old one is {d['backup']})\n" if d["backup"] else "")
          + f"demo campaign {d['file']}: {d['game']}, scenario {d['scenario']}, {d['turn']}, {d['units']} units"
          + ("" if d["backup"] else "\n(it keeps your edits; 'campaign demo --reset' starts it over)"))
+
+
+def cmd_backup(args) -> None:
+    from ..campaign.backup import backup
+
+    r = backup(args.file, args.dest, force=args.force)
+    emit(args, r.to_json(), lambda d: f"backed up {d['events']} events (last #{d['last_seq']}) of {d['source']} "
+         f"to {d['dest']}" + (" (replaced)" if d["replaced"] else ""))
 
 
 def cmd_import(args) -> None:

@@ -102,6 +102,7 @@ class CampaignDashboard:
         self.prefs = prefs if prefs is not None else PagePrefs.for_campaign(Path(campaign.path))
         self._quiet = 0  # > 0 while the page itself sets widget values (no command, no pan)
         self._pending_remove: Optional[str] = None
+        self._refusal: Optional[str] = None  # why writing is off (read-only place, file gone; issue 13)
         gm = campaign.map
         self.map = MapView(gm, errors=self.errors, height=map_height)
         self._build(gm)
@@ -242,7 +243,9 @@ class CampaignDashboard:
         sidebar.add_class("ca-sidebar")
         body = w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="400px")), sidebar],
                       layout=w.Layout(width="100%", align_items="flex-start"))
-        self.widget = w.VBox([w.HTML(STYLE), header, self.errors.widget, self.samples_note, body],
+        self.refusal_note = w.HTML(layout=w.Layout(display="none"))
+        self.refusal_note.add_class("ca-write-refusal")
+        self.widget = w.VBox([w.HTML(STYLE), header, self.refusal_note, self.errors.widget, self.samples_note, body],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("ca-dashboard")
         self.map.on_select(self._on_select)
@@ -416,8 +419,8 @@ class CampaignDashboard:
                            f"{html.escape(head)}<b>{html.escape(t.label)}</b>{html.escape(rest)}</span> · "
                            f"<b class='ca-phase'>{html.escape(phase)}</b> "
                            f"<span style='color:#666'>({t.phase_index + 1}/{t.phase_count})</span></span>")
-        self.undo_btn.disabled = not state.can_undo
-        self.redo_btn.disabled = not state.can_redo
+        self.undo_btn.disabled = self._refusal is not None or not state.can_undo
+        self.redo_btn.disabled = self._refusal is not None or not state.can_redo
         units = list(state.units.values())
         names = {x.id: x.name for x in state.sides}
         marks = [UnitMark(id=u.id, hex=u.hex, side=u.side, name=u.name or u.id,
@@ -460,6 +463,29 @@ class CampaignDashboard:
             f"</summary>{html.escape(note)}</details>") if n_sample else ""
         self.notes.value = self._notes_html(state)
         self.history.value = self._history_html(state)
+
+    def write_buttons(self) -> list:
+        """Every button that records an event."""
+        return [self.phase_btn, self.turn_btn, self.place_btn, self.move_btn, self.remove_btn, self.confirm_btn,
+                self.attrs_btn, self.note_btn, self.undo_btn, self.redo_btn]
+
+    def set_write_refusal(self, reason: Optional[str]) -> None:
+        """Writing off (buttons disabled, the reason shown above the page) or back on (issue 13)."""
+        self._refusal = reason
+        for b in self.write_buttons():
+            tips = self.__dict__.setdefault("_tooltips", {})
+            tips.setdefault(id(b), b.tooltip)
+            b.disabled = reason is not None
+            b.tooltip = f"Writing is off: {reason}" if reason else tips[id(b)]
+        if reason is None:
+            self.refusal_note.value, self.refusal_note.layout.display = "", "none"
+            self.refresh()
+        else:
+            self._drop_confirm()
+            self.refusal_note.value = (
+                "<div style='background:#fdecea;border:1px solid #c62828;padding:3px 8px'><b>Writing is off"
+                f"</b> — view and export only: {html.escape(reason)}</div>")
+            self.refusal_note.layout.display = "block"
 
     # ----- the chosen unit and the selected hex ---------------------------------------------
     def _side_label(self, side_id: str) -> str:

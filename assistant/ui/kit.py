@@ -60,6 +60,8 @@ class CampaignPoller:
         self._timer: Optional[asyncio.TimerHandle] = None
         self._closed = False
         self._poll_error: Optional[str] = None
+        self.refusal: Optional[str] = None  # why the campaign refuses writes (read-only, file gone)
+        self.on_refusal: Optional[Callable[[Optional[str]], None]] = None
 
     @property
     def running(self) -> bool:
@@ -97,9 +99,22 @@ class CampaignPoller:
                 self.errors.report(e, "watching the campaign file")
             self.interval = self.backoff
             return
+        finally:
+            self._check_refusal()
         if self._poll_error is not None:
             self._poll_error = None
             self.interval = self.base_interval
+
+    def _check_refusal(self) -> None:
+        """Tell ``on_refusal`` when the campaign starts (or stops) refusing writes (issue 13)."""
+        reason = getattr(self.campaign, "write_refusal", None)
+        if reason != self.refusal:
+            self.refusal = reason
+            if self.on_refusal is not None:
+                try:
+                    self.on_refusal(reason)
+                except Exception as e:  # noqa: BLE001 - shown in the panel and logged
+                    self.errors.report(e, "showing that writing is off")
 
     def close(self) -> None:
         self._closed = True
@@ -189,6 +204,10 @@ def attach(factory: ViewFactory, campaign, *, errors: Optional[ErrorPanel] = Non
     if callable(refresh):
         page._unsubscribe = campaign.subscribe(
             errors.guard(lambda state, _events: refresh(state), "campaign update"))
+    show = getattr(view, "set_write_refusal", None)
+    page.poller.on_refusal = show if callable(show) else (
+        lambda reason: reason and errors.report(PermissionError(f"writing is off: {reason}"), "campaign file"))
+    page.poller._check_refusal()  # a read-only place is known from the start
     page.poller.start()
     return page
 
@@ -223,7 +242,7 @@ def dashboard(factory: ViewFactory, path: Union[str, Path, None] = None, *,
     where = path
     try:
         where = campaign_path(path)
-        campaign = Campaign.open(where)
+        campaign = Campaign.open(where, readonly="auto")  # read-only media: view, no writes (issue 13)
     except Exception as e:  # noqa: BLE001 - shown on the page, logged
         return error_page(e, f"opening campaign {where if where is not None else '(demo)'}", log_path=log)
     try:
