@@ -4,6 +4,11 @@ Starts Voila on every dashboard found (``notebooks/`` and each aid's own noteboo
 ``assistant.ui.pages``) for one campaign file, offline, prints one URL -- the site's home page,
 which names the campaign and links every dashboard (``assistant.ui.site``) -- and runs until
 Ctrl-C, then shuts Voila and its kernels down.
+
+The URL carries a key (``?token=…``): the server gives no page, API call or websocket without it,
+and answers only at loopback names (``--allow-host NAME`` adds one). Voila and its kernels end
+with this command on Ctrl-C, SIGTERM, SIGHUP (terminal closed), after its output's reader has gone,
+and on its own death by SIGKILL (``assistant.ui.server``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=None, help=f"port on 127.0.0.1 (default {DEFAULT_PORT}, "
                                                           "or a free one if that is taken)")
     p.add_argument("--no-browser", action="store_true", help="only print the URL")
+    p.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                   help="also answer requests made to this host name (e.g. a name for this computer in "
+                        "/etc/hosts); by default only 127.0.0.1, localhost and [::1]. The key in the URL "
+                        "is needed all the same. May be repeated")
     p.add_argument("--no-preheat", action="store_true",
                    help="start a kernel per page load instead of keeping one ready (slower)")
     p.add_argument("--cull-after", metavar="SECONDS", default=None,
@@ -57,7 +66,7 @@ def resolve_campaign(args) -> tuple[Path, bool]:
     """(campaign file, is_demo). Bad input -> CliError naming it; nothing is created then."""
     if args.file and args.demo:
         raise CliError(f"give a campaign FILE or --demo, not both (got {args.file!r} and --demo)")
-    if not args.file:
+    if args.file is None:  # "" is a bad FILE, not the demo (issue 13 point 7)
         from ..ui.demo import ensure_demo
 
         try:
@@ -86,11 +95,14 @@ def cmd_serve(args) -> int:
     # Ctrl-C (SIGINT, even where a shell started us with it ignored, as for `campaign serve &`)
     # and SIGTERM (a service manager, a test harness) both stop Voila and its kernels cleanly,
     # also while Voila is still starting.
+    # SIGHUP (the terminal closed) likewise: Voila runs in a session of its own and would not get it.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGHUP, signal.default_int_handler)
     if args.port is not None and not (1 <= args.port <= 65535):
         raise CliError(f"--port must be 1-65535, not {args.port}")
     cull = cull_after(args.cull_after)
+    hosts = allow_hosts(args.allow_host)
     try:
         dashboards = find_dashboards()
     except DashboardError as e:
@@ -99,10 +111,35 @@ def cmd_serve(args) -> int:
         raise CliError("no dashboards found (no notebooks in the package's notebooks folder)")
     path, demo = resolve_campaign(args)
     with tempfile.TemporaryDirectory(prefix="campaign-dashboards-") as site:
-        return _serve(args, path, demo, dashboards, Path(site), cull)
+        return _serve(args, path, demo, dashboards, Path(site), cull, hosts)
 
 
-def _serve(args, path: Path, demo: bool, dashboards, site: Path, cull: int) -> int:
+def allow_hosts(names) -> tuple[str, ...]:
+    """``--allow-host`` values, checked; a bad one -> CliError naming it."""
+    from ..ui.server import ServeError, check_host_name
+
+    try:
+        return tuple(check_host_name(n) for n in names)
+    except ServeError as e:
+        raise CliError(str(e)) from None
+
+
+def say(*args, **kwargs) -> None:
+    """``print`` that survives a reader that has gone (a closed terminal or pipe): from then on
+    output goes nowhere, and stopping the server goes on."""
+    try:
+        print(*args, **kwargs)
+    except (BrokenPipeError, OSError, ValueError):
+        import os
+
+        try:  # further writes, and the interpreter's own flush at exit, go to /dev/null
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, (kwargs.get("file") or sys.stdout).fileno())
+        except (OSError, ValueError):
+            pass
+
+
+def _serve(args, path: Path, demo: bool, dashboards, site: Path, cull: int, hosts=()) -> int:
     from ..ui.pages import stage_dashboards
     from ..ui.server import ServeError, VoilaServer, port_free
     from ..ui.userdirs import user_log_dir
@@ -113,29 +150,33 @@ def _serve(args, path: Path, demo: bool, dashboards, site: Path, cull: int) -> i
         port = DEFAULT_PORT if port_free(DEFAULT_PORT) else 0
     log = user_log_dir() / "voila.log"
     server = VoilaServer(notebooks=site, campaign_file=path, port=port, preheat=not args.no_preheat,
-                         log_path=log, cull_after=cull, dashboards=tuple(d.name for d in dashboards))
-    print(f"campaign: {path}{'  (demo)' if demo else ''}", flush=True)
+                         log_path=log, cull_after=cull, dashboards=tuple(d.name for d in dashboards),
+                         allow_hosts=hosts)
     try:
-        server.start()
-    except ServeError as e:
-        raise CliError(str(e)) from None
-    names = ", ".join(f"{d.title} ({d.name})" for d in dashboards)
-    print(f"dashboards: {names}; server log: {log}", flush=True)
-    url = server.home_url  # the one URL: the home page names the campaign and links every dashboard
-    print(f"open: {url}", flush=True)
-    print("press Ctrl-C to stop", flush=True)
-    try:
-        if not args.no_browser:
-            import webbrowser
+        say(f"campaign: {path}{'  (demo)' if demo else ''}", flush=True)
+        try:
+            server.start()
+        except ServeError as e:
+            raise CliError(str(e)) from None
+        names = ", ".join(f"{d.title} ({d.name})" for d in dashboards)
+        say(f"dashboards: {names}; server log: {log}", flush=True)
+        url = server.home_url  # the one URL: the home page (with the key) links every dashboard
+        say(f"open: {url}", flush=True)
+        say("press Ctrl-C to stop", flush=True)
+        try:
+            if not args.no_browser:
+                import webbrowser
 
-            webbrowser.open(url)
-        while server.proc is not None and server.proc.poll() is None:
-            time.sleep(0.5)
-        print(f"error: voila stopped unexpectedly (status {server.proc.returncode}; see {log})",
-              file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("stopping...", flush=True)
-        server.stop()
-        print("stopped", flush=True)
-        return 0
+                webbrowser.open(url)
+            while server.proc is not None and server.proc.poll() is None:
+                time.sleep(0.5)
+            say(f"error: voila stopped unexpectedly (status {server.proc.returncode}; see {log})",
+                file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            say("stopping...", flush=True)
+            server.stop()
+            say("stopped", flush=True)
+            return 0
+    finally:
+        server.stop()  # whatever ended us (an error, a second signal while stopping): no orphans

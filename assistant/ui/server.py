@@ -8,11 +8,25 @@ shut it down in order), bound to 127.0.0.1, with the notebooks directory as its 
 campaign file handed to every kernel in ``CAMPAIGN_FILE``. Nothing is fetched from the network:
 Voila serves the widget JavaScript (ipywidgets, jupyter-leaflet) from the installed lab
 extensions, and the map has no tile basemap.
+
+Who may use it (issue 13 point 3): the server answers only requests whose ``Host`` is a loopback
+name with its port (127.0.0.1, localhost, [::1], or a name given with ``allow_hosts``) and whose
+``Origin``, if any, is that same host -- a DNS-rebinding page at a foreign name reads nothing --
+and every page and websocket needs the key (``token``) that is in the one printed URL; the first
+page opened with it sets a same-site cookie for the rest. A foreign page cannot load a dashboard,
+so it cannot start a kernel either.
+
+No orphans (issue 13 point 6): Voila gets ``PR_SET_PDEATHSIG`` (SIGTERM when the process that
+started it dies, even by SIGKILL) and watches that pid itself (``assistant.ui.site``); its kernels
+exit within a second of Voila (ipykernel's parent poller, ``JPY_PARENT_PID``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -25,6 +39,11 @@ from pathlib import Path
 from typing import Optional
 
 ENV_CAMPAIGN = "CAMPAIGN_FILE"
+ENV_TOKEN = "JUPYTER_TOKEN"  # read by Jupyter Server's IdentityProvider; removed before kernels start
+ENV_ALLOW_HOSTS = "CAMPAIGN_ALLOW_HOSTS"  # extra host names, os.pathsep-separated
+ENV_SERVE_PID = "CAMPAIGN_SERVE_PID"  # Voila exits when this process is gone (assistant.ui.site)
+HOST_NAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
+PR_SET_PDEATHSIG = 1
 DEFAULT_PORT = 8866
 # A kernel no page has been connected to for this long is shut down (pages that close or reload
 # shut theirs down at once; this catches crashed tabs and computers put to sleep).
@@ -34,6 +53,10 @@ TEMPLATES_ROOT = Path(__file__).resolve().parent / "jupyter"  # holds voila/temp
 
 class ServeError(ValueError):
     """Voila could not be started as asked (one line)."""
+
+
+def _pdeathsig(parent: int):
+    return lambda: die_with_parent(parent)
 
 
 def port_free(port: int, host: str = "127.0.0.1") -> bool:
@@ -46,6 +69,31 @@ def port_free(port: int, host: str = "127.0.0.1") -> bool:
         except OSError:
             return False
     return True
+
+
+def check_host_name(name: str) -> str:
+    """A DNS name or IPv4 address allowed in the Host header (``--allow-host``); else ServeError."""
+    if not isinstance(name, str) or not HOST_NAME.match(name):
+        raise ServeError(f"--allow-host {name!r} is not a host name (letters, digits, '-' and '.', "
+                         "no scheme, port or path)")
+    return name.lower()
+
+
+def new_token() -> str:
+    """The key in the printed URL: 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+def die_with_parent(parent: int) -> None:
+    """In the child before exec: SIGTERM when ``parent`` dies (Linux ``PR_SET_PDEATHSIG``; the
+    signal follows the thread that forked, so start the server from a thread that lives as long)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the watchdog in assistant.ui.site still acts
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -71,12 +119,14 @@ def cull_interval(cull_after: int) -> int:
 
 
 def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size: int = 1,
-                  tracebacks: bool = True, cull_after: int = DEFAULT_CULL_AFTER,
+                  tracebacks: bool = False, cull_after: int = DEFAULT_CULL_AFTER,
                   extra: tuple[str, ...] = ()) -> list[str]:
     cmd = [
         sys.executable, "-m", "assistant.ui.site", str(notebooks),
         "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
         f"--show_tracebacks={tracebacks}",
+        # The key comes in JUPYTER_TOKEN (not on the command line, which other users can read).
+        "--Voila.auto_token=True",
         # Voila's lab template without its CDN links (see jupyter/voila/templates/campaign).
         "--template=campaign",
         # Jupyter Server's culler, run by assistant.ui.site.SiteKernelManager's rule: a kernel no
@@ -104,7 +154,14 @@ class VoilaServer:
     extra_args: tuple[str, ...] = ()
     cull_after: int = DEFAULT_CULL_AFTER
     dashboards: tuple[str, ...] = ()  # served names in the order the home page lists them
+    allow_hosts: tuple[str, ...] = ()  # host names allowed besides the loopback ones
+    token: str = field(default_factory=new_token)  # the key every page and websocket needs
     proc: Optional[subprocess.Popen] = None
+
+    def __post_init__(self) -> None:
+        if not self.token or not re.fullmatch(r"[A-Za-z0-9_-]{16,}", self.token):
+            raise ServeError("the server's key must be at least 16 URL-safe characters")
+        self.allow_hosts = tuple(check_host_name(h) for h in self.allow_hosts)
 
     @property
     def base_url(self) -> str:
@@ -113,10 +170,11 @@ class VoilaServer:
     @property
     def home_url(self) -> str:
         """The site's home page: the campaign and a link to every dashboard."""
-        return f"{self.base_url}/"
+        return f"{self.base_url}/?token={self.token}"
 
     def url(self, notebook: str = "campaign.ipynb") -> str:
-        return f"{self.base_url}/voila/render/{notebook}"
+        """A dashboard's page, with the key (a browser that has opened one page with it may drop it)."""
+        return f"{self.base_url}/voila/render/{notebook}?token={self.token}"
 
     def start(self, timeout: float = 120.0) -> str:
         if self.port == 0:
@@ -132,6 +190,9 @@ class VoilaServer:
 
             env[ENV_ORDER] = os.pathsep.join(self.dashboards)
         env.setdefault("PYTHONUNBUFFERED", "1")
+        env[ENV_TOKEN] = self.token
+        env[ENV_ALLOW_HOSTS] = os.pathsep.join(self.allow_hosts)
+        env[ENV_SERVE_PID] = str(os.getpid())
         # Kernels import the very package that started them (a checkout or an installed wheel).
         pkg_root = str(Path(__file__).resolve().parents[2])
         env["JUPYTER_PATH"] = os.pathsep.join(jupyter_path(env.get("JUPYTER_PATH", "")))
@@ -147,7 +208,8 @@ class VoilaServer:
         try:
             self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, start_new_session=True,
-                                         cwd=str(self.notebooks))
+                                         cwd=str(self.notebooks),
+                                         preexec_fn=_pdeathsig(os.getpid()))
         finally:
             if out is not subprocess.DEVNULL:
                 out.close()
@@ -164,7 +226,8 @@ class VoilaServer:
             if self.proc.poll() is not None:
                 raise ServeError(f"voila exited with status {self.proc.returncode} while starting{log}")
             try:
-                with urllib.request.urlopen(self.base_url + "/", timeout=2) as r:
+                ask = urllib.request.Request(self.base_url + "/", headers={"Authorization": f"token {self.token}"})
+                with urllib.request.urlopen(ask, timeout=2) as r:
                     if r.status == 200:
                         return self.home_url
             except urllib.error.HTTPError as e:
@@ -191,7 +254,8 @@ class VoilaServer:
             except ProcessLookupError:
                 pass
             p.wait(timeout=5)
-        # Kernels are in the child's process group: make sure none outlives the server.
+        # Kernels run in sessions of their own and exit within a second of Voila (ipykernel's
+        # parent poller); anything left in Voila's own group goes now.
         try:
             os.killpg(p.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

@@ -17,22 +17,38 @@ with these changes, made in ``init_handlers`` and the kernel manager class:
   Jupyter Server's own rule counts kernel messages as activity, and a dashboard whose page is
   gone still redraws its widgets on every campaign write, so it would never be culled.
   Preheated kernels waiting in Voila's pool are never culled (Voila's manager skips them).
+* Only its own pages, to its own user (issue 13 point 3): ``HostGate`` refuses, before any handler
+  runs, a request whose ``Host`` is not a loopback name with the server's port (or a name the user
+  allowed) -- a DNS-rebinding page -- or whose ``Origin`` is another site; every page, API call and
+  websocket needs the key from the printed URL (Jupyter Server's token, kept in a same-site cookie
+  once a page was opened with it), else ``KeyNeededHandler`` says so; no kernel starts for such a
+  request. Error pages say one line, without paths or tracebacks (``PlainErrors``).
+* It dies with ``campaign serve`` (issue 13 point 6): a watchdog thread stops Voila once the process
+  named in ``CAMPAIGN_SERVE_PID`` is no longer its parent (besides the parent-death signal
+  ``assistant.ui.server`` sets); its kernels exit within a second of it (ipykernel's parent poller).
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
+import ipaddress
+import json
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
+from urllib.parse import urlsplit
 
 from jupyter_core.utils import ensure_async
-from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.auth.decorator import allow_unauthenticated
+from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
+from tornado.websocket import WebSocketHandler
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
@@ -40,6 +56,10 @@ from voila.tornado.treehandler import TornadoVoilaTreeHandler
 from .pages import ENV_ORDER, DashboardNotebook, served_dashboards
 
 ENV_CAMPAIGN = "CAMPAIGN_FILE"
+ENV_TOKEN = "JUPYTER_TOKEN"
+ENV_ALLOW_HOSTS = "CAMPAIGN_ALLOW_HOSTS"
+ENV_SERVE_PID = "CAMPAIGN_SERVE_PID"
+LOCAL_NAMES = ("localhost",)  # and every loopback address (127.0.0.0/8, ::1)
 
 
 # ----- what the home page says ----------------------------------------------------------------
@@ -154,6 +174,156 @@ def home_page(campaign_file: Optional[Path], dashboards: list[DashboardNotebook]
         "</main></body></html>")
 
 
+
+# ----- who may ask ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HostGate:
+    """Host and Origin rule: the Host header must name this server -- a loopback address or
+    ``localhost`` (or an allowed name) with its port -- and an Origin header, if sent, must be that
+    very host (the page asking was served here). Anything else is a foreign page: refused."""
+
+    port: int
+    allowed: frozenset[str] = frozenset()
+
+    def host_ok(self, host: str) -> bool:
+        name, sep, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+        if not sep or port != str(self.port):
+            return False
+        name = name.lower()
+        if name.startswith("[") and name.endswith("]"):
+            name = name[1:-1]
+        if name in LOCAL_NAMES or name in self.allowed:
+            return True
+        try:
+            return ipaddress.ip_address(name).is_loopback
+        except ValueError:
+            return False
+
+    def refusal(self, headers) -> Optional[str]:
+        """Why a request with these headers is refused (one line), or None."""
+        host = headers.get("Host", "")
+        if not self.host_ok(host):
+            return f"this server answers only at 127.0.0.1:{self.port}, not at the name {host[:80]!r}"
+        origin = headers.get("Origin")
+        if origin is not None:
+            parts = urlsplit(origin.lower()) if origin != "null" else None
+            if parts is None or parts.scheme not in ("http", "ws") or parts.netloc != host.lower():
+                return f"this server answers only its own pages, not a page from {origin[:80]!r}"
+        return None
+
+
+def refusal_page(title: str, line: str) -> str:
+    """A one-line page: what happened and what to do, nothing else (no paths, no traceback)."""
+    e = html.escape
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><link rel='icon' href='data:,'>"
+            f"<title>{e(title)}</title><style>body{{font:15px/1.45 system-ui,sans-serif;margin:40px;"
+            f"color:#222;background:#f5f3ec}}</style></head><body><h1>{e(title)}</h1>"
+            f"<p class='ca-refusal'>{e(line)}</p></body></html>")
+
+
+class RefusedHandler(web.RequestHandler):
+    """Answers a request ``HostGate`` refused: 403 and one line, whatever the method."""
+
+    def initialize(self, reason: str) -> None:
+        self.reason = reason
+
+    def prepare(self) -> None:
+        self.set_status(403)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(refusal_page("Not served to this page", f"Refused: {self.reason}."))
+
+    def check_xsrf_cookie(self) -> None:  # refused before any of that matters
+        return None
+
+
+class GatedApplication(web.Application):
+    """Tornado's application with ``HostGate`` before routing: a refused request reaches no handler."""
+
+    def find_handler(self, request, **kwargs):
+        gate: Optional[HostGate] = self.settings.get("campaign_gate")
+        reason = gate.refusal(request.headers) if gate else "the server has no host rule"
+        if reason:
+            return self.get_handler_delegate(request, RefusedHandler, {"reason": reason})
+        return super().find_handler(request, **kwargs)
+
+
+KEY_NEEDED = ("This page needs the key that `campaign serve` printed in its URL (…/?token=…). "
+              "Open that URL again; a page of another site never gets it.")
+
+
+class KeyNeededHandler(JupyterHandler):
+    """Where a request without the key is sent (Jupyter's login URL): 403 and one line."""
+
+    @allow_unauthenticated
+    def get(self, *args) -> None:
+        self.set_status(403)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(refusal_page("The key is missing", KEY_NEEDED))
+
+    @allow_unauthenticated
+    def post(self, *args) -> None:
+        self.get()
+
+
+ERROR_LINES = {
+    400: "The request was not understood.",
+    403: "This page is not served to this request.",
+    404: "There is no such page here. The home page links every dashboard.",
+    405: "This page does not take that kind of request.",
+}
+
+
+def error_line(status: int) -> str:
+    """One line for an error status: never a server path or a traceback."""
+    if status >= 500:
+        return ("The server could not make this page. The server log (named where `campaign serve` "
+                "was started) says why.")
+    return ERROR_LINES.get(status, "This request cannot be answered.")
+
+
+class PlainErrors:
+    """Mixed into every handler: error pages (and API errors) of one line, without the server's
+    paths or a traceback, which Jupyter's and Voila's pages show."""
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        line = error_line(status_code)
+        self.set_header("Cache-Control", "no-store")
+        if isinstance(self, APIHandler):
+            self.set_header("Content-Type", "application/json")
+            self.finish(json.dumps({"message": line}))
+            return
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(refusal_page(f"{status_code}", line))
+
+
+def plain_errors(cls: type) -> type:
+    """``cls`` with ``PlainErrors`` (websockets are left alone: they answer no page)."""
+    if not isinstance(cls, type) or not issubclass(cls, web.RequestHandler) or issubclass(cls, WebSocketHandler):
+        return cls
+    if issubclass(cls, PlainErrors):
+        return cls
+    return type(cls.__name__, (PlainErrors, cls), {"__module__": cls.__module__})
+
+
+def watch_parent(parent: int, interval: float = 0.5, grace: float = 15.0) -> threading.Thread:
+    """A daemon thread: once ``parent`` is no longer this process's parent (it died; we were
+    re-parented), stop as on SIGTERM (Voila shuts its kernels down), and exit after ``grace`` s
+    if that hangs."""
+
+    def run() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(grace)
+        os._exit(1)
+
+    t = threading.Thread(target=run, name="campaign-serve-watchdog", daemon=True)
+    t.start()
+    return t
+
+
 # ----- handlers -----------------------------------------------------------------------------
 class HomeHandler(JupyterHandler):
     """``/``: the campaign's home page."""
@@ -167,6 +337,10 @@ class HomeHandler(JupyterHandler):
     @web.authenticated
     async def get(self, *args) -> None:
         self.xsrf_token  # noqa: B018 - sets the _xsrf cookie (see DashboardHandler)
+        if self.get_query_argument("token", None) is not None:
+            # The key is now in the (same-site) cookie: take it out of the address bar and history.
+            self.redirect(self.request.path)
+            return
 
         def render() -> str:
             return home_page(self.campaign_file, served_dashboards(self.site, self.order), self.cull_after)
@@ -219,6 +393,35 @@ class SiteKernelManager(AsyncMappingKernelManager):
 class CampaignVoila(Voila):
     """Voila serving the dashboards folder, with our home page at ``/`` (see the module doc)."""
 
+    def init_settings(self) -> dict:
+        settings = super().init_settings()
+        idp = getattr(self, "identity_provider", None)
+        if idp is None or not idp.token:
+            raise RuntimeError(f"campaign site: no key given (set {ENV_TOKEN}); refusing to serve without one")
+        os.environ.pop(ENV_TOKEN, None)  # kernels started from here need not know it
+        idp.login_handler_class = KeyNeededHandler
+        idp.cookie_options = {**idp.cookie_options, "samesite": "Strict"}
+        allowed = frozenset(h.lower() for h in os.environ.get(ENV_ALLOW_HOSTS, "").split(os.pathsep) if h)
+        settings.update(
+            allow_remote_access=False,  # Jupyter's own Host check too (HostGate acts first)
+            local_hostnames=[*LOCAL_NAMES, *sorted(allowed)],
+            campaign_gate=HostGate(port=int(self.port), allowed=allowed),
+            xsrf_cookie_kwargs={"samesite": "Strict"},
+        )
+        return settings
+
+    def start(self) -> None:
+        """Voila's ``start`` with ``GatedApplication`` in place of tornado's."""
+        import tempfile
+
+        self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
+        self.log.info("Storing connection files in %s." % self.connection_dir)
+        settings = self.init_settings()
+        self.app = GatedApplication(**settings)
+        self.app.settings.update(self.tornado_settings)
+        self.app.add_handlers(".*$", self.init_handlers())
+        self.listen()
+
     def init_handlers(self) -> list:
         from jupyter_server.utils import url_path_join
 
@@ -240,7 +443,7 @@ class CampaignVoila(Voila):
             elif cls is TornadoVoilaHandler:
                 spec = (pattern, DashboardHandler, *spec[2:])
                 replaced.add("page")
-            out.append(spec)
+            out.append((spec[0], plain_errors(spec[1]), *spec[2:]))
         if replaced != {"home", "tree", "page"}:  # a Voila whose handlers we do not recognise
             raise RuntimeError(f"campaign site: Voila's handlers changed (found {sorted(replaced)}); "
                                "cannot install the home page")
@@ -248,6 +451,9 @@ class CampaignVoila(Voila):
 
 
 def main() -> None:
+    parent = os.environ.get(ENV_SERVE_PID, "")
+    if parent.isdigit():
+        watch_parent(int(parent))
     CampaignVoila.launch_instance()
 
 

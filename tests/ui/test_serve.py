@@ -22,8 +22,12 @@ from uikit import campaign_cli, kernels_of, start_serve
 pytestmark = pytest.mark.timeout(240)
 
 
+# One browser-like client: it keeps the cookie the key in the printed URL sets.
+OPENER = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+
+
 def fetch(url: str) -> tuple[int, str]:
-    with urllib.request.urlopen(url, timeout=120) as r:
+    with OPENER.open(url, timeout=120) as r:
         return r.status, r.read().decode("utf-8", "replace")
 
 
@@ -33,7 +37,7 @@ def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
     try:
         assert served.file == home / "data" / "demo-witp-guadalcanal-1942.campaign"
         assert served.file.is_file()
-        assert served.url.endswith("/voila/render/campaign.ipynb")
+        assert served.url == f"{served.base}/voila/render/campaign.ipynb?token={served.token}"
         status, page = fetch(served.url)
         assert status == 200
         assert "application/vnd.jupyter.widget-view+json" in page  # the dashboard's widget
@@ -41,7 +45,7 @@ def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
         assert "cdn.jsdelivr.net" not in page and "fontawesome-free@" not in page  # offline page
         # The one URL printed is our home page: it names the campaign and links every dashboard.
         urls = [w for line in served.output for w in line.split() if "://" in w]
-        assert urls == [served.base + "/"] == [served.home_url], served.output
+        assert urls == [f"{served.base}/?token={served.token}"] == [served.home_url], served.output
         status, homepage = fetch(served.home_url)
         assert status == 200
         assert "War in the Pacific" in homepage and "G/T 4/8/42" in homepage  # the demo's game and turn
@@ -54,8 +58,8 @@ def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
         assert listed == sorted(d.name for d in find_dashboards())  # exactly the discovered ones
         started = next(line for line in served.output if line.startswith("dashboards: "))
         assert all(name in started for name in listed)  # and the start-up lines name them
-        with urllib.request.urlopen(served.base + "/voila/tree", timeout=60) as r:
-            assert r.url == served.home_url  # Voila's file list leads to our home page
+        with OPENER.open(served.base + "/voila/tree", timeout=60) as r:
+            assert r.url == served.base + "/"  # Voila's file list leads to our home page
         # The home page is read afresh: after the turn advances it names the new turn.
         r = campaign_cli("advance", str(served.file), home=home)
         assert r.returncode == 0, r.stderr
@@ -186,3 +190,127 @@ def test_served_dashboards_keep_the_staged_order_then_campaign_first(tmp_path):
     got = served_dashboards(tmp_path, ("campaign.ipynb", "zeta.ipynb"))
     assert [(d.name, d.title) for d in got] == [("campaign.ipynb", "Campaign"), ("zeta.ipynb", "Zeta"),
                                                 ("alpha.ipynb", "alpha"), ("broken.ipynb", "broken")]
+
+
+# ----- issue 13 point 3: only its own pages, to its own user --------------------------------
+def _ws_status(url: str, headers: dict) -> int:
+    """The HTTP status a websocket upgrade gets (101 when it is accepted)."""
+    import asyncio
+
+    from tornado.httpclient import HTTPClientError, HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    async def go() -> int:
+        try:
+            ws = await websocket_connect(HTTPRequest(url, headers=headers, request_timeout=60))
+        except HTTPClientError as e:
+            return e.code
+        ws.close()
+        return 101
+
+    return asyncio.run(go())
+
+
+def test_foreign_host_foreign_origin_or_no_key_reads_nothing_writes_nothing_starts_no_kernel(tmp_path):
+    import re
+
+    from uikit import http_request, kernel_pids, wait_until
+
+    home = tmp_path / "home"
+    file = tmp_path / "guarded.campaign"
+    assert campaign_cli("new", str(file), "--game", "witp", home=home).returncode == 0
+    served = start_serve(home, str(file))
+    try:
+        assert served.token and len(served.token) >= 32, served.output  # a key in the printed URL
+        port = served.base.rsplit(":", 1)[1]
+        # The user's own page, opened with the key: it works and holds a kernel.
+        status, headers, page = http_request(served.url)
+        assert status == 200 and "application/vnd.jupyter.widget-view+json" in page
+        kernel_id = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page) or re.search(r"kernel[-_]?[iI]d[\"']?\s*[:=]\s*[\"']([0-9a-f-]{36})", page)
+        assert kernel_id, "no kernel id in the dashboard page"
+        kernel_id = kernel_id.group(1)
+        cookie = "; ".join(c.split(";")[0] for c in headers.get("set-cookie", "").split("\n") if c)
+        assert cookie, headers
+        settled = wait_until(lambda: len(kernel_pids(home)) >= 2, 60)
+        assert settled
+        before_kernels = sorted(kernel_pids(home))
+        events_before = json.loads(campaign_cli("info", str(file), "--json", home=home).stdout)["events"]
+        plain = f"{served.base}/voila/render/campaign.ipynb"
+        evil_host = {"Host": f"evil.test:{port}"}
+        evil_origin = {"Origin": f"http://evil.test:{port}"}
+        # Ten loads without the key (ten <img> tags on a foreign page): no page, no kernel.
+        for _ in range(10):
+            status, _, body = http_request(plain)
+            assert status in (302, 403), status
+            assert "widget-view+json" not in body and file.name not in body
+        status, _, body = http_request(served.base + "/")
+        assert status in (302, 403) and file.name not in body and "G/T" not in body
+        # A DNS-rebinding page: a foreign name in Host, even with the key and the cookie.
+        for url in (served.home_url, served.url, f"{served.base}/voila/api/contents?token={served.token}"):
+            status, _, body = http_request(url, headers={**evil_host, "Cookie": cookie})
+            assert status == 403, (url, status)
+            assert file.name not in body and "widget-view+json" not in body
+            assert len(body.strip().splitlines()) <= 12 and "Traceback" not in body
+        ws = f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels"
+        assert _ws_status(ws, {**evil_host, "Cookie": cookie}) == 403
+        assert _ws_status(ws, {**evil_origin, "Cookie": cookie}) == 403  # a foreign page's websocket
+        assert _ws_status(ws, {}) == 403  # no key, no cookie
+        assert _ws_status(ws, {"Cookie": cookie}) == 101  # the page's own connection still works
+        # A foreign page's POST (the close beacon): the kernel stays.
+        status, _, _ = http_request(f"{served.base}/voila/api/shutdown/{kernel_id}", method="POST",
+                                    headers={**evil_origin, "Cookie": cookie}, body=b"")
+        assert status == 403
+        time.sleep(2)  # a kernel start takes seconds: give any wrongly started one its chance to show
+        assert sorted(kernel_pids(home)) == before_kernels
+        events_after = json.loads(campaign_cli("info", str(file), "--json", home=home).stdout)["events"]
+        assert events_after == events_before
+    finally:
+        served.stop()
+
+
+def test_allow_host_lets_the_named_host_in_and_bad_names_are_one_line_errors(tmp_path):
+    from uikit import http_request
+
+    home = tmp_path / "home"
+    file = tmp_path / "named.campaign"
+    assert campaign_cli("new", str(file), "--game", "witp", home=home).returncode == 0
+    for bad in ("", "a b", "evil.test/x", "http://x"):
+        r = campaign_cli("serve", str(file), "--no-browser", "--allow-host", bad, home=home)
+        assert r.returncode == 2, (bad, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: --allow-host"), r.stderr
+    served = start_serve(home, str(file), "--allow-host", "gameroom.lan")
+    try:
+        port = served.base.rsplit(":", 1)[1]
+        status, _, body = http_request(served.home_url, headers={"Host": f"gameroom.lan:{port}"})
+        assert status in (200, 302), status
+        status, _, body = http_request(served.home_url, headers={"Host": f"other.lan:{port}"})
+        assert status == 403
+    finally:
+        served.stop()
+
+
+def test_error_pages_are_one_line_without_server_paths_or_tracebacks(tmp_path):
+    """Issue 13 defect 9: a dashboard whose code fails showed Python's traceback with the server's
+    paths; HTTP errors of every handler say one line."""
+    import nbformat
+
+    from assistant.ui.server import VoilaServer
+    from uikit import http_request
+
+    site = tmp_path / "site"
+    site.mkdir()
+    secret_dir = tmp_path / "private-folder"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"open({str(secret_dir / 'x.txt')!r})")])
+    nbformat.write(nb, str(site / "boom.ipynb"))
+    with VoilaServer(notebooks=site, preheat=False, log_path=tmp_path / "voila.log", cull_after=0) as server:
+        status, _, body = http_request(server.url("boom.ipynb"))
+        assert status == 200 and "error" in body.lower()  # the page says something went wrong
+        assert "Traceback" not in body and "private-folder" not in body and "FileNotFoundError" not in body
+        for path in ("/voila/render/nope.ipynb", "/no/such/page", "/voila/files/nope.txt",
+                     "/api/kernels/00000000-0000-0000-0000-000000000000"):
+            status, _, body = http_request(f"{server.base_url}{path}?token={server.token}")
+            assert status >= 400, (path, status)
+            assert "Traceback" not in body and str(tmp_path) not in body and "site-packages" not in body, (path, body)
+            text = body.split("<body>")[-1]
+            assert text.count("<p") <= 1, (path, body)  # one line, no more

@@ -13,6 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 
 @dataclass
@@ -24,6 +25,7 @@ class Served:
     proc: subprocess.Popen
     output: list
     home_url: str = ""  # the one URL `campaign serve` prints: the site's home page
+    token: str = ""  # the key in that URL (``?token=``): without it the server serves no page
 
     def stop(self, timeout: float = 30) -> int:
         if self.proc.poll() is None:
@@ -67,9 +69,12 @@ def start_serve(home: Path, *args: str, timeout: float = 120) -> Served:
         if line.startswith("open: "):
             home_url = line[len("open: "):].strip()
             base = f"http://127.0.0.1:{port}"
+            token = parse_qs(urlparse(home_url).query).get("token", [""])[0]
             # ``url`` stays the campaign dashboard, which most tests drive; the home page links it.
-            return Served(url=f"{base}/voila/render/campaign.ipynb", base=base, file=file, home=home,
-                          proc=proc, output=lines, home_url=home_url)
+            # It carries the key as the printed URL does, so a fresh browser context may open it.
+            url = f"{base}/voila/render/campaign.ipynb" + (f"?token={token}" if token else "")
+            return Served(url=url, base=base, file=file, home=home, proc=proc, output=lines,
+                          home_url=home_url, token=token)
     proc.kill()
     raise RuntimeError(f"campaign serve printed no URL in {timeout} s: {''.join(lines)}")
 
@@ -113,3 +118,39 @@ def wait_until(predicate, timeout: float, interval: float = 0.5):
         time.sleep(interval)
         value = predicate()
     return value
+
+
+def http_request(url: str, method: str = "GET", headers: dict | None = None, body: bytes | None = None,
+                 timeout: float = 60) -> tuple[int, dict, str]:
+    """One raw HTTP request (no redirect followed, any Host/Origin header): (status, headers, body)."""
+    import http.client
+
+    u = urlparse(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+    try:
+        path = u.path + (f"?{u.query}" if u.query else "")
+        conn.putrequest(method, path or "/", skip_host=bool(headers and "Host" in headers))
+        for k, v in (headers or {}).items():
+            conn.putheader(k, v)
+        if body is not None:
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body)
+        r = conn.getresponse()
+        headers = {k.lower(): v for k, v in r.getheaders()}
+        headers["set-cookie"] = "\n".join(r.msg.get_all("Set-Cookie") or [])  # every cookie, one a line
+        return r.status, headers, r.read().decode("utf-8", "replace")
+    finally:
+        conn.close()
+
+
+def pids_alive(pids) -> list[int]:
+    """Those of ``pids`` that still run (zombies count as gone)."""
+    out = []
+    for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        if stat.rsplit(")", 1)[1].split()[0] != "Z":
+            out.append(pid)
+    return out
