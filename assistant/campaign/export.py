@@ -95,6 +95,20 @@ def neutralise(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def excel_safe(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy in which the control characters a workbook cannot hold (XML 1.0 forbids them; openpyxl
+    raises IllegalCharacterError) are written escaped, ``\\x1b`` for ESC. Files written before issue 13
+    may hold them in notes; commands now refuse them."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c].dtype):
+            out[c] = out[c].map(lambda x: ILLEGAL_CHARACTERS_RE.sub(lambda m: repr(m.group())[1:-1], x)
+                                if isinstance(x, str) else x)
+    return out
+
+
 def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
     """Call ``write(tmp)`` for a temporary file next to ``path``, fsync it, rename it into place.
     The temporary file is locked while written, so a later run removes it if this one is killed."""
@@ -152,7 +166,7 @@ def export(c: "Campaign", to: Path, fmt: str) -> list[Path]:
         def xlsx(p: Path) -> None:
             with pd.ExcelWriter(p, engine="openpyxl") as w:
                 for n, df in frames.items():
-                    neutralise(df).to_excel(w, sheet_name=n[:31], index=False)
+                    excel_safe(neutralise(df)).to_excel(w, sheet_name=n[:31], index=False)
 
         return [atomic_write(to / f"{stem}.xlsx", xlsx)]
     except OSError as e:

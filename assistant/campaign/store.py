@@ -169,6 +169,19 @@ def _readonly_place(e: sqlite3.Error) -> bool:
     return "readonly" in str(e) or "read-only" in str(e) or "unable to open" in str(e)
 
 
+def utf8_text(path: Path) -> Callable[[bytes], str]:
+    """A ``text_factory`` reading TEXT as UTF-8 that calls a column which is not UTF-8 (a corrupted
+    file: sqlite3 raised UnicodeDecodeError or "Could not decode") damage, naming the file (issue 13 point 7)."""
+
+    def decode(raw: bytes) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CampaignFileError(f"{path} is damaged: it holds text that is not UTF-8") from None
+
+    return decode
+
+
 def ro_connect(path: Path, timeout: float = BUSY_TIMEOUT_S) -> tuple[sqlite3.Connection, bool]:
     """A read-only connection and whether it is ``immutable``: where SQLite cannot create the
     ``-shm`` it needs (a read-only directory or mount) and no write-ahead log holds anything, the
@@ -230,6 +243,7 @@ def inspect(path: Path, check: str = "quick") -> dict[str, str]:
         raise CampaignFileError(f"{name} is damaged: it is truncated ({size} bytes of {pages * page_size})")
     try:
         con, _ = ro_connect(path)
+        con.text_factory = utf8_text(path)  # text that is not UTF-8 is damage, not a traceback
     except sqlite3.Error as e:
         if _readonly_place(e):
             raise CampaignFileError(f"{name} cannot be read: {readonly_cause(path)}") from None
@@ -294,6 +308,7 @@ class Store:
     def __init__(self, path: Path, con: sqlite3.Connection, meta: dict[str, str],
                  identity: Optional[tuple[int, int]] = None, notices: Sequence[str] = ()):
         self.path, self.con, self.meta = path, con, meta
+        con.text_factory = utf8_text(path)  # text that is not UTF-8 is damage, not a traceback
         self.identity = identity
         self.notices: list[str] = list(notices)  # e.g. a vanished -wal (``wal_notices``)
         self.readonly_reason: Optional[str] = None  # why this store was opened read-only, if it was forced

@@ -21,8 +21,8 @@ from typing import Optional
 
 from ..discovery import part_modules
 from . import common
-from .common import (FILE, CliError, add_command, add_json, command_errors, done, emit, event_json, one_line,
-                     opened)
+from .common import (FILE, CliError, add_command, add_json, command_errors, done, emit, escape_line, event_json,
+                     one_line, opened)
 
 __all__ = ["FILE", "CliError", "add_command", "add_json", "build_parser", "command_errors",
            "command_modules", "done", "emit", "event_json", "main", "opened"]
@@ -87,12 +87,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return 0 if result is None else int(result)
     except CliError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {escape_line(str(e))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return _reader_gone()
     except OSError as e:  # the file system refused (permission, disk full): one line, naming the file
-        print(f"error: {os_error_line(e)}", file=sys.stderr)
+        print(f"error: {escape_line(os_error_line(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..campaign import Campaign
 from ..campaign.validate import key_values
 from . import hexcmds
-from .common import FILE, CliError, add_command, done, emit, event_json, game_name, opened
+from .common import FILE, CliError, add_command, done, emit, event_json, game_name, opened, seq_number
 
 
 def _games_and_scenarios() -> tuple[str, str]:
@@ -46,7 +46,7 @@ def register(sub) -> None:
          (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
     add_command(sub, "note", "add journal lines, one event each", cmd_note, FILE, (("text",), {"nargs": "+"}))
     add_command(sub, "log", "the events, newest last", cmd_log, FILE,
-         (("--since",), {"type": int, "default": 0, "help": "only events after this seq"}))
+         (("--since",), {"type": seq_number, "default": 0, "help": "only events after this seq"}))
     add_command(sub, "undo", "undo the last command (as a new event)", cmd_undo, FILE)
     add_command(sub, "redo", "redo the last undone command (as a new event)", cmd_redo, FILE)
     add_command(sub, "advance", "advance to the next turn (or phase)", cmd_advance, FILE,

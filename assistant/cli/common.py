@@ -45,6 +45,24 @@ def emit(args: argparse.Namespace, payload: Any, text: Callable[[Any], str] | st
         sys.stdout.write((text(payload) if callable(text) else text).rstrip("\n") + "\n")
 
 
+def escape_line(text: str) -> str:
+    """``text`` on one line: line breaks and other control characters (from an argument such as
+    ``$'a\\nb'``) are shown escaped, as ``repr`` shows them (issue 13 point 7)."""
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+
+
+def seq_number(text: str) -> int:
+    """An event number for ``--since`` (0 or more, at most SQLite's largest integer)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{escape_line(text)!r} is not an event number") from None
+    if not 0 <= n <= 2**63 - 1:
+        raise argparse.ArgumentTypeError(f"{n if len(text) < 40 else text[:37] + '...'} is not an event number "
+                                         f"(0 or more)")
+    return n
+
+
 def one_line(exc: BaseException) -> str:
     """The first line of an error's message (its type name if it has none)."""
     text = str(exc).strip()
