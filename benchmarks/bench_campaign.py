@@ -21,7 +21,7 @@ from assistant.campaign import Campaign
 from assistant.campaign.campaign import initial_records, state_json, utc_now
 from assistant.campaign.events import (EventRecord, NoteAdded, Position, TurnAdvanced, UnitData,
                                        UnitMoved, UnitPlaced, UnitUpdated)
-from assistant.campaign.fold import FOLD_VERSION, Builder, apply
+from assistant.campaign.fold import FOLD_VERSION, Builder, apply, fold
 from assistant.campaign.store import Store
 
 HEXES = ["E2418", "E2519", "E2619", "E1737", "E1028", "F3342", "G0626", "G1923", "B3327", "E3301", "D0326", "C0108"]
@@ -258,3 +258,119 @@ def test_map_version_against_open(benchmark, tmp_path, what):
     base = RESULTS.get("mv-open")
     ratio = f" ({median / base:.2f}x the open's time)" if what == "map_version" and base else ""
     print(f"\n{what}: {median * 1000:,.1f} ms (median){ratio}")
+
+
+# ----- issue 13 point 8: a command's cost and the snapshots against the number of notes ---------
+def _journal_state(n: int):
+    """A witp state whose journal holds ``n`` notes (folded, so exactly what commands make)."""
+    (created,), _ = initial_records("witp")
+    now = created.time
+    records = [created] + [EventRecord.make(i + 2, now, created.turn, None,
+                                            NoteAdded(note_id=i + 1, text=f"journal line {i}: " + "x" * 40))
+                           for i in range(n)]
+    return fold(None, records)
+
+
+def _before_issue_13(state, rec):
+    """What a command cost before issue 13: the fold copied the journal into a list, built the
+    note-id set and froze the list back into a tuple on every command (fold.py up to 2a151a8),
+    besides the fold that remains."""
+    notes = list(state.notes)
+    ids = {x.id for x in notes}
+    assert rec.body.note_id not in ids
+    tuple(notes)
+    return fold(state, [rec])
+
+
+JOURNALS: dict[int, object] = {}
+
+
+@pytest.mark.parametrize("how", ["before-issue-13", "now"])
+@pytest.mark.parametrize("n", [1_000, 100_000])
+def test_command_cost_against_notes(benchmark, n, how):
+    """The fold of one note command (the state work of ``Campaign.execute``) on a journal of n notes:
+    now, and with the copies every command made before issue 13, in the same run."""
+    if n not in JOURNALS:
+        JOURNALS[n] = _journal_state(n)
+    state = JOURNALS[n]
+    rec = EventRecord.make(state.last_seq + 1, utc_now(), state.turn.index, None,
+                           NoteAdded(note_id=state.next_note, text="one more line"))
+    fn = (lambda: fold(state, [rec])) if how == "now" else (lambda: _before_issue_13(state, rec))
+    new = benchmark.pedantic(fn, rounds=200 if n < 50_000 else 40, iterations=1, warmup_rounds=3)
+    assert len(new.notes) == n + 1 and new.notes[-1].text == "one more line"
+    RESULTS[f"cmd-{how}-{n}"] = median = _stat(benchmark, "median")
+    base = RESULTS.get(f"cmd-now-1000")
+    print(f"\none note command, {n:,} notes, {how}: {median * 1e6:,.1f} µs (median)"
+          + (f"; {median / base:.2f}x the 1,000-note command now" if base else ""))
+
+
+def test_snapshot_storage_against_notes(benchmark, tmp_path):
+    """15,000 events (a third notes), a snapshot every 1,000: the bytes the snapshots table keeps
+    now (the newest KEEP_SNAPSHOTS) against every snapshot kept (before issue 13), and the events."""
+    from assistant.campaign.store import KEEP_SNAPSHOTS
+
+    records = synthetic_records(15_000)
+    path = tmp_path / "s.campaign"
+    Store.create(path, {"game": "witp"}, [r.row() for r in records])
+    store = Store.open(path)
+    state, kept_all = None, 0
+    try:
+        for k in range(0, 15_000, 1_000):
+            state = fold(state, records[k:k + 1_000])
+            text = state_json(state)
+            kept_all += len(text)
+            if k + 1_000 < 15_000:
+                store.write_snapshot(state.last_seq, FOLD_VERSION, utc_now(), text)
+        benchmark.pedantic(lambda: store.write_snapshot(state.last_seq, FOLD_VERSION, utc_now(), text), rounds=5,
+                           iterations=1)
+        (count, kept_now), = store.con.execute("SELECT COUNT(*), SUM(LENGTH(state)) FROM snapshots").fetchall()
+        (events,), = store.con.execute("SELECT SUM(LENGTH(payload)) FROM events").fetchall()
+    finally:
+        store.close()
+    assert count == KEEP_SNAPSHOTS
+    print(f"\n15,000 events ({len(state.notes):,} notes): events {events / 1e6:.2f} MB; snapshots kept now "
+          f"{count} = {kept_now / 1e6:.2f} MB; every snapshot kept (before issue 13) {kept_all / 1e6:.2f} MB "
+          f"({kept_all / kept_now:.1f}x)")
+
+
+# ----- issue 13 point 1: the checkpoint after every commit ---------------------------------------------
+def test_baseline_bare_insert_with_checkpoint(benchmark, tmp_path):
+    """The bare insert of ``test_baseline_bare_sqlite_insert`` followed by ``PRAGMA wal_checkpoint(FULL)``,
+    as ``Store.transaction`` now does before a command is acknowledged (the file alone holds it)."""
+    con = sqlite3.connect(tmp_path / "bare-ckpt.db", isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL"), con.execute("PRAGMA synchronous=FULL")
+    con.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, time TEXT, turn INTEGER, side TEXT, type TEXT, "
+                "schema_version INTEGER, payload TEXT)")
+    seq = iter(range(1, 10**9))
+    payload = json.dumps({"note_id": 1, "text": "journal line: " + "x" * 40})
+
+    def insert_and_checkpoint():
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT INTO events VALUES (?, ?, 0, NULL, 'note_added', 1, ?)", (next(seq), utc_now(), payload))
+        con.execute("COMMIT")
+        busy, frames, done = con.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+        assert not busy and frames == done
+
+    benchmark.pedantic(insert_and_checkpoint, rounds=2000, iterations=1, warmup_rounds=50)
+    median = _stat(benchmark, "median")
+    RESULTS["bare+checkpoint"] = median
+    ratio = f" ({median / RESULTS['bare']:.2f}x the bare insert's time)" if "bare" in RESULTS else ""
+    print(f"\nbare sqlite insert + wal_checkpoint(FULL): {1 / median:,.0f} appends/s (median){ratio}")
+    con.close()
+
+
+@pytest.mark.parametrize("checkpoint", ["on", "off"])
+def test_add_note_with_and_without_the_checkpoint(benchmark, tmp_path, monkeypatch, checkpoint):
+    """``Campaign.add_note`` as shipped, and with ``Store.checkpoint`` made a no-op (before issue 13)."""
+    if checkpoint == "off":
+        monkeypatch.setattr(Store, "checkpoint", lambda self: True)
+    with Campaign.create(tmp_path / "c.campaign", game="witp") as c:
+        benchmark.pedantic(lambda: c.add_note("journal line: " + "x" * 40), rounds=2000, iterations=1,
+                           warmup_rounds=50)
+        median = _stat(benchmark, "median")
+        RESULTS[f"add_note checkpoint {checkpoint}"] = median
+        ratio = f" ({median / RESULTS['bare']:.2f}x the bare insert's time)" if "bare" in RESULTS else ""
+        print(f"\nCampaign.add_note, checkpoint {checkpoint}: {1 / median:,.0f} appends/s (median){ratio}")
+        wal = (tmp_path / "c.campaign-wal").stat().st_size
+        print(f"  -wal after 2,050 notes: {wal:,} bytes")
+        assert c.state.last_seq > 2000

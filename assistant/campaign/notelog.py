@@ -102,7 +102,8 @@ class NoteLog(Sequence["Note"]):
         new = list(notes)
         if not new:
             return self
-        rising = self._rising and all(a.id < b.id for a, b in zip(([self[-1]] if self._len else []) + new[:-1], new))
+        ids = ([self[-1].id] if self._len else []) + [x.id for x in new]
+        rising = self._rising and all(a < b for a, b in zip(ids, ids[1:]))
         chunks = list(self._chunks)
         if chunks and len(chunks[-1]) < CHUNK:
             room = CHUNK - len(chunks[-1])
