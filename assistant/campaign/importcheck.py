@@ -15,6 +15,7 @@ Every refusal is one CampaignFileError naming the event number, its type and the
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from typing import Any, Callable, Optional, Sequence
 
@@ -156,12 +157,30 @@ def _time(value: Any) -> None:
         raise CampaignError(f"time {v.show(value)} is not an ISO-8601 timestamp") from None
 
 
+def _texts(x: Any, where: str = "payload") -> None:
+    """Every text in a payload is text a command accepts: no control characters but line breaks and
+    tabs (the check ``validate.text`` makes), so that no event type escapes it, an aid's included."""
+    stack = [(x, where)]
+    while stack:
+        y, at = stack.pop()
+        if isinstance(y, str):
+            bad = next((ch for ch in y if ch not in "\n\t" and unicodedata.category(ch) in ("Cc", "Cs")), None)
+            if bad is not None:
+                raise CampaignError(f"{at} {v.show(y)} contains the control character {bad!r}")
+        elif isinstance(y, dict):
+            stack.extend((val, f"{at}.{k}") for k, val in y.items())
+            stack.extend((k, f"{at} key") for k in y)
+        elif isinstance(y, (list, tuple)):
+            stack.extend((val, f"{at}[{i}]") for i, val in enumerate(y))
+
+
 def check_record(s: Optional[CampaignState], rec: EventRecord, records: Sequence[EventRecord],
                  gm: Optional[Any]) -> None:
     """Check one event against the state before it (``s``; None for the first event) the way its
     command would; raise CampaignError naming the field."""
     _time(rec.time)
     body = rec.body
+    _texts(dict(rec.payload))
     if rec.seq == 1:
         if not isinstance(body, CampaignCreated):
             raise CampaignError(f"the first event must be campaign_created, not {rec.type}")

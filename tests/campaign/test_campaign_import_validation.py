@@ -150,3 +150,21 @@ def test_command_line_integers_of_16_digits_stay_integers(tmp_path, capsys):
     with Campaign.open(f) as c:
         v = c.state.units["kido-butai"].attrs["strength"]
         assert v == 1234567890123456 and type(v) is int and "reserve" not in c.state.units["kido-butai"].attrs
+
+
+def test_an_aid_event_is_held_to_the_same_text_rules(tmp_path):
+    """An aid's event type (the dice log) has no command registered to rebuild it here, but its texts
+    are held to the rule every command applies: no control characters (ESC in a roll's reason)."""
+    from assistant.aids.dice.commands import roll_dice
+
+    with Campaign.create(tmp_path / "a.campaign", game="witp") as c:
+        roll_dice(c, "2d6", reason="air strike on Lunga", values=[3, 4])
+        (out,) = c.export(tmp_path / "out", "json")
+    doc = json.loads(out.read_text())
+    doc.pop("state")
+    doc["events"][1]["payload"]["reason"] = "air strike\x1b[2J"
+    src = tmp_path / "bad.json"
+    src.write_text(json.dumps(doc))
+    with pytest.raises(CampaignFileError, match=r"event 2 \(dice_rolled\).*reason.*control character"):
+        Campaign.import_json(src, tmp_path / "b.campaign")
+    assert not (tmp_path / "b.campaign").exists()
