@@ -15,6 +15,7 @@ Every refusal is one CampaignFileError naming the event number, its type and the
 
 from __future__ import annotations
 
+import random
 import unicodedata
 from datetime import datetime
 from typing import Any, Callable, Optional, Sequence
@@ -175,7 +176,7 @@ def _texts(x: Any, where: str = "payload") -> None:
 
 
 def check_record(s: Optional[CampaignState], rec: EventRecord, records: Sequence[EventRecord],
-                 gm: Optional[Any]) -> None:
+                 gm: Optional[Any], rng: Optional[random.Random] = None) -> None:
     """Check one event against the state before it (``s``; None for the first event) the way its
     command would; raise CampaignError naming the field."""
     _time(rec.time)
@@ -195,7 +196,7 @@ def check_record(s: Optional[CampaignState], rec: EventRecord, records: Sequence
         raise CampaignError(f"turn {v.show(rec.turn)} is not the turn in force ({s.turn.index})")
     rebuild = REBUILDERS.get(type(body))
     if rebuild is not None:
-        ctx = cmds.Context(map=gm, event=lambda seq: _event(records, seq))
+        ctx = cmds.Context(map=gm, event=lambda seq: _event(records, seq), rng=rng or random.Random(0))
         made = rebuild(body, s, ctx)
         if made != body:
             raise CampaignError(f"its payload is not what the command makes from it ({v.show(made.payload(), 120)})")
@@ -216,9 +217,10 @@ def check_import(records: Sequence[EventRecord], name: str) -> CampaignState:
 
     state: Optional[CampaignState] = None
     gm = None
+    rng = random.Random(0)  # rebuilding never rolls (an event carries its dice); one source, seeded once
     for rec in records:
         try:
-            check_record(state, rec, records, gm)
+            check_record(state, rec, records, gm, rng)
             state = fold(state, [rec])  # as Campaign.execute folds each command's event
             if rec.seq == 1 or isinstance(rec.body, MapPinned):
                 gm = map_for(state.game, state.map_pin)
