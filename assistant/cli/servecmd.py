@@ -79,7 +79,7 @@ def resolve_campaign(args) -> tuple[Path, bool]:
     from ..campaign import Campaign
 
     try:  # fail here, in one line, rather than in every dashboard
-        c = Campaign.open(path)
+        c = Campaign.open(path, readonly="auto")  # read-only media: served read-only (issue 13 point 5)
         c.close()
     except Exception as e:  # noqa: BLE001 - any reason the file cannot be opened
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
