@@ -94,6 +94,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     except OSError as e:  # the file system refused (permission, disk full): one line, naming the file
         print(f"error: {escape_line(os_error_line(e))}", file=sys.stderr)
         return 2
+    except UnicodeError as e:  # e.g. a path holding a lone surrogate: no file system can name it
+        print(f"error: {escape_line(str(e))}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..campaign import Campaign
+from ..campaign import commands as cmds
 from ..campaign.validate import key_values
 from . import hexcmds
 from .common import FILE, CliError, add_command, done, emit, event_json, game_name, opened, seq_number
@@ -147,19 +148,19 @@ def cmd_remove(args) -> None:
 
 def cmd_update(args) -> None:
     with opened(args.file) as c:
-        rec = c.update_unit(args.unit, **key_values(args.values))
+        rec = c.execute(cmds.UpdateUnit(unit_id=args.unit, changes=key_values(args.values)))  # any key, even unit_id
         done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
 
 
 def cmd_map_set(args) -> None:
     with opened(args.file) as c:
-        rec = c.set_hex(args.hex, **key_values(args.values, "hex attribute"))
+        rec = c.execute(cmds.SetHex(label=args.hex, attrs=key_values(args.values, "hex attribute")))
         done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
 
 
 def cmd_map_side(args) -> None:
     with opened(args.file) as c:
-        rec = c.set_hexside(args.hex_a, args.hex_b, **key_values(args.values, "hexside feature"))
+        rec = c.execute(cmds.SetHexside(a=args.hex_a, b=args.hex_b, attrs=key_values(args.values, "hexside feature")))
         done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
 
 

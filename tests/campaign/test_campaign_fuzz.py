@@ -256,3 +256,28 @@ def test_serve_refuses_an_empty_file_name(tmp_path):
                        timeout=120, env=subprocess_env(), cwd=REPO)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("error: "), r.stderr
     assert "''" in r.stderr
+
+
+@pytest.mark.parametrize("args", [["map", "side", "{f}", "E2519", "E2418", "a=1"], ["map", "set", "{f}", "E2519", "label=x"],
+                                  ["update", "{f}", "kido-butai", "unit_id=x"], ["update", "{f}", "kido-butai", "self=x"]])
+def test_a_key_named_like_a_parameter_is_a_plain_key(base, tmp_path, capsys, args):
+    """``KEY=VALUE`` keys are the player's words, never Python keyword arguments (``a=1`` used to
+    collide with ``set_hexside(a, b, ...)``: TypeError)."""
+    path, _ = base
+    f = tmp_path / "c.campaign"
+    shutil.copy(path, f)
+    before = file_fingerprint(f)
+    rc = main([a.format(f=f) for a in args])
+    err = capsys.readouterr().err
+    if rc == 0:  # accepted as an ordinary attribute or feature
+        with Campaign.open(f) as c:
+            assert c.state.last_seq == json.loads(json.dumps(c.state.last_seq))
+        return
+    assert rc == 2 and err.count("\n") == 1 and err.startswith("error: "), err
+    assert file_fingerprint(f)[:2] == before[:2]
+
+
+@pytest.mark.parametrize("args", [["export", "{f}", "--to", "\ud800"], ["new", "\ud800.campaign", "--game", "witp"]])
+def test_a_path_no_file_system_can_name(base, capsys, args):
+    path, _ = base
+    refused(capsys, main([a.format(f=path) for a in args]))
