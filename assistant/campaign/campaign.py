@@ -109,13 +109,16 @@ class Campaign:
         try:
             _check_types(ro)
             state, replayed = _load_counted(ro, upto=None)
-            notices = ro.notices
+            notices, ro_identity = ro.notices, ro.identity
         finally:
             ro.close()
         reason = write_refusal(Path(path)) if readonly == "auto" else None
         store = Store.open(Path(path), check="none", readonly=bool(readonly) and (readonly is True or reason is not None))
         store.readonly_reason = reason
         store.notices = notices + [n for n in store.notices if n not in notices]
+        if store.identity != ro_identity:  # replaced between validating and opening: the state is another file's
+            store.close()
+            raise CampaignFileError(f"{path} was replaced while it was being opened; open it again")
         try:
             rows = store.rows(after=state.last_seq)
             if rows:
