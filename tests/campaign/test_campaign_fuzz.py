@@ -13,8 +13,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
