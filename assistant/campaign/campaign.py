@@ -435,6 +435,9 @@ class Campaign:
         while not self._stop.wait(interval):
             try:
                 self.poll()
+            except FileGoneError as e:  # nothing more will come from this file: say so once, stop
+                log.warning("campaign %s: %s", self.path, e)
+                return
             except Exception:  # keep watching; the failure is logged, never swallowed silently
                 log.exception("campaign %s: polling failed", self.path)
 

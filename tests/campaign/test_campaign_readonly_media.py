@@ -125,3 +125,21 @@ def test_a_writable_campaign_page_keeps_writing_on(tmp_path):
         assert any("deleted or moved" in r.message for r in page.errors.records)
     finally:
         page.close()
+
+
+def test_an_aid_view_without_its_own_notice_gets_one_in_the_error_panel(tmp_path):
+    """The kit's contract for any aid's page: a view without ``set_write_refusal`` still tells the
+    player that writing is off, and why (in the error panel, once)."""
+    import ipywidgets as w
+
+    from assistant.ui.kit import attach
+
+    path = tmp_path / "v.campaign"
+    Campaign.create(path, game="witp").close()
+    with Campaign.open(path, readonly=True) as c:
+        page = attach(lambda campaign, errors: w.HTML("an aid"), c)
+        page.poll()
+        page.poll()
+        said = [r.message for r in page.errors.records]
+        assert len(said) == 1 and "writing is off" in said[0] and "opened read-only" in said[0]
+        page.close()

@@ -188,3 +188,15 @@ def test_a_foreign_exclusive_lock_stops_a_write_after_a_few_seconds_and_says_so(
         assert c.state.last_seq == 1
         c.add_note("after the lock")  # and the file is fine afterwards
     assert texts(path) == ["after the lock"]
+
+
+def test_the_watch_thread_says_it_once_and_stops(tmp_path, caplog):
+    path = tmp_path / "w.campaign"
+    Campaign.create(path, game="witp").close()
+    with Campaign.open(path) as c:
+        c.watch(interval=0.01)
+        path.unlink()
+        c._watcher.join(timeout=30)
+        assert not c._watcher.is_alive()
+    said = [r for r in caplog.records if "deleted or moved" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelname == "WARNING"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from assistant.campaign import Campaign
 from assistant.ui import testing as T
 
 from uikit import start_serve
@@ -71,6 +72,18 @@ def test_a_deleted_file_turns_writing_off_on_the_open_page(tmp_path, demo_home, 
         try:
             on = disabled(page)
             assert not any(v for k, v in on.items() if k != ".ca-redo"), on  # (nothing to redo yet)
+            # point 1 first: a note from the page and one from the API, then a copy of the file alone
+            page.click(".ca-tabs .lm-TabBar-tab:has-text('Journal')")
+            page.fill(".ca-note-text textarea", "written on the page")
+            page.click(".ca-add-note")
+            page.wait_for_function("() => document.querySelector('.ca-notes').textContent.includes('on the page')",
+                                   timeout=30_000)
+            with Campaign.open(file) as api:
+                api.add_note("written through the API")
+                copy = tmp_path / "copy.campaign"
+                shutil.copyfile(file, copy)  # while the page's kernel and the API both hold it open
+            with Campaign.open(copy) as c:
+                assert [n.text for n in c.state.notes][-2:] == ["written on the page", "written through the API"]
             assert page.eval_on_selector(".ca-write-refusal", "e => getComputedStyle(e).display") == "none"
             for p in (file, Path(str(file) + "-wal"), Path(str(file) + "-shm")):
                 p.unlink(missing_ok=True)
@@ -79,8 +92,7 @@ def test_a_deleted_file_turns_writing_off_on_the_open_page(tmp_path, demo_home, 
             assert "Writing is off" in text and "deleted or moved" in text and file.name in text
             page.wait_for_function("s => s.every(x => document.querySelector(x).disabled)", arg=WRITE_BUTTONS,
                                    timeout=10_000)
-            # the panel says it too (once), and a forced click records nothing
-            page.click(".ca-tabs .lm-TabBar-tab:has-text('Journal')")
+            # a forced click records nothing
             page.fill(".ca-note-text textarea", "into the void")
             page.click(".ca-add-note", force=True)
             page.wait_for_timeout(1000)
