@@ -209,6 +209,13 @@ class HostGate:
             parts = urlsplit(origin.lower()) if origin != "null" else None
             if parts is None or parts.scheme not in ("http", "ws") or parts.netloc != host.lower():
                 return f"this server answers only its own pages, not a page from {origin[:80]!r}"
+        # Fetch metadata (sent by current browsers): another site's page -- even one on this
+        # computer at another port, whose requests carry our same-site cookie -- may only navigate
+        # the whole window here (a link the player clicks), never embed, fetch or frame a page.
+        site = headers.get("Sec-Fetch-Site", "")
+        if site in ("same-site", "cross-site") and not (
+                headers.get("Sec-Fetch-Mode") == "navigate" and headers.get("Sec-Fetch-Dest") == "document"):
+            return "this server answers only its own pages, not one embedded in or fetched by another site"
         return None
 
 
@@ -324,6 +331,20 @@ def watch_parent(parent: int, interval: float = 0.5, grace: float = 15.0) -> thr
     return t
 
 
+def without_key(handler: web.RequestHandler) -> bool:
+    """If the URL carries the key (``?token=``), redirect to it without: the key is in the cookie
+    by now, and so it leaves the address bar, the history and what Voila hands the kernels (the
+    request's query string). True if it redirected."""
+    if handler.get_query_argument("token", None) is None:
+        return False
+    from urllib.parse import urlencode
+
+    rest = [(k, v) for k, vs in handler.request.query_arguments.items() if k != "token"
+            for v in (x.decode("utf-8", "replace") for x in vs)]
+    handler.redirect(handler.request.path + (f"?{urlencode(rest)}" if rest else ""))
+    return True
+
+
 # ----- handlers -----------------------------------------------------------------------------
 class HomeHandler(JupyterHandler):
     """``/``: the campaign's home page."""
@@ -337,9 +358,7 @@ class HomeHandler(JupyterHandler):
     @web.authenticated
     async def get(self, *args) -> None:
         self.xsrf_token  # noqa: B018 - sets the _xsrf cookie (see DashboardHandler)
-        if self.get_query_argument("token", None) is not None:
-            # The key is now in the (same-site) cookie: take it out of the address bar and history.
-            self.redirect(self.request.path)
+        if without_key(self):
             return
 
         def render() -> str:
@@ -358,6 +377,8 @@ class DashboardHandler(TornadoVoilaHandler):
     @web.authenticated
     async def get(self, path=None):
         self.xsrf_token  # noqa: B018 - tornado sets the cookie when the token is first read
+        if without_key(self):
+            return
         await super().get(path)
 
 
@@ -394,11 +415,14 @@ class CampaignVoila(Voila):
     """Voila serving the dashboards folder, with our home page at ``/`` (see the module doc)."""
 
     def init_settings(self) -> dict:
-        settings = super().init_settings()
-        idp = getattr(self, "identity_provider", None)
-        if idp is None or not idp.token:
+        # The key: out of the environment before the kernel manager (whose pool starts kernels
+        # with a copy of it) is made; given to Jupyter's identity provider directly instead.
+        token = os.environ.pop(ENV_TOKEN, "") or self.token
+        if not token:
             raise RuntimeError(f"campaign site: no key given (set {ENV_TOKEN}); refusing to serve without one")
-        os.environ.pop(ENV_TOKEN, None)  # kernels started from here need not know it
+        self.token = token
+        settings = super().init_settings()
+        idp = self.identity_provider
         idp.login_handler_class = KeyNeededHandler
         idp.cookie_options = {**idp.cookie_options, "samesite": "Strict"}
         allowed = frozenset(h.lower() for h in os.environ.get(ENV_ALLOW_HOSTS, "").split(os.pathsep) if h)

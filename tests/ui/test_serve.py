@@ -223,14 +223,18 @@ def test_foreign_host_foreign_origin_or_no_key_reads_nothing_writes_nothing_star
     try:
         assert served.token and len(served.token) >= 32, served.output  # a key in the printed URL
         port = served.base.rsplit(":", 1)[1]
-        # The user's own page, opened with the key: it works and holds a kernel.
-        status, headers, page = http_request(served.url)
+        # The user's own page, opened with the key: the key goes into a cookie and out of the
+        # address; the page works and holds a kernel.
+        status, headers, _ = http_request(served.url)
+        assert status == 302 and headers["location"] == "/voila/render/campaign.ipynb", (status, headers)
+        cookie = "; ".join(c.split(";")[0] for c in headers.get("set-cookie", "").split("\n") if c)
+        assert "samesite=strict" in headers["set-cookie"].lower()
+        status, headers, page = http_request(f"{served.base}/voila/render/campaign.ipynb", headers={"Cookie": cookie})
         assert status == 200 and "application/vnd.jupyter.widget-view+json" in page
         kernel_id = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page) or re.search(r"kernel[-_]?[iI]d[\"']?\s*[:=]\s*[\"']([0-9a-f-]{36})", page)
         assert kernel_id, "no kernel id in the dashboard page"
         kernel_id = kernel_id.group(1)
-        cookie = "; ".join(c.split(";")[0] for c in headers.get("set-cookie", "").split("\n") if c)
-        assert cookie, headers
+        assert served.token not in page  # the page does not repeat the key
         settled = wait_until(lambda: len(kernel_pids(home)) >= 2, 60)
         assert settled
         before_kernels = sorted(kernel_pids(home))
@@ -264,6 +268,13 @@ def test_foreign_host_foreign_origin_or_no_key_reads_nothing_writes_nothing_star
         assert sorted(kernel_pids(home)) == before_kernels
         events_after = json.loads(campaign_cli("info", str(file), "--json", home=home).stdout)["events"]
         assert events_after == events_before
+        # The key is in no process's command line (other users can read those) and in no kernel.
+        from uikit import kernels_of
+
+        for pid in kernels_of(home):
+            assert served.token.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes(), pid
+        for pid in kernel_pids(home):
+            assert served.token.encode() not in Path(f"/proc/{pid}/environ").read_bytes(), pid
     finally:
         served.stop()
 
@@ -304,13 +315,82 @@ def test_error_pages_are_one_line_without_server_paths_or_tracebacks(tmp_path):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"open({str(secret_dir / 'x.txt')!r})")])
     nbformat.write(nb, str(site / "boom.ipynb"))
     with VoilaServer(notebooks=site, preheat=False, log_path=tmp_path / "voila.log", cull_after=0) as server:
-        status, _, body = http_request(server.url("boom.ipynb"))
+        status, headers, _ = http_request(server.url("boom.ipynb"))
+        assert status == 302, status
+        cookie = {"Cookie": "; ".join(c.split(";")[0] for c in headers["set-cookie"].split("\n") if c)}
+        status, _, body = http_request(f"{server.base_url}/voila/render/boom.ipynb", headers=cookie)
         assert status == 200 and "error" in body.lower()  # the page says something went wrong
         assert "Traceback" not in body and "private-folder" not in body and "FileNotFoundError" not in body
         for path in ("/voila/render/nope.ipynb", "/no/such/page", "/voila/files/nope.txt",
                      "/api/kernels/00000000-0000-0000-0000-000000000000"):
-            status, _, body = http_request(f"{server.base_url}{path}?token={server.token}")
+            status, _, body = http_request(f"{server.base_url}{path}", headers=cookie)
             assert status >= 400, (path, status)
             assert "Traceback" not in body and str(tmp_path) not in body and "site-packages" not in body, (path, body)
             text = body.split("<body>")[-1]
             assert text.count("<p") <= 1, (path, body)  # one line, no more
+
+
+def test_host_gate_lets_in_only_loopback_names_with_the_port_and_same_origin_pages():
+    from assistant.ui.site import HostGate
+
+    gate = HostGate(port=8866, allowed=frozenset({"gameroom.lan"}))
+    for host in ("127.0.0.1:8866", "localhost:8866", "LOCALHOST:8866", "[::1]:8866", "127.0.0.9:8866",
+                 "gameroom.lan:8866"):
+        assert gate.refusal({"Host": host}) is None, host
+        assert gate.refusal({"Host": host, "Origin": f"http://{host}"}) is None, host
+        assert gate.refusal({"Host": host, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors"}) is None
+        # The player clicks a link to the printed URL somewhere else: a top-level navigation.
+        assert gate.refusal({"Host": host, "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate",
+                             "Sec-Fetch-Dest": "document"}) is None
+    for host in ("evil.test:8866", "127.0.0.1:8867", "127.0.0.1", "localhost", "", "10.0.0.1:8866",
+                 "localhost.evil.test:8866", "[::1]", "127.0.0.1.evil.test:8866"):
+        why = HostGate(port=8866).refusal({"Host": host})
+        assert why and "127.0.0.1:8866" in why, host
+    ok = {"Host": "127.0.0.1:8866"}
+    for origin in ("http://evil.test:8866", "http://localhost:8866", "https://127.0.0.1:8866", "null",
+                   "http://127.0.0.1:8867", "http://127.0.0.1"):
+        why = gate.refusal({**ok, "Origin": origin})
+        assert why and "not a page from" in why, origin
+    for site, mode, dest in (("same-site", "no-cors", "image"), ("cross-site", "no-cors", "image"),
+                             ("cross-site", "navigate", "iframe"), ("same-site", "cors", "empty"),
+                             ("cross-site", "websocket", "websocket")):
+        why = gate.refusal({**ok, "Sec-Fetch-Site": site, "Sec-Fetch-Mode": mode, "Sec-Fetch-Dest": dest})
+        assert why and "another site" in why, (site, mode, dest)
+
+
+def test_check_host_name_takes_names_only():
+    from assistant.ui.server import ServeError, check_host_name
+
+    assert check_host_name("GameRoom.lan") == "gameroom.lan"
+    assert check_host_name("192.168.1.20") == "192.168.1.20"
+    for bad in ("", "a b", "x/y", "http://x", "x:80", "-x", "x" * 300, "a..b", "x\nHost: y"):
+        with pytest.raises(ServeError, match="--allow-host"):
+            check_host_name(bad)
+
+
+def test_voila_stops_itself_once_campaign_serve_is_gone(tmp_path):
+    """The watchdog (besides the parent-death signal): a process watching its parent stops when
+    that parent dies and it is handed to another."""
+    import subprocess
+    import textwrap
+
+    from uikit import pids_alive, wait_until
+
+    pidfile = tmp_path / "child.pid"
+    child = textwrap.dedent(f"""
+        import os, time
+        from assistant.ui.site import watch_parent
+        watch_parent(os.getppid(), interval=0.1, grace=5)
+        open({str(pidfile)!r}, "w").write(str(os.getpid()))
+        time.sleep(120)
+    """)
+    # The middle process starts the watcher and exits at once, as a killed `campaign serve` would.
+    middle = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import subprocess, sys, time, os
+        p = subprocess.Popen([sys.executable, "-c", {child!r}], start_new_session=True)
+        while not os.path.exists({str(pidfile)!r}):
+            time.sleep(0.05)
+    """)], timeout=120)
+    assert middle.returncode == 0
+    pid = int(pidfile.read_text())
+    assert wait_until(lambda: not pids_alive([pid]), 30, 0.1), f"watcher {pid} still runs"
