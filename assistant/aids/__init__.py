@@ -13,7 +13,7 @@ import pkgutil
 
 from ..discovery import part_modules
 
-AID_PARTS = ("events", "tables")  # imported for every aid at package import: registrations, no UI
+AID_PARTS = ("events", "tables", "commands")  # imported for every aid at package import: registrations, no UI
 
 
 def aid_names() -> list[str]:

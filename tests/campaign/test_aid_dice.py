@@ -197,3 +197,37 @@ def test_a_fresh_process_reads_dice_events_without_importing_aids_first(tmp_path
         res = subprocess.run([PY, "-m", "assistant.cli", argv[0], str(tmp_path / "c.campaign"), *argv[1:]],
                              capture_output=True, text=True, env=subprocess_env(), cwd=REPO, timeout=120)
         assert res.returncode == 0 and res.stderr == "", (argv, res.stderr)
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda p: p.update(values=[7, 1]), ["dice_rolled", "7"]),          # a face a d6 does not have
+    (lambda p: p.update(notation="2d0"), ["dice_rolled", "2d0"]),        # notation the command refuses
+    (lambda p: p.update(values=[3]), ["dice_rolled"]),                   # one face for two dice
+    (lambda p: p.update(roll_id=9), ["dice_rolled", "roll_id"]),         # not the next roll's id
+])
+def test_an_imported_roll_passes_the_commands_checks(tmp_path, change, words):
+    """Issue 13 point 4 for an aid: an imported roll is rebuilt by RollDice (as entered dice)."""
+    import copy
+    import json
+
+    from assistant.campaign import CampaignFileError
+
+    with Campaign.create(tmp_path / "r.campaign", game="witp", rng=random.Random(3)) as c:
+        roll_dice(c, "2d6", reason="Air Point Availability [9.0]")
+        (out,) = c.export(tmp_path / "out", "json")
+    doc = json.loads(out.read_text())
+    doc.pop("state")
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(doc))
+    with Campaign.import_json(good, tmp_path / "ok.campaign") as c:  # a rolled roll re-imports as rolled
+        (roll,) = roll_log(c.state)
+        assert roll.entered is False and len(roll.values) == 2
+    bad = copy.deepcopy(doc)
+    change(next(e for e in bad["events"] if e["type"] == "dice_rolled")["payload"])
+    src = tmp_path / "bad.json"
+    src.write_text(json.dumps(bad))
+    with pytest.raises(CampaignFileError) as err:
+        Campaign.import_json(src, tmp_path / "x.campaign")
+    for w in words:
+        assert w in str(err.value), (w, str(err.value))
+    assert not (tmp_path / "x.campaign").exists()

@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 from ...campaign import validate as v
 from ...campaign.commands import Context
+from ...campaign.importcheck import rebuilds
 from .events import SLICE, DiceRolled
 from .notation import parse_notation
 
@@ -37,3 +38,11 @@ class RollDice:
 def roll_dice(campaign, notation: str, reason: Optional[str] = None, values: Any = None, rng=None):
     """Roll (or record) dice in ``campaign``; returns the EventRecord (its body holds the values)."""
     return campaign.execute(RollDice(notation=notation, reason=reason, values=values), rng=rng)
+
+
+@rebuilds(DiceRolled)
+def _rebuild_roll(b: DiceRolled, s, ctx) -> DiceRolled:
+    """An imported roll passes the command's checks as if the player had entered its faces: the
+    notation parses, every face fits it, the reason is a short text and the id comes next."""
+    entered = RollDice(notation=b.notation, reason=b.reason, values=list(b.values)).build(s, ctx)
+    return entered.model_copy(update={"entered": b.entered})
