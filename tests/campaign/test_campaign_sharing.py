@@ -88,7 +88,7 @@ def test_stale_command_that_still_holds_is_applied_after_the_other(pair):
 def test_stale_place_of_a_name_another_window_took_is_refused_naming_its_unit(pair):
     a, b = pair
     a.place_unit("japan", "division", "B3327", name="Kure Garrison")
-    with pytest.raises(StaleViewError, match="already unit 'kure-garrison'"):
+    with pytest.raises(StaleViewError, match="taken by unit 'kure-garrison'"):
         b.place_unit("japan", "division", "B3327", name="kure garrison")
     assert sorted(b.state.units) == ["a", "kure-garrison"]
 
