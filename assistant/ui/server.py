@@ -48,6 +48,8 @@ DEFAULT_PORT = 8866
 # A kernel no page has been connected to for this long is shut down (pages that close or reload
 # shut theirs down at once; this catches crashed tabs and computers put to sleep).
 DEFAULT_CULL_AFTER = 300
+CELL_ERROR = ("The server log (its name is printed where `campaign serve` was started) says why; "
+              "reload the page to try again.")
 TEMPLATES_ROOT = Path(__file__).resolve().parent / "jupyter"  # holds voila/templates/campaign
 
 
@@ -135,6 +137,8 @@ def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size
         f"--MappingKernelManager.cull_idle_timeout={max(0, int(cull_after))}",
         f"--MappingKernelManager.cull_interval={cull_interval(int(cull_after))}",
     ]
+    if not tracebacks:  # a failing cell shows one line (no paths, no traceback); the log has the rest
+        cmd.append(f"--VoilaExecutor.cell_error_instruction={CELL_ERROR}")
     if preheat:
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
     return cmd + list(extra)

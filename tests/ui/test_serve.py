@@ -321,6 +321,8 @@ def test_error_pages_are_one_line_without_server_paths_or_tracebacks(tmp_path):
         status, _, body = http_request(f"{server.base_url}/voila/render/boom.ipynb", headers=cookie)
         assert status == 200 and "error" in body.lower()  # the page says something went wrong
         assert "Traceback" not in body and "private-folder" not in body and "FileNotFoundError" not in body
+        assert "The server log" in body and "--show_tracebacks" not in body  # what to do, not a developer's flag
+        assert "private-folder" in (tmp_path / "voila.log").read_text()  # the log has the whole story
         for path in ("/voila/render/nope.ipynb", "/no/such/page", "/voila/files/nope.txt",
                      "/api/kernels/00000000-0000-0000-0000-000000000000"):
             status, _, body = http_request(f"{server.base_url}{path}", headers=cookie)
