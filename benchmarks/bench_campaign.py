@@ -299,7 +299,7 @@ def test_command_cost_against_notes(benchmark, n, how):
     new = benchmark.pedantic(fn, rounds=200 if n < 50_000 else 40, iterations=1, warmup_rounds=3)
     assert len(new.notes) == n + 1 and new.notes[-1].text == "one more line"
     RESULTS[f"cmd-{how}-{n}"] = median = _stat(benchmark, "median")
-    base = RESULTS.get(f"cmd-now-1000")
+    base = RESULTS.get("cmd-now-1000")
     print(f"\none note command, {n:,} notes, {how}: {median * 1e6:,.1f} µs (median)"
           + (f"; {median / base:.2f}x the 1,000-note command now" if base else ""))
 

@@ -217,7 +217,7 @@ def cmd_export(args) -> None:
 
 
 def cmd_demo(args) -> None:
-    from ..ui.demo import demo_path, ensure_demo, reset_demo
+    from ..ui.demo import ensure_demo, reset_demo
 
     backup = reset_demo() if args.reset else None
     path = ensure_demo()

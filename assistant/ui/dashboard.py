@@ -21,7 +21,7 @@ import html
 import re
 import shlex
 from pathlib import Path
-from typing import Any, Iterator, Optional, Union
+from typing import Iterator, Optional, Union
 
 import ipywidgets as w
 

@@ -17,7 +17,6 @@ listeners which hex was selected.
 from __future__ import annotations
 
 import html
-import math
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
@@ -26,7 +25,7 @@ import ipywidgets as w
 
 from ..hexes import Axial, HexError
 from . import board, overlays
-from .board import BoardFrame, Region, to_board, to_latlng, unit_marker_radius
+from .board import Region, to_board, to_latlng, unit_marker_radius
 from .errors import ErrorPanel
 
 SIDE_COLOURS = {"allied": "#1f4e9e", "allies": "#1f4e9e", "us": "#1f4e9e", "usa": "#1f4e9e",

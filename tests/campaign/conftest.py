@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from assistant.campaign import Campaign
-from campaignkit import PY, REPO, file_fingerprint, subprocess_env  # noqa: F401  (re-exported)
 
 
 @pytest.fixture

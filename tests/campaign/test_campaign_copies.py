@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.campaign import Campaign, CampaignError
+from assistant.campaign import Campaign
 from assistant.campaign.backup import backup
 from campaignkit import PY, REPO, subprocess_env
 

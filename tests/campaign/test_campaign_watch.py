@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.campaign import Campaign, CampaignError
+from assistant.campaign import Campaign
 from assistant.campaign.errors import BusyError, FileGoneError
 from assistant.campaign.store import WRITE_BUSY_TIMEOUT_S
 from campaignkit import REPO, subprocess_env

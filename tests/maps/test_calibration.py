@@ -1,6 +1,5 @@
 """Calibration of each game's grid to the globe (issue 2 item 4) and the derived base map (item 5)."""
 
-import math
 
 import pandas as pd
 import pytest

@@ -38,3 +38,12 @@ def demo_home(tmp_path_factory):
         else:
             os.environ["CAMPAIGN_ASSISTANT_HOME"] = env_before
     return home
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium through Playwright, one per test module (see uikit.require_chromium)."""
+    from assistant.ui import testing as T
+
+    with T.chromium() as b:
+        yield b

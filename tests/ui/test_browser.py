@@ -7,7 +7,6 @@ absent and CI is not "true"; under CI=true they always run.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -16,13 +15,11 @@ import pytest
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, start_serve
+from uikit import campaign_cli, require_chromium, start_serve
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
-if T.chromium_path() is None and os.environ.get("CI") != "true":
-    pytest.skip("no chromium on this machine (install Debian's chromium; CI always runs these)",
-                allow_module_level=True)
+require_chromium()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -40,12 +37,6 @@ def served(tmp_path_factory, demo_home):
     yield s
     code = s.stop()
     assert code == 0, "".join(s.output)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with T.chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
@@ -428,11 +419,7 @@ def test_whole_map_choropleth_in_the_browser(overlay_site, browser, geometry):
     """Every witp hex coloured in 4 categories: drawn over the board in place (each sampled hex
     centre on screen shows its category's colour over its surface colour), with the legend, in
     well under the map budget over the websocket."""
-    from assistant.maps import load_map
-    from assistant.ui import board
-
     grid, frame = geometry
-    gm = load_map("witp")
     ctx = browser.new_context(viewport=VIEWPORT)
     page = ctx.new_page()
     probe = T.PageProbe.attach(page)

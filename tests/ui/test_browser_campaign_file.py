@@ -16,27 +16,19 @@ import pytest
 from assistant.campaign import Campaign
 from assistant.ui import testing as T
 
-from uikit import start_serve
+from uikit import require_chromium, start_serve
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "campaign"))
 from campaignkit import _drop_file_privileges  # noqa: E402  (the permission tests' own helper)
 
-if T.chromium_path() is None and os.environ.get("CI") != "true":
-    pytest.skip("no chromium on this machine (install Debian's chromium; CI always runs these)",
-                allow_module_level=True)
+require_chromium()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 VIEWPORT = {"width": 1500, "height": 950}
 WRITE_BUTTONS = [".ca-next-phase", ".ca-next-turn", ".ca-place", ".ca-move", ".ca-remove", ".ca-set-attrs",
                  ".ca-add-note", ".ca-undo", ".ca-redo"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with T.chromium() as b:
-        yield b
 
 
 def shot(page, name: str) -> None:

@@ -8,7 +8,6 @@ absent and CI is not "true"; under CI=true they always run.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -17,24 +16,16 @@ import pytest
 from assistant.ui import testing as T
 from assistant.ui.board import SURFACE_COLOURS, BoardFrame, wrap_dx
 
-from uikit import campaign_cli, start_serve
+from uikit import campaign_cli, require_chromium, start_serve
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
-if T.chromium_path() is None and os.environ.get("CI") != "true":
-    pytest.skip("no chromium on this machine (install Debian's chromium; CI always runs these)",
-                allow_module_level=True)
+require_chromium()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 VIEWPORT = {"width": 1500, "height": 950}
 IMAGES = "document.querySelectorAll('.ca-map img.leaflet-image-layer')"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with T.chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

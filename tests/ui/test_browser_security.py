@@ -31,13 +31,11 @@ import pytest
 
 from assistant.ui import testing as T
 
-from uikit import campaign_cli, kernel_pids, start_serve, wait_until
+from uikit import campaign_cli, kernel_pids, require_chromium, start_serve, wait_until
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
-if T.chromium_path() is None and os.environ.get("CI") != "true":
-    pytest.skip("no chromium on this machine (install Debian's chromium; CI always runs these)",
-                allow_module_level=True)
+require_chromium()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 

@@ -11,7 +11,6 @@ test's CAMPAIGN_ASSISTANT_HOME). Waits are bounded polls, never speed claims. Sc
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -20,13 +19,11 @@ import pytest
 from assistant.ui import testing as T
 from assistant.ui.pages import find_dashboards
 
-from uikit import campaign_cli, kernel_pids, start_serve, wait_until
+from uikit import campaign_cli, kernel_pids, require_chromium, start_serve, wait_until
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
-if T.chromium_path() is None and os.environ.get("CI") != "true":
-    pytest.skip("no chromium on this machine (install Debian's chromium; CI always runs these)",
-                allow_module_level=True)
+require_chromium()
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -39,12 +36,6 @@ def copy_demo(demo_home: Path, home: Path) -> Path:
     file = home / "guadalcanal.campaign"
     shutil.copyfile(demo_home / "data" / "demo-witp-guadalcanal-1942.campaign", file)
     return file
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with T.chromium() as b:
-        yield b
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import pytest
 
 from assistant.hexes import HexError
 from assistant.ui import MapView, UnitMark
-from assistant.ui.board import BoardFrame
 
 
 def send(mv: MapView, kind: str, label: str, dx: float = 0.0, dy: float = 0.0):

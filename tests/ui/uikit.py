@@ -6,7 +6,6 @@ import os
 
 
 # ----- a running `campaign serve` ------------------------------------------------------------
-import shutil
 import signal
 import subprocess
 import sys
@@ -154,3 +153,15 @@ def pids_alive(pids) -> list[int]:
         if stat.rsplit(")", 1)[1].split()[0] != "Z":
             out.append(pid)
     return out
+
+
+def require_chromium() -> None:
+    """Skip the calling test module when chromium is absent, except under CI=true (where the
+    browser tests always run and fail loudly if the browser is missing)."""
+    import pytest
+
+    from assistant.ui import testing as T
+
+    if T.chromium_path() is None and os.environ.get("CI") != "true":
+        pytest.skip("no chromium on this machine (install Debian's chromium; CI always runs these)",
+                    allow_module_level=True)
