@@ -572,7 +572,7 @@ class CampaignDashboard:
         return "".join(rows)
 
     def _notes_html(self, state) -> str:
-        notes = list(state.notes)[-NOTES_SHOWN:]
+        notes = list(state.notes[-NOTES_SHOWN:])  # the last few only: the journal may hold 100,000
         if not notes:
             return "<div style='color:#666'>No notes yet.</div>"
         items = "".join(
