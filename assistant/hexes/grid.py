@@ -277,7 +277,8 @@ class Grid:
     def _straight_on_map(self, a: Axial, b: Axial) -> Optional[list[Axial]]:
         """The straight lattice line a..b (shorter way round a wrap) if every hex of it is on the
         map, as canonical hexes; else None. The hexes are ``axial.line``'s (same nudge, same
-        cube rounding), stopped at the first one off the map."""
+        cube rounding, inlined: this loop is the hot path of ``distance``), stopped at the first
+        one off the map."""
         hexset = self._hexset
         b = self._nearest_image(a, b)
         n = ax.distance(a, b)

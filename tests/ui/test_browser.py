@@ -8,16 +8,14 @@ absent and CI is not "true"; under CI=true they always run.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, require_chromium, start_serve
+from uikit import campaign_cli, require_chromium, shot, start_serve
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 require_chromium()
 
@@ -45,11 +43,6 @@ def geometry():
 
     gm = load_map("witp")
     return gm.grid, BoardFrame.for_grid(gm.grid)
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def open_page(browser, url: str):

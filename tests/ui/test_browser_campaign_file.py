@@ -16,9 +16,8 @@ import pytest
 from assistant.campaign import Campaign
 from assistant.ui import testing as T
 
-from uikit import require_chromium, start_serve
+from uikit import copy_demo, require_chromium, shot, start_serve
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "campaign"))
 from campaignkit import _drop_file_privileges  # noqa: E402  (the permission tests' own helper)
 
@@ -29,11 +28,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 VIEWPORT = {"width": 1500, "height": 950}
 WRITE_BUTTONS = [".ca-next-phase", ".ca-next-turn", ".ca-place", ".ca-move", ".ca-remove", ".ca-set-attrs",
                  ".ca-add-note", ".ca-undo", ".ca-redo"]
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def open_page(browser, url: str):
@@ -47,13 +41,6 @@ def open_page(browser, url: str):
 
 def disabled(page) -> dict[str, bool]:
     return {s: page.eval_on_selector(s, "e => e.disabled") for s in WRITE_BUTTONS}
-
-
-def copy_demo(demo_home: Path, where: Path) -> Path:
-    where.mkdir(parents=True, exist_ok=True)
-    file = where / "guadalcanal.campaign"
-    shutil.copyfile(demo_home / "data" / "demo-witp-guadalcanal-1942.campaign", file)
-    return file
 
 
 def test_a_deleted_file_turns_writing_off_on_the_open_page(tmp_path, demo_home, browser):

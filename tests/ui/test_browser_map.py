@@ -9,16 +9,14 @@ absent and CI is not "true"; under CI=true they always run.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import SURFACE_COLOURS, BoardFrame, wrap_dx
 
-from uikit import campaign_cli, require_chromium, start_serve
+from uikit import ARTIFACTS, campaign_cli, require_chromium, shot, start_serve
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 require_chromium()
 
@@ -47,11 +45,6 @@ def gw_served(tmp_path_factory):
     s = start_serve(home, str(file))
     yield s
     assert s.stop() == 0, "".join(s.output)
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def open_page(browser, url: str):

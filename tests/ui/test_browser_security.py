@@ -31,9 +31,8 @@ import pytest
 
 from assistant.ui import testing as T
 
-from uikit import campaign_cli, kernel_pids, require_chromium, start_serve, wait_until
+from uikit import campaign_cli, kernel_pids, require_chromium, shot, start_serve, wait_until
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 require_chromium()
 
@@ -65,11 +64,6 @@ def browser():
             yield b
         finally:
             b.close()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def events(served) -> int:

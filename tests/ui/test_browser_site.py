@@ -11,7 +11,6 @@ test's CAMPAIGN_ASSISTANT_HOME). Waits are bounded polls, never speed claims. Sc
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,8 @@ import pytest
 from assistant.ui import testing as T
 from assistant.ui.pages import find_dashboards
 
-from uikit import campaign_cli, kernel_pids, require_chromium, start_serve, wait_until
+from uikit import ARTIFACTS, campaign_cli, copy_demo, kernel_pids, require_chromium, start_serve, wait_until
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 require_chromium()
 
@@ -29,13 +27,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 VIEWPORT = {"width": 1400, "height": 900}
 POOL = len(find_dashboards())  # campaign serve keeps one preheated kernel ready per dashboard (Voila pool_size 1)
-
-
-def copy_demo(demo_home: Path, home: Path) -> Path:
-    home.mkdir(parents=True, exist_ok=True)
-    file = home / "guadalcanal.campaign"
-    shutil.copyfile(demo_home / "data" / "demo-witp-guadalcanal-1942.campaign", file)
-    return file
 
 
 @pytest.fixture

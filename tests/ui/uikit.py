@@ -165,3 +165,22 @@ def require_chromium() -> None:
     if T.chromium_path() is None and os.environ.get("CI") != "true":
         pytest.skip("no chromium on this machine (install Debian's chromium; CI always runs these)",
                     allow_module_level=True)
+
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # browser screenshots (look at them)
+
+
+def shot(page, name: str) -> None:
+    """Save a screenshot of ``page`` as test-artifacts/NAME.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def copy_demo(demo_home: Path, where: Path) -> Path:
+    """A private copy of the demo campaign (made by the demo_home fixture) in ``where``."""
+    import shutil
+
+    where.mkdir(parents=True, exist_ok=True)
+    file = where / "guadalcanal.campaign"
+    shutil.copyfile(demo_home / "data" / "demo-witp-guadalcanal-1942.campaign", file)
+    return file
