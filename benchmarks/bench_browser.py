@@ -168,14 +168,20 @@ def table(s: dict) -> str:
     return "\n".join(lines)
 
 
-def test_dashboard_in_browser(benchmark):
+def run_in_browser(benchmark, measure_fn, table_fn) -> None:
+    """One pedantic round of a browser measurement (which runs its own baseline in the same run);
+    its figures go to the benchmark's extra_info and its table is printed."""
     import pytest
 
     if T.chromium_path() is None:
         pytest.skip("no chromium")
-    result = benchmark.pedantic(measure, rounds=1, iterations=1)
+    result = benchmark.pedantic(measure_fn, rounds=1, iterations=1)
     benchmark.extra_info.update({k: v for k, v in result.items() if not isinstance(v, dict)})
-    print("\n" + table(result))
+    print("\n" + table_fn(result))
+
+
+def test_dashboard_in_browser(benchmark):
+    run_in_browser(benchmark, measure, table)
 
 
 # ----- issue 8: writes on the page --------------------------------------------------------------
@@ -304,13 +310,7 @@ def writes_table(s: dict) -> str:
 
 
 def test_writes_in_browser(benchmark):
-    import pytest
-
-    if T.chromium_path() is None:
-        pytest.skip("no chromium")
-    result = benchmark.pedantic(measure_writes, rounds=1, iterations=1)
-    benchmark.extra_info.update({k: v for k, v in result.items() if not isinstance(v, dict)})
-    print("\n" + writes_table(result))
+    run_in_browser(benchmark, measure_writes, writes_table)
 
 
 if __name__ == "__main__":

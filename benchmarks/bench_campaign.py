@@ -89,9 +89,10 @@ def files(tmp_path_factory):
 
 
 # ----- appends ------------------------------------------------------------------------------------
-def test_baseline_bare_sqlite_insert(benchmark, tmp_path):
-    """One row per transaction, WAL + synchronous=FULL, no validation, no fold."""
-    con = sqlite3.connect(tmp_path / "bare.db", isolation_level=None)
+def bare_events_table(path):
+    """A bare events table with the campaign's pragmas (WAL, synchronous=FULL) and an ``insert()`` of
+    one note row per transaction: no validation, no fold. Returns (connection, insert)."""
+    con = sqlite3.connect(path, isolation_level=None)
     con.execute("PRAGMA journal_mode=WAL"), con.execute("PRAGMA synchronous=FULL")
     con.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, time TEXT, turn INTEGER, side TEXT, type TEXT, "
                 "schema_version INTEGER, payload TEXT)")
@@ -102,6 +103,13 @@ def test_baseline_bare_sqlite_insert(benchmark, tmp_path):
         con.execute("BEGIN IMMEDIATE")
         con.execute("INSERT INTO events VALUES (?, ?, 0, NULL, 'note_added', 1, ?)", (next(seq), utc_now(), payload))
         con.execute("COMMIT")
+
+    return con, insert
+
+
+def test_baseline_bare_sqlite_insert(benchmark, tmp_path):
+    """One row per transaction, WAL + synchronous=FULL, no validation, no fold."""
+    con, insert = bare_events_table(tmp_path / "bare.db")
 
     benchmark.pedantic(insert, rounds=2000, iterations=1, warmup_rounds=50)
     RESULTS["bare"] = _stat(benchmark, "median")
@@ -337,17 +345,10 @@ def test_snapshot_storage_against_notes(benchmark, tmp_path):
 def test_baseline_bare_insert_with_checkpoint(benchmark, tmp_path):
     """The bare insert of ``test_baseline_bare_sqlite_insert`` followed by ``PRAGMA wal_checkpoint(FULL)``,
     as ``Store.transaction`` now does before a command is acknowledged (the file alone holds it)."""
-    con = sqlite3.connect(tmp_path / "bare-ckpt.db", isolation_level=None)
-    con.execute("PRAGMA journal_mode=WAL"), con.execute("PRAGMA synchronous=FULL")
-    con.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, time TEXT, turn INTEGER, side TEXT, type TEXT, "
-                "schema_version INTEGER, payload TEXT)")
-    seq = iter(range(1, 10**9))
-    payload = json.dumps({"note_id": 1, "text": "journal line: " + "x" * 40})
+    con, insert = bare_events_table(tmp_path / "bare-ckpt.db")
 
     def insert_and_checkpoint():
-        con.execute("BEGIN IMMEDIATE")
-        con.execute("INSERT INTO events VALUES (?, ?, 0, NULL, 'note_added', 1, ?)", (next(seq), utc_now(), payload))
-        con.execute("COMMIT")
+        insert()
         busy, frames, done = con.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
         assert not busy and frames == done
 

@@ -7,14 +7,13 @@ absent and CI is not "true"; under CI=true they always run.
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, require_chromium, shot, start_serve
+from uikit import campaign_cli, copy_demo, open_dashboard, require_chromium, shot, start_serve
 
 
 require_chromium()
@@ -28,10 +27,7 @@ VIEWPORT = {"width": 1500, "height": 950}
 def served(tmp_path_factory, demo_home):
     """`campaign serve FILE` on a private copy of the demo campaign."""
     home = tmp_path_factory.mktemp("browser-home")
-    src = demo_home / "data" / "demo-witp-guadalcanal-1942.campaign"
-    file = home / "guadalcanal.campaign"
-    shutil.copyfile(src, file)
-    s = start_serve(home, str(file))
+    s = start_serve(home, str(copy_demo(demo_home, home)))
     yield s
     code = s.stop()
     assert code == 0, "".join(s.output)
@@ -46,13 +42,7 @@ def geometry():
 
 
 def open_page(browser, url: str):
-    ctx = browser.new_context(viewport=VIEWPORT)
-    page = ctx.new_page()
-    probe = T.PageProbe.attach(page)
-    page.goto(url, wait_until="commit", timeout=90_000)
-    T.wait_for_map(page, timeout_ms=90_000)
-    page.wait_for_selector(".ca-unit-list select", timeout=30_000)
-    return ctx, page, probe
+    return open_dashboard(browser, url, VIEWPORT)
 
 
 def unit_options(page) -> list[str]:

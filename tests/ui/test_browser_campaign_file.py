@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from assistant.campaign import Campaign
-from assistant.ui import testing as T
 
-from uikit import copy_demo, require_chromium, shot, start_serve
+from uikit import copy_demo, open_dashboard, require_chromium, shot, start_serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "campaign"))
 from campaignkit import _drop_file_privileges  # noqa: E402  (the permission tests' own helper)
@@ -31,11 +30,7 @@ WRITE_BUTTONS = [".ca-next-phase", ".ca-next-turn", ".ca-place", ".ca-move", ".c
 
 
 def open_page(browser, url: str):
-    ctx = browser.new_context(viewport=VIEWPORT)
-    page = ctx.new_page()
-    page.goto(url, wait_until="commit", timeout=90_000)
-    T.wait_for_map(page, timeout_ms=90_000)
-    page.wait_for_selector(".ca-unit-list select", timeout=30_000)
+    ctx, page, _probe = open_dashboard(browser, url, VIEWPORT)
     return ctx, page
 
 

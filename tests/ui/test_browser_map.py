@@ -8,14 +8,13 @@ absent and CI is not "true"; under CI=true they always run.
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import SURFACE_COLOURS, BoardFrame, wrap_dx
 
-from uikit import ARTIFACTS, campaign_cli, require_chromium, shot, start_serve
+from uikit import ARTIFACTS, campaign_cli, copy_demo, open_dashboard, require_chromium, shot, start_serve
 
 
 require_chromium()
@@ -29,9 +28,7 @@ IMAGES = "document.querySelectorAll('.ca-map img.leaflet-image-layer')"
 @pytest.fixture(scope="module")
 def witp_served(tmp_path_factory, demo_home):
     home = tmp_path_factory.mktemp("map-home")
-    file = home / "guadalcanal.campaign"
-    shutil.copyfile(demo_home / "data" / "demo-witp-guadalcanal-1942.campaign", file)
-    s = start_serve(home, str(file))
+    s = start_serve(home, str(copy_demo(demo_home, home)))
     yield s
     assert s.stop() == 0, "".join(s.output)
 
@@ -48,13 +45,7 @@ def gw_served(tmp_path_factory):
 
 
 def open_page(browser, url: str):
-    ctx = browser.new_context(viewport=VIEWPORT)
-    page = ctx.new_page()
-    probe = T.PageProbe.attach(page)
-    page.goto(url, wait_until="commit", timeout=90_000)
-    T.wait_for_map(page, timeout_ms=90_000)
-    page.wait_for_selector(".ca-unit-list select", timeout=30_000)
-    return ctx, page, probe
+    return open_dashboard(browser, url, VIEWPORT)
 
 
 def rect(page, selector: str) -> list[float]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import threading
@@ -31,7 +30,7 @@ import pytest
 
 from assistant.ui import testing as T
 
-from uikit import campaign_cli, kernel_pids, require_chromium, shot, start_serve, wait_until
+from uikit import campaign_cli, copy_demo, kernel_pids, require_chromium, shot, start_serve, wait_until
 
 
 require_chromium()
@@ -45,9 +44,7 @@ EVIL_IP = "127.0.0.2"  # a loopback address: nothing leaves this machine
 @pytest.fixture(scope="module")
 def served(tmp_path_factory, demo_home):
     home = tmp_path_factory.mktemp("security-home")
-    file = home / "guarded.campaign"
-    shutil.copyfile(demo_home / "data" / "demo-witp-guadalcanal-1942.campaign", file)
-    s = start_serve(home, str(file))
+    s = start_serve(home, str(copy_demo(demo_home, home, "guarded.campaign")))
     yield s
     code = s.stop()
     assert code == 0, "".join(s.output)

@@ -45,6 +45,13 @@ def assert_nothing_left(served, home, port, everything):
     assert wait_until(lambda: port_free(port), 15, 0.2), f"port {port} still taken"
 
 
+def reap(served) -> None:
+    """Whatever a test did, leave no `campaign serve` of its own behind."""
+    if served.proc.poll() is None:
+        served.proc.kill()
+    served.proc.wait(timeout=10)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGKILL], ids=["SIGHUP", "SIGKILL"])
 def test_serve_killed_by_a_signal_leaves_no_process_and_frees_the_port(tmp_path, sig):
     served, home, port, everything = serve_with_kernels(tmp_path)
@@ -53,9 +60,7 @@ def test_serve_killed_by_a_signal_leaves_no_process_and_frees_the_port(tmp_path,
         served.proc.wait(timeout=60)
         assert_nothing_left(served, home, port, everything)
     finally:
-        if served.proc.poll() is None:
-            served.proc.kill()
-        served.proc.wait(timeout=10)
+        reap(served)
 
 
 def test_sigterm_after_the_reader_of_its_output_has_gone_still_stops_everything(tmp_path):
@@ -66,6 +71,4 @@ def test_sigterm_after_the_reader_of_its_output_has_gone_still_stops_everything(
         served.proc.wait(timeout=60)
         assert_nothing_left(served, home, port, everything)
     finally:
-        if served.proc.poll() is None:
-            served.proc.kill()
-        served.proc.wait(timeout=10)
+        reap(served)

@@ -176,11 +176,25 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-def copy_demo(demo_home: Path, where: Path) -> Path:
+def copy_demo(demo_home: Path, where: Path, name: str = "guadalcanal.campaign") -> Path:
     """A private copy of the demo campaign (made by the demo_home fixture) in ``where``."""
     import shutil
 
     where.mkdir(parents=True, exist_ok=True)
-    file = where / "guadalcanal.campaign"
+    file = where / name
     shutil.copyfile(demo_home / "data" / "demo-witp-guadalcanal-1942.campaign", file)
     return file
+
+
+def open_dashboard(browser, url: str, viewport: dict):
+    """A new browser context on the campaign dashboard at ``url``, once its map and unit list are
+    drawn. Returns (context, page, probe): the probe collects console errors and requests."""
+    from assistant.ui import testing as T
+
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    probe = T.PageProbe.attach(page)
+    page.goto(url, wait_until="commit", timeout=90_000)
+    T.wait_for_map(page, timeout_ms=90_000)
+    page.wait_for_selector(".ca-unit-list select", timeout=30_000)
+    return ctx, page, probe
