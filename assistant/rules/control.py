@@ -1,0 +1,91 @@
+"""Hex control: which side holds a hex ("friendly land hexes", enemy home hexes, captured
+Industrial Hexes).
+
+Control is campaign state (the supply aid's ``control`` slice: set per hex or per region and
+changed by events); this module resolves it, in this order, and says which step decided:
+
+1. ``hex``: a side set for the hex itself;
+2. ``region``: a side set for the hex's ``region`` or ``country`` attribute (map data or a player's
+   correction);
+3. ``territory``: the hex's ``country`` attribute names a nation of a side (a nation's own
+   territory is friendly to its side);
+4. ``units``: the hex holds pieces of only one side;
+5. ``none``: nobody controls it (a sea hex, an empty hex of no known country).
+
+A player's explicit setting always wins over a default; setting ``None`` clears it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from .supply import Piece
+
+REGION_ATTRS = ("region", "country")
+
+
+@dataclass(frozen=True)
+class Control:
+    """Resolves the controlling side of a hex."""
+
+    graph: "nx.Graph"
+    nation_side: Mapping[str, str]  # nation id -> side id
+    hexes: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    regions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    occupied: Mapping[str, frozenset] = field(default_factory=lambda: MappingProxyType({}))
+    _masks: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def build(cls, graph, nation_side: Mapping[str, str], hexes: Mapping[str, str] = (),
+              regions: Mapping[str, str] = (), pieces: Iterable["Piece"] = ()) -> "Control":
+        return cls(graph, MappingProxyType(dict(nation_side)), MappingProxyType(dict(hexes)),
+                   MappingProxyType(dict(regions)), _occupation(pieces))
+
+    def with_pieces(self, pieces: Iterable["Piece"]) -> "Control":
+        return Control(self.graph, self.nation_side, self.hexes, self.regions, _occupation(pieces))
+
+    def resolve(self, hex_label: str) -> tuple[Optional[str], str]:
+        """(side or None, the step that decided: hex|region|territory|units|none)."""
+        if hex_label in self.hexes:
+            return self.hexes[hex_label], "hex"
+        attrs: Mapping[str, Any] = self.graph.nodes[hex_label] if hex_label in self.graph else {}
+        for a in REGION_ATTRS:
+            v = attrs.get(a)
+            if v is not None and str(v) in self.regions:
+                return self.regions[str(v)], "region"
+        country = attrs.get("country")
+        if country is not None and str(country) in self.nation_side:
+            return self.nation_side[str(country)], "territory"
+        sides = self.occupied.get(hex_label)
+        if sides and len(sides) == 1:
+            return next(iter(sides)), "units"
+        return None, "none"
+
+    def owner(self, hex_label: str) -> Optional[str]:
+        return self.resolve(hex_label)[0]
+
+    def friendly(self, hex_label: str, side: str, partners: Iterable[str] = ()) -> bool:
+        o = self.owner(hex_label)
+        return o == side or (o is not None and o in set(partners))
+
+    def mask(self, net, side: str):
+        """Boolean node mask over ``net``: hexes ``side`` controls (cached on this control)."""
+        import numpy as np
+
+        key = (id(net), side)
+        if key not in self._masks:
+            self._masks[key] = np.fromiter((self.owner(lab) == side for lab in net.labels),
+                                           dtype=bool, count=net.n)
+        return self._masks[key]
+
+
+def _occupation(pieces: Iterable["Piece"]) -> Mapping[str, frozenset]:
+    occ: dict[str, set] = {}
+    for p in pieces:
+        occ.setdefault(p.hex, set()).add(p.side)
+    return MappingProxyType({k: frozenset(v) for k, v in occ.items()})

@@ -1,0 +1,202 @@
+"""The hex graph compiled for search: networkx stays the model, the hot loops run in scipy.
+
+``HexNet.of(graph)`` turns a frozen map graph (``assistant.maps.graph``) into index arrays once per
+graph (cached for the graph's lifetime): node labels <-> integers, a CSR adjacency holding every
+hexside in both directions, node attribute columns and hexside feature masks. A query never copies
+the graph: it passes masks and weights (numpy arrays over nodes or over the CSR edges) to
+``HexNet.search``, which runs scipy's compiled Dijkstra on a CSR view built from them.
+
+Masks, all optional:
+
+- ``enter``  (nodes): a path may enter the node at all;
+- ``through`` (nodes): a path may leave the node again (False = "into but not through",
+  witp [29.8.2]); the search's own sources may always be left;
+- ``edges``  (edges): the hexside may be crossed in that direction;
+- ``weight`` (edges): the cost of crossing (default 1 per hex).
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+
+import networkx as nx
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+NO_PRED = -9999  # scipy's marker for "no predecessor"
+
+_NETS: "weakref.WeakKeyDictionary[nx.Graph, HexNet]" = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Distances from the nearest source, the predecessor of each node and the source it was
+    reached from (``-1`` where unreached)."""
+
+    net: "HexNet"
+    dist: np.ndarray
+    pred: np.ndarray
+    origin: np.ndarray
+
+    def reached(self, node: int) -> bool:
+        return bool(np.isfinite(self.dist[node]))
+
+    def path(self, node: int) -> list[int]:
+        """Node indices from ``node`` back to its source (empty when unreached)."""
+        if not self.reached(node):
+            return []
+        out = [node]
+        while self.pred[out[-1]] >= 0:
+            out.append(int(self.pred[out[-1]]))
+        return out
+
+    def path_labels(self, label: str) -> list[str]:
+        return [self.net.labels[i] for i in self.path(self.net.index[label])]
+
+    def distance(self, label: str) -> float:
+        return float(self.dist[self.net.index[label]])
+
+
+class HexNet:
+    """Index arrays of one map graph. Build with ``HexNet.of(graph)``."""
+
+    def __init__(self, graph: nx.Graph):
+        self.graph = graph
+        self.labels: tuple[str, ...] = tuple(graph.nodes)
+        self.index: dict[str, int] = {lab: i for i, lab in enumerate(self.labels)}
+        self.n = len(self.labels)
+        idx = self.index
+        src: list[int] = []
+        dst: list[int] = []
+        for a, b in graph.edges():
+            ia, ib = idx[a], idx[b]
+            src += (ia, ib)
+            dst += (ib, ia)
+        order = np.lexsort((np.asarray(dst), np.asarray(src)))
+        self.tail = np.asarray(src, dtype=np.int32)[order]  # edge e runs tail[e] -> head[e]
+        self.head = np.asarray(dst, dtype=np.int32)[order]
+        self.indptr = np.searchsorted(self.tail, np.arange(self.n + 1)).astype(np.int32)
+        self._cache: dict[Any, Any] = {}
+
+    @classmethod
+    def of(cls, graph: nx.Graph) -> "HexNet":
+        net = _NETS.get(graph)
+        if net is None:
+            net = _NETS[graph] = cls(graph)
+        return net
+
+    # ----- cached columns ------------------------------------------------------------------
+    def cached(self, key: Any, build: Callable[[], Any]) -> Any:
+        """A value computed once per graph (what does not change between queries)."""
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    def column(self, attr: str) -> np.ndarray:
+        """Node attribute ``attr`` for every node (object array; None where absent)."""
+        def build():
+            nodes = self.graph.nodes
+            return np.array([nodes[lab].get(attr) for lab in self.labels], dtype=object)
+        return self.cached(("column", attr), build)
+
+    def where(self, attr: str, pred: Callable[[Any], bool]) -> np.ndarray:
+        """Boolean node mask: ``pred(value of attr)``."""
+        col = self.column(attr)
+        return np.fromiter((bool(pred(v)) for v in col), dtype=bool, count=self.n)
+
+    def is_(self, attr: str, *values: Any) -> np.ndarray:
+        key = ("is", attr, values)
+        return self.cached(key, lambda: self.where(attr, lambda v: v in values))
+
+    def truthy(self, attr: str) -> np.ndarray:
+        """Nodes whose ``attr`` is set and true (``"yes"``, ``1``, ``True``; not ``"no"``/``0``)."""
+        return self.cached(("truthy", attr), lambda: self.where(attr, truthy))
+
+    def edge_feature(self, feature: str) -> np.ndarray:
+        """Per CSR edge: the hexside's ``feature`` value (None where absent)."""
+        def build():
+            edges = self.graph.edges
+            return np.array([edges[self.labels[a], self.labels[b]].get(feature)
+                             for a, b in zip(self.tail, self.head)], dtype=object)
+        return self.cached(("edge", feature), build)
+
+    def edge_has(self, feature: str) -> np.ndarray:
+        """Per CSR edge: the hexside carries ``feature`` (truthy)."""
+        return self.cached(("edge_has", feature),
+                           lambda: np.fromiter((truthy(v) for v in self.edge_feature(feature)),
+                                               dtype=bool, count=len(self.tail)))
+
+    # ----- queries ---------------------------------------------------------------------------
+    def nodes(self, labels: Iterable[str]) -> list[int]:
+        return [self.index[lab] for lab in labels]
+
+    def neighbors(self, node: int) -> np.ndarray:
+        return self.head[self.indptr[node]:self.indptr[node + 1]]
+
+    def search(self, sources: Mapping[int, float] | Sequence[int], *,
+               enter: Optional[np.ndarray] = None, through: Optional[np.ndarray] = None,
+               edges: Optional[np.ndarray] = None, weight: Optional[np.ndarray] = None,
+               limit: float = np.inf) -> SearchResult:
+        """Multi-source shortest paths from ``sources`` (indices, or index -> starting cost) under
+        the given masks; nodes beyond ``limit`` stay unreached."""
+        if isinstance(sources, Mapping):
+            start = {int(k): float(v) for k, v in sources.items()}
+        else:
+            start = {int(s): 0.0 for s in sources}
+        n = self.n
+        if not start:
+            inf = np.full(n, np.inf)
+            none = np.full(n, -1, dtype=np.int64)
+            return SearchResult(self, inf, none.copy(), none)
+        keep = np.ones(len(self.tail), dtype=bool) if edges is None else edges.copy()
+        if enter is not None:
+            keep &= enter[self.head]
+        if through is not None:
+            leave = through.copy()
+            leave[list(start)] = True
+            keep &= leave[self.tail]
+        w = np.ones(len(self.tail)) if weight is None else np.asarray(weight, dtype=float)
+        offsets = {k: v for k, v in start.items() if v}
+        if not offsets:
+            m = self._csr(keep, w, n)
+            dist, pred, origin = dijkstra(m, directed=True, indices=list(start), limit=limit,
+                                          return_predecessors=True, min_only=True)
+            origin = np.where(np.isfinite(dist), origin, -1)
+            return SearchResult(self, dist, pred, origin)
+        # Starting costs: one virtual node (index n) with an edge of that cost to each source.
+        base = min(start.values())
+        tail = np.concatenate([self.tail[keep], np.full(len(start), n, dtype=np.int32)])
+        head = np.concatenate([self.head[keep], np.asarray(list(start), dtype=np.int32)])
+        ww = np.concatenate([w[keep], np.asarray([v - base for v in start.values()])])
+        m = csr_matrix((ww, (tail, head)), shape=(n + 1, n + 1))
+        dist, pred = dijkstra(m, directed=True, indices=n, limit=limit - base, return_predecessors=True)
+        dist, pred = dist[:n] + base, pred[:n]
+        origin = np.full(n, -1, dtype=np.int64)
+        pred = np.where(pred == n, NO_PRED, pred)
+        reached = np.isfinite(dist)
+        # the source of each node: follow predecessors (vectorised pointer jumping)
+        root = np.where(pred >= 0, pred, np.arange(n))
+        for _ in range(64):
+            nxt = root[root]
+            if np.array_equal(nxt, root):
+                break
+            root = nxt
+        origin[reached] = root[reached]
+        return SearchResult(self, dist, pred, origin)
+
+    def _csr(self, keep: np.ndarray, w: np.ndarray, n: int) -> csr_matrix:
+        counts = np.bincount(self.tail[keep], minlength=n)
+        indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+        return csr_matrix((w[keep], self.head[keep], indptr), shape=(n, n))
+
+
+def truthy(v: Any) -> bool:
+    """A map attribute read as a flag: true, 1, "yes", "true", "y"; false for None, 0, "no", ""."""
+    if v is None:
+        return False
+    if isinstance(v, str):
+        return v.strip().lower() not in ("", "0", "no", "false", "n", "none")
+    return bool(v)
