@@ -10,6 +10,7 @@ from pathlib import Path
 from ..campaign import Campaign
 from ..campaign import commands as cmds
 from ..campaign.validate import key_values
+from ..rules.kinds import find_kind, load_kinds
 from . import hexcmds
 from .common import FILE, CliError, add_command, done, emit, event_json, game_name, opened, seq_number
 
@@ -41,6 +42,8 @@ def register(sub) -> None:
          (("--installation",), {"action": "store_true", "help": "an installation, not a unit"}),
          (("--sample",), {"action": "store_true", "help": "its values are samples, not the counter's"}),
          (("--attr",), {"action": "append", "default": [], "metavar": "KEY=VALUE"}))
+    add_command(sub, "kinds", "the kinds of unit and installation a game's rules know, each with its role",
+         cmd_kinds, (("game",), {"type": game_name, "help": f"one of: {games}"}))
     add_command(sub, "move", "move a unit to a hex", cmd_move, FILE, (("unit",),), (("hex",),))
     add_command(sub, "remove", "take a unit off the map", cmd_remove, FILE, (("unit",),))
     add_command(sub, "update", "change a unit's attributes (KEY= deletes one)", cmd_update, FILE, (("unit",),),
@@ -127,11 +130,26 @@ def cmd_units(args) -> None:
 
 def cmd_place(args) -> None:
     with opened(args.file) as c:
+        kind = find_kind(c.game, args.kind) if isinstance(args.kind, str) else None
+        category = "installation" if args.installation or (kind and kind.category == "installation") else "unit"
         rec = c.place_unit(args.side, args.kind, args.hex, name=args.name, nation=args.nation,
-                           attrs=key_values(args.attr), sample=args.sample, id=args.id,
-                           category="installation" if args.installation else "unit")
+                           attrs=key_values(args.attr), sample=args.sample, id=args.id, category=category)
         u = rec.body.unit
-        done(args, c, rec, f"placed {u.id} at {u.hex} (#{rec.seq})")
+        role = (f"kind {kind.kind}, role {kind.role} [{kind.rule}]" if kind else
+                f"kind {u.kind!r} is not one of {c.game}'s kinds (campaign kinds {c.game}): the aids do not know what it does")
+        done(args, c, rec, f"placed {u.id} at {u.hex} (#{rec.seq}); {role}")
+
+
+def cmd_kinds(args) -> None:
+    from ..maps.gamespec import list_games
+
+    if args.game not in list_games():
+        raise CliError(f"unknown game {args.game!r} (known: {', '.join(list_games())})")
+    kinds = [k.to_json() for k in load_kinds(args.game).values()]
+    emit(args, kinds, lambda ks: "\n".join(
+        f"{k['kind']:<32} {k['role']:<15} {k['category']:<13} {k['rule']}"
+        + (f"  attrs: {', '.join(k['attrs'])}" if k["attrs"] else "") for k in ks)
+        or f"{args.game} declares no kinds yet")
 
 
 def cmd_move(args) -> None:

@@ -178,8 +178,20 @@ class SupplyRules(Protocol):
         ...
 
 
-def rules_for(game: str) -> SupplyRules:
-    """The supply rules of ``game``."""
-    from importlib import import_module
+class NoRules(LookupError):
+    """A game has no supply rules module."""
 
-    return import_module(f"assistant.rules.{game}.supply").RULES
+
+def rules_for(game: str) -> SupplyRules:
+    """The supply rules of ``game`` (``assistant.rules.<game>.supply.RULES``)."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    name = f"assistant.rules.{game}.supply"
+    try:
+        found = find_spec(name) is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        raise NoRules(f"no supply rules for {game!r}")
+    return import_module(name).RULES

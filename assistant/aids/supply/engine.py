@@ -15,7 +15,7 @@ from ...campaign.errors import CampaignError
 from ...maps.gamespec import load_game_spec
 from ...rules.control import Control
 from ...rules.kinds import OTHER, find_kind
-from ...rules.supply import Piece, SupplyWorld, Trace, rules_for
+from ...rules.supply import NoRules, Piece, SupplyWorld, Trace, rules_for
 from .events import control_of
 
 HYPOTHETICAL_KIND = "hypothetical unit"
@@ -123,7 +123,11 @@ def _traced(world: SupplyWorld, side: str, pieces: Sequence[Piece], whatif: Opti
         world = apply_whatif(world, whatif, side)
         gone = set(whatif.without)
         pieces = [p for p in pieces if p.id not in gone]
-    traces = rules_for(world.game).trace(world, side, list(pieces))
+    try:
+        rules = rules_for(world.game)
+    except NoRules as e:
+        raise CampaignError(str(e)) from None
+    traces = rules.trace(world, side, list(pieces))
     notes = whatif.describe() if whatif else []
     for t in traces:
         t.steps.extend(notes)

@@ -1,0 +1,154 @@
+"""``campaign trace`` (supply and command lines, what-ifs, history) and ``campaign control`` (who
+holds hexes and regions), found by the CLI's discovery of ``assistant.aids.<aid>.cli``.
+
+    campaign trace FILE --unit ID                 one unit (repeat --unit for several)
+    campaign trace FILE --hex HEX --side SIDE     a hypothetical unit of SIDE at HEX
+    campaign trace FILE --all --side SIDE         every unit and installation of SIDE
+    campaign trace FILE --history [--csv]         every unit at the end of each past turn
+      what-ifs (the file is not touched): --with-enemy HEX[:SIDE] and --without UNIT, repeatable
+      another reading of a rule: --set SETTING=VALUE (see game.toml [settings.supply_*])
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ...campaign import validate as v
+from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from .commands import SetControl
+from .engine import WhatIf, trace_hex, trace_side, trace_units, world_of
+from .events import control_of
+
+
+def register(sub) -> None:
+    add_command(sub, "trace", "trace supply and command lines (per unit, hex or side; what-ifs; history)",
+                cmd_trace, FILE,
+                (("--unit",), {"action": "append", "default": [], "metavar": "ID", "help": "a unit to trace"}),
+                (("--hex",), {"help": "trace a hypothetical unit of --side at this hex"}),
+                (("--side",), {"help": "the side for --hex and --all"}),
+                (("--all",), {"action": "store_true", "help": "every unit and installation of --side"}),
+                (("--history",), {"action": "store_true",
+                                  "help": "every unit's status at the end of each played turn"}),
+                (("--with-enemy",), {"action": "append", "default": [], "metavar": "HEX[:SIDE]",
+                                     "help": "what-if: a hypothetical enemy combat unit at HEX"}),
+                (("--without",), {"action": "append", "default": [], "metavar": "UNIT",
+                                  "help": "what-if: trace as if UNIT were not on the map"}),
+                (("--set",), {"action": "append", "default": [], "metavar": "SETTING=VALUE",
+                              "help": "trace under another reading of an ambiguous rule"}),
+                (("--csv",), {"action": "store_true", "help": "print a table as CSV (--all, --history)"}))
+    add_command(sub, "control", "who controls hexes or regions (supply: friendly hexes); no target lists them",
+                cmd_control, FILE,
+                (("--hex",), {"nargs": "+", "default": [], "metavar": "HEX"}),
+                (("--region",), {"nargs": "+", "default": [], "metavar": "REGION",
+                                 "help": "every hex whose region or country attribute is REGION"}),
+                (("--side",), {"help": "the side that controls them"}),
+                (("--clear",), {"action": "store_true", "help": "clear the setting: the default applies"}),
+                (("--at",), {"metavar": "HEX", "help": "who controls HEX, and why"}))
+
+
+def _whatif(args, gm) -> WhatIf:
+    enemies = []
+    for item in args.with_enemy:
+        hex_, _, side = item.partition(":")
+        enemies.append((v.hex_label(gm, hex_), side or None))
+    return WhatIf(with_enemy=tuple(enemies), without=tuple(args.without))
+
+
+def _settings(args) -> dict:
+    values = {}
+    for item in args.set:
+        name, eq, raw = item.partition("=")
+        if not eq or not name:
+            raise CliError(f"--set {item!r} must be SETTING=VALUE")
+        values[name.strip()] = v.parse_scalar(raw)
+    return values
+
+
+def cmd_trace(args) -> None:
+    modes = [bool(args.unit), bool(args.hex), args.all, args.history]
+    if sum(modes) != 1:
+        raise CliError("give exactly one of --unit ID, --hex HEX --side SIDE, --all --side SIDE, --history")
+    if (args.hex or args.all) and not args.side:
+        raise CliError(f"{'--hex' if args.hex else '--all'} needs --side")
+    if args.csv and not (args.all or args.history):
+        raise CliError("--csv prints a table: use it with --all or --history")
+    with opened(args.file, readonly=True) as c:
+        whatif = _whatif(args, c.map)
+        settings = _settings(args)
+        if args.history:
+            from .history import history_frame
+
+            df = history_frame(c, whatif=whatif or None)
+            if args.csv:
+                df.to_csv(sys.stdout, index=False)
+                return
+            emit(args, df.to_dict(orient="records"), lambda rows: df.to_string(index=False) if len(df) else "no turns")
+            return
+        world = world_of(c.state, c.graph(), settings=settings)
+        if args.unit:
+            traces = trace_units(world, args.unit, whatif or None)
+            payload = traces[0].to_json() if len(traces) == 1 else {"items": [t.to_json() for t in traces]}
+            emit(args, payload, lambda _: "\n\n".join(t.explain() for t in traces))
+        elif args.hex:
+            side = v.side(c.state, args.side)
+            t = trace_hex(world, v.hex_label(c.map, args.hex), side, whatif or None)
+            emit(args, t.to_json(), lambda _: t.explain())
+        else:
+            side = v.side(c.state, args.side)
+            report = trace_side(world, side, whatif or None)
+            if args.csv:
+                _items_frame(report).to_csv(sys.stdout, index=False)
+                return
+            emit(args, report.to_json(), lambda _: _report_text(report))
+
+
+def _items_frame(report):
+    import pandas as pd
+
+    return pd.DataFrame([{"side": t.side, "unit": t.unit, "kind": t.kind, "hex": t.hex, "supplied": t.supplied,
+                          "status": t.status, "length": t.length, "limit": t.limit,
+                          "source": (t.source or {}).get("unit") or (t.source or {}).get("hex"),
+                          "reasons": "; ".join(f"[{r.rule}] {r.text}" for r in t.reasons)} for t in report.items])
+
+
+def _report_text(report) -> str:
+    counts = ", ".join(f"{n} {status}" for status, n in sorted(report.counts().items()))
+    lines = [f"{report.side}: {len(report.items)} traced ({counts or 'nothing to trace'})"]
+    lines += report.whatif
+    for t in report.items:
+        src = (t.source or {}).get("unit") or (t.source or {}).get("hex") or "-"
+        why = f"  [{t.reasons[0].rule}] {t.reasons[0].text}" if t.reasons and not t.supplied else ""
+        length = "" if t.length is None else f" {t.length:g}" + ("" if t.limit is None else f"/{t.limit:g}")
+        lines.append(f"  {t.unit or '?':<28} {t.hex:<8} {t.status:<14} {src}{length}{why}")
+    return "\n".join(lines)
+
+
+def cmd_control(args) -> None:
+    if args.at:
+        if args.hex or args.region or args.side or args.clear:
+            raise CliError("--at HEX only reports; give it alone")
+        with opened(args.file, readonly=True) as c:
+            hex_ = v.hex_label(c.map, args.at)
+            world = world_of(c.state, c.graph())
+            side, why = world.control.resolve(hex_)
+        emit(args, {"hex": hex_, "side": side, "by": why},
+             f"{hex_}: {side or 'nobody'} (decided by {why}; see assistant/rules/control.py for the order)")
+        return
+    if not args.hex and not args.region:
+        if args.side or args.clear:
+            raise CliError("name the hexes (--hex) or regions (--region) to set")
+        with opened(args.file, readonly=True) as c:
+            ctl = control_of(c.state)
+        payload = {"hexes": dict(ctl.hexes), "regions": dict(ctl.regions)}
+        emit(args, payload, lambda p: "\n".join(
+            [f"hex {h}: {s}" for h, s in sorted(p["hexes"].items())]
+            + [f"region {r}: {s}" for r, s in sorted(p["regions"].items())]) or "no control set: defaults apply")
+        return
+    if args.hex and args.region:
+        raise CliError("give --hex or --region, not both")
+    if bool(args.side) == args.clear:
+        raise CliError("give --side SIDE or --clear")
+    scope, targets = ("hex", args.hex) if args.hex else ("region", args.region)
+    with opened(args.file) as c:
+        rec = c.execute(SetControl(scope=scope, targets=list(targets), side=None if args.clear else args.side))
+        done(args, c, rec, f"{rec.body.summary()} (#{rec.seq})")
