@@ -1,0 +1,98 @@
+"""Traces as pandas tables for analysts: one row per traced unit or installation.
+
+``trace_row`` is the row every table shares (the columns of ``campaign trace --history --csv``);
+``trace_frame`` is the current state's side-wide reports with the working's figures (limit, the
+path's hexes, the reasons, and the game's extra figures, e.g. witp y/x/tsd/category);
+``bases_frame`` is the bases at risk: isolated first, then by supply category, worst first.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+import pandas as pd
+
+from ...campaign.errors import CampaignError
+from ...rules.supply import Trace
+from .engine import WhatIf, trace_side, world_of
+
+COLUMNS = ("turn", "turn_label", "side", "unit", "kind", "hex", "supplied", "status", "length", "source")
+DETAIL = ("limit", "role", "path", "reasons")
+BASE_FIGURES = ("y", "x", "tsd", "category")  # witp [32.1.1] supply distance of a base
+
+
+def source_of(t: Trace) -> Optional[str]:
+    """The source column: the providing unit's id, else the source hex (None when cut off)."""
+    if not t.source:
+        return None
+    return t.source.get("unit") or t.source.get("hex")
+
+
+def trace_row(t: Trace, turn: int, turn_label: str) -> dict[str, Any]:
+    """The shared columns (``COLUMNS``) of one trace at one turn; ``length`` is None when unknown."""
+    return {"turn": turn, "turn_label": turn_label, "side": t.side, "unit": t.unit, "kind": t.kind,
+            "hex": t.hex, "supplied": bool(t.supplied), "status": t.status,
+            "length": None if t.length is None else float(t.length), "source": source_of(t)}
+
+
+def frame_of(rows: list[dict[str, Any]], columns: Iterable[str] = COLUMNS) -> pd.DataFrame:
+    """Rows as a DataFrame with fixed column order and dtypes (also when there are no rows)."""
+    cols = list(columns)
+    df = pd.DataFrame(rows, columns=cols)
+    df["turn"] = df["turn"].astype("int64")
+    df["supplied"] = df["supplied"].astype(bool)
+    df["length"] = pd.to_numeric(df["length"], errors="raise").astype("float64")
+    return df
+
+
+def checked_sides(state, sides) -> list[str]:
+    """``sides`` (one side id, several, or None for every side) checked against the campaign."""
+    known = [s.id for s in state.sides]
+    if sides is None:
+        return known
+    wanted = [sides] if isinstance(sides, str) else list(sides)
+    for s in wanted:
+        if s not in known:
+            raise CampaignError(f"side {s!r} is not one of {', '.join(known)}")
+    return list(dict.fromkeys(wanted))
+
+
+def trace_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.DataFrame:
+    """The current state's side-wide reports: ``COLUMNS``, then ``limit``, ``role``, ``path`` (hex
+    labels joined by spaces), ``reasons`` ("[rule] text" joined by "; ") and the game's extra
+    figures (e.g. witp bases' ``y``, ``x``, ``tsd``, ``category``) where any trace has them."""
+    state = campaign.state
+    world = world_of(state, campaign.graph())
+    rows, extras = [], []
+    for side in checked_sides(state, sides):
+        for t in trace_side(world, side, whatif).items:
+            row = trace_row(t, state.turn.index, state.turn.label)
+            row.update(limit=None if t.limit is None else float(t.limit), role=t.role,
+                       path=" ".join(t.path), reasons="; ".join(f"[{r.rule}] {r.text}" for r in t.reasons))
+            more = {k: v for k, v in t.extra.items()
+                    if k not in row and k != "unit" and not isinstance(v, (dict, list))}
+            row.update(more)
+            extras += [k for k in more if k not in extras]
+            rows.append(row)
+    df = frame_of(rows, COLUMNS + DETAIL + tuple(extras))
+    df["limit"] = pd.to_numeric(df["limit"]).astype("float64")
+    return df
+
+
+_RISK = {c: i for i, c in enumerate("FEDCBA")}  # witp [32.2.1]: A nearest, F farthest
+
+
+def bases_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.DataFrame:
+    """The bases at risk now: every trace that carries a supply-distance ``category`` (witp bases,
+    [32.1.1]/[32.2.1]), isolated ones first, then by category from F (farthest) to A, then by TSD
+    (largest first). Empty, with the same columns, for a game whose traces carry no category."""
+    df = trace_frame(campaign, sides, whatif)
+    for c in BASE_FIGURES:
+        if c not in df.columns:
+            df[c] = pd.Series([None] * len(df), dtype=object)
+    bases = df[df["category"].notna()].copy()
+    bases["_risk"] = bases["category"].map(lambda c: _RISK.get(str(c), -1))
+    bases = bases.sort_values(["supplied", "_risk", "tsd"], ascending=[True, True, False], kind="stable")
+    keep = ["side", "unit", "kind", "hex", "status", "supplied", "category", "tsd", "y", "x", "source",
+            "length", "reasons"]
+    return bases[keep].reset_index(drop=True)

@@ -1,0 +1,203 @@
+"""Supply history for analysts (issue 9 point 5): ``history_frame`` traces every unit at the end of
+each turn played, from the event log, and ``counts_frame`` counts them per turn and side.
+
+The game's rules are replaced by a tiny stand-in whose answer can be counted by hand (a unit is
+linked when an HQ of its side is within 3 hexes, entering neither an enemy-held hex nor a hex the
+players marked ``fake_block``), so these tests check the history plumbing — which state, which
+graph, which what-if — independently of the witp rules (tested under tests/rules/witp)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import assistant.aids.supply.engine as supply_engine
+import assistant.rules.supply as supply_rules
+from assistant.aids.supply.engine import WhatIf, trace_side, world_of
+from assistant.aids.supply.history import COUNT_COLUMNS, counts_frame, history_frame, turn_ends
+from assistant.aids.supply.frames import COLUMNS
+from assistant.campaign import Campaign, CampaignError
+from assistant.campaign.mapfix import corrections_of
+from assistant.rules.supply import Trace
+
+LIMIT = 3
+HQ, NEAR, FAR, BESIDE = "E2519", "E2417", "E2016", "E2518"  # HQ; 2, 5 and 1 hexes from it
+J_HQ, J_UNIT = "B3327", "B3226"  # Kure and a neighbour
+
+
+@dataclass
+class CountingRules:
+    """Linked = an HQ of the side within LIMIT hexes; remembers the graph of every call."""
+
+    game: str = "witp"
+    graphs: list = field(default_factory=list)
+
+    def trace(self, world, side, pieces):
+        self.graphs.append(world.graph)
+        net = world.net
+        hqs = [p for p in world.of_side(side) if p.kind == "HQ"]
+        enter = ~net.truthy("fake_block")
+        enter[net.nodes(p.hex for p in world.of_enemy(side))] = False
+        res = net.search([net.index[p.hex] for p in hqs], enter=enter, limit=LIMIT)
+        by_hex = {p.hex: p for p in hqs}
+        out = []
+        for p in pieces:
+            i = net.index[p.hex]
+            ok = res.reached(i)
+            src = by_hex[net.labels[res.origin[i]]] if ok else None
+            out.append(Trace(unit=p.id, hex=p.hex, side=side, supplied=ok, status="linked" if ok else "isolated",
+                             kind=p.kind, role=p.role, path=res.path_labels(p.hex),
+                             source={"unit": src.id, "hex": src.hex} if src else None,
+                             length=float(res.dist[i]) if ok else None, limit=LIMIT))
+        return out
+
+
+@pytest.fixture
+def rules(monkeypatch):
+    r = CountingRules()
+    monkeypatch.setattr(supply_rules, "rules_for", lambda game: r)
+    monkeypatch.setattr(supply_engine, "rules_for", lambda game: r)
+    return r
+
+
+@pytest.fixture
+def played(tmp_path, rules):
+    """Three turns: u1 2 hexes from the allied HQ (linked), then 5 (isolated), then back at 2 but
+    on a hex the players marked blocked (isolated); u2 beside the HQ throughout; Japan's unit beside
+    its HQ. u3 arrives in the second turn."""
+    c = Campaign.create(tmp_path / "h.campaign", game="witp")
+    g = c.graph()
+    assert nx.shortest_path_length(g, HQ, NEAR) == 2 and nx.shortest_path_length(g, HQ, FAR) == 5
+    assert nx.shortest_path_length(g, HQ, BESIDE) == 1 and nx.shortest_path_length(g, J_HQ, J_UNIT) == 1
+    c.place_unit("allies", "HQ", HQ, id="a-hq")
+    c.place_unit("allies", "infantry division", NEAR, id="u1")
+    c.place_unit("allies", "infantry division", BESIDE, id="u2")
+    c.place_unit("japan", "HQ", J_HQ, id="j-hq")
+    c.place_unit("japan", "infantry division", J_UNIT, id="j1")
+    c.advance()
+    c.move_unit("u1", FAR)
+    c.place_unit("allies", "infantry division", HQ, id="u3")
+    c.advance()
+    c.move_unit("u1", NEAR)
+    c.set_hex(NEAR, fake_block="yes")
+    yield c
+    c.close()
+
+
+def test_turn_ends_are_the_states_state_at_gives_for_each_turn(played):
+    ends = turn_ends(played)
+    t0 = ends[0][0]
+    assert [t for t, _ in ends] == [t0, t0 + 1, t0 + 2]
+    for turn, seq in ends:
+        assert played.state_at(turn=turn).last_seq == seq
+    assert ends[-1][1] == played.state.last_seq
+
+
+def test_turn_ends_follow_an_undone_advance(played):
+    played.advance()
+    played.undo()  # back in the third turn: its end is now the undo
+    ends = dict(turn_ends(played))
+    t0 = min(ends)
+    assert ends[t0 + 2] == played.state.last_seq == played.state_at(turn=t0 + 2).last_seq
+    assert set(ends) == {t0, t0 + 1, t0 + 2, t0 + 3}  # the fourth turn was current once
+    assert ends[t0 + 3] == played.state_at(turn=t0 + 3).last_seq
+
+
+def test_history_frame_rows_per_unit_per_turn(played, rules):
+    before = played.state.last_seq
+    df = history_frame(played)
+    assert tuple(df.columns) == COLUMNS
+    assert played.state.last_seq == before  # nothing written
+    t0 = int(df.turn.min())
+    u1 = df[df.unit == "u1"].set_index("turn")
+    assert list(u1.index) == [t0, t0 + 1, t0 + 2]
+    assert list(u1.supplied) == [True, False, False]
+    assert list(u1.status) == ["linked", "isolated", "isolated"]
+    assert list(u1.hex) == [NEAR, FAR, NEAR]
+    assert u1.loc[t0, "length"] == 2 and np.isnan(u1.loc[t0 + 1, "length"])
+    assert u1.loc[t0, "source"] == "a-hq" and pd.isna(u1.loc[t0 + 1, "source"])
+    assert u1.loc[t0, "turn_label"] == played.state.calendar.turn(t0).label
+    assert list(df[df.unit == "u3"].turn) == [t0 + 1, t0 + 2]  # placed in the second turn
+    assert list(df[df.unit == "j1"].supplied) == [True] * 3
+    assert df[df.unit == "j1"].source.tolist() == ["j-hq"] * 3
+    assert len(df) == 5 + 6 + 6
+    assert df.dtypes["supplied"] == bool and df.dtypes["length"] == "float64" and df.dtypes["turn"] == "int64"
+
+
+def test_each_turn_is_traced_on_its_own_maps_corrections_and_graphs_are_reused(played, rules, monkeypatch):
+    from assistant.maps.gamemap import GameMap
+
+    built = []
+    real = GameMap.graph
+    monkeypatch.setattr(GameMap, "graph", lambda self, *a, **k: built.append(1) or real(self, *a, **k))
+    played._graph = None  # the campaign's own cache too
+    rules.graphs.clear()
+    history_frame(played)
+    # two sides per turn, three turns; the first two turns share a map version, the third has the
+    # correction: two graphs, each built once.
+    assert len(rules.graphs) == 6
+    assert rules.graphs[0] is rules.graphs[1] is rules.graphs[2] is rules.graphs[3]
+    assert rules.graphs[4] is rules.graphs[5] and rules.graphs[4] is not rules.graphs[0]
+    assert len(built) == 2
+    assert "fake_block" not in rules.graphs[0].nodes[NEAR] and rules.graphs[4].nodes[NEAR]["fake_block"] == "yes"
+    assert rules.graphs[4] is played.graph()  # the current version is the campaign's own graph
+
+
+def test_sides_limit_the_rows_and_an_unknown_side_is_one_error(played):
+    df = history_frame(played, sides="japan")
+    assert set(df.side) == {"japan"} and len(df) == 6
+    assert set(history_frame(played, sides=["allies"]).side) == {"allies"}
+    with pytest.raises(CampaignError, match="'germany' is not one of japan, allies"):
+        history_frame(played, sides=["allies", "germany"])
+
+
+def test_a_whatif_applies_to_every_turn_without_touching_the_campaign(played):
+    before = played.state.last_seq
+    cut = history_frame(played, whatif=WhatIf(with_enemy=((BESIDE, "japan"),)))
+    assert list(cut[cut.unit == "u2"].supplied) == [False] * 3  # its own hex held by the enemy
+    assert list(cut[cut.unit == "j1"].supplied) == [True] * 3
+    no_hq = history_frame(played, whatif=WhatIf(without=("a-hq",)))
+    assert "a-hq" not in set(no_hq.unit)
+    assert not no_hq[no_hq.side == "allies"].supplied.any()
+    late = history_frame(played, whatif=WhatIf(without=("u3",)))  # u3 exists in later turns only
+    assert "u3" not in set(late.unit) and len(late) == 5 + 5 + 5
+    with pytest.raises(CampaignError, match="'nobody'"):
+        history_frame(played, whatif=WhatIf(without=("nobody",)))
+    with pytest.raises(CampaignError, match="Z9999"):
+        history_frame(played, whatif=WhatIf(with_enemy=(("Z9999", "japan"),)))
+    assert played.state.last_seq == before
+
+
+def test_history_agrees_with_tracing_each_state_at_turn(played):
+    df = history_frame(played)
+    for turn, _ in turn_ends(played):
+        state = played.state_at(turn=turn)
+        world = world_of(state, played.map.graph(corrections_of(state)))
+        want = [(t.unit, t.supplied, t.status) for s in ("japan", "allies") for t in trace_side(world, s).items]
+        got = df[df.turn == turn][["unit", "supplied", "status"]].itertuples(index=False)
+        assert [tuple(r) for r in got] == want
+
+
+def test_counts_frame_counts_per_turn_and_side(played):
+    counts = counts_frame(history_frame(played))
+    assert tuple(counts.columns) == COUNT_COLUMNS
+    t0 = int(counts.turn.min())
+    got = {(r.turn - t0, r.side): (r.supplied, r.unsupplied) for r in counts.itertuples()}
+    assert got == {(0, "japan"): (2, 0), (0, "allies"): (3, 0),
+                   (1, "japan"): (2, 0), (1, "allies"): (3, 1),
+                   (2, "japan"): (2, 0), (2, "allies"): (3, 1)}
+
+
+def test_counts_frame_fills_zeros_and_refuses_other_frames():
+    df = pd.DataFrame({"turn": [1, 1, 2], "turn_label": ["a", "a", "b"], "side": ["x", "y", "x"],
+                       "supplied": [True, False, False]})
+    counts = counts_frame(df)
+    assert counts.values.tolist() == [[1, "a", "x", 1, 0], [1, "a", "y", 0, 1],
+                                      [2, "b", "x", 0, 1], [2, "b", "y", 0, 0]]
+    assert counts_frame(df.iloc[:0]).empty
+    with pytest.raises(CampaignError, match="no column supplied"):
+        counts_frame(df.drop(columns="supplied"))
