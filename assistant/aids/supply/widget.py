@@ -1,0 +1,693 @@
+"""The supply tracer's dashboard view (issue 9 point 3, and the chart of point 5).
+
+No rules here: every answer comes from ``engine`` (``world_of``, ``trace_units``, ``trace_hex``,
+``trace_side``, ``WhatIf``) and is drawn as it comes — ``Trace.path`` on the map
+(``MapView.show_path``), the working (status, source, length against the limit, each reason with
+its rule, the steps) beside it. Pick a unit of the chosen side, or click a hex (a hypothetical
+combat unit of that side there). The side-wide overlay colours the hexes of the side's units and
+bases by status (one server-drawn ``show_choropleth`` picture, never a GeoJSON restyle per hex),
+with the statuses in the game's own words in its legend. What-ifs (a hypothetical enemy unit at a
+clicked hex; a unit left out) change only this page's traces, never the campaign, and say
+"what-if" on the map and beside it while they are on. The kit's poller calls ``refresh(state)``
+when the campaign changes on another page. The chart counts supplied and unsupplied units per
+side over the campaign's turns (``history.history_frame``), drawn with matplotlib into a PNG.
+
+Overlays are all in the "supply/" namespace: ``supply/path``, ``supply/ends``,
+``supply/what-if`` and ``supply/status``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import ipyleaflet as L
+import ipywidgets as w
+
+from ...campaign.errors import CampaignError
+from ...hexes import HexError
+from ...ui.dashboard import side_label
+from ...ui.errors import ErrorPanel
+from ...ui.mapview import MapView, UnitMark, side_colour
+from .engine import SideReport, WhatIf, trace_hex, trace_side, trace_units, world_of
+
+NAMESPACE = "supply"
+PATH = "supply/path"
+ENDS = "supply/ends"
+WHATIF_LAYER = "supply/what-if"
+STATUS = "supply/status"
+
+SUPPLIED_COLOURS = ("#2e7d32", "#1565c0", "#00838f", "#7cb342")
+CUT_COLOURS = ("#c62828", "#ef6c00", "#6a1b9a", "#8d6e63")
+MIXED = "several statuses"
+MIXED_COLOUR = "#9e9e9e"
+WHATIF_COLOUR = "#ef6c00"
+PATH_COLOUR = "#d84315"
+SIDEBAR_WIDTH = "430px"
+CHART_SIZE = (5.2, 2.5)  # inches at CHART_DPI: a small picture
+CHART_DPI = 100
+
+STYLE = """<style>
+.ca-supply .widget-html-content { line-height: 1.35; }
+.ca-supply-working ul { margin: 2px 0 4px 0; padding-left: 18px; }
+.ca-supply-working .ca-rule { font-family: monospace; color: #444; }
+.ca-supply-whatif { background: #fff3e0; border: 2px dashed #ef6c00; padding: 3px 6px; }
+.ca-supply-report table { font-size: 12px; border-collapse: collapse; }
+.ca-supply-report td, .ca-supply-report th { padding: 1px 5px 1px 0; text-align: left; vertical-align: top; }
+.ca-supply-unit select { font-family: monospace; font-size: 12px; }
+</style>"""
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What the working shows: a campaign unit (``ref`` its id) or a hex (``ref`` its label) with a
+    hypothetical unit of ``side`` on it."""
+
+    kind: str  # "unit" | "hex"
+    ref: str
+    side: str
+
+
+def _esc(x: Any) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def _num(x: Optional[float]) -> str:
+    if x is None:
+        return "-"
+    x = float(x)
+    return f"{int(x):,}" if x.is_integer() else f"{x:,.2f}"
+
+
+def unit_entry(u, side_name: str) -> str:
+    """A unit dropdown entry: hex, name, side and the demo's [sample] mark."""
+    return f"{u.hex:<6} {u.name or u.id} · {side_name}" + (" [sample]" if u.sample else "")
+
+
+def rules_missing(e: BaseException, game: str) -> bool:
+    """The game has no supply rules module (yet): ``rules_for`` failed to import it."""
+    return isinstance(e, ModuleNotFoundError) and (e.name or "").startswith(f"assistant.rules.{game}")
+
+
+class SupplyWidget:
+    """The supply dashboard over one campaign (a dashboard-kit view: ``SupplyWidget(campaign,
+    errors)``). ``widget`` is displayed; the kit calls ``refresh(state)`` on every change."""
+
+    def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
+                 map_height: str = "600px"):
+        self.campaign = campaign
+        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        self.subject: Optional[Subject] = None
+        self.trace = None  # the last Trace shown (None: nothing traced or it failed)
+        self.report: Optional[SideReport] = None  # the side-wide report the overlay shows
+        self.problem: Optional[str] = None  # the one line shown when the engine refused
+        self.history = None  # the DataFrame the chart was drawn from
+        self._with_enemy: tuple[tuple[str, str], ...] = ()
+        self._without: tuple[str, ...] = ()
+        self._world = None
+        self._world_key: Any = None
+        self._quiet = 0
+        self._colours: dict[str, str] = {}  # status -> colour, kept for the page's life
+        self._chart_seq: Optional[int] = None  # last_seq the chart shows
+        self.map = MapView(campaign.map, errors=self.errors, height=map_height)
+        self.map.on_select(self._on_select)
+        self._build()
+        self.refresh()
+
+    # ----- layout --------------------------------------------------------------------------
+    def _build(self) -> None:
+        g = self.errors.guard
+        self.title = w.HTML()
+        self.title.add_class("ca-supply-title")
+        self.samples_note = w.HTML()
+        self.samples_note.add_class("ca-samples-note")
+        self.readonly_note = w.HTML()
+        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="400px"))
+        self.side.add_class("ca-supply-side")
+        self.side.observe(g(self._on_side, "choose side"), names="value")
+        self.unit = w.Dropdown(description="Unit", options=[("-", None)], layout=w.Layout(width="400px"))
+        self.unit.add_class("ca-supply-unit")
+        self.unit.observe(g(self._on_unit, "choose unit"), names="value")
+        self.click_mode = w.ToggleButtons(
+            options=[("Trace the hex", "trace"), ("What-if enemy unit", "enemy")], value="trace",
+            tooltips=["A click traces a hypothetical unit of the side on that hex",
+                      "A click adds (or takes away) a hypothetical enemy unit on that hex"],
+            style={"button_width": "150px"})
+        self.click_mode.add_class("ca-supply-click-mode")
+        self.without = w.Dropdown(description="Leave out", options=[("-", None)], layout=w.Layout(width="300px"))
+        self.without.add_class("ca-supply-without")
+        self.without_btn = w.Button(description="What-if: without", icon="eye-slash", layout=w.Layout(width="auto"),
+                                    tooltip="Trace as if this unit were not there (the campaign keeps it)")
+        self.without_btn.add_class("ca-supply-without-btn")
+        self.without_btn.on_click(g(lambda _b: self.leave_out(self.without.value), "what-if: without"))
+        self.clear_btn = w.Button(description="Clear what-ifs", icon="undo", layout=w.Layout(width="auto"))
+        self.clear_btn.add_class("ca-supply-clear-whatif")
+        self.clear_btn.on_click(g(lambda _b: self.clear_whatif(), "clear what-ifs"))
+        self.whatif_note = w.HTML()
+        self.whatif_note.add_class("ca-supply-whatif-note")
+        whatif_box = w.VBox([
+            w.HTML("<b>What-if</b> <span style='color:#666'>(hypothetical: the campaign is not changed)</span>"),
+            self.click_mode, w.HBox([self.without, self.without_btn]), w.HBox([self.clear_btn]),
+            self.whatif_note], layout=w.Layout(border="1px solid #f0c36d", padding="3px 6px", margin="4px 0"))
+        whatif_box.add_class("ca-supply-whatif-box")
+        self.overlay = w.Checkbox(value=False, description="Colour the side's units and bases by status",
+                                  indent=False)
+        self.overlay.add_class("ca-supply-overlay")
+        self.overlay.observe(g(self._on_overlay, "status overlay"), names="value")
+        self.working = w.HTML()
+        self.working.add_class("ca-supply-working")
+        self.side_report = w.HTML()
+        self.side_report.add_class("ca-supply-report")
+        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%", display="none"))
+        self.chart.add_class("ca-supply-chart")
+        self.chart_note = w.HTML()
+        self.chart_note.add_class("ca-supply-chart-note")
+        self.chart_btn = w.Button(description="Draw", icon="line-chart", layout=w.Layout(width="auto"),
+                                  tooltip="Trace every past turn from the event log and chart it")
+        self.chart_btn.add_class("ca-supply-chart-btn")
+        self.chart_btn.on_click(g(lambda _b: self.draw_chart(), "supply chart"))
+        chart_box = w.VBox([w.HBox([w.HTML("Supplied / unsupplied units per side, turn by turn "),
+                                    self.chart_btn]), self.chart, self.chart_note])
+        self.tabs = w.Tab(children=[self.working, self.side_report, chart_box])
+        for i, t in enumerate(["Working", "Side report", "Over the campaign"]):
+            self.tabs.set_title(i, t)
+        self.tabs.add_class("ca-supply-tabs")
+        self.tabs.observe(g(self._on_tab, "supply tabs"), names="selected_index")
+        # On the map itself while any what-if is on (issue 9: "clearly labelled").
+        self.map_badge = w.HTML()
+        self.map_badge.add_class("ca-supply-whatif-badge")
+        self.map_badge_control = L.WidgetControl(widget=self.map_badge, position="topright")
+        sidebar = w.VBox([self.side, self.unit, whatif_box, self.overlay, self.tabs],
+                         layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, padding="0 0 0 8px"))
+        sidebar.add_class("ca-supply-sidebar")
+        body = w.HBox([w.VBox([self.map.widget, self.map.details], layout=w.Layout(flex="1 1 0", min_width="0")),
+                       sidebar], layout=w.Layout(width="100%"))
+        self.widget = w.VBox([w.HTML(STYLE, layout=w.Layout(display="none")), self.title, self.samples_note,
+                              self.readonly_note, self.errors.widget, body], layout=w.Layout(width="100%"))
+        self.widget.add_class("ca-supply")
+        self.widget.add_class("ca-page")
+
+    @contextlib.contextmanager
+    def _quietly(self) -> Iterator[None]:
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+
+    # ----- the what-if ---------------------------------------------------------------------
+    @property
+    def whatif(self) -> WhatIf:
+        return WhatIf(with_enemy=tuple((h, s) for h, s in self._with_enemy), without=self._without)
+
+    def toggle_enemy(self, hex_: str, side: Optional[str] = None) -> bool:
+        """Add a hypothetical enemy unit (of ``side``, else the chosen side's first enemy) on
+        ``hex_``, or take away the one there. True when one is there afterwards."""
+        label = self._label(hex_)
+        if any(h == label for h, _ in self._with_enemy):
+            self._with_enemy = tuple(e for e in self._with_enemy if e[0] != label)
+            there = False
+        else:
+            world = self.world()
+            if side is None:
+                enemies = world.enemies(self.side.value) if self.side.value else ()
+                if not enemies:
+                    raise CampaignError(f"side {self.side.value!r} has no enemy side to place at {label}")
+                side = enemies[0]
+            elif side not in world.sides:
+                raise CampaignError(f"side {side!r} is not one of {', '.join(world.sides)}")
+            self._with_enemy = self._with_enemy + ((label, side),)
+            there = True
+        self._whatif_changed()
+        return there
+
+    def leave_out(self, unit_id: Optional[str]) -> None:
+        """Trace as if ``unit_id`` were not on the map (toggles; the campaign keeps it)."""
+        if not unit_id:
+            raise CampaignError("choose a unit to leave out")
+        if unit_id not in self.campaign.state.units:
+            raise CampaignError(f"unit {unit_id!r} is not in this campaign")
+        self._without = (tuple(u for u in self._without if u != unit_id) if unit_id in self._without
+                         else self._without + (unit_id,))
+        self._whatif_changed()
+
+    def clear_whatif(self) -> None:
+        self._with_enemy, self._without = (), ()
+        self._whatif_changed()
+
+    def _whatif_changed(self) -> None:
+        self._show_whatif()
+        self._retrace()
+        if self.overlay.value:
+            self.show_side()
+
+    def _show_whatif(self) -> None:
+        state = self.campaign.state
+        items = [f"<li>hypothetical <b>{_esc(self._side_name(s))}</b> unit at <b>{_esc(h)}</b></li>"
+                 for h, s in self._with_enemy]
+        for uid in self._without:
+            u = state.units.get(uid)
+            items.append(f"<li>without <b>{_esc(u.name if u and u.name else uid)}</b>"
+                         + (f" at {_esc(u.hex)}" if u else "") + "</li>")
+        if items:
+            text = (f"<div class='ca-supply-whatif'><b>WHAT-IF ON</b> — these traces are hypothetical, "
+                    f"the campaign is unchanged:<ul style='margin:2px 0;padding-left:18px'>{''.join(items)}</ul></div>")
+            badge = (f"<div class='ca-supply-whatif' style='font-size:12px'><b>WHAT-IF</b>: "
+                     f"{len(items)} hypothetical change{'s' if len(items) != 1 else ''} — not the campaign</div>")
+        else:
+            text = ("<span style='color:#666'>No what-if: traces show the campaign as it is. Choose "
+                    "\"What-if enemy unit\" and click hexes, or leave a unit out.</span>")
+            badge = ""
+        if self.whatif_note.value != text:
+            self.whatif_note.value = text
+        self.map_badge.value = badge
+        shown = self.map_badge_control in self.map.map.controls
+        if badge and not shown:
+            self.map.map.add(self.map_badge_control)
+        elif not badge and shown:
+            self.map.map.remove(self.map_badge_control)
+        colour = WHATIF_COLOUR
+        if self._with_enemy:
+            self.map.show_markers(WHATIF_LAYER, [(h, colour, f"what-if: hypothetical {s} unit")
+                                                 for h, s in self._with_enemy], radius=10)
+        else:
+            self.map.clear_overlay(WHATIF_LAYER)
+
+    # ----- tracing -------------------------------------------------------------------------
+    def world(self):
+        """The rules' view of the campaign now (rebuilt when the campaign changed)."""
+        state = self.campaign.state
+        key = (state.last_seq, id(state))
+        if self._world is None or self._world_key != key:
+            self._world = world_of(state, self.campaign.graph())
+            self._world_key = key
+        return self._world
+
+    def choose_unit(self, unit_id: Optional[str]) -> None:
+        """Trace a campaign unit (None clears the working)."""
+        if unit_id is None:
+            self.subject = None
+        else:
+            u = self.campaign.state.units.get(unit_id)
+            if u is None:
+                raise CampaignError(f"unit {unit_id!r} is not in this campaign")
+            self.subject = Subject("unit", unit_id, u.side)
+            if u.side != self.side.value:
+                self.side.value = u.side
+            if self.unit.value != unit_id:
+                with self._quietly():
+                    self.unit.value = unit_id
+            if u.hex != self.map.selected:
+                with self._quietly():
+                    self.map.select(u.hex)
+        self._retrace()
+
+    def trace_at(self, hex_: str, side: Optional[str] = None) -> None:
+        """Trace a hypothetical combat unit of ``side`` (default: the chosen side) on ``hex_``."""
+        label = self._label(hex_)
+        side = side or self.side.value
+        if side not in {s.id for s in self.campaign.state.sides}:
+            raise CampaignError(f"side {side!r} is not a side of this campaign")
+        self.subject = Subject("hex", label, side)
+        if self.unit.value is not None:
+            with self._quietly():
+                self.unit.value = None
+        if self.map.selected != label:
+            with self._quietly():
+                self.map.select(label)
+        self._retrace()
+
+    def _retrace(self) -> None:
+        subject = self.subject
+        self.trace, self.problem = None, None
+        if subject is not None:
+            try:
+                world = self.world()
+                if subject.kind == "unit":
+                    self.trace = trace_units(world, [subject.ref], self.whatif)[0]
+                else:
+                    self.trace = trace_hex(world, subject.ref, subject.side, self.whatif)
+            except (CampaignError, HexError, ModuleNotFoundError) as e:
+                if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
+                    raise
+                self.problem = self._one_line(e)
+        self._draw_trace()
+
+    def _one_line(self, e: BaseException) -> str:
+        if isinstance(e, ModuleNotFoundError):
+            return f"no supply rules for {self.campaign.game} yet ({e.name} is missing)"
+        text = str(e).strip().splitlines()
+        return text[0] if text else type(e).__name__
+
+    def _draw_trace(self) -> None:
+        t = self.trace
+        if t is not None and len(t.path) >= 1:
+            colour = PATH_COLOUR if t.supplied else "#6d4c41"
+            if len(t.path) >= 2:
+                self.map.show_path(PATH, t.path, color=colour, weight=5)
+            else:
+                self.map.clear_overlay(PATH)
+            ends = [(t.path[0], self._status_colour(t.status, t.supplied), f"traced: {t.status}")]
+            if len(t.path) >= 2:
+                ends.append((t.path[-1], "#000000", "source"))
+            self.map.show_markers(ENDS, ends, radius=9)
+        else:
+            self.map.clear_overlay(PATH)
+            if t is not None:
+                self.map.show_markers(ENDS, [(t.hex, self._status_colour(t.status, t.supplied), t.status)], radius=9)
+            else:
+                self.map.clear_overlay(ENDS)
+        self.working.value = self._working_html()
+
+    def _working_html(self) -> str:
+        s, t = self.subject, self.trace
+        whatif = self.whatif
+        banner = (f"<div class='ca-supply-whatif'><b>WHAT-IF</b>: hypothetical — "
+                  f"{_esc('; '.join(x.removeprefix('what-if: ') for x in whatif.describe()))}</div>" if whatif else "")
+        if s is None:
+            return banner + ("<div class='ca-supply-empty' style='color:#666'>Pick a unit above, or click a hex on "
+                             "the map to trace a hypothetical unit of the side there.</div>")
+        if self.problem is not None:
+            return banner + (f"<div class='ca-supply-error' style='color:#b00020'><b>Cannot trace</b>: "
+                             f"{_esc(self.problem)}</div>")
+        state = self.campaign.state
+        u = state.units.get(s.ref) if s.kind == "unit" else None
+        if u is not None:
+            who = (f"<b>{_esc(u.name or u.id)}</b> <span style='color:#666'>({_esc(t.kind or u.kind)}"
+                   f"{', role ' + _esc(t.role) if t.role else ''})</span>"
+                   + (" <span class='ca-sample' title='sample value, not from the rulebook'>[sample]</span>"
+                      if u.sample else ""))
+        else:
+            who = f"a <b>hypothetical {_esc(self._side_name(t.side))}</b> combat unit"
+        colour = self._status_colour(t.status, t.supplied)
+        rows = [f"<div>{who} at <b class='ca-supply-hex'>{_esc(t.hex)}</b></div>",
+                f"<div style='font-size:1.2em'>Status: <b class='ca-supply-status' style='color:{colour}'>"
+                f"{_esc(t.status)}</b> <span style='color:#666'>({'supplied' if t.supplied else 'not supplied'})"
+                f"</span></div>"]
+        if t.source:
+            src_id = t.source.get("unit")
+            src = state.units.get(src_id) if src_id else None
+            name = (src.name or src.id) if src else (src_id or "")
+            rows.append(f"<div>Source: <b class='ca-supply-source'>{_esc(name)}</b>"
+                        + (f" at {_esc(t.source.get('hex'))}" if t.source.get("hex") else "")
+                        + (" <span class='ca-sample'>[sample]</span>" if src is not None and src.sample else "")
+                        + "</div>")
+        else:
+            rows.append("<div>Source: <b class='ca-supply-source'>none reached</b></div>")
+        unit = t.extra.get("unit", "")
+        over = t.length is not None and t.limit is not None and t.length > t.limit
+        rows.append(f"<div>Length: <b class='ca-supply-length'>{_num(t.length)}</b>"
+                    + (f" of limit <b>{_num(t.limit)}</b>" if t.limit is not None else " (no limit)")
+                    + (f" {_esc(unit)}" if unit else "")
+                    + (" <b style='color:#c62828'>over the limit</b>" if over else "") + "</div>")
+        figures = {k: v for k, v in t.extra.items() if k != "unit"}
+        if figures:
+            rows.append("<div class='ca-supply-figures'>" + " · ".join(
+                f"{_esc(k)} <b>{_esc(_num(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)}</b>"
+                for k, v in figures.items()) + "</div>")
+        if t.path:
+            rows.append(f"<div>Path ({len(t.path) - 1} hex{'es' if len(t.path) != 2 else ''}): "
+                        f"<span class='ca-supply-path' style='font-family:monospace;font-size:11px'>"
+                        f"{_esc(' → '.join(t.path))}</span></div>")
+        if t.reasons:
+            items = "".join(f"<li class='ca-supply-reason'><span class='ca-rule'>[{_esc(r.rule)}]</span> "
+                            f"{_esc(r.text)}</li>" for r in t.reasons)
+            rows.append(f"<div>Why:</div><ul>{items}</ul>")
+        if t.steps:
+            items = "".join(f"<li class='ca-supply-step'>{_esc(x)}</li>" for x in t.steps)
+            rows.append(f"<details open><summary>Working ({len(t.steps)} step{'s' if len(t.steps) != 1 else ''})"
+                        f"</summary><ul>{items}</ul></details>")
+        return banner + "".join(rows)
+
+    # ----- the side-wide overlay -------------------------------------------------------------
+    def show_side(self) -> Optional[SideReport]:
+        """Trace every unit and base of the chosen side and colour their hexes by status."""
+        side = self.side.value
+        self.report = None
+        try:
+            self.report = trace_side(self.world(), side, self.whatif) if side else None
+        except (CampaignError, ModuleNotFoundError) as e:
+            if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
+                raise
+            self.map.clear_overlay(STATUS)
+            self.side_report.value = (f"<div class='ca-supply-error' style='color:#b00020'><b>Cannot trace the "
+                                      f"side</b>: {_esc(self._one_line(e))}</div>")
+            return None
+        if self.report is None:
+            return None
+        by_hex: dict[str, set[str]] = {}
+        for t in self.report.items:
+            self._status_colour(t.status, t.supplied)
+            by_hex.setdefault(t.hex, set()).add(t.status)
+        values = {h: next(iter(s)) if len(s) == 1 else MIXED for h, s in by_hex.items()}
+        palette = {k: v for k, v in self._colours.items() if k in set(values.values())}
+        if MIXED in values.values():
+            palette[MIXED] = MIXED_COLOUR
+        title = f"{self._side_name(side)} supply" + (" (WHAT-IF)" if self.whatif else "")
+        self.map.show_choropleth(STATUS, values, palette=palette, title=title, opacity=0.8)
+        self.side_report.value = self._report_html(self.report)
+        return self.report
+
+    def _report_html(self, report: SideReport) -> str:
+        state = self.campaign.state
+        counts = report.counts()
+        head = ", ".join(f"<b>{n}</b> {_esc(k)}" for k, n in sorted(counts.items()))
+        rows = []
+        for t in sorted(report.items, key=lambda t: (t.supplied, t.status, t.hex)):
+            u = state.units.get(t.unit) if t.unit else None
+            name = (u.name or u.id) if u else (t.unit or "?")
+            why = t.reasons[0] if t.reasons else None
+            rows.append(
+                f"<tr class='ca-supply-report-row'><td>{_esc(t.hex)}</td><td>{_esc(name)}"
+                + (" <span class='ca-sample'>[sample]</span>" if u is not None and u.sample else "")
+                + f"</td><td style='color:{self._status_colour(t.status, t.supplied)}'><b>{_esc(t.status)}</b></td>"
+                f"<td>{_num(t.length)}{' / ' + _num(t.limit) if t.limit is not None else ''}</td>"
+                f"<td>{'[' + _esc(why.rule) + '] ' + _esc(why.text) if why else ''}</td></tr>")
+        banner = ("<div class='ca-supply-whatif'><b>WHAT-IF</b>: hypothetical, not the campaign</div>"
+                  if self.whatif else "")
+        return (f"{banner}<div>{_esc(self._side_name(report.side))}: {head or 'nothing to trace'}</div>"
+                "<table><tr><th>hex</th><th>unit</th><th>status</th><th>length</th><th>first reason</th></tr>"
+                + "".join(rows) + "</table>")
+
+    def _status_colour(self, status: str, supplied: bool) -> str:
+        """One colour per status for the page's life: greens/blues supplied, reds/oranges cut."""
+        if status not in self._colours:
+            pool = SUPPLIED_COLOURS if supplied else CUT_COLOURS
+            used = set(self._colours.values())
+            self._colours[status] = next((c for c in pool if c not in used), pool[len(self._colours) % len(pool)])
+        return self._colours[status]
+
+    # ----- the chart -----------------------------------------------------------------------
+    def draw_chart(self) -> None:
+        """Trace every past turn (``history.history_frame``) and chart supplied / unsupplied units
+        per side. Drawn when the tab is opened and again after changes while it is open."""
+        self._chart_seq = self.campaign.state.last_seq
+        try:
+            from .history import history_frame
+        except ImportError as e:
+            self._chart_problem(f"the supply history is not available ({e})")
+            return
+        try:
+            df = history_frame(self.campaign)
+        except (CampaignError, ModuleNotFoundError) as e:
+            if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
+                raise
+            self._chart_problem(self._one_line(e))
+            return
+        self.history = df
+        png, summary = chart_png(df, {s.id: s.name for s in self.campaign.state.sides},
+                                 [s.id for s in self.campaign.state.sides])
+        self.chart.value = png
+        self.chart.layout.display = "block" if png else "none"
+        self.chart_note.value = summary
+
+    def _chart_problem(self, text: str) -> None:
+        self.history = None
+        self.chart.layout.display = "none"
+        self.chart_note.value = f"<div class='ca-supply-error' style='color:#b00020'>{_esc(text)}</div>"
+
+    def _on_tab(self, change) -> None:
+        if change["new"] == 2 and self._chart_seq != self.campaign.state.last_seq:
+            self.draw_chart()
+
+    # ----- reactions -----------------------------------------------------------------------
+    def _on_select(self, label: Optional[str]) -> None:
+        if self._quiet or label is None:
+            return
+        if self.click_mode.value == "enemy":
+            self.toggle_enemy(label)
+        else:
+            self.trace_at(label)
+
+    def _on_side(self, change) -> None:
+        if self._quiet:
+            return
+        self._fill_units(self.campaign.state)
+        if self.subject is not None and self.subject.kind == "hex" and change["new"]:
+            self.subject = Subject("hex", self.subject.ref, change["new"])
+            self._retrace()
+        if self.overlay.value:
+            self.show_side()
+
+    def _on_unit(self, change) -> None:
+        if self._quiet:
+            return
+        self.choose_unit(change["new"])
+
+    def _on_overlay(self, change) -> None:
+        if change["new"]:
+            self.show_side()
+        else:
+            self.report = None
+            self.map.clear_overlay(STATUS)
+            self.side_report.value = ("<span style='color:#666'>Tick \"Colour the side's units and bases by "
+                                      "status\" to trace the whole side.</span>")
+
+    def set_write_refusal(self, reason: Optional[str]) -> None:
+        """This page never writes; say the file is read-only (or gone) all the same."""
+        self.readonly_note.value = (f"<div style='color:#666'>The campaign file is read-only here "
+                                    f"({_esc(reason)}); this page only reads it.</div>" if reason else "")
+
+    def refresh(self, state=None) -> None:
+        """Redraw from the campaign's state: units, the working, the overlay, the chart if shown."""
+        state = state if state is not None else self.campaign.state
+        gm = self.campaign.map
+        self.title.value = (f"<span style='font-size:1.3em'><b>Supply tracer</b></span> · {_esc(gm.spec.title)} · "
+                            f"<code>{_esc(Path(self.campaign.path).name)}</code> · {_esc(state.turn.label)}")
+        names = {s.id: s.name for s in state.sides}
+        marks = [UnitMark(id=u.id, hex=u.hex, side=u.side, name=u.name or u.id,
+                          kind=u.kind + (" (installation)" if u.category == "installation" else ""),
+                          sample=u.sample, side_name=names.get(u.side, u.side)) for u in state.units.values()]
+        self.map.set_units(marks, side_order=[s.id for s in state.sides])
+        sides = [(side_label(s.name, s.id), s.id) for s in state.sides]
+        if list(self.side.options) != sides:
+            with self._quietly():
+                current = self.side.value
+                self.side.options = sides
+                self.side.value = current if current in {v for _, v in sides} else (sides[0][1] if sides else None)
+        self._fill_units(state)
+        every = [("-", None)] + [(unit_entry(u, names.get(u.side, u.side)), u.id)
+                                 for u in sorted(state.units.values(), key=lambda u: (u.side, u.hex, u.name or u.id))]
+        if list(self.without.options) != every:
+            with self._quietly(), self.without.hold_sync():
+                chosen = self.without.value
+                self.without.options = every
+                self.without.value = chosen if chosen in state.units else None
+        gone = [u for u in self._without if u not in state.units]
+        if gone:  # a left-out unit that left the campaign: nothing to leave out any more
+            self._without = tuple(u for u in self._without if u in state.units)
+        n_sample = sum(u.sample for u in state.units.values())
+        note = state.sample_note or ("the rulebook text does not give these values; enter your own "
+                                     "counters' values.")
+        self.samples_note.value = (
+            f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
+            f"<b>{n_sample} unit(s) marked [sample]</b>: demo values, not from the rulebook (more)"
+            f"</summary>{_esc(note)}</details>") if n_sample else ""
+        self._show_whatif()
+        if self.subject is not None and self.subject.kind == "unit" and self.subject.ref not in state.units:
+            self.subject = None
+            self.working.value = ""
+        self._retrace()
+        if self.overlay.value:
+            self.show_side()
+        elif not self.side_report.value:
+            self._on_overlay({"new": False})
+        if self.tabs.selected_index == 2 and self._chart_seq != state.last_seq:
+            self.draw_chart()
+        elif self._chart_seq is None:
+            self.chart_note.value = ("<span style='color:#666'>Opening this tab traces every past turn "
+                                     "from the event log.</span>")
+
+    def _fill_units(self, state) -> None:
+        side = self.side.value
+        names = {s.id: s.name for s in state.sides}
+        options = [("-", None)] + [(unit_entry(u, names.get(u.side, u.side)), u.id)
+                                   for u in sorted(state.units.values(), key=lambda u: (u.hex, u.name or u.id))
+                                   if u.side == side]
+        if list(self.unit.options) != options:
+            chosen = self.unit.value
+            with self._quietly(), self.unit.hold_sync():
+                self.unit.options = options
+                self.unit.value = chosen if chosen in {v for _, v in options} else None
+
+    def _side_name(self, side: Optional[str]) -> str:
+        for s in self.campaign.state.sides:
+            if s.id == side:
+                return side_label(s.name, s.id)
+        return side or "?"
+
+    def _label(self, hex_: str) -> str:
+        grid = self.campaign.map.grid
+        return grid.label(grid.parse(hex_))
+
+    def close(self) -> None:
+        self.map.clear_overlays(NAMESPACE)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def chart_counts(df) -> "Any":
+    """Supplied and unsupplied units per turn and side from a ``history_frame``: columns turn,
+    turn_label, side, supplied, unsupplied."""
+    import pandas as pd
+
+    if df is None or len(df) == 0:
+        return pd.DataFrame(columns=["turn", "turn_label", "side", "supplied", "unsupplied"])
+    flags = df["supplied"].astype(bool)
+    g = df.assign(sup=flags.astype(int), cut=(~flags).astype(int)).groupby(
+        ["turn", "turn_label", "side"], sort=True)[["sup", "cut"]].sum().reset_index()
+    return g.rename(columns={"sup": "supplied", "cut": "unsupplied"})
+
+
+def chart_png(df, side_names: dict[str, str], order: list[str]) -> tuple[bytes, str]:
+    """A small PNG (matplotlib, Agg) of supplied (solid) and unsupplied (dashed) counts per side
+    over the turns, and an HTML line with the last turn's numbers. Empty bytes for no data."""
+    counts = chart_counts(df)
+    if len(counts) == 0:
+        return b"", "<span style='color:#666'>No units were traced in any turn.</span>"
+    from matplotlib.figure import Figure
+
+    turns = sorted(set(zip(counts["turn"], counts["turn_label"])))
+    pos = {t: i for i, (t, _) in enumerate(turns)}
+    fig = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
+    ax = fig.add_subplot(1, 1, 1)
+    sides = [s for s in order if s in set(counts["side"])] + sorted(set(counts["side"]) - set(order))
+    for side in sides:
+        rows = counts[counts["side"] == side].sort_values("turn")
+        x = [pos[t] for t in rows["turn"]]
+        colour = side_colour(side, order)
+        name = side_names.get(side, side)
+        ax.plot(x, rows["supplied"], "-o", color=colour, markersize=4, label=f"{name} supplied")
+        ax.plot(x, rows["unsupplied"], "--s", color=colour, markersize=4, alpha=0.75, label=f"{name} unsupplied")
+    step = max(1, len(turns) // 6)
+    ax.set_xticks(range(0, len(turns), step))
+    ax.set_xticklabels([label for _, label in turns][::step], fontsize=7)
+    ax.set_xlim(-0.5, max(len(turns) - 0.5, 0.5))
+    ax.set_ylabel("units", fontsize=8)
+    ax.tick_params(axis="y", labelsize=7)
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    last_turn, last_label = turns[-1]
+    last = counts[counts["turn"] == last_turn]
+    parts = [f"{_esc(side_names.get(r.side, r.side))}: <b>{int(r.supplied)}</b> supplied, "
+             f"<b>{int(r.unsupplied)}</b> unsupplied" for r in last.itertuples()]
+    summary = (f"<div class='ca-supply-chart-summary'>{len(turns)} turn{'s' if len(turns) != 1 else ''}; "
+               f"at the end of {_esc(last_label)}: {'; '.join(parts)}</div>")
+    return buf.getvalue(), summary
+
+
+def supply_dashboard(path=None):
+    """The supply dashboard for ``path`` (default ``$CAMPAIGN_FILE``, else the demo) via the kit."""
+    from ...ui.kit import dashboard
+
+    return dashboard(SupplyWidget, path)

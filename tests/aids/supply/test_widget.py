@@ -1,0 +1,353 @@
+"""The supply dashboard's view in plain Python (no kernel, no browser), issue 9 point 3.
+
+The view has no rules: these tests give the engine a small stand-in rules object (a shortest
+path over the real witp map to one source per side, cut by enemy units), so what the page must
+show — path, status, source, length against limit, reasons with their rules, the steps, what-ifs,
+the side overlay, the update from another writer, one-line errors — is checked against answers
+computed here, independently of the witp rules. The browser test runs the real witp rules.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import networkx as nx
+import pandas as pd
+import pytest
+
+from assistant.aids.supply import engine
+from assistant.aids.supply import widget as W
+from assistant.campaign import Campaign
+from assistant.rules.supply import Reason, Trace
+from assistant.ui.kit import attach
+
+LIMIT = 60  # the stand-in rules' limit, in hexes
+SOURCES = {"allies": "us-sw-pacific-hq", "japan": "6th-base-force"}
+
+
+class StandInRules:
+    """Linked along the shortest hex path to the side's one source avoiding enemy-held hexes,
+    within LIMIT hexes; else isolated with a reason. Counts its calls."""
+
+    game = "witp"
+
+    def __init__(self):
+        self.calls = 0
+
+    def trace(self, world, side, pieces):
+        self.calls += 1
+        src = next((p for p in world.pieces if p.id == SOURCES[side]), None)
+        out = []
+        for p in pieces:
+            base = dict(unit=p.id, hex=p.hex, side=side, kind=p.kind, role=p.role, limit=LIMIT,
+                        extra={"unit": "hexes"})
+            if src is None:
+                out.append(Trace(supplied=False, status="isolated", reasons=[Reason("[T 1]", "no source on the map")],
+                                 steps=["looked for the source"], **base))
+                continue
+            blocked = {q.hex for q in world.pieces if q.side != side} - {p.hex, src.hex}
+            view = nx.restricted_view(world.graph, blocked, [])
+            try:
+                path = nx.shortest_path(view, p.hex, src.hex)
+            except nx.NetworkXNoPath:
+                out.append(Trace(supplied=False, status="isolated", source=None,
+                                 reasons=[Reason("[T 2]", f"enemy units cut every way to {src.hex}")], **base))
+                continue
+            ok = len(path) - 1 <= LIMIT
+            out.append(Trace(supplied=ok, status="linked" if ok else "isolated", path=path,
+                             source={"unit": src.id, "hex": src.hex}, length=len(path) - 1,
+                             reasons=[] if ok else [Reason("[T 3]", f"{len(path) - 1} hexes is over {LIMIT}")],
+                             steps=[f"shortest way to {src.hex} avoiding {len(blocked)} enemy hexes"], **base))
+        return out
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    return tmp_path_factory.mktemp("home")
+
+
+@pytest.fixture
+def rules(monkeypatch, home):
+    monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(home))
+    r = StandInRules()
+    monkeypatch.setattr(engine, "rules_for", lambda game: r)
+    return r
+
+
+@pytest.fixture
+def camp(tmp_path, rules):
+    c = Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942")
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def page(camp, tmp_path):
+    p = attach(W.SupplyWidget, camp, log_path=tmp_path / "dashboard.log")
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def view(page):
+    return page.view
+
+
+def expected_path(camp, unit_id, side, extra_blocked=()):
+    g = camp.graph()
+    st = camp.state
+    src = st.units[SOURCES[side]].hex
+    here = st.units[unit_id].hex
+    blocked = ({u.hex for u in st.units.values() if u.side != side} | set(extra_blocked)) - {here, src}
+    return nx.shortest_path(nx.restricted_view(g, blocked, []), here, src)
+
+
+def test_picking_a_unit_draws_its_path_and_shows_its_working(view, camp):
+    view.side.value = "allies"
+    assert {v for _, v in view.unit.options} - {None} == {u.id for u in camp.state.units.values()
+                                                          if u.side == "allies"}
+    view.unit.value = "1st-marine-division"
+    want = expected_path(camp, "1st-marine-division", "allies")
+    assert view.trace.path == want
+    layer = view.map._overlays[W.PATH]
+    assert W.PATH in view.map.overlays_in("supply")
+    assert len(layer.locations[0]) == len(want)  # one point per hex of the path
+    text = view.working.value
+    assert "1st Marine Division" in text and "[sample]" in text  # the demo's sample is labelled
+    assert f"Status: <b class='ca-supply-status'" in text and "linked" in text
+    assert "US SW PACIFIC HQ" in text and want[-1] in text  # the source and its hex
+    assert f"<b class='ca-supply-length'>{len(want) - 1}</b> of limit <b>{LIMIT}</b> hexes" in text
+    assert " → ".join(want) in text
+    assert "shortest way to" in text  # the steps
+    assert view.errors.records == []
+
+
+def test_a_clicked_hex_traces_a_hypothetical_unit_of_the_chosen_side(view, camp):
+    view.side.value = "japan"
+    view.map.select("E2519")  # what a click does
+    assert view.subject == W.Subject("hex", "E2519", "japan")
+    assert view.trace.hypothetical and view.trace.side == "japan"
+    assert view.trace.path[0] == "E2519" and view.trace.path[-1] == camp.state.units["6th-base-force"].hex
+    assert "hypothetical" in view.working.value and "Japan" in view.working.value
+    assert view.unit.value is None
+    view.side.value = "allies"  # the side chooser retraces the same hex for the other side
+    assert view.trace.side == "allies" and view.trace.path[-1] == camp.state.units["us-sw-pacific-hq"].hex
+
+
+def test_what_if_enemy_unit_changes_the_path_and_never_touches_the_campaign(view, camp):
+    view.side.value = "allies"
+    view.unit.value = "1st-marine-division"
+    before, seq = list(view.trace.path), camp.state.last_seq
+    mid = before[len(before) // 2]
+    view.click_mode.value = "enemy"
+    view.map.select(mid)  # a click in what-if mode places a hypothetical enemy unit
+    assert view.whatif.with_enemy == ((mid, "japan"),)
+    assert view.subject.ref == "1st-marine-division"  # still tracing the unit
+    assert mid not in view.trace.path and view.trace.path == expected_path(camp, "1st-marine-division", "allies", [mid])
+    assert "WHAT-IF" in view.working.value and f"at {mid}" in view.working.value
+    assert "WHAT-IF" in view.map_badge.value and view.map_badge_control in view.map.map.controls
+    assert W.WHATIF_LAYER in view.map.overlays_in("supply")
+    assert camp.state.last_seq == seq and len(camp.state.units) == 8  # the campaign is untouched
+    view.map.select(mid)  # a second click takes it away
+    assert view.whatif.with_enemy == () and view.trace.path == before
+    assert view.map_badge_control not in view.map.map.controls
+    assert W.WHATIF_LAYER not in view.map.overlays_in("supply")
+
+
+def test_what_if_without_the_source_isolates_and_clear_restores(view, camp):
+    view.side.value = "allies"
+    view.unit.value = "1st-marine-division"
+    view.without.value = "us-sw-pacific-hq"
+    view.without_btn.click()
+    assert view.trace.status == "isolated" and not view.trace.supplied and view.trace.path == []
+    assert "[T 1]" in view.working.value and "no source on the map" in view.working.value
+    assert "without <b>US SW PACIFIC HQ</b>" in view.whatif_note.value
+    assert "us-sw-pacific-hq" in camp.state.units
+    view.clear_btn.click()
+    assert view.trace.status == "linked" and "WHAT-IF" not in view.working.value
+
+
+def test_engine_refusals_are_one_line_on_the_page(view, camp):
+    view.side.value = "allies"
+    view.unit.value = "1st-marine-division"
+    view.without.value = "1st-marine-division"
+    view.without_btn.click()  # the engine refuses to trace a unit it leaves out
+    assert view.trace is None and view.problem == "unit '1st-marine-division' is both traced and removed by --without"
+    assert "Cannot trace" in view.working.value and "Traceback" not in view.working.value
+    assert view.errors.records == []
+    assert W.PATH not in view.map.overlays_in("supply")
+
+
+def test_a_game_without_supply_rules_says_so_in_one_line(view, monkeypatch):
+    def missing(game):
+        raise ModuleNotFoundError(f"No module named 'assistant.rules.{game}.supply'", name=f"assistant.rules.{game}.supply")
+
+    monkeypatch.setattr(engine, "rules_for", missing)
+    view.side.value = "allies"
+    view.unit.value = "1st-marine-division"
+    assert view.problem == "no supply rules for witp yet (assistant.rules.witp.supply is missing)"
+    assert view.errors.records == []
+
+
+def test_bad_hex_and_unit_are_reported_and_change_nothing(page, view):
+    view.side.value = "allies"
+    view.unit.value = "1st-marine-division"
+    before = view.trace
+    page.guard(view.trace_at, "t")("Z9999")
+    page.guard(view.leave_out, "t")("no-such-unit")
+    assert [r.kind for r in view.errors.records] == ["rejected", "rejected"]
+    assert "Z9999" in view.errors.records[0].message and "no-such-unit" in view.errors.records[1].message
+    assert view.trace is before and view.whatif == engine.WhatIf()
+
+
+def test_side_overlay_colours_unit_hexes_by_status_in_one_picture(view, camp, rules):
+    import ipyleaflet as L
+
+    view.side.value = "allies"
+    calls = rules.calls
+    view.overlay.value = True
+    assert rules.calls == calls + 1  # the whole side in one call to the rules
+    allies = [u for u in camp.state.units.values() if u.side == "allies"]
+    assert {t.unit for t in view.report.items} == {u.id for u in allies}
+    layer = view.map._overlays[W.STATUS]
+    assert isinstance(layer, L.ImageOverlay)  # one server-drawn picture, not GeoJSON per hex
+    legend = {e.label: e.count for e in view.map.choropleth_legend(W.STATUS)}
+    want: dict[str, set] = {}
+    for t in view.report.items:
+        want.setdefault(t.status, set()).add(t.hex)
+    assert legend == {k: len(v) for k, v in want.items()}  # statuses in the rules' own words
+    name = next(s.name for s in camp.state.sides if s.id == "allies")
+    assert f"{name} (allies) supply" in view.map._legends[W.STATUS].value
+    assert all(u.name in view.side_report.value for u in allies)
+    # a what-if recolours, and the legend says so
+    view.leave_out("us-sw-pacific-hq")
+    assert {e.label for e in view.map.choropleth_legend(W.STATUS)} == {"isolated"}
+    assert "WHAT-IF" in view.map._legends[W.STATUS].value and "WHAT-IF" in view.side_report.value
+    view.overlay.value = False
+    assert W.STATUS not in view.map.overlays_in("supply")
+
+
+def test_updates_when_another_writer_moves_the_traced_unit(page, view, camp):
+    view.side.value = "allies"
+    view.unit.value = "1st-marine-division"
+    view.overlay.value = True
+    other = Campaign.open(camp.path)
+    try:
+        other.move_unit("1st-marine-division", "E2519")
+    finally:
+        other.close()
+    page.poll()  # what the kit's poller does on the kernel's loop
+    assert view.trace.hex == "E2519" and view.trace.path == expected_path(camp, "1st-marine-division", "allies")
+    assert "E2519" in view.working.value
+    assert "E2519" in {t.hex for t in view.report.items}
+    other = Campaign.open(camp.path)
+    try:
+        other.remove_unit("1st-marine-division")
+    finally:
+        other.close()
+    page.poll()
+    assert view.subject is None and view.trace is None
+    assert "1st-marine-division" not in {v for _, v in view.unit.options}
+    assert W.PATH not in view.map.overlays_in("supply")
+
+
+def fake_history(camp):
+    """A history_frame in the contract's columns, made here (two turns)."""
+    rows = []
+    for turn, label, statuses in [(10, "G/T 3/8/42", {"a": True, "b": True, "c": False}),
+                                  (11, "G/T 4/8/42", {"a": True, "b": False, "c": False})]:
+        for unit, ok in statuses.items():
+            rows.append(dict(turn=turn, turn_label=label, side="allies", unit=unit, kind="k", hex="E2418",
+                             supplied=ok, status="linked" if ok else "isolated", length=1, source=None))
+        rows.append(dict(turn=turn, turn_label=label, side="japan", unit="j", kind="k", hex="E3301",
+                         supplied=True, status="linked", length=0, source=None))
+    return pd.DataFrame(rows)
+
+
+def test_chart_counts_supplied_and_unsupplied_per_side_and_turn(camp):
+    counts = W.chart_counts(fake_history(camp))
+    got = {(r.turn, r.side): (r.supplied, r.unsupplied) for r in counts.itertuples()}
+    assert got == {(10, "allies"): (2, 1), (10, "japan"): (1, 0), (11, "allies"): (1, 2), (11, "japan"): (1, 0)}
+    png, summary = W.chart_png(fake_history(camp), {"allies": "Allies", "japan": "Japanese"}, ["allies", "japan"])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    from PIL import Image
+    import io
+
+    width, height = Image.open(io.BytesIO(png)).size
+    assert (width, height) == (int(W.CHART_SIZE[0] * W.CHART_DPI), int(W.CHART_SIZE[1] * W.CHART_DPI))
+    assert "2 turns" in summary and "G/T 4/8/42" in summary
+    assert "Allies: <b>1</b> supplied, <b>2</b> unsupplied" in summary
+    assert W.chart_png(fake_history(camp).iloc[0:0], {}, [])[0] == b""
+
+
+def test_chart_tab_draws_from_the_history_and_redraws_after_changes(view, camp, monkeypatch):
+    calls = []
+
+    def history_frame(campaign, sides=None, whatif=None):
+        calls.append(campaign.state.last_seq)
+        return fake_history(campaign)
+
+    monkeypatch.setitem(sys.modules, "assistant.aids.supply.history",
+                        types.SimpleNamespace(history_frame=history_frame))
+    assert calls == [] and view.chart.layout.display == "none"  # nothing traced until asked
+    view.tabs.selected_index = 2
+    assert calls == [camp.state.last_seq] and view.chart.value[:4] == b"\x89PNG"
+    assert view.chart.layout.display == "block" and "2 turns" in view.chart_note.value
+    view.tabs.selected_index = 0
+    view.tabs.selected_index = 2
+    assert len(calls) == 1  # nothing changed: not traced again
+    camp.add_note("a note")
+    assert calls[-1] == camp.state.last_seq and len(calls) == 2  # open tab: redrawn on change
+
+
+def test_chart_says_why_when_the_history_fails(view, monkeypatch):
+    def history_frame(campaign, sides=None, whatif=None):
+        raise engine.CampaignError("turn 3 has no state")
+
+    monkeypatch.setitem(sys.modules, "assistant.aids.supply.history",
+                        types.SimpleNamespace(history_frame=history_frame))
+    view.draw_chart()
+    assert "turn 3 has no state" in view.chart_note.value and view.chart.layout.display == "none"
+    assert view.errors.records == []
+
+
+def test_samples_are_labelled_on_the_page(view, camp):
+    n = sum(u.sample for u in camp.state.units.values())
+    assert n == len(camp.state.units) and f"{n} unit(s) marked [sample]" in view.samples_note.value
+    assert all("[sample]" in label for label, v in view.unit.options if v is not None)
+
+
+def test_the_notebook_is_thin_and_stored_without_outputs():
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[3] / "notebooks" / "supply.ipynb").read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert all(c["outputs"] == [] and c["execution_count"] is None for c in code)
+    src = "".join("".join(c["source"]) for c in code)
+    assert "dashboard(SupplyWidget)" in src and len(src.splitlines()) <= 4
+    assert nb["metadata"]["title"] == "Supply"
+
+
+def test_the_notebook_executes_top_to_bottom(tmp_path, monkeypatch, home):
+    """The real notebook in a real kernel on a copy of a campaign: a widget, no error."""
+    import os
+    from pathlib import Path
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    with Campaign.create(tmp_path / "nb.campaign", game="witp", scenario="guadalcanal-1942"):
+        pass
+    kernel_home = tmp_path / "kernel-home"
+    monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(kernel_home))
+    monkeypatch.setenv("CAMPAIGN_FILE", str(tmp_path / "nb.campaign"))
+    root = Path(__file__).resolve().parents[3]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    nb = nbformat.read(root / "notebooks" / "supply.ipynb", as_version=4)
+    NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [o for c in nb.cells for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+    assert not (kernel_home / "logs" / "dashboard.log").exists()  # nothing was reported
