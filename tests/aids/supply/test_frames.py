@@ -1,0 +1,81 @@
+"""The current report as a table (``trace_frame``) and the bases at risk (``bases_frame``, issue 9
+point 5: "the bases at risk"), with a stand-in for the game's rules whose answers are set by hand:
+each base's figures come from its own attributes, so the order can be checked exactly."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import assistant.aids.supply.engine as supply_engine
+from assistant.aids.supply.engine import WhatIf
+from assistant.aids.supply.frames import COLUMNS, bases_frame, trace_frame
+from assistant.campaign import Campaign, CampaignError
+from assistant.rules.supply import Reason, Trace
+
+
+class HandRules:
+    """A piece is linked unless its ``cut`` attribute is set (then with one reason); a piece with a
+    ``category`` attribute is a base and carries witp's y/x/tsd/category figures [32.1.1]."""
+
+    game = "witp"
+
+    def trace(self, world, side, pieces):
+        out = []
+        for p in pieces:
+            cut = bool(p.attr("cut"))
+            extra = {"unit": "hexes"}
+            if p.attr("cat"):
+                y, x = p.attr("y"), p.attr("x")
+                extra.update(y=y, x=x, tsd=2 * y * x, category=p.attr("cat"))
+            out.append(Trace(unit=p.id, hex=p.hex, side=side, supplied=not cut,
+                             status="isolated" if cut else "linked", kind=p.kind, role=p.role,
+                             path=[] if cut else [p.hex], source=None if cut else {"unit": None, "hex": p.hex},
+                             length=None if cut else 0.0, limit=20,
+                             reasons=[Reason("[29.8.2]", f"{p.hex} is cut")] if cut else [], extra=extra))
+        return out
+
+
+@pytest.fixture
+def campaign(tmp_path, monkeypatch):
+    monkeypatch.setattr(supply_engine, "rules_for", lambda game: HandRules())
+    c = Campaign.create(tmp_path / "f.campaign", game="witp")
+    # Jaluit's figures from [32.1.1]: y 47, x 19 -> TSD 1,786 -> category A.
+    c.place_unit("allies", "airfield", "E2519", id="a-a", attrs={"cat": "A", "y": 47, "x": 19})
+    c.place_unit("allies", "airfield", "E2418", id="a-c-small", attrs={"cat": "C", "y": 10, "x": 20})
+    c.place_unit("allies", "airfield", "E2419", id="a-c-big", attrs={"cat": "C", "y": 30, "x": 40})
+    c.place_unit("allies", "airfield", "E2618", id="a-a-cut", attrs={"cat": "A", "y": 5, "x": 5, "cut": True})
+    c.place_unit("allies", "infantry division", "E2518", id="inf", attrs={"cut": True})
+    c.place_unit("japan", "airfield", "B3327", id="j-f", attrs={"cat": "F", "y": 90, "x": 90})
+    yield c
+    c.close()
+
+
+def test_trace_frame_has_the_shared_columns_then_the_working(campaign):
+    df = trace_frame(campaign)
+    assert tuple(df.columns[:len(COLUMNS)]) == COLUMNS
+    assert {"limit", "role", "path", "reasons", "y", "x", "tsd", "category"} <= set(df.columns)
+    assert "unit" not in list(df.columns)[len(COLUMNS):]  # extra["unit"] is the length unit, not a column
+    row = df.set_index("unit").loc["a-a"]
+    assert (row.y, row.x, row.tsd, row.category) == (47, 19, 1786, "A")
+    assert df.set_index("unit").loc["inf", "reasons"] == "[[29.8.2]] E2518 is cut"
+    assert pd.isna(df.set_index("unit").loc["inf", "category"])
+    assert set(trace_frame(campaign, sides="japan").unit) == {"j-f"}
+
+
+def test_bases_at_risk_isolated_first_then_farthest_category_then_largest_tsd(campaign):
+    df = bases_frame(campaign, sides="allies")
+    assert list(df.unit) == ["a-a-cut", "a-c-big", "a-c-small", "a-a"]
+    assert "inf" not in set(df.unit)  # not a base: no supply category
+    assert list(bases_frame(campaign).unit)[:2] == ["a-a-cut", "j-f"]
+
+
+def test_bases_frame_takes_a_whatif_and_refuses_an_unknown_side(campaign):
+    assert "a-c-big" not in set(bases_frame(campaign, whatif=WhatIf(without=("a-c-big",))).unit)
+    with pytest.raises(CampaignError, match="'axis'"):
+        bases_frame(campaign, sides="axis")
+
+
+def test_bases_frame_is_empty_with_its_columns_when_no_trace_has_a_category(campaign):
+    df = bases_frame(campaign, sides="japan", whatif=WhatIf(without=("j-f",)))
+    assert df.empty and {"category", "tsd", "y", "x", "status"} <= set(df.columns)
