@@ -34,6 +34,7 @@ from ...ui.dashboard import side_label
 from ...ui.errors import ErrorPanel
 from ...ui.mapview import MapView, UnitMark, side_colour
 from .engine import SideReport, WhatIf, trace_hex, trace_side, trace_units, world_of
+from .history import counts_frame, history_frame
 
 NAMESPACE = "supply"
 PATH = "supply/path"
@@ -487,11 +488,6 @@ class SupplyWidget:
         per side. Drawn when the tab is opened and again after changes while it is open."""
         self._chart_seq = self.campaign.state.last_seq
         try:
-            from .history import history_frame
-        except ImportError as e:
-            self._chart_problem(f"the supply history is not available ({e})")
-            return
-        try:
             df = history_frame(self.campaign)
         except (CampaignError, ModuleNotFoundError) as e:
             if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
@@ -631,23 +627,11 @@ class SupplyWidget:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def chart_counts(df) -> "Any":
-    """Supplied and unsupplied units per turn and side from a ``history_frame``: columns turn,
-    turn_label, side, supplied, unsupplied."""
-    import pandas as pd
-
-    if df is None or len(df) == 0:
-        return pd.DataFrame(columns=["turn", "turn_label", "side", "supplied", "unsupplied"])
-    flags = df["supplied"].astype(bool)
-    g = df.assign(sup=flags.astype(int), cut=(~flags).astype(int)).groupby(
-        ["turn", "turn_label", "side"], sort=True)[["sup", "cut"]].sum().reset_index()
-    return g.rename(columns={"sup": "supplied", "cut": "unsupplied"})
-
-
 def chart_png(df, side_names: dict[str, str], order: list[str]) -> tuple[bytes, str]:
     """A small PNG (matplotlib, Agg) of supplied (solid) and unsupplied (dashed) counts per side
-    over the turns, and an HTML line with the last turn's numbers. Empty bytes for no data."""
-    counts = chart_counts(df)
+    over the turns (``history.counts_frame``), and an HTML line with the last turn's numbers.
+    Empty bytes for no data."""
+    counts = counts_frame(df)
     if len(counts) == 0:
         return b"", "<span style='color:#666'>No units were traced in any turn.</span>"
     from matplotlib.figure import Figure
