@@ -1,0 +1,113 @@
+"""Blocked command links [29.8]: by enemy combat Air Points [29.8.1] and enemy ground units
+[29.8.2]. Masks over the hex net, with who blocks each hex (for the reasons a trace gives).
+
+Air Point attributes read: ``ap_type`` (FB, D, T, B, FTR, C, ...), ``normal_range`` (MP),
+``operable`` (false = inoperable), ``isolated`` (true = the AP's base is isolated: it does not block).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ..hexnet import HexNet, truthy
+from ..supply import Piece, SupplyWorld
+from . import layers as L
+from .tables import COMBAT_AP_TYPES
+
+
+def is_combat_ap(p: Piece) -> bool:
+    """[29.8.1] "Combat AP's": non-isolated, operable FB, D, T or B-type APs."""
+    return (p.role == "air" and str(p.attr("ap_type", "")).upper() in COMBAT_AP_TYPES
+            and truthy(p.attr("operable", True)) and not truthy(p.attr("isolated", False)))
+
+
+def is_ground(p: Piece) -> bool:
+    return p.role == "combat"
+
+
+@dataclass
+class AirBlock:
+    mask: np.ndarray
+    by: dict[int, list[str]] = field(default_factory=dict)  # node -> "AP id at HEX"
+    notes: list[str] = field(default_factory=list)
+
+
+def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
+    """Hexes within 4 hexes, or normal range, whichever is less, of enemy combat APs [29.8.1].
+    ``reading`` "air_mp": within 4 hexes and within the AP's normal range in air MP (Movement Area
+    cost of each hex entered) -- digest 8.1 item 7; "base_area_hexes": the normal range turned into
+    hexes at the base's own Movement Area cost, the lesser of that and 4 hexes."""
+    net = world.net
+    mask = np.zeros(net.n, dtype=bool)
+    out = AirBlock(mask)
+    cost = L.area_mp(net)
+    groups: dict[tuple[int, float], list[Piece]] = {}
+    for p in world.of_enemy(side, "air"):
+        if not is_combat_ap(p) or p.hex not in net.index:
+            continue
+        rng = p.attr("normal_range")
+        if rng is None:
+            out.notes.append(f"[29.8.1] {p.id}: normal range not entered; it blocks within 4 hexes "
+                             "(the most the rule allows) -- enter normal_range")
+            rng = float("inf")
+        try:
+            rng = float(rng)
+        except (TypeError, ValueError):
+            raise ValueError(f"{p.id}: normal_range {rng!r} is not a number") from None
+        groups.setdefault((net.index[p.hex], rng), []).append(p)
+    for (base, rng), aps in groups.items():
+        if reading == "air_mp":
+            disk = L.within(net, base, L.AIR_BLOCK_HEXES)
+            reach = disk if rng == float("inf") else L.local_dijkstra(net, base, cost, rng, disk)
+        elif reading == "base_area_hexes":
+            k = L.AIR_BLOCK_HEXES if rng == float("inf") else min(L.AIR_BLOCK_HEXES, int(rng // cost[base]))
+            reach = L.within(net, base, k)
+        else:
+            raise ValueError(f"setting supply_air_block_range {reading!r} is not air_mp or base_area_hexes")
+        who = f"{', '.join(p.id for p in aps)} at {net.labels[base]}"
+        for v in reach:
+            mask[v] = True
+            out.by.setdefault(v, []).append(who)
+    return out
+
+
+def ground_block(world: SupplyWorld, side: str) -> tuple[np.ndarray, dict[int, list[str]]]:
+    """Hexes a link may enter but not leave [29.8.2]: enemy ground units and no friendly ground unit."""
+    net = world.net
+    enemy: dict[int, list[str]] = {}
+    friendly: set[int] = set()
+    for p in world.pieces:
+        if not is_ground(p) or p.hex not in net.index:
+            continue
+        i = net.index[p.hex]
+        if p.side == side:
+            friendly.add(i)
+        else:
+            enemy.setdefault(i, []).append(p.id)
+    mask = np.zeros(net.n, dtype=bool)
+    by = {i: ids for i, ids in enemy.items() if i not in friendly}
+    if by:
+        mask[list(by)] = True
+    return mask, by
+
+
+def fighters_cover(world: SupplyWorld, side: str, node: int) -> tuple[bool, list[str]]:
+    """[31.3.2]: enemy FTR APs within 4 hexes of ``node``, and whether a friendly FTR has it in
+    normal range (air MP)."""
+    net = world.net
+    cost = L.area_mp(net)
+    enemy, friend = [], []
+    for p in world.pieces:
+        if p.role != "air" or str(p.attr("ap_type", "")).upper() not in ("FTR", "F") or p.hex not in net.index:
+            continue
+        b = net.index[p.hex]
+        if p.side != side and node in L.within(net, b, L.AIR_BLOCK_HEXES):
+            enemy.append(f"{p.id} at {p.hex}")
+        if p.side == side:
+            rng = float(p.attr("normal_range", 0) or 0)
+            if node in L.local_dijkstra(net, b, cost, rng):
+                friend.append(p.id)
+    return (not enemy or bool(friend)), enemy

@@ -1,0 +1,419 @@
+"""witp command links [28.10]-[31]: which HQs are linked to an Ultimate Command Source, and which
+hexes their sea radii, OSBs, ports and emergency links reach -- a handful of multi-source searches
+per trace call, never one per unit.
+
+Unit attributes read:
+- HQ: ``hq_type`` (army | fleet | combined | specialist | soviet [29.2]), ``sea_radius`` (printed
+  Sea Command Radius, overwater hexes [29.1]), ``nations`` (optional: the nations it may link, e.g.
+  "australia" for an Australian M.D. HQ [29.2.8]-[29.2.11]), ``ijn`` (an IJN Fleet HQ [29.2.7]),
+  ``exempt`` (may stand outside a port: NCAC, CATF, 14th AF, embarked, New Delhi [29.0]);
+- OSB: ``hq`` (id of its HQ [29.5]), ``damage`` (S | D1..D4; else its port's damage);
+- UCS pieces: ``area`` (mapedge area name, [32.9] extras); Air Points: see ``blocking``;
+  emergency link markers: ``set`` (A/B: pairs a start with its end), ``damage`` (airfields).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from ..hexnet import HexNet, SearchResult, truthy
+from ..supply import Piece, Reason, SupplyWorld
+from . import layers as L
+from .blocking import AirBlock, air_block, ground_block
+from .distance import osb_range, reduced_radius
+
+GROUND, NAVAL, AIR, INSTALLATION, HQ = "ground", "naval", "air", "installation", "hq"
+JAPAN, ALLIES = "japan", "allies"
+ALLIED_MAPEDGE_SECTIONS = ("A", "C", "E", "F", "G")  # [28.10.1]
+TOKYO_EXPRESS = ("tokyo express start", "tokyo express end")
+AIR_TRANSPORT = ("air transport start", "air transport end")
+
+
+def piece_class(p: Piece) -> str:
+    if p.role == "hq":
+        return HQ
+    if p.role == "combat":
+        return GROUND
+    if p.role in ("naval", "merchant_ships", "transport"):
+        return NAVAL
+    if p.role == "air":
+        return AIR
+    return INSTALLATION
+
+
+def nations_of(v: Any) -> tuple[str, ...]:
+    if v is None:
+        return ()
+    if isinstance(v, str):
+        return tuple(s.strip() for s in v.split(",") if s.strip())
+    return tuple(str(s) for s in v)
+
+
+def capable(hq: Piece, p: Piece, klass: str) -> Optional[str]:
+    """None if ``hq`` may link ``p``; else why not, with the rule [29.2], [29.2.7]-[29.2.11]."""
+    allowed = nations_of(hq.attr("nations"))
+    if allowed and p.nation and p.nation not in allowed:
+        return f"[29.2.8] {hq.id} may link only {', '.join(allowed)} units, not {p.nation}"
+    t = hq.attr("hq_type")
+    if klass == INSTALLATION or t is None:
+        return None
+    t = str(t).lower()
+    ok = {GROUND: ("army", "combined", "specialist", "soviet"),
+          NAVAL: ("fleet", "combined", "soviet"),
+          AIR: ("army", "combined", "specialist", "soviet")}[klass]
+    if t in ok:
+        return None
+    if klass == AIR and t == "fleet" and truthy(hq.attr("ijn")) and truthy(p.attr("ijn")):
+        return None  # [29.2.7] IJN APs may link to IJN Fleet-type HQs
+    rule = "[29.2.7]" if klass == AIR else "[29.2]"
+    return f"{rule} {hq.id} is a {t}-type HQ: it cannot link {klass} units"
+
+
+@dataclass
+class Provider:
+    piece: Optional[Piece]
+    hq: Optional[Piece]
+    node: int
+    radius: float
+    what: str  # "HQ" | "OSB" | "port" | "Tokyo Express end" | "Air Transport end"
+
+    def label(self, net: HexNet) -> str:
+        who = self.piece.id if self.piece else f"port {net.labels[self.node]}"
+        return f"{self.what} {who}" if self.piece else who
+
+
+@dataclass
+class Reach:
+    """One multi-source search and the provider behind each source node."""
+
+    result: SearchResult
+    providers: dict[int, Provider]
+    top: float
+
+    def hit(self, node: int) -> Optional[Provider]:
+        if not self.result.reached(node):
+            return None
+        return self.providers[int(self.result.origin[node])]
+
+    def length(self, node: int) -> float:
+        p = self.hit(node)
+        return float(self.result.dist[node]) - (self.top - p.radius)
+
+
+@dataclass
+class HQLink:
+    hq: Piece
+    linked: bool
+    path: list[int] = field(default_factory=list)
+    ucs: Optional[str] = None
+    reasons: list[Reason] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+    radius: Optional[float] = None
+
+
+class Links:
+    """Command-link state of one side in one world (built once per trace call)."""
+
+    def __init__(self, world: SupplyWorld, side: str):
+        self.world, self.side = world, side
+        self.net = net = world.net
+        s = world.settings
+        self.air: AirBlock = air_block(world, side, s.get("supply_air_block_range", "air_mp"))
+        self.gblock, self.gby = ground_block(world, side)
+        self.nav, self.landed = L.sea_nodes(net), L.land_nodes(net)
+        self.mp = L.ground_mp(net, world.tables.get("ground_mp"))
+        self.osb_reading = s.get("supply_osb_damage", "undamaged_port")
+        self.rounding = s.get("supply_port_damage_rounding", "radius")
+        self._cache: dict[Any, Any] = {}
+        self.pieces = world.of_side(side)
+        self.installation_at: dict[int, list[Piece]] = {}
+        for p in self.pieces:
+            if p.hex in net.index:
+                self.installation_at.setdefault(net.index[p.hex], []).append(p)
+        self.ucs = self._ucs()
+        self.hqs = {p.id: self._hq_link(p) for p in self.pieces if p.role == "hq"}
+
+    # ----- masks ----------------------------------------------------------------------------
+    def sea_search(self, sources: dict[int, float], limit: float, blocked: bool = True) -> SearchResult:
+        net = self.net
+        if blocked:
+            srcs = {k: v for k, v in sources.items() if not self.air.mask[k]}
+            return net.search(srcs, enter=self.nav & ~self.air.mask, through=~self.gblock,
+                              edges=L.sea_edges(net), limit=limit)
+        return net.search(sources, enter=self.nav, edges=L.sea_edges(net), limit=limit)
+
+    def land_search(self, sources: dict[int, float], limit: float, blocked: bool = True) -> SearchResult:
+        net = self.net
+        cost = self.mp[net.tail]  # the trace runs from the unit back to the source: it enters the tail
+        if blocked:
+            known = ~np.isnan(cost)
+            srcs = {k: v for k, v in sources.items() if not self.air.mask[k]}
+            return net.search(srcs, enter=self.landed & ~self.air.mask, through=~self.gblock,
+                              edges=L.land_edges(net) & known, weight=np.where(known, cost, 0.0), limit=limit)
+        w = np.where(np.isnan(cost), 1.0, cost)  # diagnosis only: unknown hexes counted as 1 and named
+        return net.search(sources, enter=self.landed, edges=L.land_edges(net, mountains=True), weight=w)
+
+    # ----- sources ----------------------------------------------------------------------------
+    def _ucs(self) -> dict[int, tuple[str, float, bool]]:
+        """Node -> (what, extra hexes [32.9], US West Coast?) of the side's Ultimate Command Sources
+        [28.10.1]."""
+        net, w = self.net, self.world
+        out: dict[int, tuple[str, float, bool]] = {}
+        for p in self.pieces:
+            if p.role == "ucs" and p.hex in net.index:
+                node = net.index[p.hex]
+                owner = w.control.owner(p.hex)
+                if owner not in (None, self.side):
+                    continue  # an enemy-controlled UCS hex serves nobody
+                area = str(p.attr("area", p.name or p.kind))
+                out[node] = (f"{p.id} ({area})", _extra(area), _us_coast(area))
+        if self.side == JAPAN:
+            home = net.truthy("homeland_resource")
+            for i in np.flatnonzero(home):
+                if w.control.owner(net.labels[i]) in (None, JAPAN):
+                    out.setdefault(int(i), (f"Homeland Resource hex {net.labels[i]}", 0.0, False))
+            # "including port hexes linked by rail/road to one" [28.10.1]: rail from those hexes
+            rail = net.truthy("rail") & ~net.truthy("rail_cut")
+            starts = [i for i in out if rail[i]]
+            if starts:
+                r = net.search(starts, enter=rail)
+                for i in np.flatnonzero(np.isfinite(r.dist)):
+                    if L.port_of(net, int(i)) not in (None, "unknown"):
+                        out.setdefault(int(i), (f"port {net.labels[i]} on the rail line from a Homeland "
+                                                "Resource hex", 0.0, False))
+        elif self.side == ALLIES:
+            col, sec = net.column("mapedge_area"), net.column("section")
+            for i in np.flatnonzero(net.truthy("mapedge_area")):
+                if sec[i] in ALLIED_MAPEDGE_SECTIONS:
+                    out.setdefault(int(i), (f"mapedge area {col[i]}", _extra(str(col[i])), _us_coast(str(col[i]))))
+        return out
+
+    def port_ok_for_hq(self, node: int) -> tuple[bool, Optional[str]]:
+        """[29.0] an HQ must occupy a friendly port, anchorage or OSB."""
+        kinds = {p.role for p in self.installation_at.get(node, [])}
+        port = self._port(node)
+        if "osb" in kinds or port not in (None, "unknown"):
+            return True, None
+        if port == "unknown":
+            return True, (f"player question [29.0]: is there a port or anchorage at {self.net.labels[node]}? "
+                          "(not entered: set the hex's port attribute) -- traced as if there were")
+        return False, None
+
+    def _port(self, node: int) -> Optional[str]:
+        for p in self.installation_at.get(node, []):
+            if p.kind.lower() in ("port", "anchorage"):
+                return "anchorage" if p.kind.lower() == "anchorage" else str(p.attr("size", "port")).lower()
+        return L.port_of(self.net, node)
+
+    def port_damage(self, node: int) -> Optional[str]:
+        for p in self.installation_at.get(node, []):
+            if p.kind.lower() in ("port", "anchorage") and p.attr("damage") is not None:
+                return L.damage(p.attr("damage"))
+        return L.damage(self.net.column("port_damage")[node])
+
+    # ----- HQ -> UCS [29.0] -------------------------------------------------------------------
+    def _hq_search(self) -> SearchResult:
+        if "ucs" not in self._cache:
+            self._cache["ucs"] = self.sea_search({i: 0.0 for i in self.ucs}, np.inf)
+        return self._cache["ucs"]
+
+    def _hq_link(self, hq: Piece) -> HQLink:
+        net = self.net
+        out = HQLink(hq, False)
+        if hq.hex not in net.index:
+            out.reasons.append(Reason("[29.0]", f"{hq.hex} is not a hex of the map"))
+            return out
+        node = net.index[hq.hex]
+        ok, question = self.port_ok_for_hq(node)
+        if question:
+            out.steps.append(question)
+        exempt = truthy(hq.attr("exempt"))
+        if not ok and not exempt:
+            out.reasons.append(Reason("[29.0]", f"{hq.id} is not in a friendly port, anchorage or OSB"))
+        r = hq.attr("sea_radius")
+        if r is None:
+            out.steps.append(f"player question [29.1]: {hq.id}'s printed Sea Command Radius is not entered "
+                             "(sea_radius): it links by sea no one")
+        else:
+            dmg = self.port_damage(node)
+            out.radius = reduced_radius(int(r), dmg, self.rounding)
+            if dmg:
+                out.steps.append(f"[11.5] port damage {dmg}: Command Radius {r} -> {out.radius}")
+        if not self.ucs:
+            out.reasons.append(Reason("[28.10.1]", f"no friendly Ultimate Command Source on the map for {self.side}"))
+            return out
+        res = self._hq_search()
+        if self.air.mask[node]:
+            out.reasons.append(Reason("[29.8.1]", f"{hq.hex} is air-blocked by {'; '.join(self.air.by[node])}"))
+        elif res.reached(node):
+            out.path = res.path(node)
+            out.ucs = self.ucs[int(res.origin[node])][0]
+            out.linked = not out.reasons
+            out.steps.append(f"[29.0] sea path of {len(out.path) - 1} hexes to {out.ucs}")
+        else:
+            out.reasons += self.diagnose_sea({i: 0.0 for i in self.ucs}, node, np.inf, "the Ultimate Command Sources")
+        return out
+
+    # ----- providers per set of HQs ------------------------------------------------------------
+    def linked_hqs(self) -> list[Piece]:
+        return [h.hq for h in self.hqs.values() if h.linked]
+
+    def reaches(self, hq_ids: frozenset[str]) -> tuple[Optional[Reach], Optional[Reach]]:
+        """(sea reach, overland reach) of the linked HQs ``hq_ids`` with their OSBs and ports."""
+        key = ("reach", hq_ids)
+        if key not in self._cache:
+            self._cache[key] = self._reaches(hq_ids)
+        return self._cache[key]
+
+    def _reaches(self, hq_ids: frozenset[str]):
+        net = self.net
+        sea: dict[int, Provider] = {}
+        land: dict[int, Provider] = {}
+
+        def put(d: dict[int, Provider], p: Provider):
+            if p.radius > 0 or p.what in ("HQ", "Beachhead OSB"):
+                if p.node not in d or d[p.node].radius < p.radius:
+                    d[p.node] = p
+
+        hqs = {h: self.hqs[h] for h in hq_ids}
+        for h in hqs.values():
+            node = net.index[h.hq.hex]
+            if h.radius:
+                put(sea, Provider(h.hq, h.hq, node, float(h.radius), "HQ"))
+            put(land, Provider(h.hq, h.hq, node, float(L.OVERLAND_LINK_MP), "HQ"))
+        for o in self.osbs():
+            parent = o.attr("hq")
+            if parent not in hqs or not self.osb_linked(o):
+                continue
+            node = net.index[o.hex]
+            hq = hqs[parent].hq
+            if o.kind.lower() == "beachhead osb":  # [29.5] only its own hex
+                put(land, Provider(o, hq, node, 0.0, "Beachhead OSB"))
+                continue
+            dmg = self.osb_damage(o)
+            port = self._port(node)
+            in_port = port not in (None, "unknown")
+            if in_port and (self.osb_reading == "quarter_steps" or self.port_damage(node) is None):
+                put(sea, Provider(o, hq, node, osb_range(L.OSB_SEA_RANGE, dmg), "OSB"))
+            put(land, Provider(o, hq, node, osb_range(L.OVERLAND_LINK_MP, dmg), "OSB"))
+        sea_reach = self._run(sea, self.sea_search)
+        if sea_reach:
+            # [29.7] a friendly undamaged, linked port (not an anchorage) links 16 MP overland
+            for node in self.port_nodes():
+                hit = sea_reach.hit(node)
+                if hit is not None and node not in land:
+                    land[node] = Provider(None, hit.hq, node, float(L.OVERLAND_LINK_MP), "port")
+        return sea_reach, self._run(land, self.land_search)
+
+    def _run(self, providers: dict[int, Provider], search: Callable) -> Optional[Reach]:
+        if not providers:
+            return None
+        top = max(p.radius for p in providers.values())
+        res = search({n: top - p.radius for n, p in providers.items()}, top)
+        return Reach(res, providers, top)
+
+    def port_nodes(self) -> list[int]:
+        """Friendly undamaged ports that are not anchorages."""
+        key = "ports"
+        if key not in self._cache:
+            net = self.net
+            cands = set(np.flatnonzero(net.truthy("port")).tolist())
+            cands |= {n for n, ps in self.installation_at.items() if any(p.kind.lower() == "port" for p in ps)}
+            self._cache[key] = [n for n in sorted(cands)
+                                if self._port(n) in ("major", "minor", "port") and self.port_damage(n) is None
+                                and self.world.control.owner(net.labels[n]) in (self.side, None)]
+        return self._cache[key]
+
+    def osbs(self) -> list[Piece]:
+        return [p for p in self.pieces if p.role == "osb" and p.hex in self.net.index]
+
+    def osb_damage(self, o: Piece) -> Optional[str]:
+        d = L.damage(o.attr("damage"))
+        return d if d is not None else self.port_damage(self.net.index[o.hex])
+
+    def osb_linked(self, o: Piece) -> bool:
+        """An OSB serves its HQ when that HQ is linked and the OSB's hex is linked by the HQs alone
+        (sea radius or 16 MP overland [29.5]); a Beachhead OSB when maintained (always, here)."""
+        parent = self.hqs.get(o.attr("hq"))
+        if parent is None or not parent.linked:
+            return False
+        if o.kind.lower() == "beachhead osb":
+            return True
+        key = ("hq-only",)
+        if key not in self._cache:
+            hqs = [h for h in self.hqs.values() if h.linked]
+            sea = {self.net.index[h.hq.hex]: Provider(h.hq, h.hq, self.net.index[h.hq.hex], float(h.radius), "HQ")
+                   for h in hqs if h.radius}
+            land = {self.net.index[h.hq.hex]: Provider(h.hq, h.hq, self.net.index[h.hq.hex], 16.0, "HQ") for h in hqs}
+            self._cache[key] = (self._run(sea, self.sea_search), self._run(land, self.land_search))
+        node = self.net.index[o.hex]
+        return any(r is not None and r.hit(node) is not None for r in self._cache[key])
+
+    # ----- diagnosis of a cut link --------------------------------------------------------------
+    def diagnose_sea(self, sources: dict[int, float], node: int, limit: float, what: str) -> list[Reason]:
+        return self._diagnose(self.sea_search(sources, np.inf, blocked=False), node, limit, what, sea=True,
+                              offsets=sources)
+
+    def diagnose_land(self, sources: dict[int, float], node: int, limit: float, what: str) -> list[Reason]:
+        return self._diagnose(self.land_search(sources, np.inf, blocked=False), node, limit, what, sea=False,
+                              offsets=sources)
+
+    def _diagnose(self, res: SearchResult, node: int, limit: float, what: str, sea: bool,
+                  offsets: dict[int, float]) -> list[Reason]:
+        net = self.net
+        layer = "sea" if sea else "overland"
+        rule = "[29.6]" if sea else "[29.7]"
+        if not res.reached(node):
+            return [Reason(rule, f"no {layer} path at all from {net.labels[node]} to {what}")]
+        path = res.path(node)
+        out: list[Reason] = []
+        length = float(res.dist[node]) - offsets.get(path[-1], 0.0)
+        radius = limit - offsets.get(path[-1], 0.0)
+        unit = "sea hexes" if sea else "ground MP"
+        if not sea:
+            unknown = [net.labels[i] for i in path[1:] if np.isnan(self.mp[i])]
+            if unknown:
+                out.append(Reason("[29.7]", "player question: ground MP not entered for " + ", ".join(unknown)
+                                  + " (the Ground Movement Table is not in the text; set ground_mp or a "
+                                  "terrain table) -- the overland length cannot be counted"))
+        if np.isfinite(radius) and length > radius and not (not sea and out):
+            out.append(Reason(rule, f"out of range: {net.labels[node]} is {length:g} {unit} from "
+                                    f"{net.labels[path[-1]]}, limit {radius:g}"))
+        for i in path:
+            if self.air.mask[i]:
+                out.append(Reason("[29.8.1]", f"{net.labels[i]} is within 4 hexes or normal range of enemy "
+                                              f"combat APs: {'; '.join(self.air.by[i])}"))
+        for i in path[1:-1]:
+            if self.gblock[i]:
+                out.append(Reason("[29.8.2]", f"{net.labels[i]} holds enemy ground units "
+                                              f"({', '.join(self.gby[i])}) and no friendly one: into but not through"))
+        if not sea:
+            mx = L.mountain_crossings(net)
+            for a, b in zip(path, path[1:]):
+                lo, hi = net.indptr[b], net.indptr[b + 1]
+                e = lo + int(np.searchsorted(net.head[lo:hi], a))
+                if mx[e]:
+                    out.append(Reason("[29.8.2]", f"the hexside {net.labels[a]}|{net.labels[b]} is a mountain "
+                                                  "hexside without a pass"))
+        if not out:
+            out.append(Reason(rule, f"no {layer} link from {net.labels[node]} to {what}"))
+        return out
+
+
+def _extra(area: str) -> float:
+    """[32.9] extra assumed hex distance of US 5, US 6, AF 7, AF 8."""
+    from .tables import UCS_EXTRA
+    m = re.match(r"^\s*(USA West Coast|US|African Coast|AF)\s*(\d+)\s*$", area, re.I)
+    if not m:
+        return 0.0
+    short = ("US" if m.group(1).upper().startswith("US") else "AF") + f" {int(m.group(2))}"
+    return float(UCS_EXTRA.get(short, 0))
+
+
+def _us_coast(area: str) -> bool:
+    """One of the six USA West Coast mapedge areas [29.2.8], [32.1.2]."""
+    return bool(re.match(r"^\s*(USA West Coast|US)\s*[1-6]\s*$", area, re.I))

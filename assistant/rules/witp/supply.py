@@ -1,0 +1,299 @@
+"""witp supply and command rules for the supply tracer: ``RULES.trace(world, side, pieces)``.
+
+Two systems [32.0 Player's Note]: command links (linked / isolated, [28.10]-[31]; ``command.py``,
+``emergency.py``, ``blocking.py``) and supply distance of bases ([32]; ``distance.py``,
+``tables.py``). One call runs a handful of multi-source searches for the whole side: HQ -> UCS,
+then per set of HQs able to link a kind of unit one sea and one overland search, one for the
+emergency-link ends, one rail search, and (for bases) one per UCS set and one to the supply bases.
+
+Status words: "linked" / "isolated" (``supplied`` = linked). A trace's ``path`` runs from the unit's
+hex to its provider (HQ, OSB, port, emergency-link end); ``source`` is that provider, ``extra["hq"]``
+the HQ behind it. Pieces in a base hex (airfield, seaplane base, port or anchorage [32.1]) also
+carry ``y``, ``x``, ``tsd``, ``category`` [32.1.1] and the category's effects [32.2.2]-[32.2.4].
+
+Attributes read: see ``layers`` (hexes), ``command`` (HQs, OSBs, UCS), ``blocking`` (Air Points);
+supply bases: ``damage`` [32.6]; MSUs (role merchant_ships): ``load`` and ``mitigates`` (the base
+hex it is assigned to [32.4.1]); Mobile Service Base: ``damage`` [60.14.4].
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ..hexnet import truthy
+from ..supply import Piece, Reason, SupplyWorld, Trace
+from . import distance as D
+from . import layers as L
+from .command import AIR, GROUND, HQ, INSTALLATION, NAVAL, Links, Reach, capable, piece_class
+from .emergency import emergency_ends, providers as emergency_providers
+
+BASE_KINDS = ("port", "anchorage", "airfield", "seaplane base")
+
+
+class WitpSupplyRules:
+    game = "witp"
+
+    def trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
+        for p in pieces:
+            if p.side != side:
+                raise ValueError(f"piece {p.id!r} is {p.side}, not {side}")
+        return _Tracer(world, side).run(pieces)
+
+
+class _Tracer:
+    def __init__(self, world: SupplyWorld, side: str):
+        self.world, self.side = world, side
+        self.links = Links(world, side)
+        self.net = world.net
+        self.sets: dict[tuple, tuple[frozenset[str], list[str], list[str]]] = {}
+        self.all_ids = frozenset(h.id for h in self.links.linked_hqs())
+        self._em = None
+        self._rail = None
+        self._dist: dict[Any, Any] = {}
+
+    # ----- shared results ---------------------------------------------------------------------
+    def hex_linked(self, node: int) -> bool:
+        """The hex is linked by any linked HQ, its OSBs or ports (installations [28.10])."""
+        if not self.all_ids:
+            return False
+        sea, land = self.links.reaches(self.all_ids)
+        surface = self.net.column("surface")[node]
+        return bool((sea is not None and surface == "coastal" and sea.hit(node) is not None)
+                    or (land is not None and surface in L.LANDED and land.hit(node) is not None))
+
+    def emergency(self) -> tuple[list, Optional[Reach]]:
+        if self._em is None:
+            ends = emergency_ends(self.links, self.hex_linked)
+            self._em = (ends, self.links._run(emergency_providers(ends, self.links), self.links.land_search))
+        return self._em
+
+    def rail(self) -> tuple[dict[int, int], Any]:
+        """[29.7.1] hexes with a direct rail connection to a non-isolated port (not an anchorage)."""
+        if self._rail is None:
+            net = self.net
+            rail = net.truthy("rail") & ~net.truthy("rail_cut")
+            ports = [n for n in self.links.port_nodes() if rail[n] and self.hex_linked(n)]
+            res = net.search(ports, enter=rail) if ports else None
+            self._rail = (ports, res)
+        return self._rail
+
+    def hq_set(self, p: Piece, klass: str) -> tuple[frozenset[str], list[str], list[str]]:
+        """(linked HQs able to link ``p``, why each other linked HQ cannot, unlinked able HQs)."""
+        key = (klass, p.nation, truthy(p.attr("ijn")))
+        if key not in self.sets:
+            ok, refused, unlinked = [], [], []
+            for h in self.links.hqs.values():
+                why = capable(h.hq, p, klass)
+                if why is None and h.linked:
+                    ok.append(h.hq.id)
+                elif why is None:
+                    unlinked.append(h.hq.id)
+                elif h.linked:
+                    refused.append(why)
+            self.sets[key] = (frozenset(ok), refused, unlinked)
+        return self.sets[key]
+
+    # ----- traces -----------------------------------------------------------------------------
+    def run(self, pieces: Sequence[Piece]) -> list[Trace]:
+        out = []
+        for p in pieces:
+            t = self.trace_hq(p) if p.role == "hq" else self.trace_piece(p)
+            t.steps += [n for n in self.links.air.notes]
+            if p.hex in self.net.index:
+                self.base_figures(p, t)
+            out.append(t)
+        return out
+
+    def _new(self, p: Piece) -> Trace:
+        return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=False, status="isolated", kind=p.kind,
+                     role=p.role, hypothetical=p.hypothetical)
+
+    def trace_hq(self, p: Piece) -> Trace:
+        t = self._new(p)
+        h = self.links.hqs[p.id]
+        t.steps += h.steps
+        t.reasons += h.reasons
+        t.extra.update({"unit": "sea hexes", "link": "hq", "radius": h.radius})
+        if h.linked:
+            t.supplied, t.status = True, "linked"
+            t.path = [self.net.labels[i] for i in h.path]
+            t.source = {"unit": None, "hex": t.path[-1]}
+            t.extra["ucs"] = h.ucs
+            t.length = len(h.path) - 1
+        return t
+
+    def trace_piece(self, p: Piece) -> Trace:
+        t = self._new(p)
+        net, links = self.net, self.links
+        if p.hex not in net.index:
+            t.reasons.append(Reason("[28.10]", f"{p.hex} is not a hex of the map"))
+            return t
+        node = net.index[p.hex]
+        klass = piece_class(p)
+        if p.role == "other":
+            t.steps.append(f"kind {p.kind!r} is not a witp kind: traced as an installation (any HQ links it)")
+        ids, refused, unlinked = self.hq_set(p, klass)
+        surface = net.column("surface")[node]
+        sea_ok = surface == "coastal" or (klass == NAVAL and surface == "sea")
+        land_ok = surface in L.LANDED
+        sea, land = links.reaches(ids) if ids else (None, None)
+        tried: list[tuple[str, Reach]] = []
+        if sea is not None and sea_ok:
+            tried.append(("sea", sea))
+        if land is not None and land_ok:
+            tried.append(("overland", land))
+        for layer, reach in tried:
+            hit = reach.hit(node)
+            if hit is not None:
+                return self._linked(t, layer, reach, node, hit)
+        if klass in (GROUND, INSTALLATION) and land_ok:
+            ends, em = self.emergency()
+            for e in ends:
+                if not e.valid:
+                    t.steps += [f"{e.what} {e.end.id}: {r}" for r in e.reasons]
+            if em is not None and em.hit(node) is not None:
+                self._linked(t, "emergency", em, node, em.hit(node))
+                t.steps.append("[31.5] drawing on an emergency command link: every CP spent costs one more "
+                               "(activation 2 -> 4)")
+                if em.hit(node).what == "Tokyo Express end":
+                    t.steps.append("[31.1.5] only 2D6 Japanese ground steps tracing to the Express end are "
+                                   "linked each cycle (the roll is the player's)")
+                t.extra["cp_multiplier"] = 2
+                return t
+        ports, rail = self.rail()
+        if rail is not None and rail.reached(node) and self._is_base(node, rail_exception=True):
+            t.supplied, t.status = True, "linked"
+            t.path = [net.labels[i] for i in rail.path(node)]
+            port = int(rail.origin[node])
+            t.source = {"unit": None, "hex": net.labels[port]}
+            t.length = len(t.path) - 1
+            t.extra.update({"link": "rail", "unit": "rail hexes", "provider": f"port {net.labels[port]}"})
+            t.steps.append(f"[29.7.1] direct rail line to the non-isolated port {net.labels[port]}")
+            return t
+        # isolated: every reason, with its rule
+        if not ids:
+            if refused:
+                t.reasons += [Reason(r.split(" ", 1)[0], r.split(" ", 1)[1]) for r in refused]
+            if unlinked:
+                t.reasons.append(Reason("[29.0]", "HQ unlinked: " + ", ".join(unlinked)
+                                        + " could link it but cannot trace to an Ultimate Command Source"))
+            if not refused and not unlinked:
+                t.reasons.append(Reason("[28.10]", f"no friendly HQ able to link a {klass} unit"))
+            return t
+        if not sea_ok and not land_ok:
+            t.reasons.append(Reason("[29.6]", f"{p.hex} is a sea hex: only ships trace command links at sea"))
+        for layer, reach in tried:
+            srcs = {n: reach.top - pr.radius for n, pr in reach.providers.items()}
+            what = "the linked HQs/OSBs/ports able to link it"
+            diag = links.diagnose_sea if layer == "sea" else links.diagnose_land
+            t.reasons += diag(srcs, node, reach.top, what)
+        if sea_ok and sea is None:
+            t.reasons.append(Reason("[29.1]", "no linked HQ with a Sea Command Radius entered, and no linked "
+                                              "port OSB, able to link it by sea"))
+        return t
+
+    def _linked(self, t: Trace, layer: str, reach: Reach, node: int, hit) -> Trace:
+        net = self.net
+        t.supplied, t.status = True, "linked"
+        t.path = [net.labels[i] for i in reach.result.path(node)]
+        t.source = {"unit": hit.piece.id if hit.piece else None, "hex": net.labels[hit.node]}
+        t.length = reach.length(node)
+        t.limit = hit.radius
+        rule = {"sea": "[29.6]", "overland": "[29.7]", "emergency": "[31]"}[layer]
+        unit = "sea hexes" if layer == "sea" else "ground MP"
+        t.extra.update({"link": layer, "unit": unit, "provider": hit.label(net),
+                        "hq": hit.hq.id if hit.hq else None})
+        t.steps.append(f"{rule} {layer} link to {hit.label(net)} at {net.labels[hit.node]}: "
+                       f"{t.length:g} of {hit.radius:g} {unit}")
+        return t
+
+    # ----- supply distance [32] -----------------------------------------------------------------
+    def _is_base(self, node: int, rail_exception: bool = False) -> bool:
+        """[32.1] a hex with an A/F, seaplane base, port or anchorage; [29.7.1] airfields and named
+        locations for the rail exception."""
+        net = self.net
+        for p in self.links.installation_at.get(node, []):
+            if p.kind.lower() in BASE_KINDS or p.role == "supply_base":
+                return True
+        if truthy(net.column("airfield")[node]):
+            return True
+        if rail_exception:
+            return truthy(net.column("named_location")[node]) or bool(net.column("place")[node])
+        return truthy(net.column("seaplane_base")[node]) or L.port_of(net, node) not in (None, "unknown")
+
+    def _hex_dist(self, key: Any, sources: dict[int, float]):
+        if key not in self._dist:
+            self._dist[key] = self.net.search(sources) if sources else None
+        return self._dist[key]
+
+    def base_figures(self, p: Piece, t: Trace) -> None:
+        net, links = self.net, self.links
+        node = net.index[p.hex]
+        if not self._is_base(node):
+            return
+        s = self.world.settings
+        opt = bool(s.get("supply_optional_38_4", False))
+        us_only = False
+        if self.side == "allies":
+            ids, _, _ = self.hq_set(Piece("probe", self.side, "", "combat", p.hex), GROUND)
+            sea, land = links.reaches(ids) if ids else (None, None)
+            hit = next((r.hit(node) for r in (sea, land) if r is not None and r.hit(node) is not None), None)
+            nation = hit.hq.nation if hit is not None and hit.hq is not None else p.nation
+            us_only = nation == "us"
+            t.steps.append(f"[32.1.2] base nationality {nation or 'unknown'} "
+                           f"({'controlling HQ ' + hit.hq.id if hit is not None and hit.hq else 'its own'})"
+                           + ("; traces y to the USA West Coast areas only" if us_only else ""))
+        ucs = {n: extra for n, (_, extra, us) in links.ucs.items() if us or not us_only}
+        yres = self._hex_dist(("y", us_only), ucs)
+        sbs = {}
+        for b in links.pieces:
+            if b.role != "supply_base" or b.hex not in net.index:
+                continue
+            bn = net.index[b.hex]
+            dmg = L.damage(b.attr("damage")) or links.port_damage(bn)
+            if dmg not in (None, "S"):
+                t_note = f"[32.6] supply base {b.id} at {b.hex} is damaged {dmg}: it does not function"
+                if t_note not in t.steps:
+                    t.steps.append(t_note)
+                continue
+            if not self.hex_linked(bn):
+                t_note = f"[32.7] supply base {b.id} at {b.hex} is isolated: it does not function"
+                if t_note not in t.steps:
+                    t.steps.append(t_note)
+                continue
+            sbs[bn] = 0.0
+        xres = self._hex_dist(("x", tuple(sorted(sbs))), sbs)
+        y = float(yres.dist[node]) if yres is not None and yres.reached(node) else None
+        x = float(xres.dist[node]) if xres is not None and xres.reached(node) else None
+        t.extra.update({"y": _n(y), "x": _n(x), "tsd": None, "category": None})
+        if y is None:
+            t.steps.append("[32.1.1] y unknown: no friendly Ultimate Command Source on the map")
+        if x is None:
+            t.steps.append("[32.1.1] x unknown: no functioning friendly supply base on the map")
+        if y is None or x is None:
+            return
+        total = D.tsd(y, x)
+        cat = D.category(total)
+        isolated = not self.hex_linked(node)
+        load = sum(float(m.attr("load", 0)) for m in links.pieces
+                   if m.role == "merchant_ships" and m.attr("mitigates") == p.hex)
+        msb = any(m.kind.lower() == "mobile service base" and L.damage(m.attr("damage")) is None
+                  for m in links.installation_at.get(node, []))
+        final, steps = D.mitigated(cat, x, load, isolated, msb, opt)
+        t.extra.update({"tsd": _n(total), "category": final, "category_before_mitigation": cat,
+                        "effects": D.effects(final, opt), "msu_load": _n(load),
+                        "msu_required": D.msu_required(x, isolated)})
+        t.steps.append(f"[32.1.1] (2y) x = (2 x {y:g}) x {x:g} = {total:g} -> "
+                       f"{'category ' + cat if cat else 'no penalty (< 1,500)'} [32.2.1]")
+        t.steps += steps
+
+
+def _n(v: Optional[float]):
+    if v is None:
+        return None
+    return int(v) if float(v).is_integer() else v
+
+
+RULES = WitpSupplyRules()
