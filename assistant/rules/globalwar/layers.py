@@ -1,0 +1,199 @@
+"""Global War supply paths as one resource-constrained search [9.2.2], [9.2.5.C], [9.4.1].
+
+A path's limits are small counters, so the search runs on a layered copy of the hex index (never
+of the networkx graph): a node is ``(hex, g, u, m)`` with
+
+- ``g`` the run of non-Communications hexes since the last anchor (0..3): "within three hexes
+  (i.e., two intervening hexes) from a Communications Area hex or a supply source" [9.2.2.A].
+  Anchors are Communications-Area hexes, the source and the ports at a Merchant Ship Pipeline's
+  ends [9.2.3]; the traced unit's own hex and a pipeline's arrival port are not counted, so a run
+  holds at most two hexes between them;
+- ``u`` the Undeveloped hexes on the overland portion (0..3; at most two [9.2.5.C], the third
+  only when it is the unit's own hex and ``supply_undeveloped_own_hex`` excludes it);
+- ``m`` the mountain hexsides crossed, at most one per path ("two mountain hexsides" block,
+  [9.4.1], setting ``supply_mountain_hexsides = "path"``), or 1 when the last hexside crossed was
+  a mountain hexside (reading ``"hex"``: a path may not enter and leave one hex across mountain
+  hexsides).
+
+The search runs from the sources towards the units (scipy's compiled Dijkstra, multi-source), so
+one search answers every unit that may use the same sources.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from ..hexnet import HexNet
+from .reach import MAX_UNDEVELOPED, SUPPLY_REACH
+
+G_MAX = SUPPLY_REACH.hexes  # 3: the run may reach 3 only at the traced unit's (or arrival port's) hex
+U_MAX = MAX_UNDEVELOPED + 1  # 3: only when the third is the unit's own hex
+NG, NU, NM = G_MAX + 1, U_MAX + 1, 2
+LAYERS = NG * NU * NM
+
+
+def layer(g: int, u: int, m: int) -> int:
+    return (g * NU + u) * NM + m
+
+
+def state(lay: int) -> tuple[int, int, int]:
+    g, rest = divmod(lay, NU * NM)
+    u, m = divmod(rest, NM)
+    return g, u, m
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Which of the three path limits apply (all, except when diagnosing what cut a path)."""
+
+    reach: bool = True
+    undeveloped: bool = True
+    mountain: bool = True
+    mountain_reading: str = "path"  # "path" | "hex"
+    own_undeveloped: bool = False   # the unit's own hex counts among the Undeveloped hexes
+
+
+@dataclass(frozen=True)
+class Jump:
+    """A Merchant Ship Pipeline used as one step of a path: from port ``a`` (nearer the source) to
+    port ``b``; ``route`` are the hexes a..b, each adjacent to the next."""
+
+    a: int
+    b: int
+    key: str
+    route: tuple[int, ...]
+
+
+@dataclass
+class Layered:
+    """One compiled layered graph (a mask set, limits and pipeline jumps) and its searches."""
+
+    net: HexNet
+    enter: np.ndarray
+    edge_ok: np.ndarray
+    comm: np.ndarray
+    undev: np.ndarray
+    mountain: np.ndarray
+    limits: Limits
+    jumps: Sequence[Jump] = ()
+    matrix: csr_matrix = field(init=False)
+    jump_of: dict = field(init=False, default_factory=dict)
+
+    def __post_init__(self):
+        n, lim = self.net.n, self.limits
+        tail, head = self.net.tail, self.net.head
+        ok = self.edge_ok & self.enter[tail] & self.enter[head]
+        t, h = tail[ok].astype(np.int64), head[ok].astype(np.int64)
+        mnt = self.mountain[ok] if lim.mountain else np.zeros(len(t), dtype=bool)
+        comm_h = self.comm[h] if lim.reach else np.ones(len(t), dtype=bool)
+        und_h = self.undev[h].astype(np.int64) if lim.undeveloped else np.zeros(len(t), dtype=np.int64)
+        rows, cols, wts = [], [], []
+        for g in range(G_MAX):          # a node at g == 3 is an end only (or a pipeline's start)
+            g2 = np.where(comm_h, 0, g + 1)
+            for u in range(U_MAX):      # a node at u == 3 is an end only
+                u2 = u + und_h
+                for m in range(NM):
+                    if lim.mountain_reading == "hex":
+                        keep = ~(mnt & (m == 1))
+                        m2 = mnt.astype(np.int64)
+                    else:
+                        m2 = m + mnt.astype(np.int64)
+                        keep = m2 <= 1
+                    rows.append(layer(g, u, m) * n + t[keep])
+                    cols.append(((g2[keep] * NU + u2[keep]) * NM + m2[keep]) * n + h[keep])
+                    wts.append(np.ones(int(keep.sum())))
+        for j in self.jumps:            # [9.2.3]: port -> Merchant Ship Pipeline -> port
+            if not (self.enter[j.a] and self.enter[j.b]):
+                continue
+            ub = int(self.undev[j.b]) if lim.undeveloped else 0
+            for g in range(NG):
+                for u in range(U_MAX):
+                    if u + ub > U_MAX:
+                        continue
+                    for m in range(NM):
+                        m2 = 0 if lim.mountain_reading == "hex" else m
+                        src, dst = layer(g, u, m) * n + j.a, layer(0, u + ub, m2) * n + j.b
+                        rows.append(np.array([src]))
+                        cols.append(np.array([dst]))
+                        wts.append(np.array([float(max(1, len(j.route) - 1))]))
+                        self.jump_of[(src, dst)] = j
+        size = LAYERS * n
+        r = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        c = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+        w = np.concatenate(wts) if wts else np.zeros(0)
+        self.matrix = csr_matrix((w, (r, c)), shape=(size, size))
+
+    def seed(self, hexes: Iterable[int]) -> list[int]:
+        """The layered nodes a source hex starts from (its own Undeveloped hex counts: it is entered)."""
+        out = []
+        for s in hexes:
+            if self.enter[s]:
+                u = int(self.undev[s]) if self.limits.undeveloped else 0
+                out.append(layer(0, u, 0) * self.net.n + int(s))
+        return out
+
+    def search(self, seeds: Sequence[int]) -> "LayeredResult":
+        n = self.net.n
+        if not seeds:
+            size = LAYERS * n
+            return LayeredResult(self, np.full(size, np.inf), np.full(size, -9999), np.full(size, -1))
+        dist, pred, origin = dijkstra(self.matrix, directed=True, indices=list(seeds),
+                                      return_predecessors=True, min_only=True)
+        return LayeredResult(self, dist, pred, origin)
+
+
+@dataclass
+class LayeredResult:
+    layered: Layered
+    dist: np.ndarray
+    pred: np.ndarray
+    origin: np.ndarray
+
+    def _ok(self, hex_: int, as_end: bool) -> list[int]:
+        """Layered nodes at ``hex_`` that end a valid path (``as_end``: the traced unit's hex)
+        or that may go on through a pipeline (a source-side port: every hex counted)."""
+        n, lim = self.layered.net.n, self.layered.limits
+        own = int(self.layered.undev[hex_]) if lim.undeveloped and not lim.own_undeveloped else 0
+        out = []
+        for lay in range(LAYERS):
+            node = lay * n + hex_
+            if not np.isfinite(self.dist[node]):
+                continue
+            g, u, m = state(lay)
+            if as_end and u - own <= MAX_UNDEVELOPED:
+                out.append(node)
+            elif not as_end and u <= MAX_UNDEVELOPED:
+                out.append(node)
+        return out
+
+    def end(self, hex_: int) -> Optional[int]:
+        """The nearest layered node that makes ``hex_`` supplied as a unit's hex, or None."""
+        nodes = self._ok(hex_, True)
+        return min(nodes, key=lambda k: (self.dist[k], k)) if nodes else None
+
+    def departures(self, hex_: int) -> list[tuple[int, int, int]]:
+        """States ``(g, u, m)`` in which a path from the sources reaches ``hex_`` and may go on."""
+        n = self.layered.net.n
+        return [state(k // n) for k in self._ok(hex_, False)]
+
+    def walk(self, node: int) -> tuple[list[int], list[Jump], int]:
+        """(hexes from the unit back to the source, pipelines used, the unit's layer)."""
+        n = self.layered.net.n
+        nodes = [node]
+        while self.pred[nodes[-1]] >= 0:
+            nodes.append(int(self.pred[nodes[-1]]))
+        hexes: list[int] = [nodes[0] % n]
+        used: list[Jump] = []
+        for a, b in zip(nodes, nodes[1:]):   # a is nearer the unit; the search ran b -> a
+            j = self.layered.jump_of.get((b, a))
+            if j is not None:
+                used.append(j)
+                hexes.extend(reversed(j.route[:-1]))  # route runs j.a .. j.b; walk b -> a
+            else:
+                hexes.append(b % n)
+        return hexes, used, nodes[0] // n

@@ -1,0 +1,467 @@
+"""Global War supply [9.0]-[9.4], naval supply [16.0], air unit supply [17.4], Merchant Ship
+Pipelines [18.6]: ``RULES.trace(world, side, pieces)``.
+
+Status words: ``attack`` (a path to a friendly Industrial Hex), ``defence`` (a path only to a
+friendly Supply Center), ``unsupplied`` [9.0.A]; ``not traced`` for a piece whose kind the rules
+do not know (role ``other``).
+
+Map data read (hex attributes, set with ``campaign map fix``; never invented):
+
+- ``surface`` (sea | coastal | land): overland paths use land and coastal hexes;
+- ``communications``: the hex is in a Communications Area [9.2.1], [9.2.2];
+- ``undeveloped``: an Undeveloped hex [9.2.5.C];
+- ``country``: the nation whose territory the hex is (home country [9.1], [16.0.A]; neutral
+  territory when the nation is on the neutral side [9.4.1]);
+- ``neutral``: the hex is neutral territory whatever its country says [9.4.1];
+- ``port``: a port [9.0.D], [18.6.3] (friendly when its side controls the hex);
+- ``small_island``: only 6 fortification SPs there are in supply without a sea path [9.1.5.A].
+
+Hexside features (game.toml ``[hexsides.features]``): ``mountain`` [9.4.1], ``contra_land`` and
+``contra_duplex`` [9.4.1], [6.5.3], ``contra_naval`` (pipeline distances [12.6.1]).
+
+Piece attributes read: ``sp`` (land SPs; 1 when unset) [9.2.4], ``count`` (MS in a Holding Area;
+1 when unset) [18.6.4], ``self_defence`` [9.1.2.B], ``no_zoc`` [5.5.6.A], ``a_bombed`` [17.6.2].
+
+Settings (``[settings.supply_*]`` in game.toml): ``supply_mountain_hexsides``,
+``supply_undeveloped_own_hex``, ``supply_land_sources``, ``supply_captured_ih``,
+``supply_pipeline_sharing``, ``supply_pipeline_distance``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ..hexnet import truthy
+from ..supply import Piece, Reason, SupplyWorld, Trace
+from . import pipelines as pl
+from .layers import Jump, Layered, LayeredResult, Limits, state
+from .reach import MAX_UNDEVELOPED, SUPPLY_REACH
+from .sources import (MINOR_ALLIES, Source, by_index, eligible, nations_with_sources, sources_of)
+from .zoc import NEUTRAL_SIDE, Blocking, blocking, is_self_defence
+
+SETTINGS: dict[str, tuple[Any, tuple[Any, ...]]] = {  # name -> (default, choices); game.toml documents them
+    "supply_mountain_hexsides": ("path", ("path", "hex")),
+    "supply_undeveloped_own_hex": ("exclude", ("exclude", "include")),
+    "supply_land_sources": ("home_or_ally", ("home_or_ally", "home_only")),
+    "supply_captured_ih": ("source", ("source", "not_source")),
+    "supply_pipeline_sharing": ("share", ("share", "exclusive")),
+    "supply_pipeline_distance": ("navigable", ("navigable", "straight")),
+}
+AD_KINDS = ("AD",)                 # [17.4.1]
+SMALL_ISLAND_FORT_SP = 6           # [9.1.5.A]
+FULL = Limits()
+
+
+def settings_of(world: SupplyWorld) -> dict[str, Any]:
+    """The supply settings, defaults filled in; a bad value is one error naming it."""
+    out = {}
+    for name, (default, choices) in SETTINGS.items():
+        v = world.settings.get(name, default)
+        if v not in choices:
+            raise ValueError(f"setting {name}={v!r} must be one of {', '.join(choices)}")
+        out[name] = v
+    return out
+
+
+def sp_of(p: Piece) -> int:
+    v = p.attr("sp", 1)
+    try:
+        n = int(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"piece {p.id}: sp {v!r} is not a whole number") from None
+    if n < 0:
+        raise ValueError(f"piece {p.id}: sp {v!r} is negative")
+    return n
+
+
+@dataclass
+class _Need:
+    """A land unit (or fortification SPs beyond the small-island 6) that traces a path."""
+
+    piece: Piece
+    index: int
+    att: frozenset
+    dfn: frozenset
+    home: Optional[str]
+    sp: int
+    self_defence: bool
+
+
+class _Run:
+    """One ``trace`` call: the side's blocking, sources, pipelines and cached searches."""
+
+    def __init__(self, world: SupplyWorld, side: str):
+        self.world, self.side, self.net = world, side, world.net
+        self.settings = settings_of(world)
+        net = self.net
+        self.block: Blocking = blocking(world, side)
+        self.comm = net.truthy("communications")
+        self.undev = net.truthy("undeveloped")
+        self.mountain = net.edge_has("mountain")
+        self.limits = Limits(mountain_reading=self.settings["supply_mountain_hexsides"],
+                             own_undeveloped=self.settings["supply_undeveloped_own_hex"] == "include")
+        self.sources: list[Source] = sources_of(world, side, self.settings["supply_captured_ih"])
+        self.source_at = by_index(self.sources)
+        self.pipes = self._pipelines()
+        self.jumps: list[Jump] = []
+        for p in self.pipes.pipelines:
+            a, b = net.index[p.ends[0]], net.index[p.ends[1]]
+            route = tuple(net.index[h] for h in p.route)
+            self.jumps += [Jump(a, b, p.key, route), Jump(b, a, p.key, route[::-1])]
+        self._layered: dict = {}
+        self._results: dict = {}
+
+    # ----- building blocks ---------------------------------------------------------------------
+    def _pipelines(self) -> pl.PipelineNet:
+        w, net = self.world, self.net
+        holding: dict[str, int] = {}
+        for p in w.of_side(self.side, "merchant_ships", "holding_area"):
+            if p.hex not in net.index or self.block.occupied[net.index[p.hex]]:
+                continue  # [9.4.2.B] an enemy land unit in the Holding Area
+            n = int(p.attr("count", 1))
+            if n < 0:
+                raise ValueError(f"piece {p.id}: count {n!r} is negative")
+            holding[p.hex] = holding.get(p.hex, 0) + n
+        port = net.truthy("port") & self.block.land & ~self.block.occupied
+        ports = [net.labels[i] for i in np.flatnonzero(port) if w.control.owner(net.labels[i]) == self.side]
+        return pl.build(net, holding, ports, metric=self.settings["supply_pipeline_distance"],
+                        sharing=self.settings["supply_pipeline_sharing"])
+
+    def layered(self, home: Optional[str], limits: Limits = FULL, jumps: bool = True,
+                blocked: bool = True) -> Layered:
+        lim = limits if limits is not FULL else self.limits
+        key = (home, lim, jumps, blocked)
+        if key not in self._layered:
+            enter = self.block.enter(home) if blocked else self.block.land
+            self._layered[key] = Layered(self.net, enter, self.block.edge_ok, self.comm, self.undev,
+                                         self.mountain, lim, self.jumps if jumps else ())
+        return self._layered[key]
+
+    def result(self, src: frozenset, home: Optional[str], limits: Limits = FULL, jumps: bool = True,
+               blocked: bool = True) -> LayeredResult:
+        key = (src, home, limits, jumps, blocked)
+        if key not in self._results:
+            lay = self.layered(home, limits, jumps, blocked)
+            self._results[key] = lay.search(lay.seed(sorted(src)))
+        return self._results[key]
+
+    # ----- the protocol ----------------------------------------------------------------------
+    def trace(self, pieces: Sequence[Piece]) -> list[Trace]:
+        out: dict[int, Trace] = {}
+        needs: list[tuple[int, _Need]] = []
+        forts: dict[str, int] = {}
+        home_only = self.settings["supply_land_sources"] == "home_only"
+        have = nations_with_sources(self.world)
+        self.have_sources = have
+        for k, p in enumerate(pieces):
+            if p.side != self.side:
+                raise ValueError(f"piece {p.id} is {p.side}, not {self.side}")
+            if p.hex not in self.net.index:
+                raise ValueError(f"piece {p.id}: hex {p.hex!r} is not on the globalwar map")
+            t = self._fixed(p, forts)
+            if t is not None:
+                out[k] = t
+                continue
+            if p.role in ("combat", "fortification"):
+                needs.append((k, _Need(p, self.net.index[p.hex],
+                                       eligible(self.sources, p, home_only=home_only, level="attack"),
+                                       eligible(self.sources, p, home_only=home_only, level="defence"),
+                                       self._home(p), sp_of(p), is_self_defence(p))))
+            else:  # naval units in port [16.0.A], LRBs [17.4.2]: home country, no MS consumed
+                out[k] = self._non_consuming(p)
+        for k, t in self._land([n for _, n in needs]).items():
+            out[next(i for i, n in needs if n.piece.id == k)] = t
+        return [out[k] for k in range(len(pieces))]
+
+    def _home(self, p: Piece) -> Optional[str]:
+        return p.nation if self.world.side_of(p.nation) == NEUTRAL_SIDE else None
+
+    def _fixed(self, p: Piece, forts: dict[str, int]) -> Optional[Trace]:
+        """Pieces whose status no path decides."""
+        def done(status: str, rule: str, text: str, supplied: bool = True) -> Trace:
+            return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=supplied, status=status, kind=p.kind,
+                         role=p.role, path=[p.hex] if supplied else [], reasons=[Reason(rule, text)],
+                         hypothetical=p.hypothetical, extra={"unit": "hexes"},
+                         source={"unit": p.id, "hex": p.hex} if supplied else None,
+                         length=0 if supplied else None)
+        if p.role == "industrial_hex":
+            return done("attack", "9.0.A", "an Industrial Hex: a source of Attack Supply")
+        if p.role == "supply_center":
+            return done("defence", "9.0.A", "a Supply Center: a source of Defence Supply")
+        if p.role in ("merchant_ships", "holding_area"):
+            return done("defence", "16.0.B", "Merchant Ships are always in supply")
+        if p.role == "air" and p.kind in AD_KINDS:
+            return done("attack", "17.4.1", "ADs are always in Attack Supply (always placed on an Industrial Hex)")
+        if p.role == "fortification":
+            if not truthy(self.world.graph.nodes[p.hex].get("small_island")):
+                return done("defence", "9.1.5.A", "fortifications are always in supply (and never a source [9.1.5.C])")
+            before = forts.get(p.hex, 0)
+            forts[p.hex] = before + sp_of(p)
+            if forts[p.hex] <= SMALL_ISLAND_FORT_SP:
+                return done("defence", "9.1.5.A",
+                            f"fortification SPs {before + 1}-{forts[p.hex]} of a small island: in supply (6 are)")
+            return None  # beyond 6 SPs on a small island: "must be supplied by sea" [9.1.5.A]
+        if p.role == "naval":
+            if self.world.graph.nodes[p.hex].get("surface") != "sea" and truthy(self.world.graph.nodes[p.hex].get("port")) \
+                    and self.world.control.owner(p.hex) == self.side:
+                return None
+            if any(q.role == "merchant_ships" and q.hex == p.hex for q in self.world.of_side(self.side)):
+                return done("attack", "16.0.B", "escorting Merchant Ships: always in supply")
+            return done("unsupplied", "16.0.A; 16.1.1",
+                        f"{p.hex} is not a friendly port and the unit escorts no Merchant Ships", supplied=False)
+        if p.role == "air":
+            return None
+        if p.role == "combat":
+            return None
+        return done("not traced", "9.0",
+                    f"kind {p.kind!r} (role {p.role}): the supply rules trace land, naval and air units",
+                    supplied=False)
+
+    # ----- naval units and LRBs --------------------------------------------------------------
+    def _non_consuming(self, p: Piece) -> Trace:
+        """[16.0.A], [16.2.1], [16.2.3]; [17.4.2]: a home-country source, pipelines not consumed."""
+        i = self.net.index[p.hex]
+        home = self._home(p)
+        rule = "16.0.A; 16.2.1" if p.role == "naval" else "17.4.2.A"
+        att = eligible(self.sources, p, home_only=True, level="attack")
+        dfn = eligible(self.sources, p, home_only=True, level="defence")
+        for level, src in (("attack", att), ("defence", dfn)):
+            res = self.result(src, home)
+            node = res.end(i)
+            if node is not None:
+                t = self._trace(p, level, res, node)
+                t.reasons.insert(0, Reason(rule, "a supply path to a source in the unit's home country"))
+                if t.extra.get("pipelines"):
+                    t.reasons.append(Reason("16.2.3" if p.role == "naval" else "17.4.2.B",
+                                            "one MS per Holding Area supplies any number of these units"))
+                if level == "defence":
+                    t.reasons.append(Reason("16.2.2" if p.role == "naval" else "17.4.2.A",
+                                            "traced only to a Supply Center: may not attack"))
+                    t.reasons += self._why(p, att, home, "attack")
+                return t
+        t = self._unsupplied(p, rule)
+        t.reasons += self._why(p, dfn, home, "defence")
+        return t
+
+    # ----- land units --------------------------------------------------------------------------
+    def _land(self, needs: list[_Need]) -> dict[str, Trace]:
+        out: dict[str, Trace] = {}
+        waiting: dict[str, str] = {}  # unit id -> the reason capacity was missing
+        pending = [n for n in needs if not n.self_defence]
+        for n in needs:
+            if n.self_defence:
+                waiting[n.piece.id] = ""
+        # Attack Supply: overland first, then pipeline capacity by max-flow [9.2.4]
+        flows = {}
+        for n in pending:
+            res = self.result(n.att, n.home, jumps=False)
+            node = res.end(n.index)
+            if node is not None:
+                out[n.piece.id] = self._trace(n.piece, "attack", res, node)
+            elif self.result(n.att, n.home).end(n.index) is not None:
+                flows.setdefault((n.att, n.home), []).append(n)
+        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.piece.id for x in kv[1])):
+            got = self._flow(src, home, group)
+            for n in group:
+                if n.piece.id in got:
+                    res = self.result(src, home)
+                    out[n.piece.id] = self._trace(n.piece, "attack", res, res.end(n.index), got[n.piece.id])
+                else:
+                    waiting[n.piece.id] = "attack"
+        for n in pending:
+            if n.piece.id not in out:
+                waiting.setdefault(n.piece.id, "")
+        # Defence Supply, then the home-country rules, then pipelines for Defence Supply
+        flows = {}
+        for n in needs:
+            if n.piece.id not in waiting:
+                continue
+            res = self.result(n.dfn, n.home, jumps=False)
+            node = res.end(n.index)
+            if node is not None:
+                out[n.piece.id] = self._defence(n, self._trace(n.piece, "defence", res, node), waiting)
+                continue
+            special = self._home_rule(n)
+            if special is not None:
+                out[n.piece.id] = self._defence(n, special, waiting)
+            elif self.result(n.dfn, n.home).end(n.index) is not None:
+                flows.setdefault((n.dfn, n.home), []).append(n)
+        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.piece.id for x in kv[1])):
+            got = self._flow(src, home, group)
+            for n in group:
+                if n.piece.id in got:
+                    res = self.result(src, home)
+                    t = self._trace(n.piece, "defence", res, res.end(n.index), got[n.piece.id])
+                    out[n.piece.id] = self._defence(n, t, waiting)
+                else:
+                    t = self._unsupplied(n.piece, "9.0.A")
+                    t.reasons.append(self._short(n, src, home))
+                    out[n.piece.id] = t
+        for n in needs:
+            if n.piece.id not in out:
+                t = self._unsupplied(n.piece, "9.0.A")
+                t.reasons += self._why(n.piece, n.dfn, n.home, "defence")
+                if n.piece.role == "fortification":
+                    t.reasons.insert(0, Reason("9.1.5.A", "fortification SPs beyond 6 on a small island "
+                                                          "must be supplied by sea"))
+                out[n.piece.id] = t
+        return out
+
+    def _defence(self, n: _Need, t: Trace, waiting: dict[str, str]) -> Trace:
+        """Explain why a unit in Defence Supply has no Attack Supply."""
+        if n.self_defence:
+            t.reasons.append(Reason("9.1.2.B", "self-defence units are never in Attack Supply"))
+        elif waiting.get(n.piece.id) == "attack":
+            t.reasons.append(self._short(n, n.att, n.home))
+        else:
+            t.reasons += self._why(n.piece, n.att, n.home, "attack")
+        return t
+
+    def _home_rule(self, n: _Need) -> Optional[Trace]:
+        """Defence Supply without a path inside the home country: Axis Minor Allies [19.9.E];
+        nations with no Industrial Hex or Supply Center [9.1.1.A]; such neutrals [11.2.1]."""
+        p = n.piece
+        country = self.world.graph.nodes[p.hex].get("country")
+        if p.nation is None or country != p.nation:
+            return None
+        if p.nation in MINOR_ALLIES:
+            rule, text = "19.9.E", "an Axis Minor Ally's unit within its own country is always in Defence Supply"
+        elif p.nation not in self.have_sources:
+            rule = "11.2.1" if self.world.side_of(p.nation) == NEUTRAL_SIDE else "9.1.1.A"
+            text = "a country without Industrial Hexes or Supply Centers: Defence Supply in its home country"
+        else:
+            return None
+        return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status="defence", kind=p.kind, role=p.role,
+                     path=[p.hex], source=None, length=0, limit=None, reasons=[Reason(rule, text)],
+                     hypothetical=p.hypothetical, extra={"unit": "hexes"})
+
+    def _flow(self, src: frozenset, home: Optional[str], group: list[_Need]) -> dict[str, dict]:
+        """Pipeline capacity for land SPs that need a pipeline [9.2.4], [18.6.4.B]: max-flow."""
+        over = self.result(src, home, jumps=False)
+        full = self.result(src, home)
+        lay = self.layered(home, jumps=False)
+        n = self.net.n
+        idx, labels = self.net.index, self.net.labels
+        ports = self.pipes.ports
+        connected = [q for q in ports if over.departures(idx[q])]
+        ends = {e for p in self.pipes.pipelines for e in p.ends}
+        reach: dict[str, list[str]] = {x.piece.id: [] for x in group}
+        links: dict[str, list[str]] = {}
+        for p in sorted(ends):
+            i = idx[p]
+            seeds = [lay_ * n + i for lay_ in range(len(full.dist) // n)
+                     if np.isfinite(full.dist[lay_ * n + i]) and state(lay_)[0] == 0]
+            if not seeds:
+                continue
+            res = lay.search(seeds)
+            for x in group:
+                if res.end(x.index) is not None:
+                    reach[x.piece.id].append(p)
+            links[p] = [q for q in ports if q != p and res.departures(idx[q])]
+        demand = {x.piece.id: x.sp for x in group}
+        _ = labels
+        return self.pipes.allocate(connected, reach, links, demand)
+
+    def _short(self, n: _Need, src: frozenset, home: Optional[str]) -> Reason:
+        res = self.result(src, home)
+        node = res.end(n.index)
+        keys = [j.key for j in res.walk(node)[1]] if node is not None else []
+        caps = [p.describe() for p in self.pipes.pipelines if p.key in keys]
+        return Reason("9.2.4; 18.6.4.B",
+                      f"its {n.sp} SP do not fit in the capacity left on "
+                      f"{'; '.join(caps) or 'the Merchant Ship Pipelines'} (other land SPs use it)")
+
+    # ----- results ------------------------------------------------------------------------------
+    def _unsupplied(self, p: Piece, rule: str) -> Trace:
+        return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=False, status="unsupplied", kind=p.kind,
+                     role=p.role, reasons=[], hypothetical=p.hypothetical, limit=self._limit(p),
+                     extra={"unit": "hexes"}, steps=[f"no supply path [{rule}]"])
+
+    def _limit(self, p: Piece) -> Optional[float]:
+        return None if self.comm[self.net.index[p.hex]] else float(SUPPLY_REACH.hexes)
+
+    def _trace(self, p: Piece, level: str, res: LayeredResult, node: int,
+               alloc: Optional[dict] = None) -> Trace:
+        net = self.net
+        hexes, used, lay = res.walk(node)
+        labels = [net.labels[h] for h in hexes]
+        src = self.source_at.get(hexes[-1])
+        anchors = {j.b for j in used}
+        length = 0
+        if not self.comm[hexes[0]]:
+            for k, h in enumerate(hexes[1:], 1):
+                if self.comm[h] or h in anchors or k == len(hexes) - 1:
+                    length = k
+                    break
+        g, u, m = state(lay)
+        own = int(self.undev[hexes[0]]) if not self.limits.own_undeveloped else 0
+        undeveloped = u - own
+        mountains = sum(1 for a, b in zip(labels, labels[1:])
+                        if truthy(self.world.graph.edges[a, b].get("mountain")))
+        keys = list(alloc["pipelines"]) if alloc else [j.key for j in used]
+        status = "defence" if level == "attack" and p.role == "combat" and is_self_defence(p) else level
+        what = "Industrial Hex" if src and src.level == "attack" else "Supply Center"
+        t = Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status=status, kind=p.kind, role=p.role,
+                  path=labels, source={"unit": src.piece.id if src else None, "hex": labels[-1]},
+                  length=length, limit=self._limit(p), hypothetical=p.hypothetical,
+                  extra={"unit": "hexes", "undeveloped": undeveloped, "mountain_hexsides": mountains,
+                         "pipelines": keys, "source_nation": src.nation if src else None})
+        t.reasons.append(Reason("9.0.A", f"a supply path to the friendly {what} at {labels[-1]}"
+                                + (" (captured [18.4])" if src and src.captured else "")))
+        if self.comm[hexes[0]]:
+            t.steps.append(f"{p.hex} is in a Communications Area: a path of any length [9.2.1]")
+        else:
+            t.steps.append(f"{length} hex(es) to a Communications Area hex, port or source; "
+                           f"within {SUPPLY_REACH.hexes} [9.2.2.A]")
+        t.steps.append(f"Undeveloped hexes on the overland portion: {undeveloped} of at most "
+                       f"{MAX_UNDEVELOPED} [9.2.5.C]")
+        t.steps.append(f"mountain hexsides crossed: {mountains} [9.4.1]")
+        for key in keys:
+            pipe = next(x for x in self.pipes.pipelines if x.key == key)
+            t.steps.append(pipe.describe() + " [18.6.3], [9.2.4]")
+        return t
+
+    def _why(self, p: Piece, src: frozenset, home: Optional[str], level: str) -> list[Reason]:
+        """Every reason no path reaches a source for ``level``."""
+        i = self.net.index[p.hex]
+        what = "Industrial Hex" if level == "attack" else "Industrial Hex or Supply Center"
+        if not src:
+            return [Reason("9.1", f"no friendly {what} this unit may use")]
+        relaxed = self.result(src, home, blocked=False)
+        node = relaxed.end(i)
+        if node is not None:
+            seen, out = set(), []
+            for h in relaxed.walk(node)[0]:
+                why = self.block.why(h, self.net.labels[h], home)
+                if why and h not in seen:
+                    seen.add(h)
+                    out.append(Reason(*why))
+            if out:
+                return out
+        tests = (("reach", "9.2.2.A",
+                  f"{p.hex} is not within three hexes (i.e., two intervening hexes) of a Communications "
+                  f"Area hex or a supply source"),
+                 ("undeveloped", "9.2.5.C", "every path's overland portion has more than two Undeveloped hexes"),
+                 ("mountain", "9.4.1", "every path is blocked by two mountain hexsides"))
+        out = []
+        for field_, rule, text in tests:
+            lim = Limits(**{**self.limits.__dict__, field_: False})
+            if self.result(src, home, lim).end(i) is not None:
+                out.append(Reason(rule, text))
+        return out or [Reason("9.0", f"no supply path to a friendly {what}: sea, contra-land or "
+                                     f"contra-duplex hexsides, or blocked on every side [9.4.1]")]
+
+
+class GlobalWarSupply:
+    """Global War's supply rules (``assistant.rules.supply.SupplyRules``)."""
+
+    game = "globalwar"
+
+    def trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
+        return _Run(world, side).trace(pieces)
+
+
+RULES = GlobalWarSupply()
