@@ -1,0 +1,163 @@
+"""apto supply sources and who may draw on them [7.0], [9.0], [7.8].
+
+Home sources: hexes with ``home_of`` = a nation id and (setting ``supply_source_hex``) a ``city``
+and/or ``resource`` symbol, or ``supply_source`` set; or a "Home supply source" piece (its
+nation). Special sources: the fixed hexes of the [7.0] table (``SPECIAL``) and the India and United
+States Boxes (pieces placed where the box joins the map). Every source works only while its hex
+is controlled by the drawing side (a captured source works again once recaptured [7.0]).
+
+Hex attributes read: ``home_of``, ``city``, ``resource``, ``supply_source``, ``region``,
+``country``, ``island``, ``always_in_supply`` (a nation id, a comma list, or yes for every
+nation), ``colony_of``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..hexnet import truthy
+from ..supply import Piece, SupplyWorld
+from .terrain import norm
+
+# Minor nations (non-Commonwealth, an order of battle but no EP income [8.13], [9.0]) among the
+# sides of game.toml: they draw only on their own home sources and are never isolated [7.8].
+MINOR_NATIONS = frozenset({"dutch", "france", "mongolia"})
+
+
+@dataclass(frozen=True)
+class Special:
+    """One row of the [7.0] table: a source hex, the nations that may draw on it, the region the
+    unit must be in (None: anywhere) and the most units of a nation it may supply."""
+
+    hex: str
+    name: str
+    users: tuple[str, ...]
+    region: Optional[str] = None
+    limit: dict = field(default_factory=dict)
+    rule: str = "[7.0]"
+
+
+SPECIAL: tuple[Special, ...] = (
+    Special("W 5109", "Chinese Supply hex", ("china",)),
+    Special("W 5022", "Mukden", ("japan",)),
+    Special("E 4229", "Rabaul", ("japan",), "new_britain"),  # "if Rabaul is captured"
+    Special("E 4229", "Rabaul", ("uk", "australia"), "new_britain"),
+    Special("W 2713", "Saigon", ("france",), "indochina"),
+    Special("W 2713", "Saigon", ("japan",), "indochina"),  # from the Summer 1941 Seasonal Turn
+    Special("W 5811", "Soviet Supply hex", ("ussr", "mongolia")),
+    Special("W 6028", "Soviet Supply hex", ("ussr", "mongolia")),
+    Special("E 2501", "Pearl Harbor", ("us",), "hawaii"),
+    Special("W 3021", "Manila", ("us",), "philippines"),
+    Special("W 2112", "Singapore", ("uk", "australia"), "malaya"),
+)
+# Boxes by kind: who may draw, and the most units of a nation ("a maximum of two US units" [7.0]).
+BOXES: dict[str, Special] = {
+    "india box": Special("", "India Box", ("uk", "australia", "us"), None, {"us": 2}),
+    "united states box": Special("", "United States Box", ("us", "france", "uk")),
+}
+# "never considered supply sources, but are always in supply" [7.0] (by hex for Japan; by region)
+ALWAYS_HEXES = {"W 3621": "japan", "W 3733": "japan", "W 3825": "japan"}
+ALWAYS_REGIONS = {"kamchatka": "ussr", "sakhalin": "ussr", "maldives": "uk", "panama": "us"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """A permanent source a unit may draw on."""
+
+    hex: str
+    name: str
+    kind: str                   # home | special | box
+    nation: Optional[str]       # home sources: the home nation
+    unit: Optional[str] = None  # the piece marking it, if any
+    users: tuple[str, ...] = ()
+    region: Optional[str] = None
+    limit: tuple = ()           # ((nation, most units), ...)
+    rule: str = "[7.0]"
+
+
+def hex_attr(world: SupplyWorld, label: str, key: str):
+    return world.graph.nodes[label].get(key) if label in world.graph else None
+
+
+def in_region(world: SupplyWorld, label: str, region: Optional[str]) -> bool:
+    if region is None:
+        return True
+    return region in (norm(hex_attr(world, label, "region")), norm(hex_attr(world, label, "country")))
+
+
+def home_sources(world: SupplyWorld) -> list[Source]:
+    """Every home supply source on the map (hex attributes and pieces), captured or not."""
+    reading = world.settings.get("supply_source_hex", "city_or_resource")
+    if reading not in ("city_or_resource", "city_and_resource", "flagged"):
+        raise ValueError(f"setting supply_source_hex={reading!r} must be city_or_resource, "
+                         "city_and_resource or flagged")
+    out: dict[str, Source] = {}
+    for label, a in world.graph.nodes(data=True):
+        home = a.get("home_of")
+        if not home:
+            continue
+        city, res = truthy(a.get("city")), truthy(a.get("resource"))
+        ok = truthy(a.get("supply_source")) or (
+            (reading == "city_or_resource" and (city or res)) or
+            (reading == "city_and_resource" and city and res))
+        if ok:
+            out[label] = Source(label, f"home city/resource of {home}", "home", norm(home), rule="[7.0];[7.8]")
+    for p in world.pieces:
+        if p.role == "supply_source" and p.kind.strip().lower() not in BOXES and p.hex in world.graph:
+            out[p.hex] = Source(p.hex, p.name or f"home supply source of {p.nation}", "home",
+                                norm(p.nation), unit=p.id, rule="[7.0];[7.8]")
+    return sorted(out.values(), key=lambda s: s.hex)
+
+
+def special_sources(world: SupplyWorld) -> list[Source]:
+    out = [Source(s.hex, s.name, "special", None, users=s.users, region=s.region, rule=s.rule)
+           for s in SPECIAL if s.hex in world.graph]
+    for p in world.pieces:
+        box = BOXES.get(p.kind.strip().lower())
+        if p.role == "supply_source" and box and p.hex in world.graph:
+            out.append(Source(p.hex, box.name, "box", None, unit=p.id, users=box.users,
+                              limit=tuple(box.limit.items()), rule=box.rule))
+    return out
+
+
+def nations_of(world: SupplyWorld, p: Piece) -> tuple[str, ...]:
+    """The unit's nation; a unit with none counts as any nation of its side."""
+    if p.nation:
+        return (norm(p.nation),)
+    return tuple(norm(n) for n in world.sides.get(p.side, ()))
+
+
+def may_draw(world: SupplyWorld, p: Piece, s: Source) -> bool:
+    """May unit ``p`` draw on source ``s`` by nationality and region [7.0], [9.0]?"""
+    nations = nations_of(world, p)
+    if s.kind == "home":
+        if s.nation in nations:
+            return True
+        # Australia: UK and/or US units in Australia may draw on Australian sources [7.0]
+        return (s.nation == "australia" and any(n in ("uk", "us") for n in nations)
+                and norm(hex_attr(world, p.hex, "country")) == "australia")
+    if any(n in MINOR_NATIONS for n in nations) and len(nations) == 1:
+        return False  # minor units never draw on a foreign source [9.0]
+    return any(n in s.users for n in nations) and in_region(world, p.hex, s.region)
+
+
+def always_in_supply(world: SupplyWorld, p: Piece) -> Optional[str]:
+    """Why ``p`` is always in supply where it stands [7.0], or None."""
+    nations = nations_of(world, p)
+    if ALWAYS_HEXES.get(p.hex) in nations:
+        return f"{p.hex} is never a supply source but always in supply for {ALWAYS_HEXES[p.hex]} units"
+    v = hex_attr(world, p.hex, "always_in_supply")
+    if v is not None and truthy(v):
+        names = [norm(x) for x in str(v).split(",")]
+        if str(v).strip().lower() in ("yes", "true", "1", "y") or any(n in names for n in nations):
+            return f"{p.hex} is always in supply for {v} units (hex attribute always_in_supply)"
+    region = norm(hex_attr(world, p.hex, "region"))
+    if ALWAYS_REGIONS.get(region) in nations:
+        return f"{p.hex} ({region}) is never a supply source but always in supply for {ALWAYS_REGIONS[region]} units"
+    minor = [n for n in nations if n in MINOR_NATIONS]
+    owner = norm(hex_attr(world, p.hex, "colony_of") or hex_attr(world, p.hex, "country"))
+    if minor and owner in minor and (truthy(hex_attr(world, p.hex, "island"))
+                                     or truthy(hex_attr(world, p.hex, "city"))):
+        return f"{p.hex} is an island hex or colony city of {owner}: always in supply for its units"
+    return None

@@ -1,0 +1,371 @@
+"""apto supply rules (Advanced Pacific Theater of Operations, Part 7; issue 9 point 1).
+
+``RULES.trace(world, side, pieces)`` gives one ``Trace`` per piece, in order. Status words:
+"supplied", "supplied (chit)", "supplied (fortification)", "out of supply"; supply chits and
+supply-source pieces: "source" / "isolated source" / "captured source".
+
+What it applies, each in its own module:
+
+- lines of supply of any length through friendly land hexes [7.7] (``lines``), blocked by
+  desert [5.8], water except ferries, impassable hexsides, jungle except along rail [7.7], enemy
+  units, enemy partisans [10.6] and uninhibited enemy ZOC [5.13] (``zoc``);
+- island-chain supply [10.42] (``island``);
+- the sources and their nationality and region limits [7.0], [9.0] (``sources``), the isolation
+  test of home sources [7.8] (``isolation``);
+- supply chits with their monthly capacities, assigned by max-flow [7.7], [7.11] (``chits``);
+- a Permanent Fortification supplies one land unit in its hex even if cut off [5.16]; embarked
+  units are in supply unless embarked out of supply [7.7]; the always-in-supply hexes [7.0];
+- naval units: supplied in a friendly supplied functional port or when refuelled [7.10], [3.14].
+
+Hex attributes read: see ``terrain``, ``sources``, ``isolation`` (surface, terrain, rail,
+burma_railway, island, neutral, home_of, city, resource, supply_source, region, country,
+colony_of, always_in_supply, port, port_destroyed, permanent_fort). Piece attributes: ``pieces``.
+Settings: supply_source_hex, supply_friendly_hexes, supply_jungle_rail, supply_island_chain_zoc,
+supply_single_home_source, supply_port_supplied (data/games/apto/game.toml).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ..hexnet import truthy
+from ..supply import Piece, Reason, SupplyWorld, Trace
+from . import chits as C
+from .island import chain_path, chain_search, interrupted
+from .isolation import Isolation, fortress, isolation
+from .lines import Lines, Reach
+from .pieces import consumes, chit_capacity, chit_used, flag, is_land
+from .sources import Source, always_in_supply, home_sources, may_draw, nations_of, special_sources
+
+LINE = "[7.7]"
+SUPPLIED, CHIT, FORT, OUT = "supplied", "supplied (chit)", "supplied (fortification)", "out of supply"
+LINE_ROLES = ("combat", "hq", "leader", "partisan", "air", "other", "fortification")
+SHIP_ROLES = ("naval", "transport")
+
+
+@dataclass
+class _Call:
+    """What one ``trace`` call shares between its pieces."""
+
+    world: SupplyWorld
+    side: str
+    lines: Lines
+    sources: list[Source]
+    iso: dict[str, Isolation]
+    searches: dict = field(default_factory=dict)
+    box_use: dict = field(default_factory=dict)
+
+    def reach(self, nodes: tuple[int, ...]) -> tuple[Reach, Optional[object]]:
+        """Land and island-chain lines from ``nodes`` (cached per set of sources)."""
+        if nodes not in self.searches:
+            land = self.lines.search(list(nodes))
+            src = np.zeros(self.lines.net.n, dtype=bool)
+            src[list(nodes)] = True
+            self.searches[nodes] = (land, chain_search(self.lines, land, src))
+        return self.searches[nodes]
+
+
+class AptoSupply:
+    """The apto supply rules (``SupplyRules``)."""
+
+    game = "apto"
+
+    def trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
+        for p in pieces:
+            if p.side != side:
+                raise ValueError(f"piece {p.id} is {p.side}, not {side}")
+            if p.hex not in world.graph:
+                raise ValueError(f"piece {p.id}: hex {p.hex!r} is not on the apto map")
+        lines = Lines.of(world, side)
+        homes = home_sources(world)
+        call = _Call(world, side, lines, homes + special_sources(world), isolation(world, side, lines, homes))
+        out: dict[int, Trace] = {}
+        waiting: list[int] = []
+        for k, p in enumerate(pieces):
+            t = self._first(call, p)
+            if t is None:
+                waiting.append(k)
+            else:
+                out[k] = t
+        self._chits(call, [pieces[k] for k in waiting], out, waiting)
+        self._forts(call, pieces, out, waiting)
+        for k in waiting:
+            if k not in out:
+                out[k] = self._cut(call, pieces[k])
+        self._chit_status(call, pieces, out)
+        return [out[k] for k in range(len(pieces))]
+
+    # ----- one piece -------------------------------------------------------------------------
+    def _first(self, call: _Call, p: Piece) -> Optional[Trace]:
+        """The trace when a permanent source (or a rule) settles it; None if it needs a chit."""
+        world = call.world
+        if p.role == "supply_chit":
+            return _trace(p, "source", True, [p.hex], {"unit": p.id, "hex": p.hex}, steps=[
+                f"supply chit: capacity {chit_capacity(p)} a month, {chit_used(p)} used before this trace [7.7]"])
+        if p.role == "supply_source" or (p.role == "fortification" and fortress(world, p.hex)):
+            return self._source_status(call, p)
+        if flag(p, "embarked"):
+            if flag(p, "out_of_supply"):
+                return _trace(p, OUT, False, [], None, [Reason(LINE, f"{p.id} embarked while out of supply")])
+            return _trace(p, SUPPLIED, True, [p.hex], None, steps=["embarked units are in supply [7.7]"])
+        if p.role in SHIP_ROLES:
+            return self._ship(call, p)
+        why = always_in_supply(world, p)
+        if why:
+            return _trace(p, SUPPLIED, True, [p.hex], None, steps=[why + " [7.0]"])
+        got = self._permanent(call, p)
+        if got:
+            return got
+        return None
+
+    def _eligible(self, call: _Call, p: Piece) -> tuple[list[Source], list[Source]]:
+        """(sources the unit may draw on without limit, sources with a per-nation limit)."""
+        free, limited = [], []
+        net = call.lines.net
+        for s in call.sources:
+            if not may_draw(call.world, p, s):
+                continue
+            if s.kind == "home":
+                st = call.iso.get(s.hex)
+                if st is None or not st.works:
+                    continue
+            elif call.world.control.owner(s.hex) != call.side:
+                continue  # a captured special source [7.0]
+            if not call.lines.end_ok[net.index[s.hex]]:
+                continue
+            lim = dict(s.limit)
+            if any(n in lim for n in nations_of(call.world, p)) and not any(n in s.users and n not in lim
+                                                                            for n in nations_of(call.world, p)):
+                limited.append(s)
+            else:
+                free.append(s)
+        return free, limited
+
+    def _line(self, call: _Call, p: Piece, srcs: list[Source]) -> Optional[list[int]]:
+        if not srcs:
+            return None
+        net = call.lines.net
+        nodes = tuple(sorted({net.index[s.hex] for s in srcs}))
+        land, chain = call.reach(nodes)
+        i = net.index[p.hex]
+        path = land.path(i)
+        if path:
+            return path
+        return chain_path(call.lines, land, chain, i) or None
+
+    def _permanent(self, call: _Call, p: Piece) -> Optional[Trace]:
+        net = call.lines.net
+        free, limited = self._eligible(call, p)
+        path = self._line(call, p, free)
+        note = []
+        if path is None:
+            for s in limited:
+                nation = next(n for n in nations_of(call.world, p) if n in dict(s.limit))
+                most = dict(s.limit)[nation]
+                used = call.box_use.setdefault((s.hex, s.name, nation), [])
+                got = self._line(call, p, [s])
+                if got is None:
+                    continue
+                if len(used) >= most:
+                    note.append(Reason("[7.0]", f"{s.name} at {s.hex} already supplies {most} {nation} units "
+                                                f"({', '.join(used)}): at most {most} may draw on it"))
+                    continue
+                used.append(p.id)
+                path = got
+                break
+        if path is None:
+            call.searches.setdefault(("notes", p.id), note)
+            return None
+        labels = [net.labels[i] for i in path]
+        src = self._source_at(call, p, labels[-1])
+        steps = [f"line of supply of {len(labels) - 1} hexes to {src.name} at {src.hex} {src.rule}"]
+        if _chain_used(call, path):
+            steps.append("part of the line runs along an island chain of coastal hexes [10.42]")
+        return _trace(p, SUPPLIED, True, labels, {"unit": src.unit or src.name, "hex": src.hex}, steps=steps)
+
+    def _source_at(self, call: _Call, p: Piece, label: str) -> Source:
+        cands = [s for s in call.sources if s.hex == label and may_draw(call.world, p, s)]
+        return cands[0] if cands else Source(label, label, "home", None)
+
+    def _source_status(self, call: _Call, p: Piece) -> Trace:
+        st = call.iso.get(p.hex)
+        if st is None:
+            owner = call.world.control.owner(p.hex)
+            if owner != call.side:
+                return _trace(p, "captured source", False, [p.hex], None,
+                              [Reason("[7.0]", f"{p.hex} is held by {owner or 'nobody'}: no source until recaptured")])
+            why = ("a Permanent Fortification supplies one land unit in its hex [5.16]; never isolated [7.8]"
+                   if p.role == "fortification" else "a supply source [7.0]")
+            return _trace(p, "source", True, [p.hex], {"unit": p.id, "hex": p.hex}, steps=[why])
+        if st.captured:
+            return _trace(p, "captured source", False, [p.hex], None, [Reason("[7.0]", st.why)])
+        if st.isolated:
+            return _trace(p, "isolated source", False, [p.hex], None, [Reason("[7.8]", st.why)])
+        return _trace(p, "source", True, [p.hex], {"unit": p.id, "hex": p.hex}, steps=[st.why])
+
+    def _ship(self, call: _Call, p: Piece) -> Trace:
+        """Naval units and transports: supplied in a friendly supplied functional port or when
+        refuelled [7.10], [3.14]; they never consume supply chits."""
+        world = call.world
+        a = world.graph.nodes[p.hex]
+        port_ok = truthy(a.get("port")) and not truthy(a.get("port_destroyed")) \
+            and world.control.owner(p.hex) == call.side
+        if port_ok:
+            if world.settings.get("supply_port_supplied", "line") == "friendly_port":
+                return _trace(p, SUPPLIED, True, [p.hex], None,
+                              steps=[f"in the friendly functioning port {p.hex} (setting supply_port_supplied) [7.10]"])
+            probe = replace(p, role="combat")
+            t = self._permanent(call, probe)
+            if t is not None:
+                t.role, t.steps = p.role, [f"docked in the supplied port {p.hex} [7.10]"] + t.steps
+                return t
+        if flag(p, "refuelled"):
+            return _trace(p, SUPPLIED, True, [p.hex], None, steps=["refuelled this month [3.14]"])
+        why = (f"{p.hex} is not a friendly, functioning, supplied port and {p.id} was not refuelled"
+               if not port_ok else f"the port {p.hex} traces no line of supply and {p.id} was not refuelled")
+        return _trace(p, OUT, False, [], None, [Reason("[7.10]", why)])
+
+    # ----- chits, fortifications --------------------------------------------------------------
+    def _chits(self, call: _Call, units: list[Piece], out: dict[int, Trace], keys: list[int]) -> None:
+        world, net = call.world, call.lines.net
+        chits = [c for c in world.of_side(call.side, "supply_chit") if call.lines.end_ok[net.index[c.hex]]]
+        if not chits or not units:
+            return
+        paths: dict[str, dict[str, list[int]]] = {}
+        for c in chits:
+            land, chain = call.reach((net.index[c.hex],))
+            for u in units:
+                i = net.index[u.hex]
+                path = land.path(i) or chain_path(call.lines, land, chain, i)
+                if path:
+                    paths.setdefault(u.id, {})[c.id] = path
+        needs = [C.ChitNeed(u.id, tuple(paths.get(u.id, {})), consumes(u),
+                            str(u.attrs.get("posture") or "").lower() == "defending") for u in units]
+        remaining = {c.id: chit_capacity(c) - chit_used(c) for c in chits}
+        got = C.assign(needs, remaining)
+        call.searches["chit_assignment"] = got
+        call.searches["chit_paths"] = paths
+        for k, u in zip(keys, units):
+            cid = got.get(u.id)
+            if cid is None:
+                continue
+            chit = world.piece(cid)
+            labels = [net.labels[i] for i in paths[u.id][cid]]
+            how = ("consumes 1 of its capacity" if consumes(u) else
+                   "a defender: any chit it reaches supplies it" if str(u.attrs.get("posture") or "").lower() == "defending"
+                   else "fractional or no combat strength: never consumes")
+            t = _trace(u, CHIT, True, labels, {"unit": chit.id, "hex": chit.hex},
+                       steps=[f"line of supply of {len(labels) - 1} hexes to {chit.kind} {chit.id} at {chit.hex}; "
+                              f"{how} [7.7], [7.11]"])
+            t.extra["chit"] = chit.id
+            t.extra["consumes"] = consumes(u)
+            out[k] = t
+
+    def _forts(self, call: _Call, pieces: Sequence[Piece], out: dict[int, Trace], keys: list[int]) -> None:
+        """[5.16]: a functional Permanent Fortification supplies one land unit in its hex."""
+        used: set[str] = set()
+        for k in keys:
+            p = pieces[k]
+            if k in out or not is_land(p) or p.hex in used or not fortress(call.world, p.hex):
+                continue
+            if call.world.control.owner(p.hex) not in (call.side, None):
+                continue
+            used.add(p.hex)
+            out[k] = _trace(p, FORT, True, [p.hex], {"unit": None, "hex": p.hex},
+                            steps=[f"the Permanent Fortification in {p.hex} supplies one land unit in its hex even "
+                                   "if cut off [5.16]"])
+
+    def _chit_status(self, call: _Call, pieces: Sequence[Piece], out: dict[int, Trace]) -> None:
+        got = call.searches.get("chit_assignment", {})
+        for k, p in enumerate(pieces):
+            if p.role != "supply_chit":
+                continue
+            drawn = [u for u, c in got.items() if c == p.id]
+            spent = [u for u in drawn if u in {q.id for q in pieces if consumes(q)}]
+            cap, used = chit_capacity(p), chit_used(p)
+            t = out[k]
+            t.extra.update({"capacity": cap, "used": used + len(spent), "supplies": drawn})
+            t.steps.append(f"supplies {', '.join(drawn) or 'nobody'} in this trace; {used + len(spent)} of {cap} "
+                           f"used{' - expended in the Supply Step' if used + len(spent) else ''} [7.7]")
+
+    # ----- why a unit is cut off ----------------------------------------------------------------
+    def _cut(self, call: _Call, p: Piece) -> Trace:
+        world, lines = call.world, call.lines
+        net = lines.net
+        free, limited = self._eligible(call, p)
+        reasons = list(call.searches.get(("notes", p.id), []))
+        chits = [c for c in world.of_side(call.side, "supply_chit") if c.hex in net.index]
+        targets = sorted({net.index[s.hex] for s in free + limited} | {net.index[c.hex] for c in chits})
+        if not targets:
+            reasons.append(Reason("[7.0]", f"no supply source or chit that {p.nation or p.side} units may draw on"))
+            return _trace(p, OUT, False, [], None, reasons)
+        paths = call.searches.get("chit_paths", {}).get(p.id, {})
+        if paths:
+            reasons.append(Reason("[7.11]", f"every chit {p.id} reaches ({', '.join(paths)}) is already at capacity"))
+            return _trace(p, OUT, False, [], None, reasons)
+        relaxed = _relaxed(lines)
+        reach = relaxed.search(targets)
+        i = net.index[p.hex]
+        path = reach.path(i)
+        if not path:
+            reasons.append(Reason(LINE, f"no line of land hexes from {p.hex} to any source it may draw on: water "
+                                        "(without a ferry), desert, impassable hexsides or jungle without rail cut "
+                                        "it [7.7], [5.8]"))
+        else:
+            reasons += _blockers(call, p, [net.labels[j] for j in path])
+            if len(reasons) == len(call.searches.get(("notes", p.id), [])):
+                reasons.append(Reason(LINE, f"no unobstructed line of supply from {p.hex}"))
+        t = _trace(p, OUT, False, [], None, reasons)
+        if path:
+            t.steps.append("nearest line by terrain alone: " + " -> ".join(net.labels[j] for j in path))
+        return t
+
+
+def _relaxed(lines: Lines) -> Lines:
+    """The same lines with enemy units, ZOC and hex control ignored (to say what cuts a line)."""
+    t = lines.terrain
+    end_ok = t.land.copy()
+    enter = t.land & ~t.desert
+    if not lines.strict:
+        enter &= ~lines.restricted
+    return replace(lines, end_ok=end_ok, enter=enter)
+
+
+def _blockers(call: _Call, p: Piece, labels: list[str]) -> list[Reason]:
+    lines, world = call.lines, call.world
+    net = lines.net
+    out = []
+    for k, lab in enumerate(labels):
+        i = net.index[lab]
+        first = k == 0
+        if lines.enemy_partisan[i]:
+            out.append(Reason("[10.6]", f"{lab} holds an enemy partisan: no line of supply enters it"))
+        elif lines.enemy_units[i]:
+            ids = ", ".join(q.id for q in world.at(lab) if q.side != call.side and is_land(q))
+            out.append(Reason(LINE, f"{lab} holds enemy land units ({ids}) (apto [7.7] Line of Supply)"))
+        elif lines.zoc.blocks[i]:
+            extra = " - contested ZOC still blocks" if lines.zoc.contested(i) else ""
+            out.append(Reason(LINE, f"{lab} is in uninhibited enemy ZOC{extra} (apto [7.7] Line of Supply)"))
+        elif not first and not lines.friendly[i]:
+            owner = world.control.owner(lab)
+            out.append(Reason(LINE, f"{lab} is not a friendly land hex (held by {owner or 'nobody'}; "
+                                    "setting supply_friendly_hexes) (apto [7.7] Line of Supply)"))
+    return out
+
+
+def _chain_used(call: _Call, path: list[int]) -> bool:
+    t = call.lines.terrain
+    return any(not call.lines.enter[i] and t.coastal[i] for i in path[1:-1])
+
+
+def _trace(p: Piece, status: str, ok: bool, path: list[str], source, reasons=None, steps=None) -> Trace:
+    return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=ok, status=status, kind=p.kind, role=p.role,
+                 path=list(path), source=source, length=max(len(path) - 1, 0) if path else None, limit=None,
+                 reasons=list(reasons or []), steps=list(steps or []), extra={"unit": "hexes"},
+                 hypothetical=p.hypothetical)
+
+
+RULES = AptoSupply()
