@@ -99,7 +99,12 @@ class _Tracer:
     def run(self, pieces: Sequence[Piece]) -> list[Trace]:
         out = []
         for p in pieces:
-            t = self.trace_hq(p) if p.role == "hq" else self.trace_piece(p)
+            if p.role == "hq":
+                t = self.trace_hq(p)
+            elif p.role == "ucs":
+                t = self.trace_ucs(p)
+            else:
+                t = self.trace_piece(p)
             t.steps += [n for n in self.links.air.notes]
             if p.hex in self.net.index:
                 self.base_figures(p, t)
@@ -122,6 +127,20 @@ class _Tracer:
             t.source = {"unit": None, "hex": t.path[-1]}
             t.extra["ucs"] = h.ucs
             t.length = len(h.path) - 1
+        return t
+
+    def trace_ucs(self, p: Piece) -> Trace:
+        """[28.10.1] an Ultimate Command Source is where command links end."""
+        t = self._new(p)
+        node = self.net.index.get(p.hex)
+        if node is not None and node in self.links.ucs:
+            t.supplied, t.status = True, "linked"
+            t.path, t.source, t.length = [p.hex], {"unit": p.id, "hex": p.hex}, 0
+            t.extra.update({"link": "ucs", "unit": "sea hexes"})
+            t.steps.append(f"[28.10.1] {self.links.ucs[node][0]} is an Ultimate Command Source")
+        else:
+            owner = self.world.control.owner(p.hex)
+            t.reasons.append(Reason("[28.10.1]", f"{p.hex} is controlled by {owner}: no Ultimate Command Source"))
         return t
 
     def trace_piece(self, p: Piece) -> Trace:
@@ -269,7 +288,8 @@ class _Tracer:
         x = float(xres.dist[node]) if xres is not None and xres.reached(node) else None
         t.extra.update({"y": _n(y), "x": _n(x), "tsd": None, "category": None})
         if y is None:
-            t.steps.append("[32.1.1] y unknown: no friendly Ultimate Command Source on the map")
+            t.steps.append("[32.1.1] y unknown: no friendly Ultimate Command Source on the map"
+                           + (" among the USA West Coast areas [32.1.2]" if us_only else ""))
         if x is None:
             t.steps.append("[32.1.1] x unknown: no functioning friendly supply base on the map")
         if y is None or x is None:
