@@ -57,42 +57,63 @@ def checked_sides(state, sides) -> list[str]:
     return list(dict.fromkeys(wanted))
 
 
-def trace_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.DataFrame:
-    """The current state's side-wide reports: ``COLUMNS``, then ``limit``, ``role``, ``path`` (hex
-    labels joined by spaces), ``reasons`` ("[rule] text" joined by "; ") and the game's extra
-    figures (e.g. witp bases' ``y``, ``x``, ``tsd``, ``category``) where any trace has them."""
+def current_traces(campaign, sides=None, whatif: Optional[WhatIf] = None) -> list[Trace]:
+    """The current state's side-wide reports, side by side (``sides``: one, several or all)."""
     state = campaign.state
     world = world_of(state, campaign.graph())
+    return [t for side in checked_sides(state, sides) for t in trace_side(world, side, whatif).items]
+
+
+def _detail_frame(campaign, traces: list[Trace]) -> pd.DataFrame:
+    turn = campaign.state.turn
     rows, extras = [], []
-    for side in checked_sides(state, sides):
-        for t in trace_side(world, side, whatif).items:
-            row = trace_row(t, state.turn.index, state.turn.label)
-            row.update(limit=None if t.limit is None else float(t.limit), role=t.role,
-                       path=" ".join(t.path), reasons="; ".join(f"[{r.rule}] {r.text}" for r in t.reasons))
-            more = {k: v for k, v in t.extra.items()
-                    if k not in row and k != "unit" and not isinstance(v, (dict, list))}
-            row.update(more)
-            extras += [k for k in more if k not in extras]
-            rows.append(row)
+    for t in traces:
+        row = trace_row(t, turn.index, turn.label)
+        row.update(limit=None if t.limit is None else float(t.limit), role=t.role,
+                   path=" ".join(t.path), reasons="; ".join(f"[{r.rule}] {r.text}" for r in t.reasons))
+        more = {k: v for k, v in t.extra.items()
+                if k not in row and k != "unit" and not isinstance(v, (dict, list))}
+        row.update(more)
+        extras += [k for k in more if k not in extras]
+        rows.append(row)
     df = frame_of(rows, COLUMNS + DETAIL + tuple(extras))
     df["limit"] = pd.to_numeric(df["limit"]).astype("float64")
     return df
 
 
-_RISK = {c: i for i, c in enumerate("FEDCBA")}  # witp [32.2.1]: A nearest, F farthest
+def trace_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.DataFrame:
+    """The current state's side-wide reports: ``COLUMNS``, then ``limit``, ``role``, ``path`` (hex
+    labels joined by spaces), ``reasons`` ("[rule] text" joined by "; ") and the game's extra
+    figures (e.g. witp bases' ``y``, ``x``, ``tsd``, ``category``) where any trace has them."""
+    return _detail_frame(campaign, current_traces(campaign, sides, whatif))
+
+
+# witp [32.2.1]: F is the farthest category; then no figures (y or x unknown: a player question),
+# then no penalty (TSD below 1,500 [32.1.1]).
+_RISK = {**{c: i for i, c in enumerate("FEDCBA")}, "unknown": 6, "none": 7}
+BASE_COLUMNS = ("side", "unit", "kind", "hex", "status", "supplied", "category", "tsd", "y", "x", "source",
+                "length", "reasons")
 
 
 def bases_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.DataFrame:
-    """The bases at risk now: every trace that carries a supply-distance ``category`` (witp bases,
-    [32.1.1]/[32.2.1]), isolated ones first, then by category from F (farthest) to A, then by TSD
-    (largest first). Empty, with the same columns, for a game whose traces carry no category."""
-    df = trace_frame(campaign, sides, whatif)
+    """The bases at risk now: every trace that carries supply-distance figures (witp bases,
+    [32.1.1]/[32.2.1]: ``y``, ``x``, ``tsd``, ``category``), isolated ones first, then by category
+    from F (farthest) to A, then those whose figures are unknown, then those without penalty (TSD
+    below 1,500); within each, the largest TSD first. Empty, with the same columns, for a game whose
+    traces carry no such figures."""
+    bases = [t for t in current_traces(campaign, sides, whatif) if "category" in t.extra]
+    df = _detail_frame(campaign, bases)
     for c in BASE_FIGURES:
         if c not in df.columns:
             df[c] = pd.Series([None] * len(df), dtype=object)
-    bases = df[df["category"].notna()].copy()
-    bases["_risk"] = bases["category"].map(lambda c: _RISK.get(str(c), -1))
-    bases = bases.sort_values(["supplied", "_risk", "tsd"], ascending=[True, True, False], kind="stable")
-    keep = ["side", "unit", "kind", "hex", "status", "supplied", "category", "tsd", "y", "x", "source",
-            "length", "reasons"]
-    return bases[keep].reset_index(drop=True)
+
+    def risk(row) -> int:
+        if row["category"] is not None and not pd.isna(row["category"]):
+            return _RISK.get(str(row["category"]), 6)
+        return _RISK["unknown"] if pd.isna(row["tsd"]) else _RISK["none"]
+
+    df["_risk"] = [risk(r) for _, r in df.iterrows()] if len(df) else pd.Series([], dtype="int64")
+    df["_tsd"] = pd.to_numeric(df["tsd"], errors="coerce")
+    df = df.sort_values(["supplied", "_risk", "_tsd"], ascending=[True, True, False], kind="stable",
+                        na_position="last")
+    return df[list(BASE_COLUMNS)].reset_index(drop=True)

@@ -16,7 +16,8 @@ from assistant.rules.supply import Reason, Trace
 
 class HandRules:
     """A piece is linked unless its ``cut`` attribute is set (then with one reason); a piece with a
-    ``category`` attribute is a base and carries witp's y/x/tsd/category figures [32.1.1]."""
+    ``base`` attribute carries witp's y/x/tsd/category figures [32.1.1] from its attributes (y or x
+    absent: figures unknown; no ``cat``: no penalty)."""
 
     game = "witp"
 
@@ -25,9 +26,9 @@ class HandRules:
         for p in pieces:
             cut = bool(p.attr("cut"))
             extra = {"unit": "hexes"}
-            if p.attr("cat"):
+            if p.attr("base"):
                 y, x = p.attr("y"), p.attr("x")
-                extra.update(y=y, x=x, tsd=2 * y * x, category=p.attr("cat"))
+                extra.update(y=y, x=x, tsd=None if y is None or x is None else 2 * y * x, category=p.attr("cat"))
             out.append(Trace(unit=p.id, hex=p.hex, side=side, supplied=not cut,
                              status="isolated" if cut else "linked", kind=p.kind, role=p.role,
                              path=[] if cut else [p.hex], source=None if cut else {"unit": None, "hex": p.hex},
@@ -41,12 +42,14 @@ def campaign(tmp_path, monkeypatch):
     monkeypatch.setattr(supply_engine, "rules_for", lambda game: HandRules())
     c = Campaign.create(tmp_path / "f.campaign", game="witp")
     # Jaluit's figures from [32.1.1]: y 47, x 19 -> TSD 1,786 -> category A.
-    c.place_unit("allies", "airfield", "E2519", id="a-a", attrs={"cat": "A", "y": 47, "x": 19})
-    c.place_unit("allies", "airfield", "E2418", id="a-c-small", attrs={"cat": "C", "y": 10, "x": 20})
-    c.place_unit("allies", "airfield", "E2419", id="a-c-big", attrs={"cat": "C", "y": 30, "x": 40})
-    c.place_unit("allies", "airfield", "E2618", id="a-a-cut", attrs={"cat": "A", "y": 5, "x": 5, "cut": True})
+    c.place_unit("allies", "airfield", "E2519", id="a-a", attrs={"base": True, "cat": "A", "y": 47, "x": 19})
+    c.place_unit("allies", "airfield", "E2418", id="a-c-small", attrs={"base": True, "cat": "C", "y": 10, "x": 20})
+    c.place_unit("allies", "airfield", "E2419", id="a-c-big", attrs={"base": True, "cat": "C", "y": 30, "x": 40})
+    c.place_unit("allies", "airfield", "E2618", id="a-a-cut", attrs={"base": True, "cat": "A", "y": 5, "x": 5, "cut": True})
+    c.place_unit("allies", "airfield", "E2520", id="a-none", attrs={"base": True, "y": 10, "x": 5})  # TSD 100
+    c.place_unit("allies", "airfield", "E2619", id="a-unknown", attrs={"base": True, "y": 10})
     c.place_unit("allies", "infantry division", "E2518", id="inf", attrs={"cut": True})
-    c.place_unit("japan", "airfield", "B3327", id="j-f", attrs={"cat": "F", "y": 90, "x": 90})
+    c.place_unit("japan", "airfield", "B3327", id="j-f", attrs={"base": True, "cat": "F", "y": 90, "x": 90})
     yield c
     c.close()
 
@@ -65,7 +68,8 @@ def test_trace_frame_has_the_shared_columns_then_the_working(campaign):
 
 def test_bases_at_risk_isolated_first_then_farthest_category_then_largest_tsd(campaign):
     df = bases_frame(campaign, sides="allies")
-    assert list(df.unit) == ["a-a-cut", "a-c-big", "a-c-small", "a-a"]
+    assert list(df.unit) == ["a-a-cut", "a-c-big", "a-c-small", "a-a", "a-unknown", "a-none"]
+    assert df.set_index("unit").loc["a-none", "tsd"] == 100
     assert "inf" not in set(df.unit)  # not a base: no supply category
     assert list(bases_frame(campaign).unit)[:2] == ["a-a-cut", "j-f"]
 
