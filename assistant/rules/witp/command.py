@@ -383,10 +383,13 @@ class Links:
         if np.isfinite(radius) and length > radius and not (not sea and out):
             out.append(Reason(rule, f"out of range: {net.labels[node]} is {length:g} {unit} from "
                                     f"{net.labels[path[-1]]}, limit {radius:g}"))
+        blocked: dict[str, list[str]] = {}
         for i in path:
             if self.air.mask[i]:
-                out.append(Reason("[29.8.1]", f"{net.labels[i]} is within 4 hexes or normal range of enemy "
-                                              f"combat APs: {'; '.join(self.air.by[i])}"))
+                blocked.setdefault("; ".join(self.air.by[i]), []).append(net.labels[i])
+        for who, hexes in blocked.items():
+            out.append(Reason("[29.8.1]", f"air-blocked: {', '.join(hexes)} within 4 hexes or normal range "
+                                          f"of enemy combat APs ({who})"))
         for i in path[1:-1]:
             if self.gblock[i]:
                 out.append(Reason("[29.8.2]", f"{net.labels[i]} holds enemy ground units "
