@@ -8,7 +8,8 @@ no-strength units [7.7]) are matched to reachable chits: source -> unit (1) -> c
 supplied [7.7]; the tracer prefers units in the order given (each unit is kept if the flow can
 still grow with it - greedy augmentation, which still reaches the maximum).
 Defenders are supplied by any chit they reach [7.7]; units that never consume need a chit whose
-capacity is not entirely taken [7.11].
+capacity was not entirely spent before this trace (``used`` < capacity) [7.11] - what they draw
+takes nothing from the attackers.
 """
 
 from __future__ import annotations
@@ -59,14 +60,13 @@ def assign(needs: Sequence[ChitNeed], remaining: Mapping[str, int]) -> dict[str,
             for (tag, c), f in flow[("u", u)].items():
                 if f > 0:
                     out[u] = c
-    taken = {c: sum(1 for u in out.values() if u == c) for c in remaining}
     for n in needs:
         if n.consumes:
             continue
         if n.defending and n.reach:
             out[n.unit] = n.reach[0]
             continue
-        free = [c for c in n.reach if remaining.get(c, 0) - taken.get(c, 0) > 0]
+        free = [c for c in n.reach if remaining.get(c, 0) > 0]
         if free:
             out[n.unit] = free[0]
     return out

@@ -123,6 +123,9 @@ class Lines:
         keys = list(sources.keys()) if isinstance(sources, dict) else list(sources)
         src[keys] = True
         edges = self.leave_mask(src)
+        # a source hex inside uninhibited enemy ZOC (or holding enemies) ends no land line; an
+        # island chain may still start there [10.42]
+        edges &= ~(src & ~self.end_ok)[self.net.tail]
         res = net.search(sources, enter=self.enter if enter is None else enter, edges=edges)
         return self._ends(res, edges, src)
 
@@ -132,7 +135,7 @@ class Lines:
         end = np.where(np.isfinite(res.dist) & (self.end_ok | src), res.dist, np.inf)
         via = np.full(net.n, -1, dtype=np.int64)
         # tails that were reached as interior or source hexes (the search left them)
-        can_leave = np.isfinite(res.dist) & (self.enter | src)
+        can_leave = np.isfinite(res.dist) & (self.enter | (src & self.end_ok))
         if not self.strict:
             can_leave &= ~self.restricted | src
         # one more step, across hexsides a line may cross (into restricted hexes too: a line ends there)

@@ -134,8 +134,6 @@ class AptoSupply:
                     continue
             elif call.world.control.owner(s.hex) != call.side:
                 continue  # a captured special source [7.0]
-            if not call.lines.end_ok[net.index[s.hex]]:
-                continue
             lim = dict(s.limit)
             if any(n in lim for n in nations_of(call.world, p)) and not any(n in s.users and n not in lim
                                                                             for n in nations_of(call.world, p)):
@@ -231,7 +229,7 @@ class AptoSupply:
     # ----- chits, fortifications --------------------------------------------------------------
     def _chits(self, call: _Call, units: list[Piece], out: dict[int, Trace], keys: list[int]) -> None:
         world, net = call.world, call.lines.net
-        chits = [c for c in world.of_side(call.side, "supply_chit") if call.lines.end_ok[net.index[c.hex]]]
+        chits = world.of_side(call.side, "supply_chit")
         if not chits or not units:
             return
         paths: dict[str, dict[str, list[int]]] = {}
