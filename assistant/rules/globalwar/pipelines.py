@@ -83,26 +83,25 @@ class PipelineNet:
 
         ``connected``: ports a source reaches overland; ``reach``: unit id -> ports it traces
         overland to; ``links``: port -> ports it reaches overland (pipelines in series); ``demand``:
-        unit id -> SPs. A unit gets all its SPs or none (an SP short leaves the whole unit
-        unsupplied; the player may break it down [7.2]). Returns unit id -> {"pipelines": [keys]}."""
-        active = {u: sp for u, sp in demand.items() if sp > 0 and reach.get(u)}
-        while True:
-            graph = self._network(connected, reach, links, active)
-            if not active:
-                return {}
-            value, flow = nx.maximum_flow(graph, SRC, SINK)
-            got = {u: flow[("unit", u)][SINK] for u in active}
-            partial = [u for u in active if 0 < got[u] < active[u]]
-            if not partial:
-                break
-            worst = max(partial, key=lambda u: (active[u] - got[u], u))
-            del active[worst]
+        unit id -> SPs, in the order units are served (the rules leave the choice to the owner;
+        later units never push out earlier ones, though max-flow may reroute them). A unit gets all
+        its SPs or none (an SP short leaves the whole unit unsupplied; the player may break it down
+        [7.2]). Returns unit id -> {"pipelines": [keys]}."""
+        want = {u: sp for u, sp in demand.items() if sp > 0 and reach.get(u)}
+        active: dict[str, int] = {}
+        flow: dict = {}
+        for u, sp in want.items():  # in the player's order: the rules leave the choice to the owner
+            trial = {**active, u: sp}
+            value, f = nx.maximum_flow(self._network(connected, reach, links, trial), SRC, SINK)
+            if value == sum(trial.values()):
+                active, flow = trial, f
+        if not active:
+            return {}
         self._consume(flow)
         out = {}
         for u in active:
-            if got[u] == active[u] and got[u] > 0:
-                ports = [p for p in reach[u] if flow.get(("port", p), {}).get(("unit", u), 0) > 0]
-                out[u] = {"pipelines": self._feeding(flow, ports)}
+            ports = [p for p in reach[u] if flow.get(("port", p), {}).get(("unit", u), 0) > 0]
+            out[u] = {"pipelines": self._feeding(flow, ports)}
         return out
 
     def _network(self, connected, reach, links, active) -> nx.DiGraph:
