@@ -137,8 +137,8 @@ def may_draw(world: SupplyWorld, p: Piece, s: Source) -> bool:
         # Australia: UK and/or US units in Australia may draw on Australian sources [7.0]
         return (s.nation == "australia" and any(n in ("uk", "us") for n in nations)
                 and norm(hex_attr(world, p.hex, "country")) == "australia")
-    if any(n in MINOR_NATIONS for n in nations) and len(nations) == 1:
-        return False  # minor units never draw on a foreign source [9.0]
+    # minor units never draw on a foreign source [9.0] unless the [7.0] table names them (France at
+    # Saigon, Mongolia at the Soviet Supply hexes): ``users`` lists exactly those
     return any(n in s.users for n in nations) and in_region(world, p.hex, s.region)
 
 

@@ -37,7 +37,7 @@ def grid(rows: int, cols: int, **attrs) -> nx.Graph:
     g = nx.Graph()
     for r in range(rows):
         for c in range(cols):
-            g.add_node(label(r, c), surface="land", **attrs)
+            g.add_node(label(r, c), **{"surface": "land", **attrs})
     for r in range(rows):
         for c in range(cols):
             nb = [(r, c + 1)]

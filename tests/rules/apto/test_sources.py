@@ -1,0 +1,271 @@
+"""apto supply sources [7.0], [9.0], [5.16] and the isolation test [7.8], on hand-built maps."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from aptokit import grid, piece, quote, strip, trace, world
+
+
+def relabel(g, mapping):
+    return nx.relabel_nodes(g, mapping)
+
+
+# ----- which hexes are sources ------------------------------------------------------------------
+@pytest.mark.parametrize("reading, city, resource, flagged, source", [
+    ("city_or_resource", "yes", None, None, True), ("city_or_resource", None, "yes", None, True),
+    ("city_or_resource", None, None, None, False),
+    ("city_and_resource", "yes", None, None, False), ("city_and_resource", "yes", "yes", None, True),
+    ("flagged", "yes", "yes", None, False), ("flagged", None, None, "yes", True),
+    ("city_and_resource", None, None, "yes", True)])
+def test_7_0_home_city_resource_hexes(reading, city, resource, flagged, source):
+    quote("Each friendly home city/resource hex in a nation automatically functions as a supply source for all of "
+          "that nation's units")
+    g = strip(3, country="japan")
+    g.nodes["H000"].update(home_of="japan", city=city, resource=resource, supply_source=flagged)
+    t = trace(world(g, [piece("inf", "japan", "Land unit", "H002")], {"supply_source_hex": reading}), "japan")
+    assert t["inf"].supplied is source
+
+
+def test_7_0_another_nations_home_source_does_not_supply():
+    g = strip(3, country="australia")
+    g.nodes["H000"].update(home_of="australia", city="yes")
+    ps = [piece("aus", "allies", "Land unit", "H002", "australia"), piece("nl", "allies", "Land unit", "H002", "dutch"),
+          piece("cn", "allies", "Land unit", "H002", "china")]
+    t = trace(world(g, ps), "allies")
+    assert t["aus"].supplied and not t["nl"].supplied and not t["cn"].supplied
+
+
+def test_7_0_uk_and_us_units_in_australia_draw_on_australian_sources():
+    quote("Australia: UK and/or US unit(s) in Australia may also draw supply from any Australian supply source(s) "
+          "normally.")
+    g = strip(4, country="australia")
+    g.nodes["H000"].update(home_of="australia", city="yes")
+    g.nodes["H003"]["country"] = "new_zealand"  # outside Australia, still allied land
+    ps = [piece("us", "allies", "Land unit", "H002", "us"), piece("uk", "allies", "Land unit", "H002", "uk"),
+          piece("us_out", "allies", "Land unit", "H003", "us"), piece("nz", "allies", "Land unit", "H002", "new_zealand")]
+    t = trace(world(g, ps), "allies")
+    assert t["us"].supplied and t["uk"].supplied
+    assert not t["us_out"].supplied and not t["nz"].supplied
+
+
+def test_7_0_a_captured_source_supplies_nobody_until_recaptured():
+    quote("A captured city/resource hex will no longer function as a supply source, until it is recaptured")
+    g = strip(3, country="japan")
+    g.nodes["H000"].update(home_of="japan", city="yes")
+    ps = [piece("inf", "japan", "Land unit", "H002"), piece("src", "japan", "Home supply source", "H000")]
+    t = trace(world(g, ps, control={"H000": "allies"}, settings={"supply_friendly_hexes": "passable"}), "japan")
+    assert not t["inf"].supplied and t["src"].status == "captured source"
+    t = trace(world(g.copy(), ps), "japan")
+    assert t["inf"].supplied and t["src"].status == "source"
+
+
+# ----- the special sources: nationality and region [7.0] -----------------------------------------
+def special_map(hexlabel, country, region=None):
+    """A strip of 3 allied hexes ending at the fixed source hex ``hexlabel``."""
+    g = relabel(strip(3, country=country, region=region), {"H000": hexlabel})
+    return g
+
+
+@pytest.mark.parametrize("where, country, region, nation, ok", [
+    ("W 3021", "philippines", "philippines", "us", True),     # Manila: US units in the Philippines
+    ("W 3021", "philippines", "philippines", "uk", False),
+    ("W 3021", "formosa", None, "us", False),                  # not in the Philippines
+    ("E 2501", "hawaii", "hawaii", "us", True),                # Pearl Harbor
+    ("W 2112", "malaya", "malaya", "australia", True),         # Singapore: UK/Australian in Malaya
+    ("W 2112", "malaya", "malaya", "us", False),
+    ("W 5109", "china", None, "china", True),                  # the Chinese Supply hex
+    ("W 5109", "china", None, "ccp", False),
+    ("W 5811", "ussr", None, "mongolia", True),                # Soviet Supply hexes
+    ("W 6028", "ussr", None, "uk", False),
+    ("W 2713", "indochina", "indochina", "france", True),      # Saigon
+    ("E 4229", "new_britain", "new_britain", "uk", True),      # Rabaul
+    ("E 4229", "new_britain", "new_britain", "dutch", False),  # minor nations never draw on a foreign source
+])
+def test_7_0_special_sources_by_nation_and_region(where, country, region, nation, ok):
+    quote("US units in Hawaii may draw supply from Pearl Harbor (E 2501). Additionally, US units in the "
+          "Philippines may draw supply from Manila (W 3021).")
+    g = special_map(where, country, region)
+    t = trace(world(g, [piece("u", "allies", "Land unit", "H002", nation)], control={h: "allies" for h in g}), "allies")
+    assert t["u"].supplied is ok
+    if ok:
+        assert t["u"].source["hex"] == where and t["u"].path == ["H002", "H001", where]
+
+
+def test_7_0_japanese_units_draw_on_mukden_and_a_captured_rabaul():
+    quote("Japanese units in New Britain may draw supply from Rabaul (E 4229), if Rabaul is captured.")
+    g = special_map("E 4229", "new_britain", "new_britain")
+    t = trace(world(g, [piece("j", "japan", "Land unit", "H002")], control={h: "japan" for h in g}), "japan")
+    assert t["j"].supplied
+    t = trace(world(special_map("E 4229", "new_britain", "new_britain"), [piece("j", "japan", "Land unit", "H002")],
+                    control={"H001": "japan", "H002": "japan", "E 4229": "allies"}), "japan")
+    assert not t["j"].supplied
+    g = special_map("W 5022", "manchukuo")
+    assert trace(world(g, [piece("j", "japan", "Land unit", "H002")], control={h: "japan" for h in g}),
+                 "japan")["j"].supplied
+
+
+def test_7_0_at_most_two_us_units_draw_on_the_india_box():
+    quote("NOTE: A maximum of two US units may also draw supply from the India Box (or any \"India\" map supply "
+          "source, if in play) normally.")
+    g = strip(3, country="india")
+    ps = [piece("box", "allies", "India Box", "H000", "uk")]
+    ps += [piece(f"us{i}", "allies", "Land unit", "H002", "us") for i in (1, 2, 3)]
+    ps += [piece(f"uk{i}", "allies", "Land unit", "H002", "uk") for i in (1, 2, 3)]
+    ps += [piece("aus", "allies", "Land unit", "H001", "australia"), piece("cn", "allies", "Land unit", "H001", "china")]
+    t = trace(world(g, ps, control={h: "allies" for h in g}), "allies")
+    assert [t[f"us{i}"].supplied for i in (1, 2, 3)] == [True, True, False]
+    assert all(t[f"uk{i}"].supplied for i in (1, 2, 3)) and t["aus"].supplied and not t["cn"].supplied
+    assert any(r.rule == "[7.0]" and "at most 2" in r.text for r in t["us3"].reasons)
+    assert t["us1"].source == {"unit": "box", "hex": "H000"}
+
+
+def test_7_0_united_states_box():
+    quote("US: US (and Free French) and UK units may draw supply from the United States Box")
+    g = strip(3, country="us")
+    ps = [piece("box", "allies", "United States Box", "H000", "us"), piece("us", "allies", "Land unit", "H002", "us"),
+          piece("uk", "allies", "Land unit", "H002", "uk"), piece("aus", "allies", "Land unit", "H002", "australia")]
+    t = trace(world(g, ps), "allies")
+    assert t["us"].supplied and t["uk"].supplied and not t["aus"].supplied
+
+
+def test_7_0_always_in_supply_but_never_a_source():
+    quote("Formosa (W 3621), Iwo Jima (W 3733), Okinawa (W 3825), Paramushiro (W 0327) and Truk (W 3628) "
+          "themselves are never considered supply sources, but are always in supply.")
+    g = relabel(strip(3, country="japan"), {"H000": "W 3621"})
+    t = trace(world(g, [piece("f", "japan", "Land unit", "W 3621"), piece("n", "japan", "Land unit", "H002")]), "japan")
+    assert t["f"].supplied and "always in supply" in t["f"].steps[0]
+    assert not t["n"].supplied  # not a source for a neighbour
+    g = strip(2, country="ussr", region="Kamchatka")
+    assert trace(world(g, [piece("s", "allies", "Land unit", "H001", "ussr")]), "allies")["s"].supplied
+
+
+def test_9_0_minor_nation_island_or_colony_city_always_in_supply():
+    quote("any island hex or colony city (e.g., Palembang) owned by a minor nation is never considered a supply "
+          "source, but is always in supply for any minor nation unit(s) there.")
+    g = strip(2, country="dutch")
+    g.nodes["H000"]["city"] = "yes"
+    ps = [piece("nl", "allies", "Land unit", "H000", "dutch"), piece("uk", "allies", "Land unit", "H000", "uk"),
+          piece("nl2", "allies", "Land unit", "H001", "dutch")]
+    t = trace(world(g, ps), "allies")
+    assert t["nl"].supplied and not t["uk"].supplied and not t["nl2"].supplied
+
+
+def test_5_16_a_permanent_fortification_supplies_one_land_unit_in_its_hex():
+    quote("Permanent fortresses are never subject to isolation")
+    g = strip(2, country="uk")
+    ps = [piece("pf", "allies", "Permanent Fortification", "H000", "uk"),
+          piece("a", "allies", "Land unit", "H000", "uk"), piece("b", "allies", "Land unit", "H000", "uk")]
+    t = trace(world(g, ps), "allies")
+    assert t["a"].status == "supplied (fortification)" and t["b"].status == "out of supply"
+    assert t["pf"].status == "source"
+
+
+def test_7_7_embarked_units_are_in_supply_unless_embarked_out_of_supply():
+    quote("Any unit(s) embarked aboard any transporting ATP(s), STP(s) and/or CL/DD combo(s) are considered to be "
+          "in supply, unless embarked as out-of-supply.")
+    g = strip(2, surface="coastal")
+    ps = [piece("e", "japan", "Land unit", "H000", embarked="yes"),
+          piece("o", "japan", "Land unit", "H000", embarked="yes", out_of_supply="yes")]
+    t = trace(world(g, ps), "japan")
+    assert t["e"].supplied and not t["o"].supplied
+
+
+# ----- isolation [7.8] --------------------------------------------------------------------------------
+def two_sources(cut=False, **h2):
+    """Japanese home cities at H000 and H004 on a strip; cut=True puts desert at H002."""
+    g = strip(5, country="japan")
+    g.nodes["H000"].update(home_of="japan", city="yes")
+    g.nodes["H004"].update(home_of="japan", city="yes", **h2)
+    if cut:
+        g.nodes["H002"]["terrain"] = "desert"
+    return g
+
+
+def sources_of(g, extra=()):
+    return [piece("s0", "japan", "Home supply source", "H000"), piece("s4", "japan", "Home supply source", "H004")] + list(extra)
+
+
+def test_7_8_connected_home_sources_are_not_isolated():
+    quote("Each home supply source must also automatically draw supply (via an unobstructed \"line of supply\") "
+          "from at least one other home supply source within the same nation during each monthly game-turn.")
+    g = two_sources()
+    t = trace(world(g, sources_of(g)), "japan")
+    assert t["s0"].status == t["s4"].status == "source"
+    assert "traces a line of supply to home source" in t["s4"].steps[0]
+
+
+def test_7_8_a_cut_off_home_source_is_isolated_and_supplies_nobody():
+    quote("Isolated home supply sources - themselves - cannot provide supply")
+    g = two_sources(cut=True)
+    ps = sources_of(g, [piece("inf", "japan", "Land unit", "H003")])
+    t = trace(world(g, ps), "japan")
+    assert t["s0"].status == t["s4"].status == "isolated source"
+    assert not t["inf"].supplied
+    # the Sea Supply chits placed in it still supply [7.8]
+    t = trace(world(two_sources(cut=True), ps + [piece("c", "japan", "Sea Supply chit", "H004")]), "japan")
+    assert t["inf"].status == "supplied (chit)"
+
+
+@pytest.mark.parametrize("h4, ship, isolated", [
+    ({"port": "yes"}, None, False),                        # a cut-off port: not isolated
+    ({"port": "yes", "port_destroyed": "yes"}, None, True),
+    ({"port": "yes"}, 0, True),                            # an enemy ship with gunnery 0 in the port hex
+    ({"port": "yes"}, -1, False),
+    ({"permanent_fort": "yes", "port": "yes", "port_destroyed": "yes"}, None, False),  # fortresses never
+])
+def test_7_8_home_source_ports_and_fortresses(h4, ship, isolated):
+    quote("NOTE: Home supply source ports cannot be \"isolated\" unless the port facility is entirely destroyed, or "
+          "unless there is an enemy naval unit presently occupying the port hex itself (with a gunnery rating of at "
+          "least \"0\").")
+    g = two_sources(cut=True, **h4)
+    extra = [] if ship is None else [piece("bb", "allies", "Naval unit", "H004", "us", gunnery=ship)]
+    t = trace(world(g, sources_of(g, extra)), "japan")
+    assert (t["s4"].status == "isolated source") is isolated
+
+
+def test_7_8_minor_nation_sources_are_never_isolated():
+    quote("EXCEPTION: Minor nation home supply sources are never \"isolated\".")
+    g = strip(5, country="dutch")
+    g.nodes["H002"]["terrain"] = "desert"
+    ps = [piece("s0", "allies", "Home supply source", "H000", "dutch"),
+          piece("s4", "allies", "Home supply source", "H004", "dutch"),
+          piece("nl", "allies", "Land unit", "H003", "dutch")]
+    t = trace(world(g, ps), "allies")
+    assert t["s4"].status == "source" and t["nl"].supplied
+
+
+@pytest.mark.parametrize("reading, isolated", [("not_isolated", False), ("isolated", True)])
+def test_7_8_a_single_home_source_both_readings(reading, isolated):
+    g = strip(3, country="japan")
+    ps = [piece("s0", "japan", "Home supply source", "H000"), piece("inf", "japan", "Land unit", "H002")]
+    t = trace(world(g, ps, {"supply_single_home_source": reading}), "japan")
+    assert (t["s0"].status == "isolated source") is isolated and t["inf"].supplied is not isolated
+
+
+@pytest.mark.parametrize("reading, supplied", [("line", False), ("friendly_port", True)])
+def test_ships_in_port_both_readings(reading, supplied):
+    """A ship docked at H002 (a friendly functioning port) whose hex is cut from every source by
+    desert: line reading out of supply, friendly_port reading supplied; a refuelled ship is supplied."""
+    g = strip(3, country="japan")
+    g.nodes["H000"].update(home_of="japan", city="yes")
+    g.nodes["H001"]["terrain"] = "desert"
+    g.nodes["H002"]["port"] = "yes"
+    ps = [piece("dd", "japan", "Naval unit", "H002"), piece("f", "japan", "Naval unit", "H002", refuelled="yes")]
+    t = trace(world(g, ps, {"supply_port_supplied": reading}), "japan")
+    assert t["dd"].supplied is supplied and t["f"].supplied
+    g2 = strip(3, country="japan")
+    g2.nodes["H000"].update(home_of="japan", city="yes")
+    g2.nodes["H002"]["port"] = "yes"
+    t = trace(world(g2, ps[:1], {"supply_port_supplied": reading}), "japan")
+    assert t["dd"].supplied and t["dd"].path[0] == "H002"
+
+
+def test_bad_settings_and_values_are_one_line_errors():
+    g = strip(3, country="japan")
+    with pytest.raises(ValueError, match="supply_jungle_rail='sometimes'"):
+        trace(world(g, [piece("i", "japan", "Land unit", "H002")], {"supply_jungle_rail": "sometimes"}), "japan")
+    with pytest.raises(ValueError, match="strength 'lots'"):
+        trace(world(strip(3, country="japan"), [piece("c", "japan", "Sea Supply chit", "H000"),
+                                                 piece("i", "japan", "Land unit", "H002", strength="lots")]), "japan")
