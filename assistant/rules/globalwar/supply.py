@@ -429,6 +429,9 @@ class _Run:
         i = self.net.index[p.hex]
         what = "Industrial Hex" if level == "attack" else "Industrial Hex or Supply Center"
         if not src:
+            if level == "attack" and p.nation in MINOR_ALLIES:
+                return [Reason("19.9.F", "an Axis Minor Ally needs a path to a German (or Italian) "
+                                         "Industrial Hex for Attack Supply")]
             return [Reason("9.1", f"no friendly {what} this unit may use")]
         relaxed = self.result(src, home, blocked=False)
         node = relaxed.end(i)

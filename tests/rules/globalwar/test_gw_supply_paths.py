@@ -207,7 +207,7 @@ def test_9_4_1_contra_land_and_contra_duplex_hexsides_block(feature, blocks):
 
 
 @pytest.mark.parametrize("reading, one, two, apart", [("path", True, False, False), ("hex", True, False, True)])
-def test_setting_two_mountain_hexsides(reading, one, two, apart):
+def test_setting_mountain_hexsides(reading, one, two, apart):
     """[9.4.1] "Two mountain hexsides": "path" - at most one on the whole path; "hex" - not two
     around one hex (entering and leaving it), any number apart."""
     def run(sides):
