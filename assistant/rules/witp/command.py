@@ -94,6 +94,13 @@ class Reach:
     providers: dict[int, Provider]
     top: float
 
+    @property
+    def offsets(self) -> dict[int, float]:
+        """Source node -> its starting cost (the largest radius minus its own)."""
+        if not hasattr(self, "_offsets"):
+            self._offsets = {n: self.top - p.radius for n, p in self.providers.items()}
+        return self._offsets
+
     def hit(self, node: int) -> Optional[Provider]:
         if not self.result.reached(node):
             return None
@@ -354,13 +361,20 @@ class Links:
         return any(r is not None and r.hit(node) is not None for r in self._cache[key])
 
     # ----- diagnosis of a cut link --------------------------------------------------------------
+    def _unblocked(self, layer: str, sources: dict[int, float]) -> SearchResult:
+        """The same sources without blocking, limit or mountains: one search per source set."""
+        key = ("diag", layer, id(sources))
+        self._cache.setdefault(("keep", id(sources)), sources)  # keeps the id unique while cached
+        if key not in self._cache:
+            search = self.sea_search if layer == "sea" else self.land_search
+            self._cache[key] = search(sources, np.inf, blocked=False)
+        return self._cache[key]
+
     def diagnose_sea(self, sources: dict[int, float], node: int, limit: float, what: str) -> list[Reason]:
-        return self._diagnose(self.sea_search(sources, np.inf, blocked=False), node, limit, what, sea=True,
-                              offsets=sources)
+        return self._diagnose(self._unblocked("sea", sources), node, limit, what, sea=True, offsets=sources)
 
     def diagnose_land(self, sources: dict[int, float], node: int, limit: float, what: str) -> list[Reason]:
-        return self._diagnose(self.land_search(sources, np.inf, blocked=False), node, limit, what, sea=False,
-                              offsets=sources)
+        return self._diagnose(self._unblocked("land", sources), node, limit, what, sea=False, offsets=sources)
 
     def _diagnose(self, res: SearchResult, node: int, limit: float, what: str, sea: bool,
                   offsets: dict[int, float]) -> list[Reason]:
@@ -375,7 +389,8 @@ class Links:
         radius = limit - offsets.get(path[-1], 0.0)
         unit = "sea hexes" if sea else "ground MP"
         if not sea:
-            unknown = [net.labels[i] for i in path[1:] if np.isnan(self.mp[i])]
+            rest = np.asarray(path[1:], dtype=int)
+            unknown = [net.labels[i] for i in rest[np.isnan(self.mp[rest])]]
             if unknown:
                 out.append(Reason("[29.7]", "player question: ground MP not entered for " + ", ".join(unknown)
                                   + " (the Ground Movement Table is not in the text; set ground_mp or a "
@@ -383,19 +398,19 @@ class Links:
         if np.isfinite(radius) and length > radius and not (not sea and out):
             out.append(Reason(rule, f"out of range: {net.labels[node]} is {length:g} {unit} from "
                                     f"{net.labels[path[-1]]}, limit {radius:g}"))
+        arr = np.asarray(path)
         blocked: dict[str, list[str]] = {}
-        for i in path:
-            if self.air.mask[i]:
-                blocked.setdefault("; ".join(self.air.by[i]), []).append(net.labels[i])
+        for i in arr[self.air.mask[arr]]:
+            blocked.setdefault("; ".join(self.air.by[int(i)]), []).append(net.labels[i])
         for who, hexes in blocked.items():
             out.append(Reason("[29.8.1]", f"air-blocked: {', '.join(hexes)} within 4 hexes or normal range "
                                           f"of enemy combat APs ({who})"))
-        for i in path[1:-1]:
-            if self.gblock[i]:
-                out.append(Reason("[29.8.2]", f"{net.labels[i]} holds enemy ground units "
-                                              f"({', '.join(self.gby[i])}) and no friendly one: into but not through"))
-        if not sea:
-            mx = L.mountain_crossings(net)
+        inner = arr[1:-1]
+        for i in inner[self.gblock[inner]]:
+            out.append(Reason("[29.8.2]", f"{net.labels[i]} holds enemy ground units "
+                                          f"({', '.join(self.gby[int(i)])}) and no friendly one: into but not through"))
+        mx = L.mountain_crossings(net)
+        if not sea and mx.any():
             for a, b in zip(path, path[1:]):
                 lo, hi = net.indptr[b], net.indptr[b + 1]
                 e = lo + int(np.searchsorted(net.head[lo:hi], a))

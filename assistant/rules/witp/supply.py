@@ -157,6 +157,13 @@ class _Tracer:
         surface = net.column("surface")[node]
         sea_ok = surface == "coastal" or (klass == NAVAL and surface == "sea")
         land_ok = surface in L.LANDED
+        if ids and ids != self.all_ids:
+            # the nearest provider of all linked HQs, if able to link it, is the nearest able one:
+            # the searches of the smaller set of HQs run only when that is not so
+            for layer, reach, ok in zip(("sea", "overland"), links.reaches(self.all_ids), (sea_ok, land_ok)):
+                hit = reach.hit(node) if reach is not None and ok else None
+                if hit is not None and (hit.hq is None or capable(hit.hq, p, klass) is None):
+                    return self._linked(t, layer, reach, node, hit)
         sea, land = links.reaches(ids) if ids else (None, None)
         tried: list[tuple[str, Reach]] = []
         if sea is not None and sea_ok:
@@ -204,7 +211,7 @@ class _Tracer:
         if not sea_ok and not land_ok:
             t.reasons.append(Reason("[29.6]", f"{p.hex} is a sea hex: only ships trace command links at sea"))
         for layer, reach in tried:
-            srcs = {n: reach.top - pr.radius for n, pr in reach.providers.items()}
+            srcs = reach.offsets
             what = "the linked HQs/OSBs/ports able to link it"
             diag = links.diagnose_sea if layer == "sea" else links.diagnose_land
             t.reasons += diag(srcs, node, reach.top, what)
@@ -242,10 +249,35 @@ class _Tracer:
             return truthy(net.column("named_location")[node]) or bool(net.column("place")[node])
         return truthy(net.column("seaplane_base")[node]) or L.port_of(net, node) not in (None, "unknown")
 
-    def _hex_dist(self, key: Any, sources: dict[int, float]):
+    def _hex_dist(self, key: Any, sources: dict[int, float], node: int) -> Optional[float]:
+        """Hex distance from ``node`` to the nearest source plus its starting cost: the map's one
+        metric (the graph's, which goes round the map's corners), one search per source set."""
+        if not sources:
+            return None
         if key not in self._dist:
-            self._dist[key] = self.net.search(sources) if sources else None
-        return self._dist[key]
+            self._dist[key] = self.net.search(sources)
+        res = self._dist[key]
+        return float(res.dist[node]) if res.reached(node) else None
+
+    def supply_bases(self) -> tuple[dict[int, float], list[str]]:
+        """Functioning friendly supply bases: not damaged D1+ [32.6], not isolated [32.7]."""
+        if "sbs" not in self._dist:
+            net, links = self.net, self.links
+            sbs: dict[int, float] = {}
+            notes: list[str] = []
+            for b in links.pieces:
+                if b.role != "supply_base" or b.hex not in net.index:
+                    continue
+                bn = net.index[b.hex]
+                dmg = L.damage(b.attr("damage")) or links.port_damage(bn)
+                if dmg not in (None, "S"):
+                    notes.append(f"[32.6] supply base {b.id} at {b.hex} is damaged {dmg}: it does not function")
+                elif not self.hex_linked(bn):
+                    notes.append(f"[32.7] supply base {b.id} at {b.hex} is isolated: it does not function")
+                else:
+                    sbs[bn] = 0.0
+            self._dist["sbs"] = (sbs, notes)
+        return self._dist["sbs"]
 
     def base_figures(self, p: Piece, t: Trace) -> None:
         net, links = self.net, self.links
@@ -265,27 +297,10 @@ class _Tracer:
                            f"({'controlling HQ ' + hit.hq.id if hit is not None and hit.hq else 'its own'})"
                            + ("; traces y to the USA West Coast areas only" if us_only else ""))
         ucs = {n: extra for n, (_, extra, us) in links.ucs.items() if us or not us_only}
-        yres = self._hex_dist(("y", us_only), ucs)
-        sbs = {}
-        for b in links.pieces:
-            if b.role != "supply_base" or b.hex not in net.index:
-                continue
-            bn = net.index[b.hex]
-            dmg = L.damage(b.attr("damage")) or links.port_damage(bn)
-            if dmg not in (None, "S"):
-                t_note = f"[32.6] supply base {b.id} at {b.hex} is damaged {dmg}: it does not function"
-                if t_note not in t.steps:
-                    t.steps.append(t_note)
-                continue
-            if not self.hex_linked(bn):
-                t_note = f"[32.7] supply base {b.id} at {b.hex} is isolated: it does not function"
-                if t_note not in t.steps:
-                    t.steps.append(t_note)
-                continue
-            sbs[bn] = 0.0
-        xres = self._hex_dist(("x", tuple(sorted(sbs))), sbs)
-        y = float(yres.dist[node]) if yres is not None and yres.reached(node) else None
-        x = float(xres.dist[node]) if xres is not None and xres.reached(node) else None
+        y = self._hex_dist(("y", us_only), ucs, node)
+        sbs, notes = self.supply_bases()
+        t.steps += notes
+        x = self._hex_dist("x", sbs, node)
         t.extra.update({"y": _n(y), "x": _n(x), "tsd": None, "category": None})
         if y is None:
             t.steps.append("[32.1.1] y unknown: no friendly Ultimate Command Source on the map"
