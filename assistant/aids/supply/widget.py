@@ -49,7 +49,10 @@ MIXED_COLOUR = "#9e9e9e"
 WHATIF_COLOUR = "#ef6c00"
 PATH_COLOUR = "#d84315"
 SIDEBAR_WIDTH = "430px"
-CHART_SIZE = (5.2, 2.5)  # inches at CHART_DPI: a small picture
+NONE = ""  # the dropdowns' "-" entry (ipywidgets shows a None value as a blank box)
+HALOS = "supply/status-halos"
+HALO_RADIUS = 12  # px: a ring of the status colour around a unit marker (7-11 px), clear of place names (13 px)
+CHART_SIZE = (4.1, 2.9)  # inches at CHART_DPI: the sidebar's width, shown 1:1 (legible)
 CHART_DPI = 100
 
 STYLE = """<style>
@@ -82,6 +85,12 @@ def _num(x: Optional[float]) -> str:
         return "-"
     x = float(x)
     return f"{int(x):,}" if x.is_integer() else f"{x:,.2f}"
+
+
+def rule_ref(rule: str) -> str:
+    """A rule reference as the rules wrote it, in brackets once ("[29.6]", "[apto 10.42]")."""
+    rule = str(rule).strip()
+    return rule if rule.startswith("[") else f"[{rule}]"
 
 
 def unit_entry(u, side_name: str) -> str:
@@ -130,7 +139,7 @@ class SupplyWidget:
         self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="400px"))
         self.side.add_class("ca-supply-side")
         self.side.observe(g(self._on_side, "choose side"), names="value")
-        self.unit = w.Dropdown(description="Unit", options=[("-", None)], layout=w.Layout(width="400px"))
+        self.unit = w.Dropdown(description="Unit", options=[("-", NONE)], layout=w.Layout(width="400px"))
         self.unit.add_class("ca-supply-unit")
         self.unit.observe(g(self._on_unit, "choose unit"), names="value")
         self.click_mode = w.ToggleButtons(
@@ -139,12 +148,12 @@ class SupplyWidget:
                       "A click adds (or takes away) a hypothetical enemy unit on that hex"],
             style={"button_width": "150px"})
         self.click_mode.add_class("ca-supply-click-mode")
-        self.without = w.Dropdown(description="Leave out", options=[("-", None)], layout=w.Layout(width="300px"))
+        self.without = w.Dropdown(description="Without", options=[("-", NONE)], layout=w.Layout(width="290px"))
         self.without.add_class("ca-supply-without")
-        self.without_btn = w.Button(description="What-if: without", icon="eye-slash", layout=w.Layout(width="auto"),
+        self.without_btn = w.Button(description="Leave out", icon="eye-slash", layout=w.Layout(width="110px"),
                                     tooltip="Trace as if this unit were not there (the campaign keeps it)")
         self.without_btn.add_class("ca-supply-without-btn")
-        self.without_btn.on_click(g(lambda _b: self.leave_out(self.without.value), "what-if: without"))
+        self.without_btn.on_click(g(lambda _b: self.leave_out(self.without.value or None), "what-if: without"))
         self.clear_btn = w.Button(description="Clear what-ifs", icon="undo", layout=w.Layout(width="auto"))
         self.clear_btn.add_class("ca-supply-clear-whatif")
         self.clear_btn.on_click(g(lambda _b: self.clear_whatif(), "clear what-ifs"))
@@ -156,23 +165,25 @@ class SupplyWidget:
             self.whatif_note], layout=w.Layout(border="1px solid #f0c36d", padding="3px 6px", margin="4px 0"))
         whatif_box.add_class("ca-supply-whatif-box")
         self.overlay = w.Checkbox(value=False, description="Colour the side's units and bases by status",
-                                  indent=False)
+                                  indent=False, layout=w.Layout(width="100%"))
         self.overlay.add_class("ca-supply-overlay")
         self.overlay.observe(g(self._on_overlay, "status overlay"), names="value")
         self.working = w.HTML()
         self.working.add_class("ca-supply-working")
         self.side_report = w.HTML()
         self.side_report.add_class("ca-supply-report")
-        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%", display="none"))
+        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%", display="none",
+                                                           object_fit="contain"))
         self.chart.add_class("ca-supply-chart")
         self.chart_note = w.HTML()
         self.chart_note.add_class("ca-supply-chart-note")
-        self.chart_btn = w.Button(description="Draw", icon="line-chart", layout=w.Layout(width="auto"),
+        self.chart_btn = w.Button(description="Redraw", icon="line-chart", layout=w.Layout(width="100px"),
                                   tooltip="Trace every past turn from the event log and chart it")
         self.chart_btn.add_class("ca-supply-chart-btn")
         self.chart_btn.on_click(g(lambda _b: self.draw_chart(), "supply chart"))
-        chart_box = w.VBox([w.HBox([w.HTML("Supplied / unsupplied units per side, turn by turn "),
-                                    self.chart_btn]), self.chart, self.chart_note])
+        chart_box = w.VBox([w.HBox([w.HTML("Supplied / unsupplied units per side, turn by turn",
+                                           layout=w.Layout(flex="1 1 0")), self.chart_btn]),
+                            self.chart, self.chart_note])
         self.tabs = w.Tab(children=[self.working, self.side_report, chart_box])
         for i, t in enumerate(["Working", "Side report", "Over the campaign"]):
             self.tabs.set_title(i, t)
@@ -314,9 +325,9 @@ class SupplyWidget:
         if side not in {s.id for s in self.campaign.state.sides}:
             raise CampaignError(f"side {side!r} is not a side of this campaign")
         self.subject = Subject("hex", label, side)
-        if self.unit.value is not None:
+        if self.unit.value != NONE:
             with self._quietly():
-                self.unit.value = None
+                self.unit.value = NONE
         if self.map.selected != label:
             with self._quietly():
                 self.map.select(label)
@@ -392,7 +403,7 @@ class SupplyWidget:
         if t.source:
             src_id = t.source.get("unit")
             src = state.units.get(src_id) if src_id else None
-            name = (src.name or src.id) if src else (src_id or "")
+            name = (src.name or src.id) if src else (src_id or "the hex")
             rows.append(f"<div>Source: <b class='ca-supply-source'>{_esc(name)}</b>"
                         + (f" at {_esc(t.source.get('hex'))}" if t.source.get("hex") else "")
                         + (" <span class='ca-sample'>[sample]</span>" if src is not None and src.sample else "")
@@ -415,7 +426,7 @@ class SupplyWidget:
                         f"<span class='ca-supply-path' style='font-family:monospace;font-size:11px'>"
                         f"{_esc(' → '.join(t.path))}</span></div>")
         if t.reasons:
-            items = "".join(f"<li class='ca-supply-reason'><span class='ca-rule'>[{_esc(r.rule)}]</span> "
+            items = "".join(f"<li class='ca-supply-reason'><span class='ca-rule'>{_esc(rule_ref(r.rule))}</span> "
                             f"{_esc(r.text)}</li>" for r in t.reasons)
             rows.append(f"<div>Why:</div><ul>{items}</ul>")
         if t.steps:
@@ -435,6 +446,7 @@ class SupplyWidget:
             if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                 raise
             self.map.clear_overlay(STATUS)
+            self.map.clear_overlay(HALOS)
             self.side_report.value = (f"<div class='ca-supply-error' style='color:#b00020'><b>Cannot trace the "
                                       f"side</b>: {_esc(self._one_line(e))}</div>")
             return None
@@ -450,6 +462,9 @@ class SupplyWidget:
             palette[MIXED] = MIXED_COLOUR
         title = f"{self._side_name(side)} supply" + (" (WHAT-IF)" if self.whatif else "")
         self.map.show_choropleth(STATUS, values, palette=palette, title=title, opacity=0.8)
+        # A hex is a few pixels wide when the whole map shows, under its unit marker: a ring of the
+        # same colour around each marker (one small layer, one point per hex) keeps it readable.
+        self.map.show_markers(HALOS, [(h, palette[v], v) for h, v in values.items()], radius=HALO_RADIUS)
         self.side_report.value = self._report_html(self.report)
         return self.report
 
@@ -467,7 +482,7 @@ class SupplyWidget:
                 + (" <span class='ca-sample'>[sample]</span>" if u is not None and u.sample else "")
                 + f"</td><td style='color:{self._status_colour(t.status, t.supplied)}'><b>{_esc(t.status)}</b></td>"
                 f"<td>{_num(t.length)}{' / ' + _num(t.limit) if t.limit is not None else ''}</td>"
-                f"<td>{'[' + _esc(why.rule) + '] ' + _esc(why.text) if why else ''}</td></tr>")
+                f"<td>{_esc(rule_ref(why.rule)) + ' ' + _esc(why.text) if why else ''}</td></tr>")
         banner = ("<div class='ca-supply-whatif'><b>WHAT-IF</b>: hypothetical, not the campaign</div>"
                   if self.whatif else "")
         return (f"{banner}<div>{_esc(self._side_name(report.side))}: {head or 'nothing to trace'}</div>"
@@ -532,7 +547,7 @@ class SupplyWidget:
     def _on_unit(self, change) -> None:
         if self._quiet:
             return
-        self.choose_unit(change["new"])
+        self.choose_unit(change["new"] or None)
 
     def _on_overlay(self, change) -> None:
         if change["new"]:
@@ -540,6 +555,7 @@ class SupplyWidget:
         else:
             self.report = None
             self.map.clear_overlay(STATUS)
+            self.map.clear_overlay(HALOS)
             self.side_report.value = ("<span style='color:#666'>Tick \"Colour the side's units and bases by "
                                       "status\" to trace the whole side.</span>")
 
@@ -566,13 +582,13 @@ class SupplyWidget:
                 self.side.options = sides
                 self.side.value = current if current in {v for _, v in sides} else (sides[0][1] if sides else None)
         self._fill_units(state)
-        every = [("-", None)] + [(unit_entry(u, names.get(u.side, u.side)), u.id)
+        every = [("-", NONE)] + [(unit_entry(u, names.get(u.side, u.side)), u.id)
                                  for u in sorted(state.units.values(), key=lambda u: (u.side, u.hex, u.name or u.id))]
         if list(self.without.options) != every:
             with self._quietly(), self.without.hold_sync():
                 chosen = self.without.value
                 self.without.options = every
-                self.without.value = chosen if chosen in state.units else None
+                self.without.value = chosen if chosen in state.units else NONE
         gone = [u for u in self._without if u not in state.units]
         if gone:  # a left-out unit that left the campaign: nothing to leave out any more
             self._without = tuple(u for u in self._without if u in state.units)
@@ -601,14 +617,14 @@ class SupplyWidget:
     def _fill_units(self, state) -> None:
         side = self.side.value
         names = {s.id: s.name for s in state.sides}
-        options = [("-", None)] + [(unit_entry(u, names.get(u.side, u.side)), u.id)
+        options = [("-", NONE)] + [(unit_entry(u, names.get(u.side, u.side)), u.id)
                                    for u in sorted(state.units.values(), key=lambda u: (u.hex, u.name or u.id))
                                    if u.side == side]
         if list(self.unit.options) != options:
             chosen = self.unit.value
             with self._quietly(), self.unit.hold_sync():
                 self.unit.options = options
-                self.unit.value = chosen if chosen in {v for _, v in options} else None
+                self.unit.value = chosen if chosen in {v for _, v in options} else NONE
 
     def _side_name(self, side: Optional[str]) -> str:
         for s in self.campaign.state.sides:
@@ -638,7 +654,7 @@ def chart_png(df, side_names: dict[str, str], order: list[str]) -> tuple[bytes, 
 
     turns = sorted(set(zip(counts["turn"], counts["turn_label"])))
     pos = {t: i for i, (t, _) in enumerate(turns)}
-    fig = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
+    fig = Figure(figsize=CHART_SIZE, dpi=CHART_DPI, layout="constrained")  # room for the legend below
     ax = fig.add_subplot(1, 1, 1)
     sides = [s for s in order if s in set(counts["side"])] + sorted(set(counts["side"]) - set(order))
     for side in sides:
@@ -650,15 +666,14 @@ def chart_png(df, side_names: dict[str, str], order: list[str]) -> tuple[bytes, 
         ax.plot(x, rows["unsupplied"], "--s", color=colour, markersize=4, alpha=0.75, label=f"{name} unsupplied")
     step = max(1, len(turns) // 6)
     ax.set_xticks(range(0, len(turns), step))
-    ax.set_xticklabels([label for _, label in turns][::step], fontsize=7)
+    ax.set_xticklabels([label for _, label in turns][::step], fontsize=8)
     ax.set_xlim(-0.5, max(len(turns) - 0.5, 0.5))
-    ax.set_ylabel("units", fontsize=8)
-    ax.tick_params(axis="y", labelsize=7)
+    ax.set_ylabel("units", fontsize=9)
+    ax.tick_params(axis="y", labelsize=8)
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    fig.tight_layout()
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     last_turn, last_label = turns[-1]

@@ -102,7 +102,7 @@ def expected_path(camp, unit_id, side, extra_blocked=()):
 
 def test_picking_a_unit_draws_its_path_and_shows_its_working(view, camp):
     view.side.value = "allies"
-    assert {v for _, v in view.unit.options} - {None} == {u.id for u in camp.state.units.values()
+    assert {v for _, v in view.unit.options} - {W.NONE} == {u.id for u in camp.state.units.values()
                                                           if u.side == "allies"}
     view.unit.value = "1st-marine-division"
     want = expected_path(camp, "1st-marine-division", "allies")
@@ -127,7 +127,7 @@ def test_a_clicked_hex_traces_a_hypothetical_unit_of_the_chosen_side(view, camp)
     assert view.trace.hypothetical and view.trace.side == "japan"
     assert view.trace.path[0] == "E2519" and view.trace.path[-1] == camp.state.units["6th-base-force"].hex
     assert "hypothetical" in view.working.value and "Japan" in view.working.value
-    assert view.unit.value is None
+    assert view.unit.value == W.NONE  # the "-" entry: no campaign unit traced
     view.side.value = "allies"  # the side chooser retraces the same hex for the other side
     assert view.trace.side == "allies" and view.trace.path[-1] == camp.state.units["us-sw-pacific-hq"].hex
 
@@ -217,12 +217,17 @@ def test_side_overlay_colours_unit_hexes_by_status_in_one_picture(view, camp, ru
     name = next(s.name for s in camp.state.sides if s.id == "allies")
     assert f"{name} (allies) supply" in view.map._legends[W.STATUS].value
     assert all(u.name in view.side_report.value for u in allies)
+    # and a ring of the status colour around each of those hexes' unit markers
+    colours = {e.label: e.colour for e in view.map.choropleth_legend(W.STATUS)}
+    halos = [(f["properties"]["title"], f["properties"]["style"]["fillColor"])
+             for f in view.map._overlays[W.HALOS].data["features"]]
+    assert sorted(halos) == sorted((status, colours[status]) for status, hexes in want.items() for _ in hexes)
     # a what-if recolours, and the legend says so
     view.leave_out("us-sw-pacific-hq")
     assert {e.label for e in view.map.choropleth_legend(W.STATUS)} == {"isolated"}
     assert "WHAT-IF" in view.map._legends[W.STATUS].value and "WHAT-IF" in view.side_report.value
     view.overlay.value = False
-    assert W.STATUS not in view.map.overlays_in("supply")
+    assert W.STATUS not in view.map.overlays_in("supply") and W.HALOS not in view.map.overlays_in("supply")
 
 
 def test_updates_when_another_writer_moves_the_traced_unit(page, view, camp):
@@ -269,7 +274,7 @@ def test_chart_counts_supplied_and_unsupplied_per_side_and_turn(camp):
     import io
 
     width, height = Image.open(io.BytesIO(png)).size
-    assert (width, height) == (int(W.CHART_SIZE[0] * W.CHART_DPI), int(W.CHART_SIZE[1] * W.CHART_DPI))
+    assert (width, height) == (round(W.CHART_SIZE[0] * W.CHART_DPI), round(W.CHART_SIZE[1] * W.CHART_DPI))
     assert "2 turns" in summary and "G/T 4/8/42" in summary
     assert "Allies: <b>1</b> supplied, <b>2</b> unsupplied" in summary  # counted by hand from fake_history
     assert "Japanese: <b>1</b> supplied, <b>0</b> unsupplied" in summary
@@ -308,7 +313,7 @@ def test_chart_says_why_when_the_history_fails(view, monkeypatch):
 def test_samples_are_labelled_on_the_page(view, camp):
     n = sum(u.sample for u in camp.state.units.values())
     assert n == len(camp.state.units) and f"{n} unit(s) marked [sample]" in view.samples_note.value
-    assert all("[sample]" in label for label, v in view.unit.options if v is not None)
+    assert all("[sample]" in label for label, v in view.unit.options if v != W.NONE)
 
 
 def test_the_notebook_is_thin_and_stored_without_outputs():
