@@ -1,0 +1,289 @@
+"""The supply tracer on the whole witp map (issue 9 point 7). Each figure (a median) is printed with
+a ratio against a compiled baseline on the same graph in the same run: scipy.sparse.csgraph's
+Dijkstra over the map's CSR adjacency (every hexside, 1 per hex, no masks).
+
+* full side-wide status, ``engine.trace_side(world, side)`` for every unit and installation of a
+  side, against one multi-source Dijkstra from that side's providers (HQs, OSBs, ports, UCS);
+* one unit's path, ``engine.trace_units(world, [unit])``, against one single-source Dijkstra from
+  that unit's hex (with predecessors);
+* the graph built once per map version: a second world on the same campaign reuses the graph and
+  its compiled ``HexNet`` (asserted), against compiling a ``HexNet`` afresh.
+
+The campaign: the whole witp map (every section, 14,002 hexes), 300 pieces per side placed with a
+fixed seed on land/coastal hexes -- Japan north of 12°N east of 100°E, the Allies south of 2°S or
+west of 92°E -- with HQs of every type in ports, OSBs, ports, supply bases, UCS pieces, airfields,
+combat Air Points (some forward, near the enemy: air blocking [29.8.1]), ground units (some inside
+the enemy's area: ground blocking [29.8.2]), MSUs, a Mobile Service Base, ships, emergency links
+(Tokyo Express, Air Transport [31]); hex corrections: ground MP on every land/coastal hex, rail
+lines, Homeland Resource hexes, Allied mapedge areas; mountain hexsides with passes. The rules the
+traces used are counted and printed (and asserted: each of them occurs).
+
+Run: python -m pytest benchmarks/bench_supply.py -p no:cacheprovider -s
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from assistant.aids.supply.engine import trace_side, trace_units, world_of
+from assistant.campaign import Campaign
+from assistant.rules.hexnet import HexNet
+
+SEED = 9
+PER_SIDE = 300
+RESULTS: dict[str, float] = {}
+
+
+def _median(benchmark) -> float:
+    stats = getattr(benchmark, "stats", None)
+    return stats.stats.median if stats is not None else float("nan")
+
+
+def _report(what: str, benchmark, base: str) -> None:
+    RESULTS[what] = _median(benchmark)
+    b = RESULTS.get(base)
+    if b:
+        print(f"\n{what}: {RESULTS[what] * 1e3:.2f} ms = {RESULTS[what] / b:.1f}x {base} ({b * 1e3:.2f} ms)")
+    else:
+        print(f"\n{what}: {RESULTS[what] * 1e3:.2f} ms")
+
+
+# ----- the campaign ------------------------------------------------------------------------------
+def _zone(a) -> str | None:
+    lat, lon = a.get("lat"), a.get("lon")
+    if lat is None or lon is None:
+        return None
+    if lat >= 12 and lon >= 100:
+        return "japan"
+    if lat <= -2 or lon < 92:
+        return "allies"
+    return None
+
+
+def _sea_ring(g: nx.Graph, start: str, lo: int, hi: int) -> list[str]:
+    """Coastal hexes ``lo``..``hi`` hexes from ``start`` over sea/coastal hexes."""
+    nav = g.subgraph(n for n, a in g.nodes(data=True) if a["surface"] in ("sea", "coastal"))
+    d = nx.single_source_shortest_path_length(nav, start, cutoff=hi)
+    return sorted(n for n, k in d.items() if lo <= k <= hi and g.nodes[n]["surface"] == "coastal")
+
+
+def build_campaign(path) -> tuple[Campaign, dict]:
+    rng = random.Random(SEED)
+    c = Campaign.create(path, game="witp")
+    g = c.graph()
+    land = sorted(n for n, a in g.nodes(data=True) if a["surface"] in ("land", "coastal"))
+    zone = {s: [n for n in land if _zone(g.nodes[n]) == s] for s in ("japan", "allies")}
+    coast = {s: [n for n in zone[s] if g.nodes[n]["surface"] == "coastal"] for s in zone}
+    enemy = {"japan": "allies", "allies": "japan"}
+    nations = {"japan": ["japan"], "allies": ["us", "australia", "britain"]}
+
+    # --- hexes: ground MP everywhere on land [29.7]; rail lines [29.7.1]; sources [28.10.1]
+    for n in land:
+        c.set_hex(n, ground_mp=rng.choice((1, 1, 2, 2, 3, 4)))
+    rails: dict[str, list[str]] = {}
+    hq_at = {side: rng.sample(coast[side], 12) for side in zone}
+    for side in zone:
+        line = [hq_at[side][1]]  # from a port (an HQ's), inland
+        for _ in range(25):
+            nxt = [m for m in g.neighbors(line[-1]) if m in set(zone[side]) and m not in line]
+            if not nxt:
+                break
+            line.append(sorted(nxt)[0])
+        for n in line:
+            c.set_hex(n, rail="yes")
+        rails[side] = line
+    homeland = [n for n in zone["japan"] if g.nodes[n]["lat"] > 33 and g.nodes[n]["lon"] > 130][:3]
+    for n in homeland:
+        c.set_hex(n, homeland_resource="yes")
+    edge = [n for n in coast["allies"] if g.nodes[n]["section"] in ("F", "G")][:3]
+    for n in edge:
+        c.set_hex(n, mapedge_area="US 1")
+    # --- hexsides: mountains, some with a pass [29.8.2]
+    land_set = set(land)
+    sides = sorted((a, b) for a, b in g.edges() if a in land_set and b in land_set)
+    for i, (a, b) in enumerate(rng.sample(sides, 40)):
+        c.set_hexside(a, b, mountain=True, **({"pass": True} if i % 8 == 0 else {}))
+
+    # --- pieces: PER_SIDE per side
+    made = {"japan": 0, "allies": 0}
+    info: dict = {"hq": {}, "ground": {}}
+
+    def place(side, kind, hex_, **attrs):
+        made[side] += 1
+        uid = f"{side[0]}-{kind.lower().replace(' ', '-')}-{made[side]}"
+        c.place_unit(side, kind, hex_, id=uid, nation=rng.choice(nations[side]),
+                     category="installation" if kind in INSTALLATIONS else "unit", attrs=attrs or None)
+        return uid
+
+    for side in ("japan", "allies"):
+        z, cz = zone[side], coast[side]
+        for _ in range(2):
+            place(side, "Ultimate Command Source", rng.choice(cz), area=f"{'US' if side == 'allies' else 'JP'} 1")
+        hq_hexes = hq_at[side]
+        hqs = []
+        for i, h in enumerate(hq_hexes):
+            place(side, "Port", h, size=rng.choice(("major", "minor")))
+            hqs.append(place(side, "HQ", h, hq_type=("army", "fleet", "combined", "specialist")[i % 4],
+                             sea_radius=rng.randint(10, 30)))
+        info["hq"][side] = hqs
+        for h in rng.sample(cz, 10):
+            place(side, "Port", h, size="minor", **({"damage": "S"} if rng.random() < 0.2 else {}))
+        for i in range(12):
+            place(side, "OSB", rng.choice(cz if i < 8 else z), hq=rng.choice(hqs))
+        for h in rng.sample(cz, 8):
+            place(side, "Supply Base", h)
+        fields = rng.sample(z, 29) + [rails[side][-1]]  # one at the far end of the rail line [29.7.1]
+        for h in fields:
+            place(side, "Airfield", h, level=rng.randint(1, 3))
+        place(side, "Mobile Service Base" if side == "allies" else "Seaplane Base", rng.choice(cz))
+        for _ in range(6):
+            place(side, "MSU", rng.choice(cz), load=rng.randint(2, 8), mitigates=rng.choice(fields))
+        # Air Points: half at home, half forward (in the enemy's area: they block its links)
+        for i in range(30):
+            h = rng.choice(fields) if i % 2 else rng.choice(zone[enemy[side]])
+            place(side, "Air Points", h, ap_type=rng.choice(("FB", "D", "T", "B", "FTR")),
+                  normal_range=rng.randint(4, 14), count=rng.randint(1, 6))
+        # Emergency links [31]: a Tokyo Express (Japan), an Air Transport (Allies)
+        if side == "japan":
+            start = hq_hexes[0]
+            ends = _sea_ring(g, start, 8, 12)
+            place(side, "Tokyo Express start", start, set="A")
+            end = rng.choice(ends) if ends else start
+            place(side, "Tokyo Express end", end, set="A")
+        else:
+            a, b = fields[0], next((f for f in fields[1:] if nx.shortest_path_length(g, fields[0], f) <= 9), fields[1])
+            place(side, "Air Transport start", a, set="A")
+            place(side, "Air Transport end", b, set="A")
+            end = b
+        place(side, "infantry division", end, steps=2)  # at the emergency link's end
+        for _ in range(10):
+            place(side, "task force", rng.choice(cz))
+        for _ in range(10):  # ground units inside the enemy's area: they block there [29.8.2]
+            place(side, "infantry division", rng.choice(zone[enemy[side]]), steps=rng.randint(1, 6))
+        ground = []
+        while made[side] < PER_SIDE:
+            ground.append(place(side, "infantry division", rng.choice(z), steps=rng.randint(1, 6)))
+        info["ground"][side] = ground
+    info["rails"] = rails
+    return c, info
+
+
+INSTALLATIONS = {"Ultimate Command Source", "Port", "OSB", "Supply Base", "Airfield", "Mobile Service Base",
+                 "Seaplane Base", "Tokyo Express start", "Tokyo Express end", "Air Transport start",
+                 "Air Transport end"}
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    c, info = build_campaign(tmp_path_factory.mktemp("supply") / "bench.campaign")
+    graph = c.graph()
+    world = world_of(c.state, graph)
+    net = world.net
+    csr = csr_matrix((np.ones(len(net.tail)), net.head, net.indptr), shape=(net.n, net.n))
+    yield c, info, world, csr
+    c.close()
+
+
+def _providers(world, side) -> list[int]:
+    net = world.net
+    return sorted({net.index[p.hex] for p in world.of_side(side, "hq", "osb", "ucs")}
+                  | {net.index[p.hex] for p in world.of_side(side) if p.kind == "Port"})
+
+
+def test_the_world(setup, monkeypatch):
+    import assistant.rules.hexnet as hexnet
+
+    c, info, world, _ = setup
+    runs = []
+    real = hexnet.dijkstra
+    monkeypatch.setattr(hexnet, "dijkstra", lambda *a, **k: runs.append(1) or real(*a, **k))
+    assert world.net.n == 14002 and len(world.graph) == 14002  # every section of the map
+    counts = Counter(p.side for p in world.pieces)
+    assert counts == {"japan": PER_SIDE, "allies": PER_SIDE}, counts
+    used: Counter = Counter()
+    for side in ("japan", "allies"):
+        runs.clear()
+        report = trace_side(world, side)
+        print(f"\n{side}: {len(runs)} compiled Dijkstra runs in one trace_side")
+        st = Counter(t.status for t in report.items)
+        links = Counter(t.extra.get("link") for t in report.items if t.supplied)
+        rules = Counter(r.rule for t in report.items for r in t.reasons)
+        bases = sum(1 for t in report.items if t.extra.get("tsd") is not None)
+        print(f"{side}: {dict(st)}; linked by {dict(links)}; reasons {dict(rules)}; {bases} bases with a TSD")
+        used.update(links)
+        used.update(rules)
+        used["tsd"] += bases
+    runs.clear()
+    trace_units(world, [_one_unit(setup)])
+    print(f"one unit: {len(runs)} compiled Dijkstra runs in one trace_units")
+    for rule in ("sea", "overland", "hq", "ucs", "[29.8.1]", "[29.8.2]", "tsd"):
+        assert used[rule] > 0, (rule, used)
+
+
+@pytest.mark.parametrize("side", ["japan", "allies"])
+def test_baseline_multi_source(benchmark, setup, side):
+    _, _, world, csr = setup
+    src = _providers(world, side)
+    dist, pred, origin = benchmark.pedantic(
+        lambda: dijkstra(csr, directed=True, indices=src, min_only=True, return_predecessors=True),
+        rounds=15, iterations=1, warmup_rounds=2)
+    _report(f"baseline multi-source {side} ({len(src)} sources)", benchmark, "")
+    RESULTS[f"base-multi-{side}"] = RESULTS[f"baseline multi-source {side} ({len(src)} sources)"]
+    assert np.isfinite(dist).sum() > 10_000
+
+
+@pytest.mark.parametrize("side", ["japan", "allies"])
+def test_side_status(benchmark, setup, side):
+    _, _, world, _ = setup
+    report = benchmark.pedantic(lambda: trace_side(world, side), rounds=7, iterations=1, warmup_rounds=1)
+    _report(f"trace_side {side} ({len(report.items)} pieces)", benchmark, f"base-multi-{side}")
+    assert len(report.items) == PER_SIDE
+
+
+def _one_unit(setup) -> str:
+    _, info, world, _ = setup
+    for uid in info["ground"]["allies"]:
+        t = trace_units(world, [uid])[0]
+        if t.supplied and t.extra.get("link") == "overland":
+            return uid
+    return info["ground"]["allies"][0]
+
+
+def test_baseline_single_source(benchmark, setup):
+    _, _, world, csr = setup
+    node = world.net.index[world.piece(_one_unit(setup)).hex]
+    dist, pred = benchmark.pedantic(lambda: dijkstra(csr, directed=True, indices=node, return_predecessors=True),
+                                    rounds=15, iterations=1, warmup_rounds=2)
+    _report("baseline single-source", benchmark, "")
+    assert np.isfinite(dist).sum() > 1000
+
+
+def test_one_unit_path(benchmark, setup):
+    _, _, world, _ = setup
+    uid = _one_unit(setup)
+    t = benchmark.pedantic(lambda: trace_units(world, [uid])[0], rounds=15, iterations=1, warmup_rounds=2)
+    _report(f"trace_units one unit ({t.status}, {len(t.path)} hexes)", benchmark, "baseline single-source")
+    assert t.unit == uid and (not t.supplied or len(t.path) >= 1)
+
+
+def test_hexnet_compiled_afresh(benchmark, setup):
+    _, _, world, _ = setup
+    fresh = benchmark.pedantic(lambda: HexNet(world.graph), rounds=5, iterations=1)
+    _report("HexNet compiled afresh", benchmark, "")
+    assert fresh.n == world.net.n and fresh is not world.net
+
+
+def test_graph_reused_by_a_second_world(benchmark, setup):
+    """A second world on the same campaign (as every dashboard refresh or CLI call makes): the
+    campaign's graph for the same map version, hence the same compiled HexNet."""
+    c, _, world, _ = setup
+    again = benchmark.pedantic(lambda: world_of(c.state, c.graph()), rounds=7, iterations=1)
+    _report("second world_of on the same campaign (graph and HexNet reused)", benchmark, "HexNet compiled afresh")
+    assert again.graph is world.graph and again.net is world.net  # once per map version
