@@ -35,6 +35,13 @@ def interrupted(lines: Lines) -> tuple[np.ndarray, dict[int, list[str]]]:
 
 
 def chain_enter(lines: Lines) -> np.ndarray:
+    """Coastal hexes an island chain may enter (computed once per ``Lines``)."""
+    if "chain_enter" not in lines.memo:
+        lines.memo["chain_enter"] = _chain_enter(lines)
+    return lines.memo["chain_enter"]
+
+
+def _chain_enter(lines: Lines) -> np.ndarray:
     reading = lines.world.settings.get("supply_island_chain_zoc", "ignore")
     if reading not in ("ignore", "blocks"):
         raise ValueError(f"setting supply_island_chain_zoc={reading!r} must be ignore or blocks")
@@ -48,12 +55,13 @@ def chain_search(lines: Lines, land: Reach, sources: np.ndarray) -> Optional[Sea
     """Chains from every friendly island hex that has a line to a source (or is one)."""
     t, net = lines.terrain, lines.net
     ends = t.island & t.coastal & lines.friendly & (np.isfinite(land.end_dist) | sources)
-    ends &= chain_enter(lines)
+    enter = chain_enter(lines)
+    ends &= enter
     start = {int(i): float(land.end_dist[i]) if np.isfinite(land.end_dist[i]) else 0.0
              for i in np.nonzero(ends)[0]}
     if not start:
         return None
-    return net.search(start, enter=chain_enter(lines))
+    return net.search(start, enter=enter)
 
 
 def chain_path(lines: Lines, land: Reach, chain: Optional[SearchResult], node: int) -> list[int]:

@@ -20,7 +20,7 @@ end: it may be jungle and may always be left.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 import numpy as np
@@ -66,6 +66,7 @@ class Lines:
     end_ok: np.ndarray          # a line may end here (the unit's hex)
     restricted: np.ndarray      # jungle hexes a line may not pass through freely
     strict: bool
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # per-world derived masks
 
     @classmethod
     def of(cls, world: SupplyWorld, side: str) -> "Lines":

@@ -10,6 +10,7 @@ default yes).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Optional
 
 from ..hexnet import truthy
@@ -38,20 +39,28 @@ def strength(p: Piece) -> Optional[Fraction]:
     v = p.attrs.get("strength")
     if v is None or (isinstance(v, str) and v.strip().lower() in ("", "none", "-")):
         return None
+    got = _fraction(str(v).strip())
+    if got is None:
+        raise ValueError(f"unit {p.id}: strength {v!r} is not a number such as 4 or 1/2")
+    return got
+
+
+@lru_cache(maxsize=1024)
+def _fraction(text: str) -> Optional[Fraction]:
     try:
-        return Fraction(str(v).strip())
+        return Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"unit {p.id}: strength {v!r} is not a number such as 4 or 1/2") from None
+        return None
 
 
 def printed(p: Piece, key: str) -> Optional[Fraction]:
     v = p.attrs.get(key)
     if v is None or (isinstance(v, str) and v.strip() == ""):
         return None
-    try:
-        return Fraction(str(v).strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"unit {p.id}: {key} {v!r} is not a number") from None
+    got = _fraction(str(v).strip())
+    if got is None:
+        raise ValueError(f"unit {p.id}: {key} {v!r} is not a number")
+    return got
 
 
 def consumes(p: Piece) -> bool:

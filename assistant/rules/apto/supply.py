@@ -123,8 +123,14 @@ class AptoSupply:
 
     def _eligible(self, call: _Call, p: Piece) -> tuple[list[Source], list[Source]]:
         """(sources the unit may draw on without limit, sources with a per-nation limit)."""
+        a = call.world.graph.nodes[p.hex]
+        key = ("eligible", nations_of(call.world, p), a.get("region"), a.get("country"))
+        if key not in call.searches:
+            call.searches[key] = self._eligible_now(call, p)
+        return call.searches[key]
+
+    def _eligible_now(self, call: _Call, p: Piece) -> tuple[list[Source], list[Source]]:
         free, limited = [], []
-        net = call.lines.net
         for s in call.sources:
             if not may_draw(call.world, p, s):
                 continue
@@ -278,11 +284,12 @@ class AptoSupply:
 
     def _chit_status(self, call: _Call, pieces: Sequence[Piece], out: dict[int, Trace]) -> None:
         got = call.searches.get("chit_assignment", {})
+        consumers = {q.id for q in pieces if q.role != "supply_chit" and consumes(q)}
         for k, p in enumerate(pieces):
             if p.role != "supply_chit":
                 continue
             drawn = [u for u, c in got.items() if c == p.id]
-            spent = [u for u in drawn if u in {q.id for q in pieces if consumes(q)}]
+            spent = [u for u in drawn if u in consumers]
             cap, used = chit_capacity(p), chit_used(p)
             t = out[k]
             t.extra.update({"capacity": cap, "used": used + len(spent), "supplies": drawn})
@@ -304,8 +311,10 @@ class AptoSupply:
         if paths:
             reasons.append(Reason("[7.11]", f"every chit {p.id} reaches ({', '.join(paths)}) is already at capacity"))
             return _trace(p, OUT, False, [], None, reasons)
-        relaxed = _relaxed(lines)
-        reach = relaxed.search(targets)
+        key = ("relaxed", tuple(targets))
+        if key not in call.searches:
+            call.searches[key] = _relaxed(lines).search(targets)
+        reach = call.searches[key]
         i = net.index[p.hex]
         path = reach.path(i)
         if not path:
@@ -329,7 +338,7 @@ def _relaxed(lines: Lines) -> Lines:
     enter = t.land & ~t.desert
     if not lines.strict:
         enter &= ~lines.restricted
-    return replace(lines, end_ok=end_ok, enter=enter)
+    return replace(lines, end_ok=end_ok, enter=enter, memo={})
 
 
 def _blockers(call: _Call, p: Piece, labels: list[str]) -> list[Reason]:
