@@ -9,6 +9,8 @@ computed here, independently of the witp rules. The browser test runs the real w
 
 from __future__ import annotations
 
+import html
+
 import networkx as nx
 import pandas as pd
 import pytest
@@ -363,3 +365,34 @@ def test_chart_from_the_real_history_counts_each_turn_played(view, camp):
     assert f"unsupplied" in view.chart_note.value and "2 turns" in view.chart_note.value
     name = next(s.name for s in camp.state.sides if s.id == "allies")
     assert f"{name}: <b>{len(allies) - want_cut}</b> supplied, <b>{want_cut}</b> unsupplied" in view.chart_note.value
+
+
+def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, monkeypatch, home):
+    """No stand-in: the demo plus a UCS, ports and the HQs' printed values (samples), traced by
+    the witp rules; the page shows exactly what the engine answers, in witp's words."""
+    monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(home))
+    with Campaign.create(tmp_path / "w.campaign", game="witp", scenario="guadalcanal-1942") as c:
+        c.place_unit("allies", "Ultimate Command Source", "F3342", name="USA West Coast (UCS)", nation="us",
+                     category="installation", sample=True)
+        c.set_hex("F3342", port="major")
+        c.set_hex("E1737", port="major")
+        c.update_unit("us-sw-pacific-hq", hq_type="combined", sea_radius=30)
+        c.update_unit("us-poa-hq", hq_type="combined", sea_radius=30)
+        page = attach(W.SupplyWidget, c, log_path=tmp_path / "d.log")
+        try:
+            view = page.view
+            view.side.value = "allies"
+            view.unit.value = "1st-marine-division"
+            (want,) = engine.trace_units(engine.world_of(c.state, c.graph()), ["1st-marine-division"])
+            assert view.trace.to_json() == want.to_json() and want.supplied and len(want.path) > 1
+            assert (f"<b class='ca-supply-length'>{int(want.length)}</b> of limit <b>{int(want.limit)}</b> "
+                    f"{want.extra['unit']}") in view.working.value
+            assert all(f"<li class='ca-supply-step'>{html.escape(s)}</li>" in view.working.value for s in want.steps)
+            assert all(f"{html.escape(r.rule)}</span> {html.escape(r.text)}" in view.working.value for r in want.reasons)
+            view.overlay.value = True
+            report = engine.trace_side(engine.world_of(c.state, c.graph()), "allies")
+            assert {e.label for e in view.map.choropleth_legend(W.STATUS)} == {t.status for t in report.items}
+            assert {t.status for t in report.items} <= {"linked", "isolated"}  # witp's words [28.10]
+            assert view.errors.records == []
+        finally:
+            page.close()
