@@ -86,23 +86,42 @@ class Provider:
         return f"{self.what} {who}" if self.piece else who
 
 
-@dataclass
 class Reach:
-    """One multi-source search and the provider behind each source node."""
+    """One multi-source search and the provider behind each source node; both are computed when
+    first asked for (a set of HQs whose units never need a layer never searches it)."""
 
-    result: SearchResult
-    providers: dict[int, Provider]
-    top: float
+    def __init__(self, providers: Callable[[], dict[int, Provider]], search: Callable):
+        self._providers_fn, self._search = providers, search
+        self._providers: Optional[dict[int, Provider]] = None
+        self._result: Optional[SearchResult] = None
+        self._offsets: Optional[dict[int, float]] = None
+
+    @property
+    def providers(self) -> dict[int, Provider]:
+        if self._providers is None:
+            self._providers = self._providers_fn()
+        return self._providers
+
+    @property
+    def top(self) -> float:
+        return max((p.radius for p in self.providers.values()), default=0.0)
 
     @property
     def offsets(self) -> dict[int, float]:
         """Source node -> its starting cost (the largest radius minus its own)."""
-        if not hasattr(self, "_offsets"):
-            self._offsets = {n: self.top - p.radius for n, p in self.providers.items()}
+        if self._offsets is None:
+            top = self.top
+            self._offsets = {n: top - p.radius for n, p in self.providers.items()}
         return self._offsets
 
+    @property
+    def result(self) -> SearchResult:
+        if self._result is None:
+            self._result = self._search(self.offsets, self.top)
+        return self._result
+
     def hit(self, node: int) -> Optional[Provider]:
-        if not self.result.reached(node):
+        if not self.providers or not self.result.reached(node):
             return None
         return self.providers[int(self.result.origin[node])]
 
@@ -241,6 +260,9 @@ class Links:
         exempt = truthy(hq.attr("exempt"))
         if not ok and not exempt:
             out.reasons.append(Reason("[29.0]", f"{hq.id} is not in a friendly port, anchorage or OSB"))
+        if hq.attr("hq_type") is None:
+            out.steps.append(f"player question [29.2]: {hq.id}'s type (army, fleet, combined, specialist, "
+                             "soviet) is not entered (hq_type): taken as able to link every unit")
         r = hq.attr("sea_radius")
         if r is None:
             out.steps.append(f"player question [29.1]: {hq.id}'s printed Sea Command Radius is not entered "
@@ -307,21 +329,20 @@ class Links:
             if in_port and (self.osb_reading == "quarter_steps" or self.port_damage(node) is None):
                 put(sea, Provider(o, hq, node, osb_range(L.OSB_SEA_RANGE, dmg), "OSB"))
             put(land, Provider(o, hq, node, osb_range(L.OVERLAND_LINK_MP, dmg), "OSB"))
-        sea_reach = self._run(sea, self.sea_search)
-        if sea_reach:
-            # [29.7] a friendly undamaged, linked port (not an anchorage) links 16 MP overland
-            for node in self.port_nodes():
-                hit = sea_reach.hit(node)
-                if hit is not None and node not in land:
-                    land[node] = Provider(None, hit.hq, node, float(L.OVERLAND_LINK_MP), "port")
-        return sea_reach, self._run(land, self.land_search)
+        sea_reach = Reach(lambda: sea, self.sea_search) if sea else None
+
+        def land_providers() -> dict[int, Provider]:
+            if sea_reach is not None:
+                # [29.7] a friendly undamaged, linked port (not an anchorage) links 16 MP overland
+                for node in self.port_nodes():
+                    hit = sea_reach.hit(node)
+                    if hit is not None and node not in land:
+                        land[node] = Provider(None, hit.hq, node, float(L.OVERLAND_LINK_MP), "port")
+            return land
+        return sea_reach, (Reach(land_providers, self.land_search) if land else None)
 
     def _run(self, providers: dict[int, Provider], search: Callable) -> Optional[Reach]:
-        if not providers:
-            return None
-        top = max(p.radius for p in providers.values())
-        res = search({n: top - p.radius for n, p in providers.items()}, top)
-        return Reach(res, providers, top)
+        return Reach(lambda: providers, search) if providers else None
 
     def port_nodes(self) -> list[int]:
         """Friendly undamaged ports that are not anchorages."""
@@ -392,7 +413,9 @@ class Links:
             rest = np.asarray(path[1:], dtype=int)
             unknown = [net.labels[i] for i in rest[np.isnan(self.mp[rest])]]
             if unknown:
-                out.append(Reason("[29.7]", "player question: ground MP not entered for " + ", ".join(unknown)
+                more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
+                out.append(Reason("[29.7]", "player question: ground MP not entered for " + ", ".join(unknown[:8])
+                                  + more
                                   + " (the Ground Movement Table is not in the text; set ground_mp or a "
                                   "terrain table) -- the overland length cannot be counted"))
         if np.isfinite(radius) and length > radius and not (not sea and out):

@@ -156,7 +156,14 @@ class _Tracer:
         ids, refused, unlinked = self.hq_set(p, klass)
         surface = net.column("surface")[node]
         sea_ok = surface == "coastal" or (klass == NAVAL and surface == "sea")
-        land_ok = surface in L.LANDED
+        land_ok = surface in L.LANDED and klass != NAVAL  # ships do not trace overland
+        here = [self.links.hqs[i].hq for i in sorted(ids) if self.links.hqs[i].hq.hex == p.hex]
+        if here:  # [29.0] "occupy a hex that is ... occupied by a linked HQ"
+            t.supplied, t.status = True, "linked"
+            t.path, t.source, t.length = [p.hex], {"unit": here[0].id, "hex": p.hex}, 0
+            t.extra.update({"link": "hq hex", "unit": "sea hexes", "provider": f"HQ {here[0].id}", "hq": here[0].id})
+            t.steps.append(f"[29.0] in the hex of the linked HQ {here[0].id}")
+            return t
         if ids and ids != self.all_ids:
             # the nearest provider of all linked HQs, if able to link it, is the nearest able one:
             # the searches of the smaller set of HQs run only when that is not so
