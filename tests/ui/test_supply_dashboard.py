@@ -33,7 +33,7 @@ UNIT = "1st Marine Division"
 # Command Radius [29.1], [29.2], and the ports they stand in [29.0].
 SETUP = [
     ("place", "--side", "allies", "--nation", "us", "--kind", "Ultimate Command Source", "--hex", "F3342",
-     "--name", "USA West Coast (UCS)", "--installation", "--sample"),
+     "--name", "Sample Allied UCS", "--installation", "--sample"),
     ("map", "set", "F3342", "port=major"),
     ("map", "set", "E1737", "port=major"),
     ("update", "us-sw-pacific-hq", "hq_type=combined", "sea_radius=30"),
