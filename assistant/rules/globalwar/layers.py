@@ -38,6 +38,7 @@ LAYERS = NG * NU * NM
 
 
 def layer(g: int, u: int, m: int) -> int:
+    """The index of the layer of state (g, u, m)."""
     return (g * NU + u) * NM + m
 
 
@@ -45,6 +46,9 @@ def state(lay: int) -> tuple[int, int, int]:
     g, rest = divmod(lay, NU * NM)
     u, m = divmod(rest, NM)
     return g, u, m
+
+
+_U_OF_LAYER = np.array([state(k)[1] for k in range(LAYERS)])
 
 
 @dataclass(frozen=True)
@@ -107,21 +111,23 @@ class Layered:
                     rows.append(layer(g, u, m) * n + t[keep])
                     cols.append(((g2[keep] * NU + u2[keep]) * NM + m2[keep]) * n + h[keep])
                     wts.append(np.ones(int(keep.sum())))
-        for j in self.jumps:            # [9.2.3]: port -> Merchant Ship Pipeline -> port
-            if not (self.enter[j.a] and self.enter[j.b]):
-                continue
-            ub = int(self.undev[j.b]) if lim.undeveloped else 0
+        if self.jumps:                  # [9.2.3]: port -> Merchant Ship Pipeline -> port
+            live = [j for j in self.jumps if self.enter[j.a] and self.enter[j.b]]
+            self.jump_of = {(j.a, j.b): j for j in live}
+            ja = np.array([j.a for j in live], dtype=np.int64)
+            jb = np.array([j.b for j in live], dtype=np.int64)
+            jw = np.array([float(max(1, len(j.route) - 1)) for j in live])
+            ub = self.undev[jb].astype(np.int64) if lim.undeveloped else np.zeros(len(live), dtype=np.int64)
             for g in range(NG):
                 for u in range(U_MAX):
-                    if u + ub > U_MAX:
-                        continue
+                    ok_u = u + ub <= U_MAX
                     for m in range(NM):
                         m2 = 0 if lim.mountain_reading == "hex" else m
-                        src, dst = layer(g, u, m) * n + j.a, layer(0, u + ub, m2) * n + j.b
-                        rows.append(np.array([src]))
-                        cols.append(np.array([dst]))
-                        wts.append(np.array([float(max(1, len(j.route) - 1))]))
-                        self.jump_of[(src, dst)] = j
+                        src = layer(g, u, m) * n + ja[ok_u]
+                        dst = ((0 * NU + u + ub[ok_u]) * NM + m2) * n + jb[ok_u]
+                        rows.append(src)
+                        cols.append(dst)
+                        wts.append(jw[ok_u])
         size = LAYERS * n
         r = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         c = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
@@ -154,22 +160,18 @@ class LayeredResult:
     pred: np.ndarray
     origin: np.ndarray
 
+    def _grid(self) -> np.ndarray:
+        """Distances as (layer, hex)."""
+        return self.dist.reshape(LAYERS, self.layered.net.n)
+
     def _ok(self, hex_: int, as_end: bool) -> list[int]:
         """Layered nodes at ``hex_`` that end a valid path (``as_end``: the traced unit's hex)
         or that may go on through a pipeline (a source-side port: every hex counted)."""
         n, lim = self.layered.net.n, self.layered.limits
         own = int(self.layered.undev[hex_]) if lim.undeveloped and not lim.own_undeveloped else 0
-        out = []
-        for lay in range(LAYERS):
-            node = lay * n + hex_
-            if not np.isfinite(self.dist[node]):
-                continue
-            g, u, m = state(lay)
-            if as_end and u - own <= MAX_UNDEVELOPED:
-                out.append(node)
-            elif not as_end and u <= MAX_UNDEVELOPED:
-                out.append(node)
-        return out
+        cap = MAX_UNDEVELOPED + (own if as_end else 0)
+        lays = np.flatnonzero(np.isfinite(self._grid()[:, hex_]) & (_U_OF_LAYER <= cap))
+        return [int(lay) * n + hex_ for lay in lays]
 
     def end(self, hex_: int) -> Optional[int]:
         """The nearest layered node that makes ``hex_`` supplied as a unit's hex, or None."""
@@ -181,6 +183,11 @@ class LayeredResult:
         n = self.layered.net.n
         return [state(k // n) for k in self._ok(hex_, False)]
 
+    def can_depart(self) -> np.ndarray:
+        """Per hex: some path from the sources reaches it and may go on (every hex counted)."""
+        grid = self._grid()[_U_OF_LAYER <= MAX_UNDEVELOPED]
+        return np.isfinite(grid).any(axis=0)
+
     def walk(self, node: int) -> tuple[list[int], list[Jump], int]:
         """(hexes from the unit back to the source, pipelines used, the unit's layer)."""
         n = self.layered.net.n
@@ -190,8 +197,8 @@ class LayeredResult:
         hexes: list[int] = [nodes[0] % n]
         used: list[Jump] = []
         for a, b in zip(nodes, nodes[1:]):   # a is nearer the unit; the search ran b -> a
-            j = self.layered.jump_of.get((b, a))
-            if j is not None:
+            j = self.layered.jump_of.get((b % n, a % n))
+            if j is not None and len(j.route) > 2:  # ports side by side: the step reads as overland
                 used.append(j)
                 hexes.extend(reversed(j.route[:-1]))  # route runs j.a .. j.b; walk b -> a
             else:

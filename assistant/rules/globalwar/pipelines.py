@@ -88,15 +88,46 @@ class PipelineNet:
         its SPs or none (an SP short leaves the whole unit unsupplied; the player may break it down
         [7.2]). Returns unit id -> {"pipelines": [keys]}."""
         want = {u: sp for u, sp in demand.items() if sp > 0 and reach.get(u)}
-        active: dict[str, int] = {}
-        flow: dict = {}
-        for u, sp in want.items():  # in the player's order: the rules leave the choice to the owner
-            trial = {**active, u: sp}
-            value, f = nx.maximum_flow(self._network(connected, reach, links, trial), SRC, SINK)
-            if value == sum(trial.values()):
-                active, flow = trial, f
-        if not active:
+        if not want:
             return {}
+        graph = self._network(connected, reach, links, want)
+        keep = (nx.descendants(graph, SRC) | {SRC}) & (nx.ancestors(graph, SINK) | {SINK})
+        graph = graph.subgraph(keep).copy()
+
+        def feasible(units: list[str]):
+            on = set(units)
+            for u in want:
+                if graph.has_edge(("unit", u), SINK):
+                    graph.edges[("unit", u), SINK]["capacity"] = want[u] if u in on else 0
+            if not any(graph.has_edge(("unit", u), SINK) for u in on):
+                return (not on), {}
+            value, f = nx.maximum_flow(graph, SRC, SINK)
+            return value == sum(want[u] for u in on), f
+
+        # the longest prefix that fits, skip the unit that does not, go on (log-many flows per skip)
+        accepted: list[str] = []
+        rest = [u for u in want if ("unit", u) in graph]
+        flow: dict = {}
+        while rest:
+            ok, f = feasible(accepted + rest)
+            if ok:
+                accepted += rest
+                flow = f
+                break
+            lo, hi = 0, len(rest) - 1  # accepted + rest[:lo] fits; + rest[:hi + 1] does not
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if feasible(accepted + rest[:mid])[0]:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            accepted += rest[:lo]
+            rest = rest[lo + 1:]
+        if not accepted:
+            return {}
+        if not flow:
+            flow = feasible(accepted)[1]
+        active = {u: want[u] for u in accepted}
         self._consume(flow)
         out = {}
         for u in active:
@@ -112,8 +143,7 @@ class PipelineNet:
             g.add_edge(SRC, ("port", p))
         for a, bs in links.items():
             for b in bs:
-                if a != b:
-                    g.add_edge(("port", a), ("port", b))
+                g.add_edge(("port", a), ("port", b))
         if self.sharing == "share":
             for pl in self.pipelines:
                 cap = self.free.get(pl.key, 0)

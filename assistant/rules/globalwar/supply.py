@@ -88,6 +88,7 @@ class _Need:
     home: Optional[str]
     sp: int
     self_defence: bool
+    key: str = ""  # the piece's position in the call (ids need not be unique)
 
 
 class _Run:
@@ -169,11 +170,11 @@ class _Run:
                 needs.append((k, _Need(p, self.net.index[p.hex],
                                        eligible(self.sources, p, home_only=home_only, level="attack"),
                                        eligible(self.sources, p, home_only=home_only, level="defence"),
-                                       self._home(p), sp_of(p), is_self_defence(p))))
+                                       self._home(p), sp_of(p), is_self_defence(p), str(k))))
             else:  # naval units in port [16.0.A], LRBs [17.4.2]: home country, no MS consumed
                 out[k] = self._non_consuming(p)
         for k, t in self._land([n for _, n in needs]).items():
-            out[next(i for i, n in needs if n.piece.id == k)] = t
+            out[int(k)] = t
         return [out[k] for k in range(len(pieces))]
 
     def _home(self, p: Piece) -> Optional[str]:
@@ -253,68 +254,68 @@ class _Run:
         pending = [n for n in needs if not n.self_defence]
         for n in needs:
             if n.self_defence:
-                waiting[n.piece.id] = ""
+                waiting[n.key] = ""
         # Attack Supply: overland first, then pipeline capacity by max-flow [9.2.4]
         flows = {}
         for n in pending:
             res = self.result(n.att, n.home, jumps=False)
             node = res.end(n.index)
             if node is not None:
-                out[n.piece.id] = self._trace(n.piece, "attack", res, node)
+                out[n.key] = self._trace(n.piece, "attack", res, node)
             elif self.result(n.att, n.home).end(n.index) is not None:
                 flows.setdefault((n.att, n.home), []).append(n)
-        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.piece.id for x in kv[1])):
+        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.key for x in kv[1])):
             got = self._flow(src, home, group)
             for n in group:
-                if n.piece.id in got:
+                if n.key in got:
                     res = self.result(src, home)
-                    out[n.piece.id] = self._trace(n.piece, "attack", res, res.end(n.index), got[n.piece.id])
+                    out[n.key] = self._trace(n.piece, "attack", res, res.end(n.index), got[n.key])
                 else:
-                    waiting[n.piece.id] = "attack"
+                    waiting[n.key] = "attack"
         for n in pending:
-            if n.piece.id not in out:
-                waiting.setdefault(n.piece.id, "")
+            if n.key not in out:
+                waiting.setdefault(n.key, "")
         # Defence Supply, then the home-country rules, then pipelines for Defence Supply
         flows = {}
         for n in needs:
-            if n.piece.id not in waiting:
+            if n.key not in waiting:
                 continue
             res = self.result(n.dfn, n.home, jumps=False)
             node = res.end(n.index)
             if node is not None:
-                out[n.piece.id] = self._defence(n, self._trace(n.piece, "defence", res, node), waiting)
+                out[n.key] = self._defence(n, self._trace(n.piece, "defence", res, node), waiting)
                 continue
             special = self._home_rule(n)
             if special is not None:
-                out[n.piece.id] = self._defence(n, special, waiting)
+                out[n.key] = self._defence(n, special, waiting)
             elif self.result(n.dfn, n.home).end(n.index) is not None:
                 flows.setdefault((n.dfn, n.home), []).append(n)
-        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.piece.id for x in kv[1])):
+        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.key for x in kv[1])):
             got = self._flow(src, home, group)
             for n in group:
-                if n.piece.id in got:
+                if n.key in got:
                     res = self.result(src, home)
-                    t = self._trace(n.piece, "defence", res, res.end(n.index), got[n.piece.id])
-                    out[n.piece.id] = self._defence(n, t, waiting)
+                    t = self._trace(n.piece, "defence", res, res.end(n.index), got[n.key])
+                    out[n.key] = self._defence(n, t, waiting)
                 else:
                     t = self._unsupplied(n.piece, "9.0.A")
                     t.reasons.append(self._short(n, src, home))
-                    out[n.piece.id] = t
+                    out[n.key] = t
         for n in needs:
-            if n.piece.id not in out:
+            if n.key not in out:
                 t = self._unsupplied(n.piece, "9.0.A")
                 t.reasons += self._why(n.piece, n.dfn, n.home, "defence")
                 if n.piece.role == "fortification":
                     t.reasons.insert(0, Reason("9.1.5.A", "fortification SPs beyond 6 on a small island "
                                                           "must be supplied by sea"))
-                out[n.piece.id] = t
+                out[n.key] = t
         return out
 
     def _defence(self, n: _Need, t: Trace, waiting: dict[str, str]) -> Trace:
         """Explain why a unit in Defence Supply has no Attack Supply."""
         if n.self_defence:
             t.reasons.append(Reason("9.1.2.B", "self-defence units are never in Attack Supply"))
-        elif waiting.get(n.piece.id) == "attack":
+        elif waiting.get(n.key) == "attack":
             t.reasons.append(self._short(n, n.att, n.home))
         else:
             t.reasons += self._why(n.piece, n.att, n.home, "attack")
@@ -339,31 +340,45 @@ class _Run:
                      hypothetical=p.hypothetical, extra={"unit": "hexes"})
 
     def _flow(self, src: frozenset, home: Optional[str], group: list[_Need]) -> dict[str, dict]:
-        """Pipeline capacity for land SPs that need a pipeline [9.2.4], [18.6.4.B]: max-flow."""
+        """Pipeline capacity for land SPs that need a pipeline [9.2.4], [18.6.4.B]: max-flow.
+
+        Source-side ports: those the sources reach overland. Across each of their pipelines, one
+        search from the far port (in the states the sources reach it with) finds the units that
+        trace to it and the ports it leads on to overland (pipelines in series), and so on."""
         over = self.result(src, home, jumps=False)
         full = self.result(src, home)
         lay = self.layered(home, jumps=False)
-        n = self.net.n
-        idx, labels = self.net.index, self.net.labels
-        ports = self.pipes.ports
-        connected = [q for q in ports if over.departures(idx[q])]
-        ends = {e for p in self.pipes.pipelines for e in p.ends}
-        reach: dict[str, list[str]] = {x.piece.id: [] for x in group}
+        n, idx = self.net.n, self.net.index
+        depart = over.can_depart()
+        connected = sorted(q for q in self.pipes.ports if depart[idx[q]])
+        across: dict[str, set] = {}
+        for p in self.pipes.pipelines:
+            across.setdefault(p.ends[0], set()).add(p.ends[1])
+            across.setdefault(p.ends[1], set()).add(p.ends[0])
+        reach: dict[str, list[str]] = {x.key: [] for x in group}
         links: dict[str, list[str]] = {}
-        for p in sorted(ends):
+        grid = full.dist.reshape(-1, n)
+        fresh = np.array([state(k)[0] == 0 for k in range(grid.shape[0])])
+        todo = sorted({b for q in connected for b in across.get(q, ())})
+        seen = set(todo)
+        while todo:
+            p = todo.pop()
             i = idx[p]
-            seeds = [lay_ * n + i for lay_ in range(len(full.dist) // n)
-                     if np.isfinite(full.dist[lay_ * n + i]) and state(lay_)[0] == 0]
+            seeds = [int(k) * n + i for k in np.flatnonzero(np.isfinite(grid[:, i]) & fresh)]
             if not seeds:
                 continue
             res = lay.search(seeds)
             for x in group:
                 if res.end(x.index) is not None:
-                    reach[x.piece.id].append(p)
-            links[p] = [q for q in ports if q != p and res.departures(idx[q])]
-        demand = {x.piece.id: x.sp for x in group}
-        _ = labels
-        return self.pipes.allocate(connected, reach, links, demand)
+                    reach[x.key].append(p)
+            go = res.can_depart()
+            links[p] = [q for q in across if q != p and go[idx[q]]]
+            for q in links[p]:
+                for b in across[q]:
+                    if b not in seen:
+                        seen.add(b)
+                        todo.append(b)
+        return self.pipes.allocate(connected, reach, links, {x.key: x.sp for x in group})
 
     def _short(self, n: _Need, src: frozenset, home: Optional[str]) -> Reason:
         res = self.result(src, home)
