@@ -127,7 +127,10 @@ def _traced(world: SupplyWorld, side: str, pieces: Sequence[Piece], whatif: Opti
         rules = rules_for(world.game)
     except NoRules as e:
         raise CampaignError(str(e)) from None
-    traces = rules.trace(world, side, list(pieces))
+    try:
+        traces = rules.trace(world, side, list(pieces))
+    except ValueError as e:  # a bad counter value or setting the rules name in one line
+        raise CampaignError(str(e)) from None
     notes = whatif.describe() if whatif else []
     for t in traces:
         t.steps.extend(notes)
