@@ -1,0 +1,101 @@
+"""``campaign trace`` (issue 9 point 4): the JSON contract of a traced item, the side-wide report,
+a hypothetical unit at a hex, what-ifs that never touch the campaign file, another reading of a
+rule with --set, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+
+from campaignkit import file_fingerprint
+
+ITEM_KEYS = {"unit", "hex", "supplied", "status", "path", "source", "length", "limit", "reasons"}
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return (0 if code is None else code), out, err
+
+
+@pytest.fixture
+def demo(guadalcanal):
+    path = str(guadalcanal.path)
+    guadalcanal.close()
+    return path
+
+
+def assert_item(item: dict, graph=None) -> None:
+    assert ITEM_KEYS <= set(item)
+    assert isinstance(item["supplied"], bool) and isinstance(item["status"], str)
+    assert all(set(r) == {"rule", "text"} and r["rule"] for r in item["reasons"])
+    if item["path"]:
+        assert item["path"][0] == item["hex"]
+        if item["source"]:
+            assert item["path"][-1] == item["source"]["hex"]
+        if graph is not None:
+            assert all(graph.has_edge(a, b) for a, b in zip(item["path"], item["path"][1:]))
+
+
+def test_one_unit_as_json(demo, capsys):
+    from assistant.campaign import Campaign
+
+    code, out, _ = run(capsys, "trace", demo, "--unit", "1st-marine-division", "--json")
+    assert code == 0
+    item = json.loads(out)
+    with Campaign.open(demo, readonly=True) as c:
+        assert_item(item, c.graph())
+    assert item["unit"] == "1st-marine-division" and item["hex"] == "E2418"
+    assert item["status"] in ("linked", "isolated")
+
+
+def test_whole_side_and_a_hypothetical_unit(demo, capsys):
+    code, out, _ = run(capsys, "trace", demo, "--all", "--side", "allies", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["side"] == "allies" and report["items"]
+    for item in report["items"]:
+        assert_item(item)
+    code, out, _ = run(capsys, "trace", demo, "--hex", "e2519", "--side", "japan", "--json")
+    item = json.loads(out)
+    assert code == 0 and item["unit"] is None and item["hex"] == "E2519" and item["hypothetical"] is True
+    assert_item(item)
+
+
+def test_what_ifs_never_touch_the_file(demo, capsys):
+    before = file_fingerprint(Path(demo))
+    code, out, _ = run(capsys, "trace", demo, "--unit", "1st-marine-division", "--with-enemy", "E2519",
+                       "--with-enemy", "E2619:japan", "--without", "us-sw-pacific-hq", "--json")
+    assert code == 0
+    item = json.loads(out)
+    assert any("what-if" in s for s in item["steps"])
+    assert file_fingerprint(Path(demo)) == before
+    code, _, _ = run(capsys, "trace", demo, "--all", "--side", "allies", "--csv", "--without", "us-poa-hq")
+    assert code == 0 and file_fingerprint(Path(demo)) == before
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["--unit", "nobody"], "'nobody'"),
+    (["--hex", "E2418"], "--hex needs --side"),
+    (["--all", "--side", "martians"], "martians"),
+    (["--unit", "1st-marine-division", "--with-enemy", "Q77"], "Q77"),
+    (["--unit", "1st-marine-division", "--without", "ghost"], "ghost"),
+    (["--unit", "1st-marine-division", "--set", "no_such_setting=1"], "no_such_setting"),
+    (["--unit", "1st-marine-division", "--csv"], "--csv"),
+    (["--unit", "1st-marine-division", "--all", "--side", "allies"], "exactly one"),
+])
+def test_bad_input_is_one_line(demo, capsys, argv, named):
+    before = file_fingerprint(Path(demo))
+    code, out, err = run(capsys, "trace", demo, *argv)
+    assert code == 2 and named in err and err.count("\n") == 1 and "Traceback" not in err
+    assert file_fingerprint(Path(demo)) == before
+
+
+def test_history_csv(demo, capsys):
+    code, out, _ = run(capsys, "trace", demo, "--history", "--csv")
+    assert code == 0
+    header = out.splitlines()[0].split(",")
+    assert header == ["turn", "turn_label", "side", "unit", "kind", "hex", "supplied", "status", "length", "source"]
