@@ -54,6 +54,11 @@ class Reason:
     def to_json(self) -> dict[str, str]:
         return {"rule": self.rule, "text": self.text}
 
+    @property
+    def ref(self) -> str:
+        """The rule as printed in working: in brackets once (``[29.7]``, ``[9.2.4]``)."""
+        return self.rule if self.rule.startswith("[") else f"[{self.rule}]"
+
 
 @dataclass
 class Trace:
@@ -105,7 +110,7 @@ class Trace:
             unit = self.extra.get("unit", "")
             lim = "" if self.limit is None else f" of {_num(self.limit)}"
             lines.append(f"length: {_num(self.length)}{lim} {unit}".rstrip())
-        lines += [f"  [{r.rule}] {r.text}" for r in self.reasons]
+        lines += [f"  {r.ref} {r.text}" for r in self.reasons]
         lines += [f"  {s}" for s in self.steps]
         return "\n".join(lines)
 

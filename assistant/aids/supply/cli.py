@@ -108,7 +108,7 @@ def _items_frame(report):
     return pd.DataFrame([{"side": t.side, "unit": t.unit, "kind": t.kind, "hex": t.hex, "supplied": t.supplied,
                           "status": t.status, "length": t.length, "limit": t.limit,
                           "source": (t.source or {}).get("unit") or (t.source or {}).get("hex"),
-                          "reasons": "; ".join(f"[{r.rule}] {r.text}" for r in t.reasons)} for t in report.items])
+                          "reasons": "; ".join(f"{r.ref} {r.text}" for r in t.reasons)} for t in report.items])
 
 
 def _report_text(report) -> str:
@@ -117,7 +117,7 @@ def _report_text(report) -> str:
     lines += report.whatif
     for t in report.items:
         src = (t.source or {}).get("unit") or (t.source or {}).get("hex") or "-"
-        why = f"  [{t.reasons[0].rule}] {t.reasons[0].text}" if t.reasons and not t.supplied else ""
+        why = f"  {t.reasons[0].ref} {t.reasons[0].text}" if t.reasons and not t.supplied else ""
         length = "" if t.length is None else f" {t.length:g}" + ("" if t.limit is None else f"/{t.limit:g}")
         lines.append(f"  {t.unit or '?':<28} {t.hex:<8} {t.status:<14} {src}{length}{why}")
     return "\n".join(lines)
