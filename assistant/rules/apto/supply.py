@@ -42,8 +42,8 @@ from .sources import Source, always_in_supply, home_sources, may_draw, nations_o
 
 LINE = "[7.7]"
 SUPPLIED, CHIT, FORT, OUT = "supplied", "supplied (chit)", "supplied (fortification)", "out of supply"
-LINE_ROLES = ("combat", "hq", "leader", "partisan", "air", "other", "fortification")
 SHIP_ROLES = ("naval", "transport")
+CHAIN_NOTE = "part of the line runs along an island chain of coastal hexes [10.42]"
 
 
 @dataclass
@@ -97,6 +97,13 @@ class AptoSupply:
                 out[k] = self._cut(call, pieces[k])
         self._chit_status(call, pieces, out)
         return [out[k] for k in range(len(pieces))]
+
+    def sources(self, world: SupplyWorld, side: str) -> list[Isolation]:
+        """Every home supply source of ``side``'s nations with its [7.8] status (the Supply Step's
+        list of isolated and captured sources), by hex."""
+        homes = home_sources(world)
+        got = isolation(world, side, Lines.of(world, side), homes)
+        return [got[h] for h in sorted(got)]
 
     # ----- one piece -------------------------------------------------------------------------
     def _first(self, call: _Call, p: Piece) -> Optional[Trace]:
@@ -187,8 +194,8 @@ class AptoSupply:
         src = self._source_at(call, p, labels[-1])
         steps = [f"line of supply of {len(labels) - 1} hexes to {src.name} at {src.hex} {src.rule}"]
         if _chain_used(call, path):
-            steps.append("part of the line runs along an island chain of coastal hexes [10.42]")
-        return _trace(p, SUPPLIED, True, labels, {"unit": src.unit or src.name, "hex": src.hex}, steps=steps)
+            steps.append(CHAIN_NOTE)
+        return _trace(p, SUPPLIED, True, labels, {"unit": src.unit, "hex": src.hex, "name": src.name}, steps=steps)
 
     def _source_at(self, call: _Call, p: Piece, label: str) -> Source:
         cands = [s for s in call.sources if s.hex == label and may_draw(call.world, p, s)]
@@ -261,9 +268,11 @@ class AptoSupply:
             how = ("consumes 1 of its capacity" if consumes(u) else
                    "a defender: any chit it reaches supplies it" if str(u.attrs.get("posture") or "").lower() == "defending"
                    else "fractional or no combat strength: never consumes")
-            t = _trace(u, CHIT, True, labels, {"unit": chit.id, "hex": chit.hex},
-                       steps=[f"line of supply of {len(labels) - 1} hexes to {chit.kind} {chit.id} at {chit.hex}; "
-                              f"{how} [7.7], [7.11]"])
+            steps = [f"line of supply of {len(labels) - 1} hexes to {chit.kind} {chit.id} at {chit.hex}; "
+                     f"{how} [7.7], [7.11]"]
+            if _chain_used(call, paths[u.id][cid]):
+                steps.append(CHAIN_NOTE)
+            t = _trace(u, CHIT, True, labels, {"unit": chit.id, "hex": chit.hex, "name": chit.kind}, steps=steps)
             t.extra["chit"] = chit.id
             t.extra["consumes"] = consumes(u)
             out[k] = t
@@ -302,6 +311,11 @@ class AptoSupply:
         net = lines.net
         free, limited = self._eligible(call, p)
         reasons = list(call.searches.get(("notes", p.id), []))
+        nations = nations_of(world, p)
+        lost = [st for st in call.iso.values() if st.source.nation in nations and not st.works]
+        if lost:
+            shown = "; ".join(st.why for st in lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
+            reasons.append(Reason("[7.8]", f"{len(lost)} home source(s) of {'/'.join(nations)} supply nobody: {shown}"))
         chits = [c for c in world.of_side(call.side, "supply_chit") if c.hex in net.index]
         targets = sorted({net.index[s.hex] for s in free + limited} | {net.index[c.hex] for c in chits})
         if not targets:

@@ -25,7 +25,7 @@ def test_7_7_one_sea_supply_chit_supplies_four_attackers_the_fifth_is_out_of_sup
     w = world(chit_line(), [piece("c", "japan", "Sea Supply chit", "H000")] + attackers(5))
     t = trace(w, "japan")
     assert [t[f"a{i}"].status for i in range(1, 6)] == ["supplied (chit)"] * 4 + ["out of supply"]
-    assert t["a1"].path == ["H002", "H001", "H000"] and t["a1"].source == {"unit": "c", "hex": "H000"}
+    assert t["a1"].path == ["H002", "H001", "H000"] and t["a1"].source["unit"] == "c"
     assert t["a5"].reasons[0].rule == "[7.11]" and "at capacity" in t["a5"].reasons[0].text
     assert t["c"].status == "source" and t["c"].extra["used"] == 4 and t["c"].extra["capacity"] == 4
 

@@ -66,7 +66,8 @@ def test_10_42_guadalcanal_example():
     t = jap(world(solomons(), example_pieces()))
     assert (t.supplied, t.status) == (True, "supplied (chit)")
     assert t.path == ["E 4725", "E 4625", "E 4526", "E 4527"] and t.length == 3
-    assert t.source == {"unit": "chit", "hex": "E 4527"}
+    assert t.source == {"unit": "chit", "hex": "E 4527", "name": "Sea Supply chit"}
+    assert "island chain" in t.steps[-1]
     assert "E 4624" not in t.path
 
 

@@ -23,7 +23,7 @@ def test_7_7_a_line_of_any_length_through_friendly_land_hexes():
     t = trace(world(g, [piece("inf", "japan", "Land unit", "H029", strength=2)]), "japan")["inf"]
     assert (t.supplied, t.status) == (True, "supplied")
     assert t.path == [f"H0{c:02d}" for c in range(29, -1, -1)] and t.length == 29 and t.limit is None
-    assert t.source == {"unit": "home city/resource of japan", "hex": "H000"}
+    assert t.source == {"unit": None, "hex": "H000", "name": "home city/resource of japan"}
     assert t.to_json()["unit"] == "inf"
 
 
@@ -57,7 +57,8 @@ def test_a_desert_hex_is_gone_around():
 
 @pytest.mark.parametrize("features, supplied", [
     ({"all_sea": True}, False), ({"lake": True}, False), ({"all_sea": True, "ferry": True}, True),
-    ({"impassable": True}, False), ({"river": True}, True), ({"lake": True, "ferry": True}, True)])
+    ({"impassable": True}, False), ({"river": True}, True), ({"lake": True, "ferry": True}, True),
+    ({"not_land_connected": True}, False)])
 def test_7_7_water_only_by_a_ferry_and_never_an_impassable_hexside(features, supplied):
     quote("A line of supply may also not cross any impassable hexsides, or water (except via a ferry symbol).")
     g = line(4)

@@ -118,7 +118,7 @@ def test_7_0_at_most_two_us_units_draw_on_the_india_box():
     assert [t[f"us{i}"].supplied for i in (1, 2, 3)] == [True, True, False]
     assert all(t[f"uk{i}"].supplied for i in (1, 2, 3)) and t["aus"].supplied and not t["cn"].supplied
     assert any(r.rule == "[7.0]" and "at most 2" in r.text for r in t["us3"].reasons)
-    assert t["us1"].source == {"unit": "box", "hex": "H000"}
+    assert t["us1"].source == {"unit": "box", "hex": "H000", "name": "India Box"}
 
 
 def test_7_0_united_states_box():
@@ -203,6 +203,10 @@ def test_7_8_a_cut_off_home_source_is_isolated_and_supplies_nobody():
     t = trace(world(g, ps), "japan")
     assert t["s0"].status == t["s4"].status == "isolated source"
     assert not t["inf"].supplied
+    assert any(r.rule == "[7.8]" and "H004 is isolated" in r.text for r in t["inf"].reasons)
+    from assistant.rules.apto.supply import RULES
+    assert [(i.source.hex, i.isolated, i.captured) for i in RULES.sources(world(g, ps), "japan")] == [
+        ("H000", True, False), ("H004", True, False)]
     # the Sea Supply chits placed in it still supply [7.8]
     t = trace(world(two_sources(cut=True), ps + [piece("c", "japan", "Sea Supply chit", "H004")]), "japan")
     assert t["inf"].status == "supplied (chit)"
