@@ -58,20 +58,25 @@ def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
         except (TypeError, ValueError):
             raise ValueError(f"{p.id}: normal_range {rng!r} is not a number") from None
         groups.setdefault((net.index[p.hex], rng), []).append(p)
+    if reading not in ("air_mp", "base_area_hexes"):
+        raise ValueError(f"setting supply_air_block_range {reading!r} is not air_mp or base_area_hexes")
     for (base, rng), aps in groups.items():
-        if reading == "air_mp":
-            disk = L.within(net, base, L.AIR_BLOCK_HEXES)
-            reach = disk if rng == float("inf") else L.local_dijkstra(net, base, cost, rng, disk)
-        elif reading == "base_area_hexes":
-            k = L.AIR_BLOCK_HEXES if rng == float("inf") else min(L.AIR_BLOCK_HEXES, int(rng // cost[base]))
-            reach = L.within(net, base, k)
-        else:
-            raise ValueError(f"setting supply_air_block_range {reading!r} is not air_mp or base_area_hexes")
+        reach = net.cached(("witp", "air_block", reading, base, rng),
+                           lambda base=base, rng=rng: _blocked_from(net, cost, base, rng, reading))
         who = f"{', '.join(p.id for p in aps)} at {net.labels[base]}"
         for v in reach:
             mask[v] = True
             out.by.setdefault(v, []).append(who)
     return out
+
+
+def _blocked_from(net: HexNet, cost: np.ndarray, base: int, rng: float, reading: str) -> tuple[int, ...]:
+    """Hexes one AP base blocks (the map's geometry only: cached per graph)."""
+    if reading == "air_mp":
+        disk = L.within(net, base, L.AIR_BLOCK_HEXES)
+        return tuple(disk if rng == float("inf") else L.local_dijkstra(net, base, cost, rng, disk))
+    k = L.AIR_BLOCK_HEXES if rng == float("inf") else min(L.AIR_BLOCK_HEXES, int(rng // cost[base]))
+    return tuple(L.within(net, base, k))
 
 
 def ground_block(world: SupplyWorld, side: str) -> tuple[np.ndarray, dict[int, list[str]]]:

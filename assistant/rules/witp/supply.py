@@ -106,10 +106,48 @@ class _Tracer:
             else:
                 t = self.trace_piece(p)
             t.steps += [n for n in self.links.air.notes]
+            if p.role == "combat" and p.hex in self.net.index:
+                hq, _, why = self.controlling(p)
+                t.extra["controlling_hq"] = hq.id if hq else None
+                t.steps.append(why)
             if p.hex in self.net.index:
                 self.base_figures(p, t)
             out.append(t)
         return out
+
+    def controlling(self, p: Piece) -> tuple[Optional[Piece], Optional[float], str]:
+        """[29.2.5] the HQ controlling a ground unit: the HQ that activated it (``activated_by``),
+        else the closest linked HQ able to activate it -- "in terms of sea MP's" [29.2.5] or in air
+        MP's [26.1.3] (setting supply_controlling_hq_metric); (HQ, distance, working)."""
+        links, net = self.links, self.net
+        by = p.attr("activated_by")
+        if by in links.hqs:
+            return links.hqs[by].hq, None, f"[29.2.5] controlling HQ {by}: it activated the unit"
+        metric = self.world.settings.get("supply_controlling_hq_metric", "sea_mp")
+        if metric not in ("sea_mp", "air_mp"):
+            raise ValueError(f"setting supply_controlling_hq_metric {metric!r} is not sea_mp or air_mp")
+        ids, _, _ = self.hq_set(p, GROUND)
+        if not ids or p.hex not in net.index:
+            return None, None, "[29.2.5] no linked HQ able to activate it"
+        key = ("ctl", ids, metric)
+        if key not in self._dist:
+            hq_at: dict[int, Piece] = {}
+            for i in sorted(ids):
+                hq_at.setdefault(net.index[links.hqs[i].hq.hex], links.hqs[i].hq)
+            cost = L.area_mp(net)[net.head]
+            if metric == "sea_mp":
+                res = net.search({n: 0.0 for n in hq_at}, enter=links.nav, edges=L.sea_edges(net), weight=cost)
+            else:
+                res = net.search({n: 0.0 for n in hq_at}, weight=cost)
+            self._dist[key] = (res, hq_at)
+        res, hq_at = self._dist[key]
+        node = net.index[p.hex]
+        unit = "sea MP" if metric == "sea_mp" else "air MP"
+        if not res.reached(node):
+            return None, None, f"[29.2.5] no able linked HQ within reach in {unit}"
+        hq = hq_at[int(res.origin[node])]
+        d = float(res.dist[node])
+        return hq, d, f"[29.2.5] controlling HQ {hq.id}: the closest able to activate it, {d:g} {unit}"
 
     def _new(self, p: Piece) -> Trace:
         return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=False, status="isolated", kind=p.kind,
@@ -295,13 +333,12 @@ class _Tracer:
         opt = bool(s.get("supply_optional_38_4", False))
         us_only = False
         if self.side == "allies":
-            ids, _, _ = self.hq_set(Piece("probe", self.side, "", "combat", p.hex), GROUND)
-            sea, land = links.reaches(ids) if ids else (None, None)
-            hit = next((r.hit(node) for r in (sea, land) if r is not None and r.hit(node) is not None), None)
-            nation = hit.hq.nation if hit is not None and hit.hq is not None else p.nation
+            # [32.1.2] "the closest HQ capable of activating ground units at that base"
+            hq, _, _ = self.controlling(Piece("base", self.side, "", "combat", p.hex))
+            nation = hq.nation if hq is not None else p.nation
             us_only = nation == "us"
             t.steps.append(f"[32.1.2] base nationality {nation or 'unknown'} "
-                           f"({'controlling HQ ' + hit.hq.id if hit is not None and hit.hq else 'its own'})"
+                           f"({'controlling HQ ' + hq.id if hq is not None else 'its own'})"
                            + ("; traces y to the USA West Coast areas only" if us_only else ""))
         ucs = {n: extra for n, (_, extra, us) in links.ucs.items() if us or not us_only}
         y = self._hex_dist(("y", us_only), ucs, node)

@@ -390,3 +390,40 @@ def test_every_piece_gets_one_trace_in_order_with_status_words():
             net = w.net
             for a, b in zip(t.path, t.path[1:]):
                 assert w.graph.has_edge(a, b)
+
+
+# ----- controlling HQ [29.2.5] ----------------------------------------------------------------
+def ctl_world(**settings):
+    """The unit U (coastal) is 3 land hexes from HQ "a" (10 sea hexes round by sea) and 5 sea
+    hexes from HQ "b". Tropical: 6 MP a hex. The UCS sits on the sea lane to "a"."""
+    import networkx as nx
+    g = nx.Graph()
+    for n, surface in [("U", "coastal"), ("A", "coastal"), ("B", "coastal"), ("L1", "land"), ("L2", "land")]:
+        g.add_node(n, surface=surface, movement_area="tropical")
+    sea = [f"S{i}" for i in range(1, 10)] + [f"T{i}" for i in range(1, 5)]
+    for n in sea:
+        g.add_node(n, surface="sea", movement_area="tropical")
+    nx.add_path(g, ["U", "L1", "L2", "A"])
+    nx.add_path(g, ["U"] + [f"S{i}" for i in range(1, 10)] + ["A"])
+    nx.add_path(g, ["U"] + [f"T{i}" for i in range(1, 5)] + ["B"])
+    for n in ("A", "B"):
+        g.nodes[n]["port"] = "major"
+    return world(g, [piece("ucs", "allies", "Mapedge Holding Area", "S5", area="USA West Coast 2"),
+                     piece("a", "allies", "HQ", "A", hq_type="army", sea_radius=10),
+                     piece("b", "allies", "HQ", "B", hq_type="army", sea_radius=10),
+                     piece("div", "allies", "infantry division", "U")], **settings)
+
+
+@pytest.mark.parametrize("metric, hq", [("sea_mp", "b"), ("air_mp", "a")])
+def test_29_2_5_controlling_hq_both_metrics(metric, hq):
+    """Sea MP: b 5 x 6 = 30 < a 10 x 6 = 60; air MP: a 3 x 6 = 18 < b 30."""
+    t = trace(ctl_world(supply_controlling_hq_metric=metric), "div")
+    assert t.extra["controlling_hq"] == hq and t.supplied
+    assert any(s.startswith(f"[29.2.5] controlling HQ {hq}") for s in t.steps)
+
+
+def test_29_2_5_the_activating_hq_controls_first():
+    w = ctl_world()
+    from dataclasses import replace
+    div = replace(w.piece("div"), attrs={"activated_by": "a"})
+    assert trace(w.with_changes(add=[div], remove=["div"]), "div").extra["controlling_hq"] == "a"
