@@ -123,6 +123,7 @@ class SupplyWidget:
         self._quiet = 0
         self._colours: dict[str, str] = {}  # status -> colour, kept for the page's life
         self._chart_seq: Optional[int] = None  # last_seq the chart shows
+        self._halos: tuple = ()  # the status halos drawn
         self.map = MapView(campaign.map, errors=self.errors, height=map_height)
         self.map.on_select(self._on_select)
         self._build()
@@ -464,7 +465,10 @@ class SupplyWidget:
         self.map.show_choropleth(STATUS, values, palette=palette, title=title, opacity=0.8)
         # A hex is a few pixels wide when the whole map shows, under its unit marker: a ring of the
         # same colour around each marker (one small layer, one point per hex) keeps it readable.
-        self.map.show_markers(HALOS, [(h, palette[v], v) for h, v in values.items()], radius=HALO_RADIUS)
+        halos = tuple(sorted((h, palette[v], v) for h, v in values.items()))
+        if halos != self._halos or HALOS not in self.map.overlay_names:  # unchanged: nothing sent
+            self.map.show_markers(HALOS, halos, radius=HALO_RADIUS)
+            self._halos = halos
         self.side_report.value = self._report_html(self.report)
         return self.report
 

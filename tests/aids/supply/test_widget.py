@@ -399,3 +399,23 @@ def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, mo
             assert view.errors.records == []
         finally:
             page.close()
+
+
+def test_an_unchanged_side_overlay_sends_nothing_again(camp, rules, tmp_path):
+    """The kit's poller redraws on every campaign change: a redraw whose statuses did not change
+    sends no widget message (no new picture, no new halo layer)."""
+    from assistant.ui.wiremeter import CommMeter
+
+    with CommMeter() as meter:
+        view = W.SupplyWidget(camp, log_path=tmp_path / "d.log")
+        view.side.value = "allies"
+        mark = meter.mark()
+        view.overlay.value = True
+        assert meter.bytes_since(mark) > 10_000  # the picture went
+        mark = meter.mark()
+        view.show_side()
+        assert meter.bytes_since(mark) == 0
+        view.leave_out("us-sw-pacific-hq")  # statuses change: a new picture and halos
+        mark = meter.mark()
+        view.show_side()
+        assert meter.bytes_since(mark) == 0
