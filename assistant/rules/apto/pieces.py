@@ -4,7 +4,9 @@ Piece attributes read: ``strength`` (printed combat strength; "1/2" or "0.5" is 
 absent = none), ``torpedo``, ``gunnery``, ``o`` (the "o" no-ZOC symbol), ``embarked``, ``aloft``,
 ``out_of_supply`` (marked Out-of-Supply), ``posture`` (attacking|defending), ``capacity`` and
 ``used`` (supply chits), ``refuelled`` (naval units), ``functional`` (a permanent fortification;
-default yes).
+default yes), ``assaulting`` (conducting an Amphibious Assault or Paradrop this Offensive Phase
+[7.7]), ``motorized`` (armor, mechanized or motorized) with ``offensive_supplied`` (supplied at the
+start of the Offensive in which it is Activated [7.10]).
 """
 
 from __future__ import annotations

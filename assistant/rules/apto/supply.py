@@ -34,7 +34,7 @@ import numpy as np
 from ..hexnet import truthy
 from ..supply import Piece, Reason, SupplyWorld, Trace
 from . import chits as C
-from .island import chain_path, chain_search, interrupted
+from .island import chain_path, chain_search
 from .isolation import Isolation, fortress, isolation
 from .lines import Lines, Reach
 from .pieces import consumes, chit_capacity, chit_used, flag, is_land
@@ -95,6 +95,8 @@ class AptoSupply:
         for k in waiting:
             if k not in out:
                 out[k] = self._cut(call, pieces[k])
+                if flag(pieces[k], "motorized") and flag(pieces[k], "offensive_supplied"):
+                    _keep_supplied(out[k])
         self._chit_status(call, pieces, out)
         return [out[k] for k in range(len(pieces))]
 
@@ -118,6 +120,9 @@ class AptoSupply:
             if flag(p, "out_of_supply"):
                 return _trace(p, OUT, False, [], None, [Reason(LINE, f"{p.id} embarked while out of supply")])
             return _trace(p, SUPPLIED, True, [p.hex], None, steps=["embarked units are in supply [7.7]"])
+        if flag(p, "assaulting"):
+            return _trace(p, SUPPLIED, True, [p.hex], None, steps=[
+                "units conducting an Amphibious Assault or a Paradrop are in supply for that Offensive Phase [7.7]"])
         if p.role in SHIP_ROLES:
             return self._ship(call, p)
         why = always_in_supply(world, p)
@@ -343,6 +348,15 @@ class AptoSupply:
         if path:
             t.steps.append("nearest line by terrain alone: " + " -> ".join(net.labels[j] for j in path))
         return t
+
+
+def _keep_supplied(t: Trace) -> None:
+    """[7.10]: armor, mechanized and motorized units supplied at the start of the Offensive in
+    which they are Activated remain supplied throughout it; the cut line is kept as working."""
+    t.supplied, t.status = True, SUPPLIED
+    t.steps = [f"cut now ({'; '.join(r.text for r in t.reasons)}), but an armor, mechanized or motorized unit "
+               "supplied at the start of its Offensive remains supplied throughout it [7.10]"] + t.steps
+    t.reasons = []
 
 
 def _relaxed(lines: Lines) -> Lines:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from aptokit import grid, piece, quote, strip, trace, world
+from aptokit import piece, quote, strip, trace, world
 
 
 def relabel(g, mapping):
@@ -273,3 +273,26 @@ def test_bad_settings_and_values_are_one_line_errors():
     with pytest.raises(ValueError, match="strength 'lots'"):
         trace(world(strip(3, country="japan"), [piece("c", "japan", "Sea Supply chit", "H000"),
                                                  piece("i", "japan", "Land unit", "H002", strength="lots")]), "japan")
+
+
+def test_7_10_armor_supplied_at_the_start_of_its_offensive_stays_supplied():
+    quote("Armor, mechanized and motorized units that began their movement as supplied (at the start of a land "
+          "Offensive) will remain supplied throughout the duration of that current Offensive")
+    g = strip(4, country="japan")
+    g.nodes["H000"].update(home_of="japan", city="yes")
+    g.nodes["H001"]["terrain"] = "desert"  # the line is cut
+    ps = [piece("tk", "japan", "Armor", "H003", motorized="yes", offensive_supplied="yes"),
+          piece("tk2", "japan", "Armor", "H003", motorized="yes"),
+          piece("inf", "japan", "Land unit", "H003", offensive_supplied="yes")]
+    t = trace(world(g, ps), "japan")
+    assert t["tk"].supplied and "[7.10]" in t["tk"].steps[0] and not t["tk"].reasons
+    assert not t["tk2"].supplied and not t["inf"].supplied
+
+
+def test_7_7_amphibious_assault_and_paradrop_units_are_in_supply():
+    quote("units conducting an Amphibious Assault are always assumed to be in supply for the duration of that "
+          "Offensive Phase")
+    g = strip(2, country="us")
+    t = trace(world(g, [piece("m", "japan", "Land unit", "H001", assaulting="yes"),
+                        piece("n", "japan", "Land unit", "H001")]), "japan")
+    assert t["m"].supplied and not t["n"].supplied
