@@ -304,6 +304,25 @@ class _Tracer:
         res = self._dist[key]
         return float(res.dist[node]) if res.reached(node) else None
 
+    def _route_dist(self, key: Any, sources: dict[int, float], node: int) -> Optional[float]:
+        """[32.3] the route distance (``route.py``), one search per source set."""
+        if not sources:
+            return None
+        if "route" not in self._dist:
+            from .route import Route
+            net, links = self.net, self.links
+            owner_ok = np.fromiter((self.world.control.owner(lab) in (self.side, None) for lab in net.labels),
+                                   dtype=bool, count=net.n)
+            rail = net.truthy("rail") & ~net.truthy("rail_cut") & owner_ok
+            cands = set(np.flatnonzero(net.truthy("port")).tolist()) | {
+                n for n, ps in links.installation_at.items() if any(p.kind.lower() in ("port", "anchorage") for p in ps)}
+            ports = [n for n in cands if links._port(n) not in (None, "unknown") and owner_ok[n] and self.hex_linked(n)]
+            self._dist["route"] = Route(net, links.mp, rail, ports, self.world.settings.get("supply_rail_rounding", "per_hex"))
+        if key not in self._dist:
+            self._dist[key] = self._dist["route"].distances(sources)
+        d = float(self._dist[key][node])
+        return d if np.isfinite(d) else None
+
     def supply_bases(self) -> tuple[dict[int, float], list[str]]:
         """Functioning friendly supply bases: not damaged D1+ [32.6], not isolated [32.7]."""
         if "sbs" not in self._dist:
@@ -341,10 +360,22 @@ class _Tracer:
                            f"({'controlling HQ ' + hq.id if hq is not None else 'its own'})"
                            + ("; traces y to the USA West Coast areas only" if us_only else ""))
         ucs = {n: extra for n, (_, extra, us) in links.ucs.items() if us or not us_only}
-        y = self._hex_dist(("y", us_only), ucs, node)
         sbs, notes = self.supply_bases()
         t.steps += notes
-        x = self._hex_dist("x", sbs, node)
+        reading = s.get("supply_distance_reading", "hexes")
+        if reading == "hexes":
+            y = self._hex_dist(("y", us_only), ucs, node)
+            x = self._hex_dist("x", sbs, node)
+        elif reading == "traced":
+            y = self._route_dist(("ry", us_only), ucs, node)
+            x = self._route_dist("rx", sbs, node)
+            t.steps.append("[32.3] traced route: sea hexes; overland ground MP x 3; rail 1/2 ground MP "
+                           f"a hex ({s.get('supply_rail_rounding', 'per_hex')}); sea only from a linked port")
+            if (x is None or y is None) and self.net.column("surface")[node] == "land":
+                t.steps.append("[32.3.1] player question: an inland base needs the ground MP of the hexes "
+                               "on its way (ground_mp or a terrain table)")
+        else:
+            raise ValueError(f"setting supply_distance_reading {reading!r} is not hexes or traced")
         t.extra.update({"y": _n(y), "x": _n(x), "tsd": None, "category": None})
         if y is None:
             t.steps.append("[32.1.1] y unknown: no friendly Ultimate Command Source on the map"

@@ -87,3 +87,40 @@ def test_32_1_2_us_bases_trace_y_to_the_us_west_coast_with_32_9_extras():
     t = trace(base("us"), "div")
     assert (t.extra["y"], t.extra["x"], t.extra["tsd"], t.extra["category"]) == (44, 0, 0, None)
     assert trace(base("britain"), "div").extra["y"] == 20
+
+
+def inland(**settings):
+    """H0000 Japanese UCS, supply base and HQ (port); H0100-H0400 sea; H0500 a linked port;
+    H0600-H0800 rail; H0900 an inland airfield. Ground MP 3 a land hex."""
+    g = row(10)
+    setattrs(g, [h(0, 0)], surface="coastal", port="major", homeland_resource=True)
+    setattrs(g, [h(5, 0)], surface="coastal", port="minor", ground_mp=3)
+    setattrs(g, [h(k, 0) for k in range(6, 10)], surface="land", ground_mp=3)
+    setattrs(g, [h(k, 0) for k in range(6, 9)], rail=True)
+    setattrs(g, [h(9, 0)], airfield=1)
+    return world(g, [piece("hq", "japan", "HQ", h(0, 0), hq_type="combined", sea_radius=10),
+                     piece("sb", "japan", "Supply Base", h(0, 0)),
+                     piece("af", "japan", "Airfield", h(9, 0))], **settings)
+
+
+@pytest.mark.parametrize("reading, rounding, x", [("hexes", "per_hex", 9), ("traced", "per_hex", 27),
+                                                  ("traced", "total", 26)])
+def test_32_3_1_inland_base_both_readings(reading, rounding, x):
+    """Traced [32.3.1]: into H0800 overland 3 x 3 = 9; rail H0700, H0600 at 1/2 x 3 = 1.5 each
+    (rounded up per hex: 2 + 2; summed: 3); into the port H0500 overland 9; by sea 5 hexes.
+    27 (per hex) or 26 (total); in plain hexes [32.1.1] it is 9. y is the same route to Japan."""
+    t = trace(inland(supply_distance_reading=reading, supply_rail_rounding=rounding), "af")
+    assert (t.extra["x"], t.extra["y"]) == (x, x)
+    assert t.extra["tsd"] == 2 * x * x
+
+
+def test_32_3_1_unknown_ground_mp_is_a_player_question():
+    w = inland(supply_distance_reading="traced")
+    del w.graph.nodes[h(7, 0)]["ground_mp"]
+    t = trace(w, "af")
+    assert t.extra["x"] is None and any("player question" in s for s in t.steps)
+
+
+def test_32_3_a_coastal_base_counts_sea_hexes_in_both_readings():
+    for reading in ("hexes", "traced"):
+        assert trace(jaluit(supply_distance_reading=reading), "6th-base-force").extra["tsd"] == 1786
