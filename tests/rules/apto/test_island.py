@@ -112,3 +112,15 @@ def test_island_chain_and_enemy_zoc_both_readings(reading):
         assert t.path == ["E 4725", "E 4625", "E 4526", "E 4527"]
     else:
         assert "E 4625" not in t.path
+
+
+def test_10_42_e_4624_is_blocked_by_the_us_4_2():
+    """With E 4625 interrupted too (a US destroyer with a torpedo rating in place of the STP), the
+    next route, E 4725 -> E 4624 -> E 4525 -> E 4526 -> E 4527 (all coastal on the map), is the one
+    the example forbids "because of the US 4-2 Marine there": with the Marine the chain must find
+    another way round; without it, that is the route."""
+    dd = piece("stp", "allies", "Naval unit", "E 4625", "us", torpedo=2)
+    t = jap(world(solomons(), example_pieces(stp=dd)))
+    assert "E 4624" not in t.path and "E 4625" not in t.path
+    t = jap(world(solomons(), example_pieces(stp=dd, marine=None)))
+    assert t.path == ["E 4725", "E 4624", "E 4525", "E 4526", "E 4527"]
