@@ -37,6 +37,10 @@ NG, NU, NM = G_MAX + 1, U_MAX + 1, 2
 LAYERS = NG * NU * NM
 
 
+def _fingerprint(mask: np.ndarray) -> bytes:
+    return np.packbits(mask.astype(bool)).tobytes()
+
+
 def layer(g: int, u: int, m: int) -> int:
     """The index of the layer of state (g, u, m)."""
     return (g * NU + u) * NM + m
@@ -90,27 +94,11 @@ class Layered:
 
     def __post_init__(self):
         n, lim = self.net.n, self.limits
-        tail, head = self.net.tail, self.net.head
-        ok = self.edge_ok & self.enter[tail] & self.enter[head]
-        t, h = tail[ok].astype(np.int64), head[ok].astype(np.int64)
-        mnt = self.mountain[ok] if lim.mountain else np.zeros(len(t), dtype=bool)
-        comm_h = self.comm[h] if lim.reach else np.ones(len(t), dtype=bool)
-        und_h = self.undev[h].astype(np.int64) if lim.undeveloped else np.zeros(len(t), dtype=np.int64)
-        rows, cols, wts = [], [], []
-        for g in range(G_MAX):          # a node at g == 3 is an end only (or a pipeline's start)
-            g2 = np.where(comm_h, 0, g + 1)
-            for u in range(U_MAX):      # a node at u == 3 is an end only
-                u2 = u + und_h
-                for m in range(NM):
-                    if lim.mountain_reading == "hex":
-                        keep = ~(mnt & (m == 1))
-                        m2 = mnt.astype(np.int64)
-                    else:
-                        m2 = m + mnt.astype(np.int64)
-                        keep = m2 <= 1
-                    rows.append(layer(g, u, m) * n + t[keep])
-                    cols.append(((g2[keep] * NU + u2[keep]) * NM + m2[keep]) * n + h[keep])
-                    wts.append(np.ones(int(keep.sum())))
+        size = LAYERS * n
+        rows, cols, thex, hhex = self._base()
+        keep = self.enter[thex] & self.enter[hhex]
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=size))])
+        self.matrix = csr_matrix((np.ones(int(keep.sum())), cols[keep], indptr), shape=(size, size))
         if self.jumps:                  # [9.2.3]: port -> Merchant Ship Pipeline -> port
             live = [j for j in self.jumps if self.enter[j.a] and self.enter[j.b]]
             self.jump_of = {(j.a, j.b): j for j in live}
@@ -118,21 +106,52 @@ class Layered:
             jb = np.array([j.b for j in live], dtype=np.int64)
             jw = np.array([float(max(1, len(j.route) - 1)) for j in live])
             ub = self.undev[jb].astype(np.int64) if lim.undeveloped else np.zeros(len(live), dtype=np.int64)
-            for g in range(NG):
+            r, c, w = [], [], []
+            for g in range(NG):         # a pipeline may start from a port at g == 3 (not counted)
                 for u in range(U_MAX):
                     ok_u = u + ub <= U_MAX
                     for m in range(NM):
                         m2 = 0 if lim.mountain_reading == "hex" else m
-                        src = layer(g, u, m) * n + ja[ok_u]
-                        dst = ((0 * NU + u + ub[ok_u]) * NM + m2) * n + jb[ok_u]
-                        rows.append(src)
-                        cols.append(dst)
-                        wts.append(jw[ok_u])
-        size = LAYERS * n
-        r = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-        c = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
-        w = np.concatenate(wts) if wts else np.zeros(0)
-        self.matrix = csr_matrix((w, (r, c)), shape=(size, size))
+                        r.append(layer(g, u, m) * n + ja[ok_u])
+                        c.append(((u + ub[ok_u]) * NM + m2) * n + jb[ok_u])  # g = 0 at the far port
+                        w.append(jw[ok_u])
+            if live:
+                self.matrix = self.matrix + csr_matrix(
+                    (np.concatenate(w), (np.concatenate(r), np.concatenate(c))), shape=(size, size))
+
+    def _base(self):
+        """The overland layered edges before any unit blocks a hex, sorted by row: computed once
+        per map graph and limits (only ``enter`` changes between queries)."""
+        def build():
+            n, lim = self.net.n, self.limits
+            ok = self.edge_ok
+            t = self.net.tail[ok].astype(np.int64)
+            h = self.net.head[ok].astype(np.int64)
+            mnt = self.mountain[ok] if lim.mountain else np.zeros(len(t), dtype=bool)
+            comm_h = self.comm[h] if lim.reach else np.ones(len(t), dtype=bool)
+            und_h = self.undev[h].astype(np.int64) if lim.undeveloped else np.zeros(len(t), dtype=np.int64)
+            rows, cols, th, hh = [], [], [], []
+            for g in range(G_MAX):      # a node at g == 3 is an end only (or a pipeline's start)
+                g2 = np.where(comm_h, 0, g + 1)
+                for u in range(U_MAX):  # a node at u == 3 is an end only
+                    u2 = u + und_h
+                    for m in range(NM):
+                        if lim.mountain_reading == "hex":
+                            keep = ~(mnt & (m == 1))
+                            m2 = mnt.astype(np.int64)
+                        else:
+                            m2 = m + mnt.astype(np.int64)
+                            keep = m2 <= 1
+                        rows.append(layer(g, u, m) * n + t[keep])
+                        cols.append(((g2[keep] * NU + u2[keep]) * NM + m2[keep]) * n + h[keep])
+                        th.append(t[keep])
+                        hh.append(h[keep])
+            r, c, a, b = (np.concatenate(x) for x in (rows, cols, th, hh))
+            order = np.argsort(r, kind="stable")
+            return r[order], c[order], a[order], b[order]
+        key = ("globalwar-layers", self.limits, _fingerprint(self.edge_ok), _fingerprint(self.comm),
+               _fingerprint(self.undev), _fingerprint(self.mountain))
+        return self.net.cached(key, build)
 
     def seed(self, hexes: Iterable[int]) -> list[int]:
         """The layered nodes a source hex starts from (its own Undeveloped hex counts: it is entered)."""

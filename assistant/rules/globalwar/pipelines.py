@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 import networkx as nx
+from networkx.algorithms.flow import edmonds_karp
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
@@ -101,13 +102,13 @@ class PipelineNet:
                     graph.edges[("unit", u), SINK]["capacity"] = want[u] if u in on else 0
             if not any(graph.has_edge(("unit", u), SINK) for u in on):
                 return (not on), {}
-            value, f = nx.maximum_flow(graph, SRC, SINK)
-            return value == sum(want[u] for u in on), f
+            residual = edmonds_karp(graph, SRC, SINK)
+            return residual.graph["flow_value"] == sum(want[u] for u in on), residual
 
         # the longest prefix that fits, skip the unit that does not, go on (log-many flows per skip)
         accepted: list[str] = []
         rest = [u for u in want if ("unit", u) in graph]
-        flow: dict = {}
+        flow = None
         while rest:
             ok, f = feasible(accepted + rest)
             if ok:
@@ -125,8 +126,7 @@ class PipelineNet:
             rest = rest[lo + 1:]
         if not accepted:
             return {}
-        if not flow:
-            flow = feasible(accepted)[1]
+        flow = _positive(flow if flow else feasible(accepted)[1])
         active = {u: want[u] for u in accepted}
         self._consume(flow)
         out = {}
@@ -186,6 +186,15 @@ class PipelineNet:
                     flow.get(("ha", h, "in"), {}).get(("ha", h, "out"), 0) > 0 for h in pl.holding_areas):
                 out.append(pl.key)
         return out
+
+
+def _positive(residual) -> dict:
+    """The flow on each edge that carries some: {tail: {head: flow}}."""
+    out: dict = {}
+    for a, b, f in residual.edges(data="flow"):
+        if f and f > 0:
+            out.setdefault(a, {})[b] = f
+    return out
 
 
 def metric_matrix(net: HexNet, metric: str) -> csr_matrix:
