@@ -124,6 +124,7 @@ class SupplyWidget:
         self._colours: dict[str, str] = {}  # status -> colour, kept for the page's life
         self._chart_seq: Optional[int] = None  # last_seq the chart shows
         self._halos: tuple = ()  # the status halos drawn
+        self._whatif_marks: tuple = ()  # the what-if enemy units drawn
         self.map = MapView(campaign.map, errors=self.errors, height=map_height)
         self.map.on_select(self._on_select)
         self._build()
@@ -283,12 +284,12 @@ class SupplyWidget:
             self.map.map.add(self.map_badge_control)
         elif not badge and shown:
             self.map.map.remove(self.map_badge_control)
-        colour = WHATIF_COLOUR
-        if self._with_enemy:
-            self.map.show_markers(WHATIF_LAYER, [(h, colour, f"what-if: hypothetical {s} unit")
-                                                 for h, s in self._with_enemy], radius=10)
-        else:
+        marks = tuple((h, WHATIF_COLOUR, f"what-if: hypothetical {s} unit") for h, s in self._with_enemy)
+        if not marks:
             self.map.clear_overlay(WHATIF_LAYER)
+        elif marks != self._whatif_marks or WHATIF_LAYER not in self.map.overlay_names:
+            self.map.show_markers(WHATIF_LAYER, marks, radius=10)
+        self._whatif_marks = marks
 
     # ----- tracing -------------------------------------------------------------------------
     def world(self):

@@ -419,3 +419,18 @@ def test_an_unchanged_side_overlay_sends_nothing_again(camp, rules, tmp_path):
         mark = meter.mark()
         view.show_side()
         assert meter.bytes_since(mark) == 0
+
+
+def test_a_read_only_campaign_is_traced_and_says_it_is_read_only(camp, tmp_path):
+    ro = Campaign.open(camp.path, readonly=True)
+    page = attach(W.SupplyWidget, ro, log_path=tmp_path / "d.log")
+    try:
+        view = page.view
+        assert "read-only" in view.readonly_note.value
+        view.side.value = "allies"
+        view.unit.value = "1st-marine-division"
+        assert view.trace is not None and view.trace.supplied
+        assert view.errors.records == []  # nothing here writes, so nothing was refused
+    finally:
+        page.close()
+        ro.close()
