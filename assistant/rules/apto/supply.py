@@ -172,12 +172,14 @@ class AptoSupply:
             return path
         return chain_path(call.lines, land, chain, i) or None
 
-    def _permanent(self, call: _Call, p: Piece) -> Optional[Trace]:
+    def _permanent(self, call: _Call, p: Piece, limits: bool = True) -> Optional[Trace]:
+        """A line to a permanent source; ``limits``: may use a source with a per-nation limit
+        (the India Box's two US units), counting this unit against it."""
         net = call.lines.net
         free, limited = self._eligible(call, p)
         path = self._line(call, p, free)
         note = []
-        if path is None:
+        if path is None and limits:
             for s in limited:
                 nation = next(n for n in nations_of(call.world, p) if n in dict(s.limit))
                 most = dict(s.limit)[nation]
@@ -234,7 +236,7 @@ class AptoSupply:
                 return _trace(p, SUPPLIED, True, [p.hex], None,
                               steps=[f"in the friendly functioning port {p.hex} (setting supply_port_supplied) [7.10]"])
             probe = replace(p, role="combat")
-            t = self._permanent(call, probe)
+            t = self._permanent(call, probe, limits=False)
             if t is not None:
                 t.role, t.steps = p.role, [f"docked in the supplied port {p.hex} [7.10]"] + t.steps
                 return t
