@@ -33,6 +33,7 @@ class AirBlock:
     mask: np.ndarray
     by: dict[int, list[str]] = field(default_factory=dict)  # node -> "AP id at HEX"
     notes: list[str] = field(default_factory=list)
+    aps: dict[int, list[Piece]] = field(default_factory=dict)  # node -> the blocking AP pieces
 
 
 def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
@@ -67,6 +68,7 @@ def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
         for v in reach:
             mask[v] = True
             out.by.setdefault(v, []).append(who)
+            out.aps.setdefault(v, []).extend(aps)
     return out
 
 
@@ -116,3 +118,39 @@ def fighters_cover(world: SupplyWorld, side: str, node: int) -> tuple[bool, list
             if node in L.local_dijkstra(net, b, cost, rng):
                 friend.append(p.id)
     return (not enemy or bool(friend)), enemy
+
+
+def _count(p: Piece) -> int:
+    try:
+        return int(p.attr("count", 1))
+    except (TypeError, ValueError):
+        raise ValueError(f"{p.id}: count {p.attr('count')!r} is not a whole number") from None
+
+
+def override(world: SupplyWorld, side: str, block: AirBlock, node: int) -> tuple[int, int, str]:
+    """[29.8.1] the comparison the isolated side may demand once per G/T for the air-blocked hex
+    ``node``: isolation value = APs with an anti-ship rating of at least 3 plus qualifying FB APs
+    (each AP doubled if based in the hex); counter-isolation value = friendly FTR APs with the hex
+    in normal range (doubled if based there); no staging bases. (isolating, counter, working)."""
+    net = world.net
+    here = net.labels[node]
+    iso = 0
+    for p in block.aps.get(node, []):
+        k = _count(p) * (2 if p.hex == here else 1)
+        anti = p.attr("anti_ship")
+        iso += (k if anti is not None and float(anti) >= 3 else 0) + (k if str(p.attr("ap_type")).upper() == "FB" else 0)
+    cost = L.area_mp(net)
+    counter = 0
+    for p in world.of_side(side, "air"):
+        if str(p.attr("ap_type", "")).upper() not in ("FTR", "F") or p.hex not in net.index:
+            continue
+        if not truthy(p.attr("operable", True)) or truthy(p.attr("isolated", False)):
+            continue
+        rng = p.attr("normal_range")
+        if rng is None:
+            continue
+        if node in L.local_dijkstra(net, net.index[p.hex], cost, float(rng)):
+            counter += _count(p) * (2 if p.hex == here else 1)
+    verdict = "lifts the block" if counter > iso else "does not lift it"
+    return iso, counter, (f"[29.8.1] if {side} demands the comparison for {here}: isolation value {iso}, "
+                          f"counter-isolation value {counter}: {verdict}")

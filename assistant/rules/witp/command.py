@@ -23,7 +23,7 @@ import numpy as np
 from ..hexnet import HexNet, SearchResult, truthy
 from ..supply import Piece, Reason, SupplyWorld
 from . import layers as L
-from .blocking import AirBlock, air_block, ground_block
+from .blocking import AirBlock, air_block, ground_block, override
 from .distance import osb_range, reduced_radius
 
 GROUND, NAVAL, AIR, INSTALLATION, HQ = "ground", "naval", "air", "installation", "hq"
@@ -426,8 +426,9 @@ class Links:
         for i in arr[self.air.mask[arr]]:
             blocked.setdefault("; ".join(self.air.by[int(i)]), []).append(net.labels[i])
         for who, hexes in blocked.items():
+            demand = override(self.world, self.side, self.air, net.index[hexes[0]])[2]
             out.append(Reason("[29.8.1]", f"air-blocked: {', '.join(hexes)} within 4 hexes or normal range "
-                                          f"of enemy combat APs ({who})"))
+                                          f"of enemy combat APs ({who}); {demand.split('] ', 1)[1]}"))
         inner = arr[1:-1]
         for i in inner[self.gblock[inner]]:
             out.append(Reason("[29.8.2]", f"{net.labels[i]} holds enemy ground units "

@@ -427,3 +427,26 @@ def test_29_2_5_the_activating_hq_controls_first():
     from dataclasses import replace
     div = replace(w.piece("div"), attrs={"activated_by": "a"})
     assert trace(w.with_changes(add=[div], remove=["div"]), "div").extra["controlling_hq"] == "a"
+
+
+def test_29_8_1_the_comparison_the_isolated_side_may_demand():
+    """Isolation value: APs with anti-ship >= 3 plus FB APs (doubled in the subject hex);
+    counter-isolation: friendly FTR APs with the hex in normal range. For H0600 on the HQ's route:
+    2 FB (anti-ship 2) at H0603 make 2; no fighter: 0 (blocked); 3 FTR in range: 3 > 2 lifts it."""
+    from assistant.rules.witp.blocking import air_block, override
+    w = air_world(h(6, 3), ap_type="FB")
+    from dataclasses import replace
+    w = w.with_changes(add=[replace(w.piece("ap"), id="ap2", attrs={"ap_type": "FB", "count": 2, "anti_ship": 2})],
+                       remove=["ap"])
+    block = air_block(w, "allies", "air_mp")
+    node = w.net.index[h(6, 0)]
+    assert override(w, "allies", block, node)[:2] == (2, 0)
+    ftr = piece("ftr", "allies", "Air Points", h(6, 1), ap_type="FTR", normal_range=30, count=3)
+    w3 = w.with_changes(add=[ftr])
+    iso, counter, text = override(w3, "allies", air_block(w3, "allies", "air_mp"), node)
+    assert (iso, counter) == (2, 3) and "lifts the block" in text
+    t = trace(w, "hq")
+    assert any(r.rule == "[29.8.1]" and "isolation value 2, counter-isolation value 0" in r.text for r in t.reasons)
+    # an anti-ship 3 bomber counts, doubled when based in the subject hex
+    wb = w.with_changes(add=[piece("b", "japan", "Air Points", h(6, 0), ap_type="B", anti_ship=3)])
+    assert override(wb, "allies", air_block(wb, "allies", "air_mp"), node)[0] == 2 + 2
