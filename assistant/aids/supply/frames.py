@@ -17,8 +17,7 @@ from ...rules.supply import Trace
 from .engine import WhatIf, trace_side, world_of
 
 COLUMNS = ("turn", "turn_label", "side", "unit", "kind", "hex", "supplied", "status", "length", "source")
-DETAIL = ("limit", "role", "path", "reasons")
-BASE_FIGURES = ("y", "x", "tsd", "category")  # witp [32.1.1] supply distance of a base
+DETAIL = ("limit", "length_unit", "role", "path", "reasons")
 
 
 def source_of(t: Trace) -> Optional[str]:
@@ -69,7 +68,7 @@ def _detail_frame(campaign, traces: list[Trace]) -> pd.DataFrame:
     rows, extras = [], []
     for t in traces:
         row = trace_row(t, turn.index, turn.label)
-        row.update(limit=None if t.limit is None else float(t.limit), role=t.role,
+        row.update(limit=None if t.limit is None else float(t.limit), length_unit=t.extra.get("unit"), role=t.role,
                    path=" ".join(t.path), reasons="; ".join(f"[{r.rule}] {r.text}" for r in t.reasons))
         more = {k: v for k, v in t.extra.items()
                 if k not in row and k != "unit" and not isinstance(v, (dict, list))}
@@ -82,7 +81,8 @@ def _detail_frame(campaign, traces: list[Trace]) -> pd.DataFrame:
 
 
 def trace_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.DataFrame:
-    """The current state's side-wide reports: ``COLUMNS``, then ``limit``, ``role``, ``path`` (hex
+    """The current state's side-wide reports: ``COLUMNS``, then ``limit``, ``length_unit`` (the
+    rule's unit of ``length`` and ``limit``, e.g. witp sea hexes / ground MP), ``role``, ``path`` (hex
     labels joined by spaces), ``reasons`` ("[rule] text" joined by "; ") and the game's extra
     figures (e.g. witp bases' ``y``, ``x``, ``tsd``, ``category``) where any trace has them."""
     return _detail_frame(campaign, current_traces(campaign, sides, whatif))
@@ -91,29 +91,41 @@ def trace_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.Dat
 # witp [32.2.1]: F is the farthest category; then no figures (y or x unknown: a player question),
 # then no penalty (TSD below 1,500 [32.1.1]).
 _RISK = {**{c: i for i, c in enumerate("FEDCBA")}, "unknown": 6, "none": 7}
-BASE_COLUMNS = ("side", "unit", "kind", "hex", "status", "supplied", "category", "tsd", "y", "x", "source",
-                "length", "reasons")
+BASE_COLUMNS = ("side", "hex", "place", "supplied", "status", "category", "tsd", "y", "x", "units", "kinds",
+                "reasons")
+
+
+def _risk(category: Any, tsd: Any) -> int:
+    if category is not None and not pd.isna(category):
+        return _RISK.get(str(category), _RISK["unknown"])
+    return _RISK["unknown"] if tsd is None or pd.isna(tsd) else _RISK["none"]
 
 
 def bases_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.DataFrame:
-    """The bases at risk now: every trace that carries supply-distance figures (witp bases,
-    [32.1.1]/[32.2.1]: ``y``, ``x``, ``tsd``, ``category``), isolated ones first, then by category
-    from F (farthest) to A, then those whose figures are unknown, then those without penalty (TSD
-    below 1,500); within each, the largest TSD first. Empty, with the same columns, for a game whose
-    traces carry no such figures."""
-    bases = [t for t in current_traces(campaign, sides, whatif) if "category" in t.extra]
-    df = _detail_frame(campaign, bases)
-    for c in BASE_FIGURES:
-        if c not in df.columns:
-            df[c] = pd.Series([None] * len(df), dtype=object)
-
-    def risk(row) -> int:
-        if row["category"] is not None and not pd.isna(row["category"]):
-            return _RISK.get(str(row["category"]), 6)
-        return _RISK["unknown"] if pd.isna(row["tsd"]) else _RISK["none"]
-
-    df["_risk"] = [risk(r) for _, r in df.iterrows()] if len(df) else pd.Series([], dtype="int64")
-    df["_tsd"] = pd.to_numeric(df["tsd"], errors="coerce")
-    df = df.sort_values(["supplied", "_risk", "_tsd"], ascending=[True, True, False], kind="stable",
-                        na_position="last")
+    """The bases at risk now, one row per side and base hex: the hexes whose pieces' traces carry
+    supply-distance figures (witp bases [32.1]: ``y``, ``x``, ``tsd``, ``category`` [32.1.1],
+    [32.2.1]), with the place name, the pieces there (``units``, ``kinds``), ``supplied`` (every
+    piece there linked), their statuses and reasons. Order: bases with a cut piece first, then by
+    category from F (farthest) to A, then those whose figures are unknown, then those without
+    penalty (TSD below 1,500); within each, the largest TSD first. Empty, with the same columns,
+    for a game whose traces carry no such figures."""
+    graph = campaign.graph()
+    groups: dict[tuple[str, str], list[Trace]] = {}
+    for t in current_traces(campaign, sides, whatif):
+        if "category" in t.extra:
+            groups.setdefault((t.side, t.hex), []).append(t)
+    rows = []
+    for (side, hex_), ts in groups.items():
+        first = ts[0].extra
+        reasons = dict.fromkeys(f"[{r.rule}] {r.text}" for t in ts for r in t.reasons)
+        rows.append({"side": side, "hex": hex_, "place": graph.nodes[hex_].get("place") if hex_ in graph else None,
+                     "supplied": all(t.supplied for t in ts),
+                     "status": "/".join(dict.fromkeys(t.status for t in ts)),
+                     "category": first.get("category"), "tsd": first.get("tsd"), "y": first.get("y"),
+                     "x": first.get("x"), "units": ", ".join(str(t.unit) for t in ts),
+                     "kinds": ", ".join(dict.fromkeys(str(t.kind) for t in ts)), "reasons": "; ".join(reasons),
+                     "_risk": _risk(first.get("category"), first.get("tsd")),
+                     "_tsd": -1.0 if first.get("tsd") is None else float(first["tsd"])})
+    df = pd.DataFrame(rows, columns=list(BASE_COLUMNS) + ["_risk", "_tsd"])
+    df = df.sort_values(["supplied", "_risk", "_tsd"], ascending=[True, True, False], kind="stable")
     return df[list(BASE_COLUMNS)].reset_index(drop=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from assistant.aids.supply.frames import bases_frame, trace_frame
 from assistant.campaign import Campaign
 from assistant.paths import notebooks_dir
 from assistant.ui.demo import ensure_demo
@@ -70,9 +71,15 @@ def test_analysis_notebook_executes_top_to_bottom_on_the_served_campaign(tmp_pat
         assert unit in history, unit
     chart = [o for o in code[2].outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert chart, code[2].outputs
-    assert "length" in _text(code[3].outputs)
-    assert "category" in _text(code[4].outputs)  # the bases table, with its supply-distance columns
     after = Campaign.open(path, readonly=True)
+    lines = trace_frame(after).dropna(subset=["length"]).nlargest(10, "length")
+    assert len(lines) > 0  # the demo has linked pieces
+    for unit in lines.unit:
+        assert unit in _text(code[3].outputs), unit
+    bases = bases_frame(after)
+    for hex_ in bases.hex:
+        assert hex_ in _text(code[4].outputs), hex_
+    assert "category" in _text(code[4].outputs)
     assert after.state.last_seq == last_seq  # nothing written
     after.close()
 

@@ -57,7 +57,8 @@ def campaign(tmp_path, monkeypatch):
 def test_trace_frame_has_the_shared_columns_then_the_working(campaign):
     df = trace_frame(campaign)
     assert tuple(df.columns[:len(COLUMNS)]) == COLUMNS
-    assert {"limit", "role", "path", "reasons", "y", "x", "tsd", "category"} <= set(df.columns)
+    assert {"limit", "length_unit", "role", "path", "reasons", "y", "x", "tsd", "category"} <= set(df.columns)
+    assert set(df.length_unit) == {"hexes"}
     assert "unit" not in list(df.columns)[len(COLUMNS):]  # extra["unit"] is the length unit, not a column
     row = df.set_index("unit").loc["a-a"]
     assert (row.y, row.x, row.tsd, row.category) == (47, 19, 1786, "A")
@@ -68,18 +69,31 @@ def test_trace_frame_has_the_shared_columns_then_the_working(campaign):
 
 def test_bases_at_risk_isolated_first_then_farthest_category_then_largest_tsd(campaign):
     df = bases_frame(campaign, sides="allies")
-    assert list(df.unit) == ["a-a-cut", "a-c-big", "a-c-small", "a-a", "a-unknown", "a-none"]
-    assert df.set_index("unit").loc["a-none", "tsd"] == 100
-    assert "inf" not in set(df.unit)  # not a base: no supply category
-    assert list(bases_frame(campaign).unit)[:2] == ["a-a-cut", "j-f"]
+    assert list(df.units) == ["a-a-cut", "a-c-big", "a-c-small", "a-a", "a-unknown", "a-none"]
+    assert list(df.hex) == ["E2618", "E2419", "E2418", "E2519", "E2619", "E2520"]
+    assert df.set_index("units").loc["a-none", "tsd"] == 100
+    assert df.loc[0, "reasons"] == "[[29.8.2]] E2618 is cut" and df.loc[0, "status"] == "isolated"
+    assert df.set_index("hex").loc["E2519", "place"] == "Guadalcanal"  # the map's place name
+    assert "inf" not in ", ".join(df.units)  # not a base: no supply figures
+    assert list(bases_frame(campaign).units)[:2] == ["a-a-cut", "j-f"]
+
+
+def test_a_base_is_one_row_per_hex_cut_when_any_piece_there_is(campaign):
+    campaign.place_unit("allies", "airfield", "E2419", id="a-c-big-2",
+                        attrs={"base": True, "cat": "C", "y": 30, "x": 40, "cut": True})
+    df = bases_frame(campaign, sides="allies")
+    assert list(df.hex[:2]) == ["E2419", "E2618"]  # C is farther than A: first among the cut bases
+    row = df.iloc[0]
+    assert row.units == "a-c-big, a-c-big-2" and row.status == "linked/isolated" and not row.supplied
+    assert len(df) == 6
 
 
 def test_bases_frame_takes_a_whatif_and_refuses_an_unknown_side(campaign):
-    assert "a-c-big" not in set(bases_frame(campaign, whatif=WhatIf(without=("a-c-big",))).unit)
+    assert "a-c-big" not in set(bases_frame(campaign, whatif=WhatIf(without=("a-c-big",))).units)
     with pytest.raises(CampaignError, match="'axis'"):
         bases_frame(campaign, sides="axis")
 
 
 def test_bases_frame_is_empty_with_its_columns_when_no_trace_has_a_category(campaign):
     df = bases_frame(campaign, sides="japan", whatif=WhatIf(without=("j-f",)))
-    assert df.empty and {"category", "tsd", "y", "x", "status"} <= set(df.columns)
+    assert df.empty and {"category", "tsd", "y", "x", "status", "units"} <= set(df.columns)
