@@ -9,7 +9,7 @@ the same picture as the supply dashboard's chart).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional, Union
+from typing import Union
 
 import ipywidgets as w
 

@@ -29,6 +29,8 @@ from ...campaign.mappin import map_for
 from .engine import WhatIf, trace_side, world_of
 from .frames import COLUMNS, checked_sides, frame_of, trace_row
 
+__all__ = ["COLUMNS", "COUNT_COLUMNS", "counts_frame", "history_frame", "turn_ends", "turn_states", "GraphCache"]
+
 COUNT_COLUMNS = ("turn", "turn_label", "side", "supplied", "unsupplied")
 
 
