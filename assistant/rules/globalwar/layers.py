@@ -146,7 +146,7 @@ class Layered:
                         cols.append(((g2[keep] * NU + u2[keep]) * NM + m2[keep]) * n + h[keep])
                         th.append(t[keep])
                         hh.append(h[keep])
-            r, c, a, b = (np.concatenate(x) for x in (rows, cols, th, hh))
+            r, c, a, b = (np.concatenate(x).astype(np.int32) for x in (rows, cols, th, hh))
             order = np.argsort(r, kind="stable")
             return r[order], c[order], a[order], b[order]
         key = ("globalwar-layers", self.limits, _fingerprint(self.edge_ok), _fingerprint(self.comm),

@@ -40,6 +40,19 @@ class Reach:
             raise ValueError(f"distance {distance!r} is negative")
         return distance <= self.hexes
 
+    def reaches(self, net, a: str, b: str) -> bool:
+        """Hex ``b`` is within this reach of hex ``a`` on the map (hexes counted across any hexes,
+        the east-west wrap included)."""
+        return self.within(hexes_apart(net, a, b, self.hexes + 1))
+
+
+def hexes_apart(net, a: str, b: str, limit: float = float("inf")) -> float:
+    """Hexes entered from ``a`` to ``b`` on ``net`` (a ``HexNet``); inf beyond ``limit``."""
+    for h in (a, b):
+        if h not in net.index:
+            raise ValueError(f"hex {h!r} is not on the map")
+    return net.search([net.index[a]], limit=limit).distance(b)
+
 
 SUPPLY_REACH = Reach(3, "9.2.2.A", "within three hexes (i.e., two intervening hexes)")
 MS_ATTACK_REACH = Reach(5, "15.3.2.A", "within five hexes (i.e., four intervening hexes)")

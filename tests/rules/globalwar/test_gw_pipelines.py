@@ -150,3 +150,24 @@ def test_18_6_5_allied_nations_ms_combine():
     assert t.supplied
     t = trace(world(g, pieces + [piece("inf", lab(38))]), "inf")["inf"]
     assert not t.supplied
+
+
+@pytest.mark.parametrize("col, within", [(6, True), (7, False)])
+def test_15_3_2_A_within_five_hexes_i_e_four_intervening(col, within):
+    """[15.3.2.A] an attacker "within five hexes (i.e., four intervening hexes) of the Merchant
+    Ship Holding Area": from 0101, the Holding Area at 0601 has 0201-0501 between (four)."""
+    from assistant.rules.globalwar.reach import MS_ATTACK_REACH, hexes_apart
+    from assistant.rules.hexnet import HexNet
+
+    net = HexNet.of(hexgrid(10, surface="sea"))
+    assert hexes_apart(net, lab(1), lab(col)) == col - 1
+    assert MS_ATTACK_REACH.reaches(net, lab(1), lab(col)) is within
+    assert MS_ATTACK_REACH.intervening_hexes == 4
+
+
+def test_hexes_apart_names_a_bad_hex():
+    from assistant.rules.globalwar.reach import hexes_apart
+    from assistant.rules.hexnet import HexNet
+
+    with pytest.raises(ValueError, match="hex 'Z9999' is not on the map"):
+        hexes_apart(HexNet.of(hexgrid(3)), lab(1), "Z9999")
