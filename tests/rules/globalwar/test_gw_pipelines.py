@@ -171,3 +171,21 @@ def test_hexes_apart_names_a_bad_hex():
 
     with pytest.raises(ValueError, match="hex 'Z9999' is not on the map"):
         hexes_apart(HexNet.of(hexgrid(3)), lab(1), "Z9999")
+
+
+def test_3_1_3_a_pipeline_across_the_east_west_wrap_on_the_real_map():
+    """[3.1.3.A] the wrap and [18.6.3.B]: port W0505, one MS at W0501 four hexes west of it, port
+    E0530 five hexes further west across the map's edge (E0534, E0533, E0532, E0531, E0530)."""
+    from assistant.maps.gamemap import load_map
+    from assistant.maps.graph import MapCorrections
+
+    fix = {h: {"surface": "sea"} for h in ("W0501", "W0502", "W0503", "W0504", "E0534", "E0533", "E0532", "E0531")}
+    fix["W0505"] = {"surface": "coastal", "port": True, "country": "germany", "communications": True}
+    fix["E0530"] = {"surface": "coastal", "port": True, "country": "germany"}
+    g = load_map("globalwar").graph(MapCorrections(hexes=fix))
+    base = [piece("ih", "W0505", "Industrial Hex"), piece("inf", "E0530")]
+    t = trace(world(g, base + [piece("ms", "W0501", "Merchant Ships")]), "inf")["inf"]
+    assert t.status == "attack"
+    assert t.path == ["E0530", "E0531", "E0532", "E0533", "E0534", "W0501", "W0502", "W0503", "W0504", "W0505"]
+    assert len(t.extra["pipelines"]) == 1
+    assert not trace(world(g, base), "inf")["inf"].supplied
