@@ -220,8 +220,9 @@ def test_the_world(setup, monkeypatch):
         used.update(links)
         used.update(rules)
         used["tsd"] += bases
+    uid = _one_unit(setup)
     runs.clear()
-    trace_units(world, [_one_unit(setup)])
+    trace_units(world, [uid])
     print(f"one unit: {len(runs)} compiled Dijkstra runs in one trace_units")
     for rule in ("sea", "overland", "hq", "ucs", "[29.8.1]", "[29.8.2]", "tsd"):
         assert used[rule] > 0, (rule, used)
