@@ -189,3 +189,22 @@ def test_3_1_3_a_pipeline_across_the_east_west_wrap_on_the_real_map():
     assert t.path == ["E0530", "E0531", "E0532", "E0533", "E0534", "W0501", "W0502", "W0503", "W0504", "W0505"]
     assert len(t.extra["pipelines"]) == 1
     assert not trace(world(g, base), "inf")["inf"].supplied
+
+
+def test_18_6_4_B_the_widest_line_of_holding_areas_is_the_pipeline():
+    """Holding Areas between ports 0101 and 2001: 0501 (1 MS), 1501 (5), 0403 (3), 1403 (3).
+    Every line through 0501 carries 1 SP; 0403 then 1403 or 1501 carries 3 [18.6.4.B]: the
+    pipeline is a widest line, 3 SPs, its fewest MS at 0403."""
+    from assistant.rules.globalwar import pipelines as pl
+    from assistant.rules.hexnet import HexNet
+
+    g = hexgrid(20, 3, surface="sea")
+    set_hexes(g, ["0101", "2001"], surface="coastal", port=True)
+    net = HexNet.of(g)
+    pn = pl.build(net, {"0501": 1, "1501": 5, "0403": 3, "1403": 3}, ["0101", "2001"],
+                  metric="navigable", sharing="share")
+    (p,) = pn.pipelines
+    assert (p.ends, p.capacity, p.holding_areas[0], p.bottleneck) == (("0101", "2001"), 3, "0403", "0403")
+    assert "0501" not in p.holding_areas
+    assert p.route[0] == "0101" and p.route[-1] == "2001"
+    assert all(g.has_edge(a, b) for a, b in zip(p.route, p.route[1:]))
