@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+import numpy as np
+
 from ..hexnet import truthy
 from ..supply import SupplyWorld
 from .lines import Lines
@@ -55,7 +57,6 @@ def blockade(world: SupplyWorld, label: str, side: str) -> Optional[str]:
 
 def isolation(world: SupplyWorld, side: str, lines: Lines, sources: list[Source]) -> dict[str, Isolation]:
     """The [7.8] test for each home source (by hex) of ``side``'s nations."""
-    net = world.net
     nations = set(world.sides.get(side, ()))
     mine = [s for s in sources if s.nation in nations]
     out: dict[str, Isolation] = {}
@@ -70,6 +71,7 @@ def isolation(world: SupplyWorld, side: str, lines: Lines, sources: list[Source]
     if single not in ("not_isolated", "isolated"):
         raise ValueError(f"setting supply_single_home_source={single!r} must be not_isolated or isolated")
     for nation, group in by_nation.items():
+        linked = _linked(lines, group) if len(group) > 1 else {}
         for s in group:
             if nation in MINOR_NATIONS:
                 out[s.hex] = Isolation(s, False, False, f"{s.hex}: minor nation sources are never isolated [7.8]")
@@ -77,15 +79,13 @@ def isolation(world: SupplyWorld, side: str, lines: Lines, sources: list[Source]
             if fortress(world, s.hex):
                 out[s.hex] = Isolation(s, False, False, f"{s.hex}: permanent fortresses are never isolated [7.8]")
                 continue
-            others = [net.index[o.hex] for o in group if o.hex != s.hex]
-            if not others:
+            if len(group) == 1:
                 iso = single == "isolated"
                 out[s.hex] = Isolation(s, False, iso, f"{s.hex} is the only home source of {nation}: "
                                        f"{'isolated' if iso else 'not isolated'} (setting supply_single_home_source) [7.8]")
                 continue
-            reach = lines.search(others)
-            if reach.end_dist[net.index[s.hex]] < float("inf"):
-                to = net.labels[reach.path(net.index[s.hex])[-1]]
+            to = linked.get(s.hex)
+            if to is not None:
                 out[s.hex] = Isolation(s, False, False, f"{s.hex} traces a line of supply to home source {to} [7.8]")
                 continue
             if truthy(hex_attr(world, s.hex, "port")):
@@ -99,4 +99,26 @@ def isolation(world: SupplyWorld, side: str, lines: Lines, sources: list[Source]
                 continue
             out[s.hex] = Isolation(s, False, True, f"{s.hex} is isolated: no line of supply to another {nation} "
                                    "home source [7.8]")
+    return out
+
+
+def _linked(lines: Lines, group: list[Source]) -> dict[str, str]:
+    """For each source of one nation linked by a line of supply to another: that other's hex.
+    A line runs both ways (its rules are symmetric), so one search from a source settles every
+    source it reaches: one search per group of linked sources, not one per source."""
+    net = lines.net
+    idx = {s.hex: net.index[s.hex] for s in group}
+    out: dict[str, str] = {}
+    done: set[str] = set()
+    for s in group:
+        if s.hex in done:
+            continue
+        reach = lines.search([idx[s.hex]])
+        met = [o.hex for o in group if o.hex != s.hex and np.isfinite(reach.end_dist[idx[o.hex]])]
+        done.add(s.hex)
+        if met:
+            out[s.hex] = met[0]
+            for o in met:
+                out.setdefault(o, s.hex)
+                done.add(o)
     return out

@@ -92,6 +92,17 @@ def home_sources(world: SupplyWorld) -> list[Source]:
     if reading not in ("city_or_resource", "city_and_resource", "flagged"):
         raise ValueError(f"setting supply_source_hex={reading!r} must be city_or_resource, "
                          "city_and_resource or flagged")
+    out: dict[str, Source] = dict(world.net.cached(("apto", "home_hexes", reading),
+                                                   lambda: _home_hexes(world, reading)))
+    for p in world.pieces:
+        if p.role == "supply_source" and p.kind.strip().lower() not in BOXES and p.hex in world.graph:
+            out[p.hex] = Source(p.hex, p.name or f"home supply source of {p.nation}", "home",
+                                norm(p.nation), unit=p.id, rule="[7.0];[7.8]")
+    return sorted(out.values(), key=lambda s: s.hex)
+
+
+def _home_hexes(world: SupplyWorld, reading: str) -> dict[str, Source]:
+    """The home sources the map's hex attributes give (once per graph and reading)."""
     out: dict[str, Source] = {}
     for label, a in world.graph.nodes(data=True):
         home = a.get("home_of")
@@ -103,11 +114,7 @@ def home_sources(world: SupplyWorld) -> list[Source]:
             (reading == "city_and_resource" and city and res))
         if ok:
             out[label] = Source(label, f"home city/resource of {home}", "home", norm(home), rule="[7.0];[7.8]")
-    for p in world.pieces:
-        if p.role == "supply_source" and p.kind.strip().lower() not in BOXES and p.hex in world.graph:
-            out[p.hex] = Source(p.hex, p.name or f"home supply source of {p.nation}", "home",
-                                norm(p.nation), unit=p.id, rule="[7.0];[7.8]")
-    return sorted(out.values(), key=lambda s: s.hex)
+    return out
 
 
 def special_sources(world: SupplyWorld) -> list[Source]:

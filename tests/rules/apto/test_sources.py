@@ -296,3 +296,16 @@ def test_7_7_amphibious_assault_and_paradrop_units_are_in_supply():
     t = trace(world(g, [piece("m", "japan", "Land unit", "H001", assaulting="yes"),
                         piece("n", "japan", "Land unit", "H001")]), "japan")
     assert t["m"].supplied and not t["n"].supplied
+
+
+def test_7_8_three_sources_two_linked_one_cut():
+    """H000 and H002 linked; desert at H004 cuts H006 off (the jungle H000 is a line's end: fine)."""
+    g = strip(7, country="japan")
+    g.nodes["H004"]["terrain"] = "desert"
+    g.nodes["H000"]["terrain"] = "jungle"
+    ps = [piece(f"s{c}", "japan", "Home supply source", f"H00{c}") for c in (0, 2, 6)]
+    t = trace(world(g, ps), "japan")
+    assert [t[f"s{c}"].status for c in (0, 2, 6)] == ["source", "source", "isolated source"]
+    # the other order of search gives the same answer
+    t = trace(world(g.copy(), ps[::-1]), "japan")
+    assert [t[f"s{c}"].status for c in (0, 2, 6)] == ["source", "source", "isolated source"]
