@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import html
 import io
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Optional
@@ -31,6 +32,7 @@ import ipywidgets as w
 from ...campaign.errors import CampaignError
 from ...hexes import HexError
 from ...ui.dashboard import side_label
+from ...ui.board import unit_marker_radius
 from ...ui.errors import ErrorPanel
 from ...ui.mapview import MapView, UnitMark, side_colour
 from .engine import SideReport, WhatIf, trace_hex, trace_side, trace_units, world_of
@@ -50,8 +52,8 @@ WHATIF_COLOUR = "#ef6c00"
 PATH_COLOUR = "#d84315"
 SIDEBAR_WIDTH = "430px"
 NONE = ""  # the dropdowns' "-" entry (ipywidgets shows a None value as a blank box)
-HALOS = "supply/status-halos"
-HALO_RADIUS = 12  # px: a ring of the status colour around a unit marker (7-11 px), clear of place names (13 px)
+HALOS = "supply/status-halos"  # one layer per marker size: "supply/status-halos/<radius>"
+HALO_RING = 4  # px of status colour around a hex's unit marker (board.unit_marker_radius)
 CHART_SIZE = (4.1, 2.9)  # inches at CHART_DPI: the sidebar's width, shown 1:1 (legible)
 CHART_DPI = 100
 
@@ -194,7 +196,7 @@ class SupplyWidget:
         # On the map itself while any what-if is on (issue 9: "clearly labelled").
         self.map_badge = w.HTML()
         self.map_badge.add_class("ca-supply-whatif-badge")
-        self.map_badge_control = L.WidgetControl(widget=self.map_badge, position="topright")
+        self.map_badge_control = L.WidgetControl(widget=self.map_badge, position="topleft")  # over the margin
         sidebar = w.VBox([self.side, self.unit, whatif_box, self.overlay, self.tabs],
                          layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, padding="0 0 0 8px"))
         sidebar.add_class("ca-supply-sidebar")
@@ -448,7 +450,7 @@ class SupplyWidget:
             if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                 raise
             self.map.clear_overlay(STATUS)
-            self.map.clear_overlay(HALOS)
+            self.map.clear_overlays(HALOS)
             self.side_report.value = (f"<div class='ca-supply-error' style='color:#b00020'><b>Cannot trace the "
                                       f"side</b>: {_esc(self._one_line(e))}</div>")
             return None
@@ -462,16 +464,32 @@ class SupplyWidget:
         palette = {k: v for k, v in self._colours.items() if k in set(values.values())}
         if MIXED in values.values():
             palette[MIXED] = MIXED_COLOUR
-        title = f"{self._side_name(side)} supply" + (" (WHAT-IF)" if self.whatif else "")
+        title = f"{self._side_name(side)} supply, hexes" + (" (WHAT-IF)" if self.whatif else "")
         self.map.show_choropleth(STATUS, values, palette=palette, title=title, opacity=0.8)
         # A hex is a few pixels wide when the whole map shows, under its unit marker: a ring of the
         # same colour around each marker (one small layer, one point per hex) keeps it readable.
-        halos = tuple(sorted((h, palette[v], v) for h, v in values.items()))
-        if halos != self._halos or HALOS not in self.map.overlay_names:  # unchanged: nothing sent
-            self.map.show_markers(HALOS, halos, radius=HALO_RADIUS)
-            self._halos = halos
+        self._draw_halos(values, palette)
         self.side_report.value = self._report_html(self.report)
         return self.report
+
+    def _draw_halos(self, values: dict[str, str], palette: dict[str, str]) -> None:
+        """A ring of the status colour around each hex's unit marker (as large as the marker: a
+        stack's grows), one small point layer per marker size; unchanged halos send nothing."""
+        stack = Counter(u.hex for u in self.campaign.state.units.values())
+        by_radius: dict[str, list] = {}
+        for h, v in sorted(values.items()):
+            r = unit_marker_radius(max(stack.get(h, 1), 1)) + HALO_RING
+            by_radius.setdefault(f"{HALOS}/{r}", []).append((h, palette[v], v))
+        halos = tuple((name, tuple(marks)) for name, marks in sorted(by_radius.items()))
+        if halos == self._halos and all(name in self.map.overlay_names for name, _ in halos):
+            return
+        for name in self.map.overlays_in(HALOS):
+            if name not in by_radius:
+                self.map.clear_overlay(name)
+        for name, marks in halos:
+            if (name, marks) not in self._halos or name not in self.map.overlay_names:
+                self.map.show_markers(name, marks, radius=int(name.rsplit("/", 1)[1]))
+        self._halos = halos
 
     def _report_html(self, report: SideReport) -> str:
         state = self.campaign.state
@@ -560,7 +578,7 @@ class SupplyWidget:
         else:
             self.report = None
             self.map.clear_overlay(STATUS)
-            self.map.clear_overlay(HALOS)
+            self.map.clear_overlays(HALOS)
             self.side_report.value = ("<span style='color:#666'>Tick \"Colour the side's units and bases by "
                                       "status\" to trace the whole side.</span>")
 

@@ -114,7 +114,7 @@ def test_picking_a_unit_draws_its_path_and_shows_its_working(view, camp):
     assert len(layer.locations[0]) == len(want)  # one point per hex of the path
     text = view.working.value
     assert "1st Marine Division" in text and "[sample]" in text  # the demo's sample is labelled
-    assert f"Status: <b class='ca-supply-status'" in text and "linked" in text
+    assert "Status: <b class='ca-supply-status'" in text and "linked" in text
     assert "US SW PACIFIC HQ" in text and want[-1] in text  # the source and its hex
     assert f"<b class='ca-supply-length'>{len(want) - 1}</b> of limit <b>{LIMIT}</b> hexes" in text
     assert " → ".join(want) in text
@@ -217,19 +217,26 @@ def test_side_overlay_colours_unit_hexes_by_status_in_one_picture(view, camp, ru
         want.setdefault(t.status, set()).add(t.hex)
     assert legend == {k: len(v) for k, v in want.items()}  # statuses in the rules' own words
     name = next(s.name for s in camp.state.sides if s.id == "allies")
-    assert f"{name} (allies) supply" in view.map._legends[W.STATUS].value
+    assert f"{name} (allies) supply, hexes" in view.map._legends[W.STATUS].value
     assert all(u.name in view.side_report.value for u in allies)
     # and a ring of the status colour around each of those hexes' unit markers
     colours = {e.label: e.colour for e in view.map.choropleth_legend(W.STATUS)}
     halos = [(f["properties"]["title"], f["properties"]["style"]["fillColor"])
-             for f in view.map._overlays[W.HALOS].data["features"]]
+             for name in view.map.overlays_in(W.HALOS) for f in view.map._overlays[name].data["features"]]
     assert sorted(halos) == sorted((status, colours[status]) for status, hexes in want.items() for _ in hexes)
+    from collections import Counter
+
+    from assistant.ui.board import unit_marker_radius
+
+    stack = Counter(u.hex for u in camp.state.units.values())  # a stack's marker is larger: so is its halo
+    assert set(view.map.overlays_in(W.HALOS)) == {f"{W.HALOS}/{unit_marker_radius(stack[t.hex]) + W.HALO_RING}"
+                                                 for t in view.report.items}
     # a what-if recolours, and the legend says so
     view.leave_out("us-sw-pacific-hq")
     assert {e.label for e in view.map.choropleth_legend(W.STATUS)} == {"isolated"}
     assert "WHAT-IF" in view.map._legends[W.STATUS].value and "WHAT-IF" in view.side_report.value
     view.overlay.value = False
-    assert W.STATUS not in view.map.overlays_in("supply") and W.HALOS not in view.map.overlays_in("supply")
+    assert W.STATUS not in view.map.overlays_in("supply") and view.map.overlays_in(W.HALOS) == []
 
 
 def test_updates_when_another_writer_moves_the_traced_unit(page, view, camp):
@@ -365,7 +372,7 @@ def test_chart_from_the_real_history_counts_each_turn_played(view, camp):
     last = df[df["turn"] == df["turn"].max()]
     allies = last[last["side"] == "allies"]
     want_cut = int((~allies["supplied"].astype(bool)).sum())
-    assert f"unsupplied" in view.chart_note.value and "2 turns" in view.chart_note.value
+    assert "unsupplied" in view.chart_note.value and "2 turns" in view.chart_note.value
     name = next(s.name for s in camp.state.sides if s.id == "allies")
     assert f"{name}: <b>{len(allies) - want_cut}</b> supplied, <b>{want_cut}</b> unsupplied" in view.chart_note.value
 
