@@ -207,19 +207,46 @@ class LayeredResult:
         grid = self._grid()[_U_OF_LAYER <= MAX_UNDEVELOPED]
         return np.isfinite(grid).any(axis=0)
 
-    def walk(self, node: int) -> tuple[list[int], list[Jump], int]:
-        """(hexes from the unit back to the source, pipelines used, the unit's layer)."""
+    def walk(self, node: int) -> "Route":
+        """The path from the unit's layered ``node`` back to its source."""
         n = self.layered.net.n
         nodes = [node]
         while self.pred[nodes[-1]] >= 0:
             nodes.append(int(self.pred[nodes[-1]]))
-        hexes: list[int] = [nodes[0] % n]
-        used: list[Jump] = []
+        route = Route([nodes[0] % n], [True], [], nodes[0] // n)
         for a, b in zip(nodes, nodes[1:]):   # a is nearer the unit; the search ran b -> a
             j = self.layered.jump_of.get((b % n, a % n))
             if j is not None and len(j.route) > 2:  # ports side by side: the step reads as overland
-                used.append(j)
-                hexes.extend(reversed(j.route[:-1]))  # route runs j.a .. j.b; walk b -> a
+                route.sail(j)
             else:
-                hexes.append(b % n)
-        return hexes, used, nodes[0] // n
+                route.hexes.append(b % n)
+                route.overland.append(True)
+        return route
+
+    def departure(self, hex_: int) -> Optional[int]:
+        """The nearest layered node at ``hex_`` from which a path may go on, or None."""
+        nodes = self._ok(hex_, False)
+        return min(nodes, key=lambda k: (self.dist[k], k)) if nodes else None
+
+
+@dataclass
+class Route:
+    """A path as hex indices from the unit to the source; ``overland`` marks the hexes of its
+    overland portions (False inside a pipeline's sea route); ``used``: its pipelines."""
+
+    hexes: list
+    overland: list
+    used: list
+    layer: int = 0
+
+    def sail(self, j: Jump) -> None:
+        """Cross pipeline ``j`` from its port ``j.b`` (the path's last hex) to ``j.a``."""
+        back = list(reversed(j.route))[1:]
+        self.hexes.extend(back)
+        self.overland.extend([False] * (len(back) - 1) + [True])
+        self.used.append(j)
+
+    def then(self, other: "Route") -> "Route":
+        """This route, then ``other`` (which starts at this route's last hex)."""
+        return Route(self.hexes + other.hexes[1:], self.overland + other.overland[1:],
+                     self.used + other.used, self.layer)

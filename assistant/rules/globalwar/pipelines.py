@@ -132,7 +132,7 @@ class PipelineNet:
         out = {}
         for u in active:
             ports = [p for p in reach[u] if flow.get(("port", p), {}).get(("unit", u), 0) > 0]
-            out[u] = {"pipelines": self._feeding(flow, ports)}
+            out[u] = {"pipelines": self._feeding(flow, ports), "ports": ports}
         return out
 
     def _network(self, connected, reach, links, active) -> nx.DiGraph:

@@ -37,7 +37,7 @@ import numpy as np
 from ..hexnet import truthy
 from ..supply import Piece, Reason, SupplyWorld, Trace
 from . import pipelines as pl
-from .layers import Jump, Layered, LayeredResult, Limits, state
+from .layers import Jump, Layered, LayeredResult, Limits, Route, state
 from .reach import MAX_UNDEVELOPED, SUPPLY_REACH
 from .sources import (MINOR_ALLIES, Source, by_index, eligible, nations_with_sources, sources_of)
 from .zoc import NEUTRAL_SIDE, Blocking, blocking, is_self_defence
@@ -114,6 +114,7 @@ class _Run:
             self.jumps += [Jump(a, b, p.key, route), Jump(b, a, p.key, route[::-1])]
         self._layered: dict = {}
         self._results: dict = {}
+        self._at_port: dict = {}
 
     # ----- building blocks ---------------------------------------------------------------------
     def _pipelines(self) -> pl.PipelineNet:
@@ -233,7 +234,7 @@ class _Run:
             res = self.result(src, home)
             node = res.end(i)
             if node is not None:
-                t = self._trace(p, level, res, node)
+                t = self._trace(p, level, res.walk(node))
                 t.reasons.insert(0, Reason(rule, "a supply path to a source in the unit's home country"))
                 if t.extra.get("pipelines"):
                     t.reasons.append(Reason("16.2.3" if p.role == "naval" else "17.4.2.B",
@@ -261,15 +262,14 @@ class _Run:
             res = self.result(n.att, n.home, jumps=False)
             node = res.end(n.index)
             if node is not None:
-                out[n.key] = self._trace(n.piece, "attack", res, node)
+                out[n.key] = self._trace(n.piece, "attack", res.walk(node))
             elif self.result(n.att, n.home).end(n.index) is not None:
                 flows.setdefault((n.att, n.home), []).append(n)
         for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.key for x in kv[1])):
             got = self._flow(src, home, group)
             for n in group:
                 if n.key in got:
-                    res = self.result(src, home)
-                    out[n.key] = self._trace(n.piece, "attack", res, res.end(n.index), got[n.key])
+                    out[n.key] = self._trace(n.piece, "attack", self._assigned(src, home, n, got[n.key]))
                 else:
                     waiting[n.key] = "attack"
         for n in pending:
@@ -283,7 +283,7 @@ class _Run:
             res = self.result(n.dfn, n.home, jumps=False)
             node = res.end(n.index)
             if node is not None:
-                out[n.key] = self._defence(n, self._trace(n.piece, "defence", res, node), waiting)
+                out[n.key] = self._defence(n, self._trace(n.piece, "defence", res.walk(node)), waiting)
                 continue
             special = self._home_rule(n)
             if special is not None:
@@ -294,8 +294,7 @@ class _Run:
             got = self._flow(src, home, group)
             for n in group:
                 if n.key in got:
-                    res = self.result(src, home)
-                    t = self._trace(n.piece, "defence", res, res.end(n.index), got[n.key])
+                    t = self._trace(n.piece, "defence", self._assigned(src, home, n, got[n.key]))
                     out[n.key] = self._defence(n, t, waiting)
                 else:
                     t = self._unsupplied(n.piece, "9.0.A")
@@ -368,6 +367,7 @@ class _Run:
             if not seeds:
                 continue
             res = lay.search(seeds)
+            self._at_port[(src, home, p)] = res
             for x in group:
                 if res.end(x.index) is not None:
                     reach[x.key].append(p)
@@ -383,7 +383,7 @@ class _Run:
     def _short(self, n: _Need, src: frozenset, home: Optional[str]) -> Reason:
         res = self.result(src, home)
         node = res.end(n.index)
-        keys = [j.key for j in res.walk(node)[1]] if node is not None else []
+        keys = [j.key for j in res.walk(node).used] if node is not None else []
         caps = [p.describe() for p in self.pipes.pipelines if p.key in keys]
         return Reason("9.2.4; 18.6.4.B",
                       f"its {n.sp} SP do not fit in the capacity left on "
@@ -398,10 +398,30 @@ class _Run:
     def _limit(self, p: Piece) -> Optional[float]:
         return None if self.comm[self.net.index[p.hex]] else float(SUPPLY_REACH.hexes)
 
-    def _trace(self, p: Piece, level: str, res: LayeredResult, node: int,
-               alloc: Optional[dict] = None) -> Trace:
+    def _assigned(self, src: frozenset, home: Optional[str], n: _Need, alloc: dict) -> Route:
+        """The path max-flow gave ``n``: overland to the port it was served at, that port's
+        pipeline, then on from the far port to the source."""
+        full = self.result(src, home)
+        idx = self.net.index
+        for port in alloc.get("ports", ()):
+            res = self._at_port.get((src, home, port))
+            node = res.end(n.index) if res is not None else None
+            pipe = next((p for p in self.pipes.pipelines if p.key in alloc["pipelines"] and port in p.ends), None)
+            if node is None or pipe is None:
+                continue
+            far = pipe.ends[0] if pipe.ends[1] == port else pipe.ends[1]
+            on = full.departure(idx[far])
+            if on is None:
+                continue
+            route = [idx[h] for h in (pipe.route if pipe.ends[0] == far else pipe.route[::-1])]
+            head = res.walk(node)
+            head.sail(Jump(route[0], route[-1], pipe.key, tuple(route)))
+            return head.then(full.walk(on))
+        return full.walk(full.end(n.index))
+
+    def _trace(self, p: Piece, level: str, route: Route) -> Trace:
         net = self.net
-        hexes, used, lay = res.walk(node)
+        hexes, used = route.hexes, route.used
         labels = [net.labels[h] for h in hexes]
         src = self.source_at.get(hexes[-1])
         anchors = {j.b for j in used}
@@ -411,12 +431,12 @@ class _Run:
                 if self.comm[h] or h in anchors or k == len(hexes) - 1:
                     length = k
                     break
-        g, u, m = state(lay)
-        own = int(self.undev[hexes[0]]) if not self.limits.own_undeveloped else 0
-        undeveloped = u - own
-        mountains = sum(1 for a, b in zip(labels, labels[1:])
-                        if truthy(self.world.graph.edges[a, b].get("mountain")))
-        keys = list(alloc["pipelines"]) if alloc else [j.key for j in used]
+        counted = [h for h, o in zip(hexes, route.overland) if o][0 if self.limits.own_undeveloped else 1:]
+        undeveloped = int(sum(self.undev[h] for h in counted))
+        pairs = zip(zip(labels, route.overland), zip(labels[1:], route.overland[1:]))
+        mountains = sum(1 for (a, oa), (b, ob) in pairs
+                        if oa and ob and truthy(self.world.graph.edges[a, b].get("mountain")))
+        keys = list(dict.fromkeys(j.key for j in used))
         status = "defence" if level == "attack" and p.role == "combat" and is_self_defence(p) else level
         what = "Industrial Hex" if src and src.level == "attack" else "Supply Center"
         t = Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status=status, kind=p.kind, role=p.role,
@@ -452,7 +472,7 @@ class _Run:
         node = relaxed.end(i)
         if node is not None:
             seen, out = set(), []
-            for h in relaxed.walk(node)[0]:
+            for h in relaxed.walk(node).hexes:
                 why = self.block.why(h, self.net.labels[h], home)
                 if why and h not in seen:
                     seen.add(h)

@@ -121,6 +121,10 @@ def test_max_flow_gives_each_unit_the_pipeline_it_can_use():
         units = {"u1": piece("u1", "0704"), "u2": piece("u2", "0901")}
         ts = trace_side(world(g, base + [units[k] for k in order]), "axis")
         assert ts["u1"].supplied and ts["u2"].supplied, (rules_of(ts["u1"]), rules_of(ts["u2"]))
+        # each path shows the pipeline the flow gave it: U2 through h1 from X, U1 through h2 from Y
+        assert "0401" in ts["u2"].path and "0107" not in ts["u2"].path
+        assert ts["u1"].path[:4] == ["0704", "0605", "0506", "0507"] and "0107" in ts["u1"].path
+        assert ts["u1"].extra["pipelines"] != ts["u2"].extra["pipelines"]
     # a third unit at X finds no capacity left
     ts = trace_side(world(g, base + [piece("u1", "0704"), piece("u2", "0901"), piece("u3", "0901")]), "axis")
     assert sum(ts[u].supplied for u in ("u1", "u2", "u3")) == 2
