@@ -8,7 +8,7 @@ Air Point attributes read: ``ap_type`` (FB, D, T, B, FTR, C, ...), ``normal_rang
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -127,7 +127,8 @@ def _count(p: Piece) -> int:
         raise ValueError(f"{p.id}: count {p.attr('count')!r} is not a whole number") from None
 
 
-def override(world: SupplyWorld, side: str, block: AirBlock, node: int) -> tuple[int, int, str]:
+def override(world: SupplyWorld, side: str, block: AirBlock, node: int,
+             fighters: Optional[Sequence[Piece]] = None) -> tuple[int, int, str]:
     """[29.8.1] the comparison the isolated side may demand once per G/T for the air-blocked hex
     ``node``: isolation value = APs with an anti-ship rating of at least 3 plus qualifying FB APs
     (each AP doubled if based in the hex); counter-isolation value = friendly FTR APs with the hex
@@ -141,7 +142,7 @@ def override(world: SupplyWorld, side: str, block: AirBlock, node: int) -> tuple
         iso += (k if anti is not None and float(anti) >= 3 else 0) + (k if str(p.attr("ap_type")).upper() == "FB" else 0)
     cost = L.area_mp(net)
     counter = 0
-    for p in world.of_side(side, "air"):
+    for p in (world.of_side(side, "air") if fighters is None else fighters):
         if str(p.attr("ap_type", "")).upper() not in ("FTR", "F") or p.hex not in net.index:
             continue
         if not truthy(p.attr("operable", True)) or truthy(p.attr("isolated", False)):
@@ -149,7 +150,10 @@ def override(world: SupplyWorld, side: str, block: AirBlock, node: int) -> tuple
         rng = p.attr("normal_range")
         if rng is None:
             continue
-        if node in L.local_dijkstra(net, net.index[p.hex], cost, float(rng)):
+        base, rng = net.index[p.hex], float(rng)
+        reach = net.cached(("witp", "air_range", base, rng),
+                           lambda: frozenset(L.local_dijkstra(net, base, cost, rng)))
+        if node in reach:
             counter += _count(p) * (2 if p.hex == here else 1)
     verdict = "lifts the block" if counter > iso else "does not lift it"
     return iso, counter, (f"[29.8.1] if {side} demands the comparison for {here}: isolation value {iso}, "

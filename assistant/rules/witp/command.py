@@ -27,6 +27,7 @@ from .blocking import AirBlock, air_block, ground_block, override
 from .distance import osb_range, reduced_radius
 
 GROUND, NAVAL, AIR, INSTALLATION, HQ = "ground", "naval", "air", "installation", "hq"
+BIG = 1e6  # the cost of one blocked step: more than any clear path on the map
 JAPAN, ALLIES = "japan", "allies"
 ALLIED_MAPEDGE_SECTIONS = ("A", "C", "E", "F", "G")  # [28.10.1]
 TOKYO_EXPRESS = ("tokyo express start", "tokyo express end")
@@ -95,6 +96,7 @@ class Reach:
         self._providers: Optional[dict[int, Provider]] = None
         self._result: Optional[SearchResult] = None
         self._offsets: Optional[dict[int, float]] = None
+        self._top: Optional[float] = None
 
     @property
     def providers(self) -> dict[int, Provider]:
@@ -104,7 +106,9 @@ class Reach:
 
     @property
     def top(self) -> float:
-        return max((p.radius for p in self.providers.values()), default=0.0)
+        if self._top is None:
+            self._top = max((p.radius for p in self.providers.values()), default=0.0)
+        return self._top
 
     @property
     def offsets(self) -> dict[int, float]:
@@ -120,14 +124,20 @@ class Reach:
             self._result = self._search(self.offsets, self.top)
         return self._result
 
-    def hit(self, node: int) -> Optional[Provider]:
+    def nearest(self, node: int) -> Optional[Provider]:
+        """The provider of the cheapest path to ``node``, blocked or too long as it may be."""
         if not self.providers or not self.result.reached(node):
             return None
         return self.providers[int(self.result.origin[node])]
 
+    def hit(self, node: int) -> Optional[Provider]:
+        """The provider linking ``node``: a clear path within that provider's range."""
+        p = self.nearest(node)
+        d = float(self.result.dist[node]) if p is not None else np.inf
+        return p if d < BIG / 2 and d <= self.top + 1e-9 else None
+
     def length(self, node: int) -> float:
-        p = self.hit(node)
-        return float(self.result.dist[node]) - (self.top - p.radius)
+        return float(self.result.dist[node]) - self.offsets[int(self.result.origin[node])]
 
 
 @dataclass
@@ -163,25 +173,35 @@ class Links:
         self.ucs = self._ucs()
         self.hqs = {p.id: self._hq_link(p) for p in self.pieces if p.role == "hq"}
 
-    # ----- masks ----------------------------------------------------------------------------
-    def sea_search(self, sources: dict[int, float], limit: float, blocked: bool = True) -> SearchResult:
+    # ----- searches -------------------------------------------------------------------------
+    # A blocked step costs BIG more than a clear one, so that one search per layer answers both
+    # questions: a clear path within range links; otherwise the cheapest path shows what cuts it
+    # (the fewest blocked steps, then the shortest).
+    def _penalty(self, sources: dict[int, float]) -> tuple[np.ndarray, dict[int, float]]:
         net = self.net
-        if blocked:
-            srcs = {k: v for k, v in sources.items() if not self.air.mask[k]}
-            return net.search(srcs, enter=self.nav & ~self.air.mask, through=~self.gblock,
-                              edges=L.sea_edges(net), limit=limit)
-        return net.search(sources, enter=self.nav, edges=L.sea_edges(net), limit=limit)
+        src = np.zeros(net.n, dtype=bool)
+        src[list(sources)] = True
+        pen = self.air.mask[net.head].astype(float)                 # [29.8.1] not into
+        pen += self.gblock[net.tail] & ~src[net.tail]               # [29.8.2] into but not through
+        srcs = {k: v + (BIG if self.air.mask[k] else 0.0) for k, v in sources.items()}
+        return pen, srcs
 
-    def land_search(self, sources: dict[int, float], limit: float, blocked: bool = True) -> SearchResult:
+    def sea_search(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
+        """Sea hexes [29.0], [29.6]: 1 a hex."""
+        pen, srcs = self._penalty(sources)
+        return self.net.search(srcs, enter=self.nav, edges=L.sea_edges(self.net), weight=1.0 + BIG * pen)
+
+    def land_search(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
+        """Overland [29.7]: the ground MP of each hex the unit's trace enters (searched from the
+        source, that is each edge's tail); mountain hexsides [29.8.2] and hexes of unknown MP
+        (a player question) are blocked steps."""
         net = self.net
-        cost = self.mp[net.tail]  # the trace runs from the unit back to the source: it enters the tail
-        if blocked:
-            known = ~np.isnan(cost)
-            srcs = {k: v for k, v in sources.items() if not self.air.mask[k]}
-            return net.search(srcs, enter=self.landed & ~self.air.mask, through=~self.gblock,
-                              edges=L.land_edges(net) & known, weight=np.where(known, cost, 0.0), limit=limit)
-        w = np.where(np.isnan(cost), 1.0, cost)  # diagnosis only: unknown hexes counted as 1 and named
-        return net.search(sources, enter=self.landed, edges=L.land_edges(net, mountains=True), weight=w)
+        pen, srcs = self._penalty(sources)
+        cost = self.mp[net.tail]
+        unknown = np.isnan(cost)
+        pen += L.mountain_crossings(net) + unknown
+        return net.search(srcs, enter=self.landed, edges=L.land_edges(net, mountains=True),
+                          weight=np.where(unknown, 1.0, cost) + BIG * pen)
 
     # ----- sources ----------------------------------------------------------------------------
     def _ucs(self) -> dict[int, tuple[str, float, bool]]:
@@ -276,15 +296,14 @@ class Links:
             out.reasons.append(Reason("[28.10.1]", f"no friendly Ultimate Command Source on the map for {self.side}"))
             return out
         res = self._hq_search()
-        if self.air.mask[node]:
-            out.reasons.append(Reason("[29.8.1]", f"{hq.hex} is air-blocked by {'; '.join(self.air.by[node])}"))
-        elif res.reached(node):
+        if res.reached(node) and res.dist[node] < BIG / 2:
             out.path = res.path(node)
             out.ucs = self.ucs[int(res.origin[node])][0]
             out.linked = not out.reasons
             out.steps.append(f"[29.0] sea path of {len(out.path) - 1} hexes to {out.ucs}")
         else:
-            out.reasons += self.diagnose_sea({i: 0.0 for i in self.ucs}, node, np.inf, "the Ultimate Command Sources")
+            out.reasons += self._diagnose(res, node, np.inf, {i: 0.0 for i in self.ucs},
+                                          "the Ultimate Command Sources", sea=True)
         return out
 
     # ----- providers per set of HQs ------------------------------------------------------------
@@ -382,23 +401,12 @@ class Links:
         return any(r is not None and r.hit(node) is not None for r in self._cache[key])
 
     # ----- diagnosis of a cut link --------------------------------------------------------------
-    def _unblocked(self, layer: str, sources: dict[int, float]) -> SearchResult:
-        """The same sources without blocking, limit or mountains: one search per source set."""
-        key = ("diag", layer, id(sources))
-        self._cache.setdefault(("keep", id(sources)), sources)  # keeps the id unique while cached
-        if key not in self._cache:
-            search = self.sea_search if layer == "sea" else self.land_search
-            self._cache[key] = search(sources, np.inf, blocked=False)
-        return self._cache[key]
+    def diagnose(self, reach: Reach, node: int, what: str, sea: bool) -> list[Reason]:
+        """Why ``reach`` does not link ``node``: from the same search, no second one."""
+        return self._diagnose(reach.result, node, reach.top, reach.offsets, what, sea)
 
-    def diagnose_sea(self, sources: dict[int, float], node: int, limit: float, what: str) -> list[Reason]:
-        return self._diagnose(self._unblocked("sea", sources), node, limit, what, sea=True, offsets=sources)
-
-    def diagnose_land(self, sources: dict[int, float], node: int, limit: float, what: str) -> list[Reason]:
-        return self._diagnose(self._unblocked("land", sources), node, limit, what, sea=False, offsets=sources)
-
-    def _diagnose(self, res: SearchResult, node: int, limit: float, what: str, sea: bool,
-                  offsets: dict[int, float]) -> list[Reason]:
+    def _diagnose(self, res: SearchResult, node: int, limit: float, offsets: dict[int, float], what: str,
+                  sea: bool) -> list[Reason]:
         net = self.net
         layer = "sea" if sea else "overland"
         rule = "[29.6]" if sea else "[29.7]"
@@ -406,11 +414,11 @@ class Links:
             return [Reason(rule, f"no {layer} path at all from {net.labels[node]} to {what}")]
         path = res.path(node)
         out: list[Reason] = []
-        length = float(res.dist[node]) - offsets.get(path[-1], 0.0)
+        rest = np.asarray(path[1:], dtype=int)
+        length = float(len(path) - 1) if sea else float(np.nansum(self.mp[rest]))
         radius = limit - offsets.get(path[-1], 0.0)
         unit = "sea hexes" if sea else "ground MP"
         if not sea:
-            rest = np.asarray(path[1:], dtype=int)
             unknown = [net.labels[i] for i in rest[np.isnan(self.mp[rest])]]
             if unknown:
                 more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
@@ -426,7 +434,14 @@ class Links:
         for i in arr[self.air.mask[arr]]:
             blocked.setdefault("; ".join(self.air.by[int(i)]), []).append(net.labels[i])
         for who, hexes in blocked.items():
-            demand = override(self.world, self.side, self.air, net.index[hexes[0]])[2]
+            key = ("override", hexes[0])
+            if key not in self._cache:
+                if "fighters" not in self._cache:
+                    self._cache["fighters"] = [p for p in self.pieces if p.role == "air"
+                                               and str(p.attr("ap_type", "")).upper() in ("FTR", "F")]
+                self._cache[key] = override(self.world, self.side, self.air, net.index[hexes[0]],
+                                            self._cache["fighters"])[2]
+            demand = self._cache[key]
             out.append(Reason("[29.8.1]", f"air-blocked: {', '.join(hexes)} within 4 hexes or normal range "
                                           f"of enemy combat APs ({who}); {demand.split('] ', 1)[1]}"))
         inner = arr[1:-1]
