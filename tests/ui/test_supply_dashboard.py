@@ -4,7 +4,8 @@ supply rules.
 
 Pick a unit: its path is drawn and its working shown; a what-if enemy unit on its path changes
 the path or the status (and says "what-if" on the map); the side overlay colours the side's
-units by status with the statuses in the legend; the chart over the campaign's turns is drawn.
+units by status with the statuses in the legend; a move made by another program (the CLI) is
+followed without a reload; the chart over the campaign's turns is drawn.
 Screenshots go to ``test-artifacts/supply-*.png`` (look at them).
 """
 
@@ -151,6 +152,14 @@ def test_supply_dashboard_path_working_whatif_overlay_and_chart(served, browser,
         page.click(".ca-supply-tabs .lm-TabBar-tab:has-text('Side report')")
         wait_text(page, ".ca-supply-report", UNIT)
         shot(page, "supply-04-side-overlay")
+
+        # Another program moves the unit (the CLI here, as another page would): this page follows.
+        r = campaign_cli("move", str(served.file), "1st-marine-division", "E2519", home=served.home)
+        assert r.returncode == 0, r.stderr
+        wait_text(page, ".ca-supply-working .ca-supply-hex", "E2519", timeout_ms=60_000)
+        wait_text(page, ".ca-supply-report", "E2519")
+        page.wait_for_selector(".ca-supply-path", state="attached", timeout=30_000)
+        assert text_of(page, ".ca-supply-path").startswith("E2519 → ")
 
         # The chart of supplied / unsupplied units per side over the campaign's turns.
         page.click(".ca-supply-tabs .lm-TabBar-tab:has-text('Over the campaign')")
