@@ -139,7 +139,7 @@ def override(world: SupplyWorld, side: str, block: AirBlock, node: int,
     for p in block.aps.get(node, []):
         k = _count(p) * (2 if p.hex == here else 1)
         anti = p.attr("anti_ship")
-        iso += (k if anti is not None and float(anti) >= 3 else 0) + (k if str(p.attr("ap_type")).upper() == "FB" else 0)
+        iso += (k if anti is not None and L.number(p.id, "anti_ship", anti) >= 3 else 0) + (k if str(p.attr("ap_type")).upper() == "FB" else 0)
     cost = L.area_mp(net)
     counter = 0
     for p in (world.of_side(side, "air") if fighters is None else fighters):

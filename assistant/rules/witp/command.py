@@ -289,7 +289,7 @@ class Links:
                              "(sea_radius): it links by sea no one")
         else:
             dmg = self.port_damage(node)
-            out.radius = reduced_radius(int(r), dmg, self.rounding)
+            out.radius = reduced_radius(int(L.number(hq.id, "sea_radius", r, whole=True)), dmg, self.rounding)
             if dmg:
                 out.steps.append(f"[11.5] port damage {dmg}: Command Radius {r} -> {out.radius}")
         if not self.ucs:

@@ -162,3 +162,15 @@ def local_dijkstra(net: HexNet, start: int, cost: np.ndarray, limit: float,
                 dist[v] = nd
                 heapq.heappush(heap, (nd, v))
     return dist
+
+
+def number(piece_id: str, attr: str, value: Any, whole: bool = False) -> float:
+    """A counter value read as a number; a bad one is a one-line error naming the piece and value."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    if math.isnan(v) or v < 0 or (whole and not v.is_integer()):
+        kind = "a whole number >= 0" if whole else "a number >= 0"
+        raise ValueError(f"{piece_id}: {attr} {value!r} is not {kind}")
+    return v

@@ -396,7 +396,7 @@ class _Tracer:
         total = D.tsd(y, x)
         cat = D.category(total)
         isolated = not self.hex_linked(node)
-        load = sum(float(m.attr("load", 0)) for m in links.pieces
+        load = sum(L.number(m.id, "load", m.attr("load", 0)) for m in links.pieces
                    if m.role == "merchant_ships" and m.attr("mitigates") == p.hex)
         msb = any(m.kind.lower() == "mobile service base" and L.damage(m.attr("damage")) is None
                   for m in links.installation_at.get(node, []))

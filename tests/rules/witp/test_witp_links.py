@@ -450,3 +450,24 @@ def test_29_8_1_the_comparison_the_isolated_side_may_demand():
     # an anti-ship 3 bomber counts, doubled when based in the subject hex
     wb = w.with_changes(add=[piece("b", "japan", "Air Points", h(6, 0), ap_type="B", anti_ship=3)])
     assert override(wb, "allies", air_block(wb, "allies", "air_mp"), node)[0] == 2 + 2
+
+
+@pytest.mark.parametrize("attrs, named", [({"sea_radius": "five"}, "hq: sea_radius 'five'"),
+                                          ({"sea_radius": 2.5}, "hq: sea_radius 2.5"),
+                                          ({"sea_radius": -1}, "hq: sea_radius -1")])
+def test_a_bad_counter_value_is_one_line_naming_it(attrs, named):
+    g = sea_row(10, 9)
+    w = world(g, [UCS_A, piece("hq", "allies", "HQ", h(9, 0), hq_type="combined", **attrs)])
+    with pytest.raises(ValueError) as e:
+        trace(w, "hq")
+    assert named in str(e.value) and "\n" not in str(e.value)
+
+
+def test_an_unknown_kind_is_traced_as_an_installation_and_says_so():
+    from assistant.rules.supply import Piece
+    g = sea_row(10, 9)
+    setattrs(g, [h(8, 0)], surface="coastal")
+    odd = Piece(id="odd", side="allies", kind="weather station", role="other", hex=h(8, 0), nation="us")
+    w = world(g, [UCS_A, piece("hq", "allies", "HQ", h(9, 0), hq_type="fleet", sea_radius=2), odd])
+    t = trace(w, "odd")
+    assert t.supplied and any("not a witp kind" in s for s in t.steps)
