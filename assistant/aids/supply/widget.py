@@ -12,8 +12,11 @@ clicked hex; a unit left out) change only this page's traces, never the campaign
 when the campaign changes on another page. The chart counts supplied and unsupplied units per
 side over the campaign's turns (``history.history_frame``), drawn with matplotlib into a PNG.
 
-Overlays are all in the "supply/" namespace: ``supply/path``, ``supply/ends``,
-``supply/what-if`` and ``supply/status``.
+Overlays are all in the "supply/" namespace: ``supply/path``, ``supply/ends`` (the traced hex and
+the source), ``supply/what-if`` (the hypothetical enemy units), ``supply/status`` (the choropleth)
+and ``supply/status-halos/<radius>`` (a ring of the status colour around each unit marker, so the
+status reads when the whole map shows and a hex is a few pixels wide). Redraws that change nothing
+send nothing (``benchmarks/bench_supply_widget.py``).
 """
 
 from __future__ import annotations
