@@ -166,12 +166,15 @@ class HexNet:
                                           return_predecessors=True, min_only=True)
             origin = np.where(np.isfinite(dist), origin, -1)
             return SearchResult(self, dist, pred, origin)
-        # Starting costs: one virtual node (index n) with an edge of that cost to each source.
+        # Starting costs: one virtual node (index n, the last CSR row) with an edge of that cost
+        # to each source; the masked rows keep their order, so the CSR is built without sorting.
         base = min(start.values())
-        tail = np.concatenate([self.tail[keep], np.full(len(start), n, dtype=np.int32)])
-        head = np.concatenate([self.head[keep], np.asarray(list(start), dtype=np.int32)])
-        ww = np.concatenate([w[keep], np.asarray([v - base for v in start.values()])])
-        m = csr_matrix((ww, (tail, head)), shape=(n + 1, n + 1))
+        srcs = np.fromiter(start, dtype=np.int32, count=len(start))
+        costs = np.fromiter((v - base for v in start.values()), dtype=float, count=len(start))
+        counts = np.bincount(self.tail[keep], minlength=n)
+        indptr = np.concatenate([[0], np.cumsum(counts), [int(counts.sum()) + len(srcs)]]).astype(np.int32)
+        m = csr_matrix((np.concatenate([w[keep], costs]), np.concatenate([self.head[keep], srcs]), indptr),
+                       shape=(n + 1, n + 1))
         dist, pred = dijkstra(m, directed=True, indices=n, limit=limit - base, return_predecessors=True)
         dist, pred = dist[:n] + base, pred[:n]
         origin = np.full(n, -1, dtype=np.int64)
