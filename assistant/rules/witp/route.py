@@ -11,8 +11,7 @@ gives no blocking rule for supply distance (digest 5.5), so nothing blocks it.
 
 from __future__ import annotations
 
-import math
-from typing import Iterable, Optional
+from typing import Iterable
 
 import numpy as np
 from scipy.sparse import csr_matrix

@@ -30,7 +30,7 @@ from ..hexnet import truthy
 from ..supply import Piece, Reason, SupplyWorld, Trace
 from . import distance as D
 from . import layers as L
-from .command import AIR, GROUND, HQ, INSTALLATION, NAVAL, Links, Reach, capable, piece_class
+from .command import GROUND, INSTALLATION, NAVAL, Links, Reach, capable, piece_class
 from .emergency import emergency_ends, providers as emergency_providers
 
 BASE_KINDS = ("port", "anchorage", "airfield", "seaplane base")
@@ -210,7 +210,7 @@ class _Tracer:
         # unit, is also the cheapest over the able ones: the searches of the smaller set of HQs run
         # only for a layer where that is not so.
         tried: list[tuple[str, Reach]] = []
-        sea = land = None
+        sea = None
         if ids:
             for layer, reach_all, ok, i in zip(("sea", "overland"), links.reaches(self.all_ids),
                                                (sea_ok, land_ok), (0, 1)):
@@ -225,8 +225,6 @@ class _Tracer:
                     tried.append((layer, reach))
                 if i == 0:
                     sea = reach
-                else:
-                    land = reach
         for layer, reach in tried:
             hit = reach.hit(node)
             if hit is not None:

@@ -3,7 +3,7 @@ y to the nearest UCS, x to the nearest functioning friendly supply base, in hexe
 
 import pytest
 
-from witpkit import h, piece, row, setattrs, trace, trace_all, world
+from witpkit import h, piece, row, setattrs, trace, world
 
 
 def jaluit(extra=(), sb_damage=None, radius=20, **settings):

@@ -4,7 +4,6 @@ from the rulebook's own examples."""
 import pytest
 
 from assistant.rules.witp import distance as D
-from assistant.rules.witp import tables as T
 
 
 def test_32_1_1_jaluit_total_supply_distance_is_category_A():

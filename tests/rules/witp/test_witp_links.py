@@ -342,8 +342,7 @@ def test_31_1_tokyo_express_13_sea_hexes_16_mp():
 
 def test_31_1_tokyo_express_cannot_be_blocked_at_sea():
     w = te_world(15)
-    # an enemy bomber over the sea lane between start and end
-    g = w.graph
+    # an enemy bomber over the sea lane between start and end: 4 hexes round H0900 are blocked
     w2 = w.with_changes(add=[piece("b", "allies", "Air Points", h(9, 0), ap_type="B")])
     assert trace_all(w2, "japan")["u1"].supplied
 
@@ -387,7 +386,6 @@ def test_every_piece_gets_one_trace_in_order_with_status_words():
     assert all(t.supplied == (t.status == "linked") for t in out)
     for t in out:
         if t.supplied and t.path:
-            net = w.net
             for a, b in zip(t.path, t.path[1:]):
                 assert w.graph.has_edge(a, b)
 
