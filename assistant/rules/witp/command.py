@@ -209,6 +209,7 @@ class Links:
         [28.10.1]."""
         net, w = self.net, self.world
         out: dict[int, tuple[str, float, bool]] = {}
+        self.ucs_piece: dict[int, str] = {}
         for p in self.pieces:
             if p.role == "ucs" and p.hex in net.index:
                 node = net.index[p.hex]
@@ -217,6 +218,7 @@ class Links:
                     continue  # an enemy-controlled UCS hex serves nobody
                 area = str(p.attr("area", p.name or p.kind))
                 out[node] = (f"{p.id} ({area})", _extra(area), _us_coast(area))
+                self.ucs_piece[node] = p.id
         if self.side == JAPAN:
             home = net.truthy("homeland_resource")
             for i in np.flatnonzero(home):

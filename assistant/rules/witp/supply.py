@@ -166,7 +166,7 @@ class _Tracer:
         if h.linked:
             t.supplied, t.status = True, "linked"
             t.path = [self.net.labels[i] for i in h.path]
-            t.source = {"unit": None, "hex": t.path[-1]}
+            t.source = {"unit": self.links.ucs_piece.get(h.path[-1]), "hex": t.path[-1]}
             t.extra["ucs"] = h.ucs
             t.length = len(h.path) - 1
         return t

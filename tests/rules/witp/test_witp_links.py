@@ -24,6 +24,7 @@ def test_29_0_hq_linked_by_a_sea_path_of_any_length():
     t = trace(w, "hq")
     assert (t.status, t.supplied, t.length) == ("linked", True, 39)
     assert t.path[0] == h(39, 0) and t.path[-1] == h(0, 0) and len(t.path) == 40
+    assert t.source == {"unit": "ucs", "hex": h(0, 0)} and t.limit is None
 
 
 def test_29_0_hq_unlinked_when_land_cuts_the_sea():
