@@ -23,6 +23,27 @@ from .terrain import norm
 # Minor nations (non-Commonwealth, an order of battle but no EP income [8.13], [9.0]) among the
 # sides of game.toml: they draw only on their own home sources and are never isolated [7.8].
 MINOR_NATIONS = frozenset({"dutch", "france", "mongolia"})
+# [9.26]: the Soviet Union (and its minor partners) and the Western Allies (the UK and Australia, the
+# Dutch, the US, their colonies and minor partners): neither's sources (chits included) supply the
+# other's units; each traces through the other's territory only with its permission.
+SOVIET = frozenset({"ussr", "mongolia"})
+WESTERN = frozenset({"uk", "australia", "new_zealand", "dutch", "us", "france"})
+
+
+def bloc(nations: tuple[str, ...]) -> Optional[str]:
+    """"soviet" or "western" when every nation of the unit is of that bloc [9.26], else None."""
+    if nations and all(n in SOVIET for n in nations):
+        return "soviet"
+    if nations and all(n in WESTERN for n in nations):
+        return "western"
+    return None
+
+
+def chit_for(world: SupplyWorld, unit: Piece, chit: Piece) -> bool:
+    """May ``unit`` draw on ``chit``? Any nationality [7.7], except across the Soviet-Western line [9.26]."""
+    b = bloc(nations_of(world, unit))
+    c = norm(chit.nation)
+    return not ((b == "soviet" and c in WESTERN) or (b == "western" and c in SOVIET))
 
 
 @dataclass(frozen=True)

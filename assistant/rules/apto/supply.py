@@ -10,8 +10,8 @@ What it applies, each in its own module:
   desert [5.8], water except ferries, impassable hexsides, jungle except along rail [7.7], enemy
   units, enemy partisans [10.6] and uninhibited enemy ZOC [5.13] (``zoc``);
 - island-chain supply [10.42] (``island``);
-- the sources and their nationality and region limits [7.0], [9.0] (``sources``), the isolation
-  test of home sources [7.8] (``isolation``);
+- the sources and their nationality and region limits [7.0], [9.0] (``sources``), the
+  Soviet-Western Ally restrictions [9.26], the isolation test of home sources [7.8] (``isolation``);
 - supply chits with their monthly capacities, assigned by max-flow [7.7], [7.11] (``chits``);
 - a Permanent Fortification supplies one land unit in its hex even if cut off [5.16]; embarked
   units are in supply unless embarked out of supply [7.7]; the always-in-supply hexes [7.0];
@@ -21,7 +21,7 @@ Hex attributes read: see ``terrain``, ``sources``, ``isolation`` (surface, terra
 burma_railway, island, neutral, home_of, city, resource, supply_source, region, country,
 colony_of, always_in_supply, port, port_destroyed, permanent_fort). Piece attributes: ``pieces``.
 Settings: supply_source_hex, supply_friendly_hexes, supply_jungle_rail, supply_island_chain_zoc,
-supply_single_home_source, supply_port_supplied (data/games/apto/game.toml).
+supply_single_home_source, supply_port_supplied, supply_soviet_permission (data/games/apto/game.toml).
 """
 
 from __future__ import annotations
@@ -37,8 +37,10 @@ from . import chits as C
 from .island import chain_path, chain_search
 from .isolation import Isolation, fortress, isolation
 from .lines import Lines, Reach
+from .terrain import norm
 from .pieces import consumes, chit_capacity, chit_used, flag, is_land
-from .sources import Source, always_in_supply, home_sources, may_draw, nations_of, special_sources
+from .sources import (SOVIET, WESTERN, Source, always_in_supply, bloc, chit_for, home_sources, may_draw, nations_of,
+                      special_sources)
 
 LINE = "[7.7]"
 SUPPLIED, CHIT, FORT, OUT = "supplied", "supplied (chit)", "supplied (fortification)", "out of supply"
@@ -58,14 +60,27 @@ class _Call:
     searches: dict = field(default_factory=dict)
     box_use: dict = field(default_factory=dict)
 
-    def reach(self, nodes: tuple[int, ...]) -> tuple[Reach, Optional[object]]:
-        """Land and island-chain lines from ``nodes`` (cached per set of sources)."""
-        if nodes not in self.searches:
-            land = self.lines.search(list(nodes))
+    def reach(self, nodes: tuple[int, ...], who: Optional[str] = None) -> tuple[Reach, Optional[object]]:
+        """Land and island-chain lines from ``nodes`` for units of bloc ``who`` (cached per set of
+        sources and bloc)."""
+        key = (nodes, who)
+        if key not in self.searches:
+            land = self.lines.search(list(nodes), enter=self.enter_for(who))
             src = np.zeros(self.lines.net.n, dtype=bool)
             src[list(nodes)] = True
-            self.searches[nodes] = (land, chain_search(self.lines, land, src))
-        return self.searches[nodes]
+            self.searches[key] = (land, chain_search(self.lines, land, src))
+        return self.searches[key]
+
+    def enter_for(self, who: Optional[str]) -> Optional[np.ndarray]:
+        """[9.26]: without permission, Western Ally lines stay out of Soviet territory and Soviet
+        lines out of Western Ally territory (setting ``supply_soviet_permission``)."""
+        reading = self.world.settings.get("supply_soviet_permission", "granted")
+        if reading not in ("granted", "refused"):
+            raise ValueError(f"setting supply_soviet_permission={reading!r} must be granted or refused")
+        if who is None or reading == "granted":
+            return None
+        other = territory(self.lines, SOVIET if who == "western" else WESTERN)
+        return self.lines.enter & ~other
 
 
 class AptoSupply:
@@ -165,7 +180,7 @@ class AptoSupply:
             return None
         net = call.lines.net
         nodes = tuple(sorted({net.index[s.hex] for s in srcs}))
-        land, chain = call.reach(nodes)
+        land, chain = call.reach(nodes, bloc(nations_of(call.world, p)))
         i = net.index[p.hex]
         path = land.path(i)
         if path:
@@ -202,6 +217,9 @@ class AptoSupply:
         steps = [f"line of supply of {len(labels) - 1} hexes to {src.name} at {src.hex} {src.rule}"]
         if _chain_used(call, path):
             steps.append(CHAIN_NOTE)
+        if bloc(nations_of(call.world, p)) == "western" and territory(call.lines, SOVIET)[path].any():
+            steps.append("the line runs through Soviet territory (with the Soviet player's permission): it uses "
+                         "1 Soviet Rail Capacity this month [9.26]")
         return _trace(p, SUPPLIED, True, labels, {"unit": src.unit, "hex": src.hex, "name": src.name}, steps=steps)
 
     def _source_at(self, call: _Call, p: Piece, label: str) -> Source:
@@ -254,8 +272,10 @@ class AptoSupply:
             return
         paths: dict[str, dict[str, list[int]]] = {}
         for c in chits:
-            land, chain = call.reach((net.index[c.hex],))
             for u in units:
+                if not chit_for(world, u, c):
+                    continue  # [9.26]
+                land, chain = call.reach((net.index[c.hex],), bloc(nations_of(world, u)))
                 i = net.index[u.hex]
                 path = land.path(i) or chain_path(call.lines, land, chain, i)
                 if path:
@@ -350,6 +370,15 @@ class AptoSupply:
         if path:
             t.steps.append("nearest line by terrain alone: " + " -> ".join(net.labels[j] for j in path))
         return t
+
+
+def territory(lines: Lines, nations: frozenset) -> np.ndarray:
+    """Hexes whose ``country`` is one of ``nations`` (cached per ``Lines``)."""
+    key = ("territory", nations)
+    if key not in lines.memo:
+        lines.memo[key] = np.fromiter((norm(v) in nations for v in lines.net.column("country")),
+                                      dtype=bool, count=lines.net.n)
+    return lines.memo[key]
 
 
 def _keep_supplied(t: Trace) -> None:

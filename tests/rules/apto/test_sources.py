@@ -309,3 +309,32 @@ def test_7_8_three_sources_two_linked_one_cut():
     # the other order of search gives the same answer
     t = trace(world(g.copy(), ps[::-1]), "japan")
     assert [t[f"s{c}"].status for c in (0, 2, 6)] == ["source", "source", "isolated source"]
+
+
+@pytest.mark.parametrize("reading", ["granted", "refused"])
+def test_9_26_western_and_soviet_lines_through_each_others_territory(reading):
+    quote("When the Soviet Union is at war with Japan or the Axis, Western Ally units may trace an overland line of "
+          "supply within or through the Soviet Union or any Soviet-controlled territory (with the Soviet player's "
+          "permission).")
+    g = strip(5, country="china")
+    g.nodes["H000"].update(country="us", home_of="us", city="yes")
+    g.nodes["H001"]["country"] = "ussr"   # the US unit's only way home
+    g.nodes["H003"]["country"] = "uk"     # the Soviet unit's only way home
+    g.nodes["H004"].update(country="ussr", home_of="ussr", city="yes")
+    ps = [piece("us", "allies", "Land unit", "H002", "us"), piece("su", "allies", "Land unit", "H002", "ussr")]
+    t = trace(world(g, ps, {"supply_soviet_permission": reading}, control={h: "allies" for h in g}), "allies")
+    assert t["us"].supplied is (reading == "granted") and t["su"].supplied is (reading == "granted")
+    if reading == "granted":
+        assert t["us"].path == ["H002", "H001", "H000"] and t["su"].path == ["H002", "H003", "H004"]
+        assert any("1 Soviet Rail Capacity" in s and "[9.26]" in s for s in t["us"].steps)
+        assert not any("Rail Capacity" in s for s in t["su"].steps)
+
+
+def test_9_26_soviet_chits_never_supply_western_units():
+    quote("Soviet supply sources (including supply chits originating within the Soviet Union) do not ever qualify "
+          "as valid supply sources for any Western Ally units.")
+    g = strip(3, country="ussr")
+    ps = [piece("c", "allies", "Sea Supply chit", "H000", "ussr"), piece("w", "allies", "Land unit", "H002", "uk"),
+          piece("s", "allies", "Land unit", "H002", "ussr"), piece("cn", "allies", "Land unit", "H002", "china")]
+    t = trace(world(g, ps), "allies")
+    assert not t["w"].supplied and t["s"].supplied and t["cn"].supplied
