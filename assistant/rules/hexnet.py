@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 import networkx as nx
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
+from scipy.sparse.csgraph import breadth_first_order, dijkstra
 
 NO_PRED = -9999  # scipy's marker for "no predecessor"
 
@@ -158,6 +158,8 @@ class HexNet:
             leave = through.copy()
             leave[list(start)] = True
             keep &= leave[self.tail]
+        if weight is None and all(float(v).is_integer() for v in start.values()):
+            return self._bfs(start, keep, limit)
         w = np.ones(len(self.tail)) if weight is None else np.asarray(weight, dtype=float)
         offsets = {k: v for k, v in start.items() if v}
         if not offsets:
@@ -188,6 +190,50 @@ class HexNet:
                 break
             root = nxt
         origin[reached] = root[reached]
+        return SearchResult(self, dist, pred, origin)
+
+    def _bfs(self, start: dict[int, float], keep: np.ndarray, limit: float) -> SearchResult:
+        """Unweighted search (1 per hex): scipy's breadth-first order, about ten times faster than
+        its Dijkstra. Whole-number starting costs ride on a chain of virtual nodes n..n+K: chain node
+        k leads to the next and to every source whose cost is base + k, so a breadth-first search
+        from the chain's head reaches each node at (its nearest source's cost + hexes) + 1."""
+        n = self.n
+        base = min(start.values())
+        offs = {s: int(v - base) for s, v in start.items()}
+        k_max = max(offs.values())
+        chain_rows: list[list[int]] = [[] for _ in range(k_max + 1)]
+        for s, o in offs.items():
+            chain_rows[o].append(s)
+        for k in range(k_max):
+            chain_rows[k].append(n + k + 1)
+        counts = np.bincount(self.tail[keep], minlength=n)
+        extra = np.fromiter((len(r) for r in chain_rows), dtype=np.int64, count=len(chain_rows))
+        indptr = np.concatenate([[0], np.cumsum(np.concatenate([counts, extra]))]).astype(np.int32)
+        heads = np.concatenate([self.head[keep], np.fromiter((h for r in chain_rows for h in r), dtype=np.int32)])
+        size = n + k_max + 1
+        m = csr_matrix((np.ones(len(heads)), heads, indptr), shape=(size, size))
+        order, pred_all = breadth_first_order(m, n, directed=True, return_predecessors=True)
+        p = pred_all[:n].astype(np.int64)
+        reached = np.zeros(n, dtype=bool)
+        reached[order[order < n]] = True
+        idx = np.arange(n)
+        rooted = (p >= n) | ~reached  # a source (reached from the chain) or unreached
+        anc = np.where(rooted, idx, p)
+        d = np.where(rooted, 0, 1)
+        for _ in range(64):  # pointer doubling: hexes to the source and the source itself
+            nxt = anc[anc]
+            if np.array_equal(nxt, anc):
+                break
+            d = d + d[anc]
+            anc = nxt
+        cost = np.full(n, np.inf)
+        srcs = np.fromiter(offs, dtype=np.int64, count=len(offs))
+        cost[srcs] = [start[s] for s in offs]
+        dist = np.where(reached, d + cost[anc], np.inf)
+        within = dist <= limit
+        dist = np.where(within, dist, np.inf)
+        pred = np.where(within & (p >= 0) & (p < n), p, NO_PRED)
+        origin = np.where(within, anc, -1)
         return SearchResult(self, dist, pred, origin)
 
     def _csr(self, keep: np.ndarray, w: np.ndarray, n: int) -> csr_matrix:

@@ -112,3 +112,27 @@ def test_search_equals_networkx_on_the_real_map(game):
 def test_truthy_reads_map_flags():
     assert [truthy(x) for x in (True, 1, "yes", "Y", "true")] == [True] * 5
     assert [truthy(x) for x in (None, False, 0, "", "no", "false", "0")] == [False] * 7
+
+
+@pytest.mark.parametrize("game", ["witp", "globalwar"])
+def test_breadth_first_equals_dijkstra_with_starting_costs(game):
+    """Unweighted searches run breadth-first (a chain of virtual nodes carries whole-number
+    starting costs); they must give Dijkstra's distances, sources and valid paths."""
+    net = HexNet.of(load_map(game).graph())
+    sea = net.is_("surface", "sea", "coastal")
+    rng = random.Random(4)
+    seas = [i for i in range(net.n) if sea[i]]
+    start = {i: float(rng.randint(0, 12)) for i in rng.sample(seas, 12)}
+    through = np.ones(net.n, dtype=bool)
+    through[rng.sample(seas, 300)] = False
+    for limit in (np.inf, 17.0):
+        bfs = net.search(start, enter=sea, through=through, limit=limit)
+        dij = net.search(start, enter=sea, through=through, limit=limit, weight=np.ones(len(net.tail)))
+        assert np.array_equal(bfs.dist, dij.dist)
+        reached = np.flatnonzero(np.isfinite(bfs.dist))
+        for node in rng.sample(list(reached), 40):
+            path = bfs.path(int(node))
+            src = path[-1]
+            assert src in start and bfs.origin[node] == src
+            assert len(path) - 1 + start[src] == bfs.dist[node]
+            assert all(net.graph.has_edge(net.labels[a], net.labels[b]) for a, b in zip(path, path[1:]))
