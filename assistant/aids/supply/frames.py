@@ -69,7 +69,7 @@ def _detail_frame(campaign, traces: list[Trace]) -> pd.DataFrame:
     for t in traces:
         row = trace_row(t, turn.index, turn.label)
         row.update(limit=None if t.limit is None else float(t.limit), length_unit=t.extra.get("unit"), role=t.role,
-                   path=" ".join(t.path), reasons="; ".join(f"[{r.rule}] {r.text}" for r in t.reasons))
+                   path=" ".join(t.path), reasons="; ".join(f"{r.ref} {r.text}" for r in t.reasons))
         more = {k: v for k, v in t.extra.items()
                 if k not in row and k != "unit" and not isinstance(v, (dict, list))}
         row.update(more)
@@ -117,7 +117,7 @@ def bases_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.Dat
     rows = []
     for (side, hex_), ts in groups.items():
         first = ts[0].extra
-        reasons = dict.fromkeys(f"[{r.rule}] {r.text}" for t in ts for r in t.reasons)
+        reasons = dict.fromkeys(f"{r.ref} {r.text}" for t in ts for r in t.reasons)
         rows.append({"side": side, "hex": hex_, "place": graph.nodes[hex_].get("place") if hex_ in graph else None,
                      "supplied": all(t.supplied for t in ts),
                      "status": "/".join(dict.fromkeys(t.status for t in ts)),
