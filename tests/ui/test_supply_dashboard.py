@@ -29,16 +29,12 @@ VIEWPORT = {"width": 1500, "height": 950}
 UNIT = "1st Marine Division"
 
 
-# What the demo's counters lack for a command link, entered as a player would (each a sample):
-# an Allied Ultimate Command Source [28.10.1] at Pearl Harbor, the two HQs' printed type and Sea
-# Command Radius [29.1], [29.2], and the ports they stand in [29.0].
+# The demo ships a sample Allied Ultimate Command Source [28.10.1] and the HQs' type and Sea
+# Command Radius [29.1], [29.2] as samples; the ports the HQs stand in [29.0] are map
+# corrections, entered as a player would.
 SETUP = [
-    ("place", "--side", "allies", "--nation", "us", "--kind", "Ultimate Command Source", "--hex", "F3342",
-     "--name", "Sample Allied UCS", "--installation", "--sample"),
     ("map", "set", "F3342", "port=major"),
     ("map", "set", "E1737", "port=major"),
-    ("update", "us-sw-pacific-hq", "hq_type=combined", "sea_radius=30"),
-    ("update", "us-poa-hq", "hq_type=combined", "sea_radius=30"),
 ]
 
 

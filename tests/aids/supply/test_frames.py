@@ -62,7 +62,7 @@ def test_trace_frame_has_the_shared_columns_then_the_working(campaign):
     assert "unit" not in list(df.columns)[len(COLUMNS):]  # extra["unit"] is the length unit, not a column
     row = df.set_index("unit").loc["a-a"]
     assert (row.y, row.x, row.tsd, row.category) == (47, 19, 1786, "A")
-    assert df.set_index("unit").loc["inf", "reasons"] == "[[29.8.2]] E2518 is cut"
+    assert df.set_index("unit").loc["inf", "reasons"] == "[29.8.2] E2518 is cut"
     assert pd.isna(df.set_index("unit").loc["inf", "category"])
     assert set(trace_frame(campaign, sides="japan").unit) == {"j-f"}
 
@@ -72,7 +72,7 @@ def test_bases_at_risk_isolated_first_then_farthest_category_then_largest_tsd(ca
     assert list(df.units) == ["a-a-cut", "a-c-big", "a-c-small", "a-a", "a-unknown", "a-none"]
     assert list(df.hex) == ["E2618", "E2419", "E2418", "E2519", "E2619", "E2520"]
     assert df.set_index("units").loc["a-none", "tsd"] == 100
-    assert df.loc[0, "reasons"] == "[[29.8.2]] E2618 is cut" and df.loc[0, "status"] == "isolated"
+    assert df.loc[0, "reasons"] == "[29.8.2] E2618 is cut" and df.loc[0, "status"] == "isolated"
     assert df.set_index("hex").loc["E2519", "place"] == "Guadalcanal"  # the map's place name
     assert "inf" not in ", ".join(df.units)  # not a base: no supply figures
     assert list(bases_frame(campaign).units)[:2] == ["a-a-cut", "j-f"]

@@ -378,16 +378,12 @@ def test_chart_from_the_real_history_counts_each_turn_played(view, camp):
 
 
 def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, monkeypatch, home):
-    """No stand-in: the demo plus a UCS, ports and the HQs' printed values (samples), traced by
+    """No stand-in: the demo (its sample UCS and HQ values) plus ports, traced by
     the witp rules; the page shows exactly what the engine answers, in witp's words."""
     monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(home))
     with Campaign.create(tmp_path / "w.campaign", game="witp", scenario="guadalcanal-1942") as c:
-        c.place_unit("allies", "Ultimate Command Source", "F3342", name="Sample Allied UCS", nation="us",
-                     category="installation", sample=True)
         c.set_hex("F3342", port="major")
         c.set_hex("E1737", port="major")
-        c.update_unit("us-sw-pacific-hq", hq_type="combined", sea_radius=30)
-        c.update_unit("us-poa-hq", hq_type="combined", sea_radius=30)
         page = attach(W.SupplyWidget, c, log_path=tmp_path / "d.log")
         try:
             view = page.view

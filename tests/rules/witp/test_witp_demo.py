@@ -42,7 +42,17 @@ def test_29_0_hq_links_by_sea_to_the_sample_ucs(demo):
     t = traces["allies"]["us-sw-pacific-hq"]
     assert t.status == "linked" and t.path[0] == "E1737" and t.path[-1] == "F3342"
     assert t.length == len(t.path) - 1 > 10
-    assert any("player question [29.1]" in s for s in t.steps)  # the radius is the counter's
+
+
+def test_29_6_the_marines_are_linked_by_the_sample_sea_radius(demo):
+    """The demo HQs carry sample Sea Command Radii (30, labelled samples in the scenario): the 1st
+    Marine Division on Guadalcanal is within the SW Pacific HQ's radius [29.6]; the 7th Defense
+    Battalion on Samoa is beyond both HQs' radii."""
+    _, traces = demo
+    t = traces["allies"]["1st-marine-division"]
+    assert t.status == "linked" and t.source["hex"] == "E1737" and t.length <= t.limit == 30
+    far = traces["allies"]["7th-defense-battalion"]
+    assert far.status == "isolated" and any(r.rule == "[29.6]" and "out of range" in r.text for r in far.reasons)
 
 
 def test_29_0_units_in_a_linked_hqs_hex_are_linked(demo):
@@ -51,9 +61,15 @@ def test_29_0_units_in_a_linked_hqs_hex_are_linked(demo):
     assert t.status == "linked" and t.source == {"unit": "combined-fleet-hq", "hex": "B3327"}
 
 
-def test_what_the_text_lacks_is_a_player_question(demo):
-    _, traces = demo
-    t = traces["allies"]["1st-marine-division"]
+def test_what_the_text_lacks_is_a_player_question(tmp_path):
+    """Without the counters' radii (the demo's are samples) the tracer asks, never invents."""
+    with Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942") as c:
+        for hq in ("us-sw-pacific-hq", "us-poa-hq"):
+            c.update_unit(hq, sea_radius=None)
+        w = world_of(c.state, c.graph())
+        t = {t.unit: t for t in trace_side(w, "allies").items}["1st-marine-division"]
+        hq = {t.unit: t for t in trace_side(w, "allies").items}["us-sw-pacific-hq"]
+    assert any("player question [29.1]" in s for s in hq.steps)  # the radius is the counter's
     assert t.status == "isolated"
     assert any(r.rule == "[29.7]" and "player question" in r.text for r in t.reasons)
     assert any(r.rule == "[29.1]" for r in t.reasons)
