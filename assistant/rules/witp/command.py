@@ -88,13 +88,20 @@ class Provider:
 
 
 class Reach:
-    """One multi-source search and the provider behind each source node; both are computed when
-    first asked for (a set of HQs whose units never need a layer never searches it)."""
+    """One multi-source layer search and the provider behind each source node, in two runs, each
+    made when first asked for (a set of HQs whose units never need a layer never searches it):
 
-    def __init__(self, providers: Callable[[], dict[int, Provider]], search: Callable):
-        self._providers_fn, self._search = providers, search
+    - the clear search (blocked hexes and hexsides masked out, nothing beyond the largest range
+      explored: breadth-first at sea) links: ``hit``, ``length``, ``clear.path``;
+    - the penalised search (a blocked step costs BIG more than a clear one) runs only when a
+      piece is not linked: its cheapest path shows what cuts the link (``nearest``, diagnosis)."""
+
+    def __init__(self, providers: Callable[[], dict[int, Provider]], search: Callable,
+                 clear: Optional[Callable] = None):
+        self._providers_fn, self._search, self._clear_fn = providers, search, clear
         self._providers: Optional[dict[int, Provider]] = None
         self._result: Optional[SearchResult] = None
+        self._clear: Optional[SearchResult] = None
         self._offsets: Optional[dict[int, float]] = None
         self._top: Optional[float] = None
 
@@ -120,9 +127,20 @@ class Reach:
 
     @property
     def result(self) -> SearchResult:
+        """The penalised search (blocked steps cost BIG): for the diagnosis of a cut link."""
         if self._result is None:
             self._result = self._search(self.offsets, self.top)
         return self._result
+
+    @property
+    def clear(self) -> SearchResult:
+        """Clear paths only, each within its provider's range."""
+        if self._clear is None:
+            if self._clear_fn is None:
+                self._clear = _clear_of(self.result, self.top)
+            else:
+                self._clear = self._clear_fn(self.offsets, self.top)
+        return self._clear
 
     def nearest(self, node: int) -> Optional[Provider]:
         """The provider of the cheapest path to ``node``, blocked or too long as it may be."""
@@ -130,14 +148,25 @@ class Reach:
             return None
         return self.providers[int(self.result.origin[node])]
 
+    def clear_nearest(self, node: int) -> Optional[Provider]:
+        """The provider of the shortest clear path to ``node`` (None when none is in range)."""
+        if not self.providers:
+            return None
+        o = int(self.clear.origin[node])
+        return self.providers[o] if o >= 0 else None
+
     def hit(self, node: int) -> Optional[Provider]:
         """The provider linking ``node``: a clear path within that provider's range."""
-        p = self.nearest(node)
-        d = float(self.result.dist[node]) if p is not None else np.inf
-        return p if d < BIG / 2 and d <= self.top + 1e-9 else None
+        return self.clear_nearest(node)
 
     def length(self, node: int) -> float:
-        return float(self.result.dist[node]) - self.offsets[int(self.result.origin[node])]
+        return float(self.clear.dist[node]) - self.offsets[int(self.clear.origin[node])]
+
+
+def _clear_of(res: SearchResult, top: float) -> SearchResult:
+    """The clear paths within range of a penalised search."""
+    ok = (res.dist < BIG / 2) & (res.dist <= top + 1e-9)
+    return SearchResult(res.net, np.where(ok, res.dist, np.inf), res.pred, np.where(ok, res.origin, -1))
 
 
 @dataclass
@@ -174,34 +203,85 @@ class Links:
         self.hqs = {p.id: self._hq_link(p) for p in self.pieces if p.role == "hq"}
 
     # ----- searches -------------------------------------------------------------------------
-    # A blocked step costs BIG more than a clear one, so that one search per layer answers both
-    # questions: a clear path within range links; otherwise the cheapest path shows what cuts it
-    # (the fewest blocked steps, then the shortest).
-    def _penalty(self, sources: dict[int, float]) -> tuple[np.ndarray, dict[int, float]]:
+    # Linking asks for a clear path within range: blocked hexes and hexsides are masked out and
+    # the search stops at the largest range. Only a piece that is not linked needs to know what
+    # cuts it: a second, penalised search where a blocked step costs BIG more than a clear one
+    # (the fewest blocked steps, then the shortest), run at most once per layer and set of
+    # providers, shared by every isolated piece.
+    def _pen0(self, land: bool) -> np.ndarray:
+        """Blocked steps per CSR edge, before the sources' own exemption (once per call)."""
+        key = ("pen0", land)
+        if key not in self._cache:
+            net = self.net
+            pen = self.air.mask[net.head].astype(float)             # [29.8.1] not into
+            pen += self.gblock[net.tail]                              # [29.8.2] into but not through
+            if land:
+                pen += L.mountain_crossings(net) + np.isnan(self.mp[net.tail])
+            self._cache[key] = pen
+        return self._cache[key]
+
+    def _penalty(self, sources: dict[int, float], land: bool = False) -> tuple[np.ndarray, dict[int, float]]:
         net = self.net
-        src = np.zeros(net.n, dtype=bool)
-        src[list(sources)] = True
-        pen = self.air.mask[net.head].astype(float)                 # [29.8.1] not into
-        pen += self.gblock[net.tail] & ~src[net.tail]               # [29.8.2] into but not through
+        pen = self._pen0(land).copy()
+        for k in sources:
+            if self.gblock[k]:  # a search's own sources may be left
+                lo, hi = net.indptr[k], net.indptr[k + 1]
+                pen[lo:hi] -= 1.0
         srcs = {k: v + (BIG if self.air.mask[k] else 0.0) for k, v in sources.items()}
         return pen, srcs
 
+    def _masks(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hexes a clear link may enter, hexes it may leave) [29.8.1], [29.8.2]."""
+        if "masks" not in self._cache:
+            self._cache["masks"] = (~self.air.mask, ~self.gblock)
+        return self._cache["masks"]
+
     def sea_search(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
-        """Sea hexes [29.0], [29.6]: 1 a hex."""
+        """Sea hexes [29.0], [29.6]: 1 a hex; blocked steps cost BIG (the diagnosis search)."""
         pen, srcs = self._penalty(sources)
         return self.net.search(srcs, enter=self.nav, edges=L.sea_edges(self.net), weight=1.0 + BIG * pen)
+
+    def sea_clear(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
+        """Clear sea paths [29.0], [29.6]-[29.8] within ``limit``: breadth-first."""
+        free, leave = self._masks()
+        srcs = {k: v for k, v in sources.items() if free[k]}
+        key = ("sea-enter",)
+        if key not in self._cache:
+            self._cache[key] = self.nav & free
+        return self.net.search(srcs, enter=self._cache[key], through=leave, edges=L.sea_edges(self.net),
+                               limit=limit + 1e-9)
 
     def land_search(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
         """Overland [29.7]: the ground MP of each hex the unit's trace enters (searched from the
         source, that is each edge's tail); mountain hexsides [29.8.2] and hexes of unknown MP
         (a player question) are blocked steps."""
         net = self.net
-        pen, srcs = self._penalty(sources)
-        cost = self.mp[net.tail]
-        unknown = np.isnan(cost)
-        pen += L.mountain_crossings(net) + unknown
+        pen, srcs = self._penalty(sources, land=True)
         return net.search(srcs, enter=self.landed, edges=L.land_edges(net, mountains=True),
-                          weight=np.where(unknown, 1.0, cost) + BIG * pen)
+                          weight=self._land_cost() + BIG * pen)
+
+    def land_clear(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
+        """Clear overland paths [29.7]-[29.8] within ``limit`` ground MP."""
+        net = self.net
+        free, leave = self._masks()
+        srcs = {k: v for k, v in sources.items() if free[k]}
+        key = ("land-clear",)
+        if key not in self._cache:
+            self._cache[key] = (self.landed & free, L.land_edges(net) & ~np.isnan(self.mp[net.tail]))
+        enter, edges = self._cache[key]
+        return net.search(srcs, enter=enter, through=leave, edges=edges, weight=self._land_cost(),
+                          limit=limit + 1e-9)
+
+    def _land_cost(self) -> np.ndarray:
+        if "land-cost" not in self._cache:
+            cost = self.mp[self.net.tail]
+            self._cache["land-cost"] = np.where(np.isnan(cost), 1.0, cost)
+        return self._cache["land-cost"]
+
+    def reach(self, providers: Callable[[], dict[int, Provider]], layer: str) -> "Reach":
+        if layer == "sea":
+            return Reach(providers, self.sea_search, self.sea_clear)
+        return Reach(providers, self.land_search, self.land_clear)
 
     # ----- sources ----------------------------------------------------------------------------
     def _ucs(self) -> dict[int, tuple[str, float, bool]]:
@@ -264,10 +344,13 @@ class Links:
         return L.damage(self.net.column("port_damage")[node])
 
     # ----- HQ -> UCS [29.0] -------------------------------------------------------------------
-    def _hq_search(self) -> SearchResult:
-        if "ucs" not in self._cache:
-            self._cache["ucs"] = self.sea_search({i: 0.0 for i in self.ucs}, np.inf)
-        return self._cache["ucs"]
+    def _hq_search(self, clear: bool = True) -> SearchResult:
+        """HQ -> UCS by sea: the clear search links, the penalised one explains a cut link."""
+        key = ("ucs", clear)
+        if key not in self._cache:
+            search = self.sea_clear if clear else self.sea_search
+            self._cache[key] = search({i: 0.0 for i in self.ucs}, np.inf)
+        return self._cache[key]
 
     def _hq_link(self, hq: Piece) -> HQLink:
         net = self.net
@@ -298,13 +381,13 @@ class Links:
             out.reasons.append(Reason("[28.10.1]", f"no friendly Ultimate Command Source on the map for {self.side}"))
             return out
         res = self._hq_search()
-        if res.reached(node) and res.dist[node] < BIG / 2:
+        if res.reached(node):
             out.path = res.path(node)
             out.ucs = self.ucs[int(res.origin[node])][0]
             out.linked = not out.reasons
             out.steps.append(f"[29.0] sea path of {len(out.path) - 1} hexes to {out.ucs}")
         else:
-            out.reasons += self._diagnose(res, node, np.inf, {i: 0.0 for i in self.ucs},
+            out.reasons += self._diagnose(self._hq_search(clear=False), node, np.inf, {i: 0.0 for i in self.ucs},
                                           "the Ultimate Command Sources", sea=True)
         return out
 
@@ -350,7 +433,7 @@ class Links:
             if in_port and (self.osb_reading == "quarter_steps" or self.port_damage(node) is None):
                 put(sea, Provider(o, hq, node, osb_range(L.OSB_SEA_RANGE, dmg), "OSB"))
             put(land, Provider(o, hq, node, osb_range(L.OVERLAND_LINK_MP, dmg), "OSB"))
-        sea_reach = Reach(lambda: sea, self.sea_search) if sea else None
+        sea_reach = self.reach(lambda: sea, "sea") if sea else None
 
         def land_providers() -> dict[int, Provider]:
             if sea_reach is not None:
@@ -360,10 +443,10 @@ class Links:
                     if hit is not None and node not in land:
                         land[node] = Provider(None, hit.hq, node, float(L.OVERLAND_LINK_MP), "port")
             return land
-        return sea_reach, (Reach(land_providers, self.land_search) if land else None)
+        return sea_reach, (self.reach(land_providers, "land") if land else None)
 
-    def _run(self, providers: dict[int, Provider], search: Callable) -> Optional[Reach]:
-        return Reach(lambda: providers, search) if providers else None
+    def _run(self, providers: dict[int, Provider], layer: str) -> Optional[Reach]:
+        return self.reach(lambda: providers, layer) if providers else None
 
     def port_nodes(self) -> list[int]:
         """Friendly undamaged ports that are not anchorages."""
@@ -398,7 +481,7 @@ class Links:
             sea = {self.net.index[h.hq.hex]: Provider(h.hq, h.hq, self.net.index[h.hq.hex], float(h.radius), "HQ")
                    for h in hqs if h.radius}
             land = {self.net.index[h.hq.hex]: Provider(h.hq, h.hq, self.net.index[h.hq.hex], 16.0, "HQ") for h in hqs}
-            self._cache[key] = (self._run(sea, self.sea_search), self._run(land, self.land_search))
+            self._cache[key] = (self._run(sea, "sea"), self._run(land, "land"))
         node = self.net.index[o.hex]
         return any(r is not None and r.hit(node) is not None for r in self._cache[key])
 
@@ -450,17 +533,25 @@ class Links:
         for i in inner[self.gblock[inner]]:
             out.append(Reason("[29.8.2]", f"{net.labels[i]} holds enemy ground units "
                                           f"({', '.join(self.gby[int(i)])}) and no friendly one: into but not through"))
-        mx = L.mountain_crossings(net)
-        if not sea and mx.any():
-            for a, b in zip(path, path[1:]):
-                lo, hi = net.indptr[b], net.indptr[b + 1]
-                e = lo + int(np.searchsorted(net.head[lo:hi], a))
-                if mx[e]:
-                    out.append(Reason("[29.8.2]", f"the hexside {net.labels[a]}|{net.labels[b]} is a mountain "
-                                                  "hexside without a pass"))
+        if not sea:
+            mx = _mountain_steps(net)  # (node, next node) pairs across a mountain hexside
+            if mx:
+                for a, b in zip(path, path[1:]):
+                    if (a, b) in mx:
+                        out.append(Reason("[29.8.2]", f"the hexside {net.labels[a]}|{net.labels[b]} is a "
+                                                      "mountain hexside without a pass"))
         if not out:
             out.append(Reason(rule, f"no {layer} link from {net.labels[node]} to {what}"))
         return out
+
+
+def _mountain_steps(net: HexNet) -> frozenset[tuple[int, int]]:
+    """(a, b) for each step a -> b of a path (searched b -> a) across a mountain hexside without a
+    pass [29.8.2] (once per graph)."""
+    def build():
+        e = np.flatnonzero(L.mountain_crossings(net))
+        return frozenset(zip(net.head[e].tolist(), net.tail[e].tolist()))
+    return net.cached(("witp", "mountain_steps"), build)
 
 
 def _extra(area: str) -> float:

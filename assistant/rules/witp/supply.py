@@ -70,7 +70,7 @@ class _Tracer:
     def emergency(self) -> tuple[list, Optional[Reach]]:
         if self._em is None:
             ends = emergency_ends(self.links, self.hex_linked)
-            self._em = (ends, self.links._run(emergency_providers(ends, self.links), self.links.land_search))
+            self._em = (ends, self.links._run(emergency_providers(ends, self.links), "land"))
         return self._em
 
     def rail(self) -> tuple[dict[int, int], Any]:
@@ -209,26 +209,19 @@ class _Tracer:
         # The cheapest path over all linked HQs' providers, when it ends at one able to link this
         # unit, is also the cheapest over the able ones: the searches of the smaller set of HQs run
         # only for a layer where that is not so.
-        tried: list[tuple[str, Reach]] = []
-        sea = None
+        tried: list[tuple[str, Reach, Reach]] = []  # (layer, all linked HQs, the able ones)
         if ids:
             for layer, reach_all, ok, i in zip(("sea", "overland"), links.reaches(self.all_ids),
                                                (sea_ok, land_ok), (0, 1)):
-                if not ok:
-                    continue
-                near = reach_all.nearest(node) if reach_all is not None else None
-                if near is not None and (near.hq is None or capable(near.hq, p, klass) is None):
-                    reach = reach_all
-                else:
-                    reach = links.reaches(ids)[i]
-                if reach is not None:
-                    tried.append((layer, reach))
-                if i == 0:
-                    sea = reach
-        for layer, reach in tried:
-            hit = reach.hit(node)
+                if ok:
+                    tried.append((layer, reach_all, links.reaches(ids)[i] if ids != self.all_ids else reach_all))
+        for layer, reach_all, able in tried:
+            near = reach_all.clear_nearest(node) if reach_all is not None else None
+            if near is not None and (near.hq is None or capable(near.hq, p, klass) is None):
+                return self._linked(t, layer, reach_all, node, near)
+            hit = able.hit(node) if able is not None and near is not None else None
             if hit is not None:
-                return self._linked(t, layer, reach, node, hit)
+                return self._linked(t, layer, able, node, hit)
         if klass in (GROUND, INSTALLATION) and land_ok:
             ends, em = self.emergency()
             for e in ends:
@@ -265,8 +258,16 @@ class _Tracer:
             return t
         if not sea_ok and not land_ok:
             t.reasons.append(Reason("[29.6]", f"{p.hex} is a sea hex: only ships trace command links at sea"))
-        for layer, reach in tried:
-            t.reasons += links.diagnose(reach, node, "the linked HQs/OSBs/ports able to link it", layer == "sea")
+        sea = None
+        for layer, reach_all, able in tried:
+            # the set whose cheapest (blocked) path is diagnosed: all linked HQs' providers when
+            # that path ends at one able to link this unit, else the able HQs' own
+            near = reach_all.nearest(node) if reach_all is not None else None
+            reach = reach_all if near is not None and (near.hq is None or capable(near.hq, p, klass) is None) else able
+            if layer == "sea":
+                sea = reach
+            if reach is not None:
+                t.reasons += links.diagnose(reach, node, "the linked HQs/OSBs/ports able to link it", layer == "sea")
         if sea_ok and sea is None:
             t.reasons.append(Reason("[29.1]", "no linked HQ with a Sea Command Radius entered, and no linked "
                                               "port OSB, able to link it by sea"))
@@ -275,7 +276,7 @@ class _Tracer:
     def _linked(self, t: Trace, layer: str, reach: Reach, node: int, hit) -> Trace:
         net = self.net
         t.supplied, t.status = True, "linked"
-        t.path = [net.labels[i] for i in reach.result.path(node)]
+        t.path = [net.labels[i] for i in reach.clear.path(node)]
         t.source = {"unit": hit.piece.id if hit.piece else None, "hex": net.labels[hit.node]}
         t.length = reach.length(node)
         t.limit = hit.radius
@@ -350,6 +351,16 @@ class _Tracer:
             self._dist["sbs"] = (sbs, notes)
         return self._dist["sbs"]
 
+    def msus(self) -> dict[Any, list[Piece]]:
+        """Base hex -> the MSUs assigned to it [32.4.1] (grouped once per call)."""
+        if "msu" not in self._dist:
+            out: dict[Any, list[Piece]] = {}
+            for m in self.links.pieces:
+                if m.role == "merchant_ships":
+                    out.setdefault(m.attr("mitigates"), []).append(m)
+            self._dist["msu"] = out
+        return self._dist["msu"]
+
     def base_figures(self, p: Piece, t: Trace) -> None:
         net, links = self.net, self.links
         node = net.index[p.hex]
@@ -394,8 +405,7 @@ class _Tracer:
         total = D.tsd(y, x)
         cat = D.category(total)
         isolated = not self.hex_linked(node)
-        load = sum(L.number(m.id, "load", m.attr("load", 0)) for m in links.pieces
-                   if m.role == "merchant_ships" and m.attr("mitigates") == p.hex)
+        load = sum(L.number(m.id, "load", m.attr("load", 0)) for m in self.msus().get(p.hex, ()))
         msb = any(m.kind.lower() == "mobile service base" and L.damage(m.attr("damage")) is None
                   for m in links.installation_at.get(node, []))
         final, steps = D.mitigated(cat, x, load, isolated, msb, opt)
