@@ -208,8 +208,9 @@ class Links:
     # cuts it: a second, penalised search where a blocked step costs BIG more than a clear one
     # (the fewest blocked steps, then the shortest), run at most once per layer and set of
     # providers, shared by every isolated piece.
-    def _pen0(self, land: bool) -> np.ndarray:
-        """Blocked steps per CSR edge, before the sources' own exemption (once per call)."""
+    def _pen0(self, land: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(hexsides a layer's search may cross into a hex of that layer, the cost of each with a
+        blocked step costing BIG more) before the sources' own exemption (once per call)."""
         key = ("pen0", land)
         if key not in self._cache:
             net = self.net
@@ -217,66 +218,70 @@ class Links:
             pen += self.gblock[net.tail]                              # [29.8.2] into but not through
             if land:
                 pen += L.mountain_crossings(net) + np.isnan(self.mp[net.tail])
-            self._cache[key] = pen
+                edges = net.cached(("witp", "land_search_edges"),
+                                   lambda: L.land_edges(net, mountains=True) & self.landed[net.head])
+                self._cache[key] = (edges, self._land_cost() + BIG * pen)
+            else:
+                edges = net.cached(("witp", "sea_search_edges"), lambda: L.sea_edges(net) & self.nav[net.head])
+                self._cache[key] = (edges, 1.0 + BIG * pen)
         return self._cache[key]
 
-    def _penalty(self, sources: dict[int, float], land: bool = False) -> tuple[np.ndarray, dict[int, float]]:
+    def _penalised(self, sources: dict[int, float], land: bool) -> SearchResult:
+        """The cheapest path, a blocked step costing BIG more than any clear path [29.8]."""
         net = self.net
-        pen = self._pen0(land).copy()
-        for k in sources:
-            if self.gblock[k]:  # a search's own sources may be left
+        edges, weight = self._pen0(land)
+        mine = [k for k in sources if self.gblock[k]]
+        if mine:  # a search's own sources may be left [29.8.2]
+            weight = weight.copy()
+            for k in mine:
                 lo, hi = net.indptr[k], net.indptr[k + 1]
-                pen[lo:hi] -= 1.0
+                weight[lo:hi] -= BIG
         srcs = {k: v + (BIG if self.air.mask[k] else 0.0) for k, v in sources.items()}
-        return pen, srcs
+        return net.search(srcs, edges=edges, weight=weight)
 
-    def _masks(self) -> tuple[np.ndarray, np.ndarray]:
-        """(hexes a clear link may enter, hexes it may leave) [29.8.1], [29.8.2]."""
-        if "masks" not in self._cache:
-            self._cache["masks"] = (~self.air.mask, ~self.gblock)
-        return self._cache["masks"]
+    def _clear(self, sources: dict[int, float], limit: float, land: bool) -> SearchResult:
+        """Clear paths only (a blocked hex is not entered, nor left [29.8]), within ``limit``."""
+        net = self.net
+        key = ("clear", land)
+        if key not in self._cache:
+            free, leave = ~self.air.mask, ~self.gblock
+            if land:
+                into = L.land_edges(net) & ~np.isnan(self.mp[net.tail]) & self.landed[net.head]
+            else:
+                into = L.sea_edges(net) & self.nav[net.head]
+            into = into & free[net.head]
+            self._cache[key] = (free, leave, into, into & leave[net.tail])
+        free, leave, into, edges = self._cache[key]
+        srcs = {k: v for k, v in sources.items() if free[k]}
+        mine = [k for k in srcs if not leave[k]]
+        if mine:  # a search's own sources may be left [29.8.2]
+            edges = edges.copy()
+            for k in mine:
+                lo, hi = net.indptr[k], net.indptr[k + 1]
+                edges[lo:hi] = into[lo:hi]
+        return net.search(srcs, edges=edges, weight=self._land_cost() if land else None, limit=limit + 1e-9)
 
     def sea_search(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
         """Sea hexes [29.0], [29.6]: 1 a hex; blocked steps cost BIG (the diagnosis search)."""
-        pen, srcs = self._penalty(sources)
-        return self.net.search(srcs, enter=self.nav, edges=L.sea_edges(self.net), weight=1.0 + BIG * pen)
+        return self._penalised(sources, land=False)
 
     def sea_clear(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
         """Clear sea paths [29.0], [29.6]-[29.8] within ``limit``: breadth-first."""
-        free, leave = self._masks()
-        srcs = {k: v for k, v in sources.items() if free[k]}
-        key = ("sea-enter",)
-        if key not in self._cache:
-            self._cache[key] = self.nav & free
-        return self.net.search(srcs, enter=self._cache[key], through=leave, edges=L.sea_edges(self.net),
-                               limit=limit + 1e-9)
+        return self._clear(sources, limit, land=False)
 
     def land_search(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
         """Overland [29.7]: the ground MP of each hex the unit's trace enters (searched from the
         source, that is each edge's tail); mountain hexsides [29.8.2] and hexes of unknown MP
         (a player question) are blocked steps."""
-        net = self.net
-        pen, srcs = self._penalty(sources, land=True)
-        return net.search(srcs, enter=self.landed, edges=L.land_edges(net, mountains=True),
-                          weight=self._land_cost() + BIG * pen)
+        return self._penalised(sources, land=True)
 
     def land_clear(self, sources: dict[int, float], limit: float = np.inf) -> SearchResult:
         """Clear overland paths [29.7]-[29.8] within ``limit`` ground MP."""
-        net = self.net
-        free, leave = self._masks()
-        srcs = {k: v for k, v in sources.items() if free[k]}
-        key = ("land-clear",)
-        if key not in self._cache:
-            self._cache[key] = (self.landed & free, L.land_edges(net) & ~np.isnan(self.mp[net.tail]))
-        enter, edges = self._cache[key]
-        return net.search(srcs, enter=enter, through=leave, edges=edges, weight=self._land_cost(),
-                          limit=limit + 1e-9)
+        return self._clear(sources, limit, land=True)
 
     def _land_cost(self) -> np.ndarray:
-        if "land-cost" not in self._cache:
-            cost = self.mp[self.net.tail]
-            self._cache["land-cost"] = np.where(np.isnan(cost), 1.0, cost)
-        return self._cache["land-cost"]
+        """Per CSR edge: the ground MP of the hex the trace enters (its tail), 1 where unknown."""
+        return L.ground_cost(self.net, self.world.tables.get("ground_mp"))
 
     def reach(self, providers: Callable[[], dict[int, Provider]], layer: str) -> "Reach":
         if layer == "sea":

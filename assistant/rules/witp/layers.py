@@ -94,6 +94,14 @@ def ground_mp(net: HexNet, table: Optional[Mapping[str, Any]] = None) -> np.ndar
     return net.cached(key, build)
 
 
+def ground_cost(net: HexNet, table: Optional[Mapping[str, Any]] = None) -> np.ndarray:
+    """Per CSR edge, searched from the source: the ground MP of the hex the unit's trace enters
+    (the edge's tail) [29.7]; 1 where unknown (such a step is blocked or explained elsewhere)."""
+    mp = ground_mp(net, table)
+    key = ("witp", "ground_cost", tuple(sorted((str(k), str(v)) for k, v in dict(table or {}).items())))
+    return net.cached(key, lambda: np.where(np.isnan(mp[net.tail]), 1.0, mp[net.tail]))
+
+
 def area_mp(net: HexNet) -> np.ndarray:
     """Per hex: air/sea MP to enter it by Movement Area [2.1.4], [17.13.3] (5 where unknown)."""
     def build():
