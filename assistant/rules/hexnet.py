@@ -153,11 +153,11 @@ class HexNet:
             return SearchResult(self, inf, none.copy(), none)
         keep = np.ones(len(self.tail), dtype=bool) if edges is None else edges.copy()
         if enter is not None:
-            keep &= enter[self.head]
+            keep &= np.asarray(enter, dtype=bool).take(self.head)
         if through is not None:
-            leave = through.copy()
+            leave = np.array(through, dtype=bool)
             leave[list(start)] = True
-            keep &= leave[self.tail]
+            keep &= leave.take(self.tail)
         if weight is None and all(float(v).is_integer() for v in start.values()):
             return self._bfs(start, keep, limit)
         w = np.ones(len(self.tail)) if weight is None else np.asarray(weight, dtype=float)
@@ -173,8 +173,8 @@ class HexNet:
         base = min(start.values())
         srcs = np.fromiter(start, dtype=np.int32, count=len(start))
         costs = np.fromiter((v - base for v in start.values()), dtype=float, count=len(start))
-        counts = np.bincount(self.tail[keep], minlength=n)
-        indptr = np.concatenate([[0], np.cumsum(counts), [int(counts.sum()) + len(srcs)]]).astype(np.int32)
+        rows = self._indptr(keep)
+        indptr = np.append(rows, rows[-1] + len(srcs)).astype(np.int32)
         m = csr_matrix((np.concatenate([w[keep], costs]), np.concatenate([self.head[keep], srcs]), indptr),
                        shape=(n + 1, n + 1))
         dist, pred = dijkstra(m, directed=True, indices=n, limit=limit - base, return_predecessors=True)
@@ -182,14 +182,14 @@ class HexNet:
         origin = np.full(n, -1, dtype=np.int64)
         pred = np.where(pred == n, NO_PRED, pred)
         reached = np.isfinite(dist)
-        # the source of each node: follow predecessors (vectorised pointer jumping)
-        root = np.where(pred >= 0, pred, np.arange(n))
-        for _ in range(64):
-            nxt = root[root]
-            if np.array_equal(nxt, root):
-                break
-            root = nxt
-        origin[reached] = root[reached]
+        # the source of each node: follow predecessors (vectorised pointer jumping, reached only)
+        at = np.flatnonzero(reached)
+        local = np.full(n, -1, dtype=np.int64)
+        local[at] = np.arange(len(at))
+        up = pred[at]
+        anc = np.where(up >= 0, local.take(np.maximum(up, 0)), np.arange(len(at)))
+        _jump(anc)
+        origin[at] = at.take(anc)
         return SearchResult(self, dist, pred, origin)
 
     def _bfs(self, start: dict[int, float], keep: np.ndarray, limit: float) -> SearchResult:
@@ -206,40 +206,60 @@ class HexNet:
             chain_rows[o].append(s)
         for k in range(k_max):
             chain_rows[k].append(n + k + 1)
-        counts = np.bincount(self.tail[keep], minlength=n)
+        rows = self._indptr(keep)
         extra = np.fromiter((len(r) for r in chain_rows), dtype=np.int64, count=len(chain_rows))
-        indptr = np.concatenate([[0], np.cumsum(np.concatenate([counts, extra]))]).astype(np.int32)
+        indptr = np.concatenate([rows, rows[-1] + np.cumsum(extra)]).astype(np.int32)
         heads = np.concatenate([self.head[keep], np.fromiter((h for r in chain_rows for h in r), dtype=np.int32)])
         size = n + k_max + 1
         m = csr_matrix((np.ones(len(heads)), heads, indptr), shape=(size, size))
         order, pred_all = breadth_first_order(m, n, directed=True, return_predecessors=True)
-        p = pred_all[:n].astype(np.int64)
-        reached = np.zeros(n, dtype=bool)
-        reached[order[order < n]] = True
-        idx = np.arange(n)
-        rooted = (p >= n) | ~reached  # a source (reached from the chain) or unreached
-        anc = np.where(rooted, idx, p)
-        d = np.where(rooted, 0, 1)
-        for _ in range(64):  # pointer doubling: hexes to the source and the source itself
-            nxt = anc[anc]
-            if np.array_equal(nxt, anc):
-                break
-            d = d + d[anc]
-            anc = nxt
+        # Positions in breadth-first order of the reached nodes; each one's parent position, or
+        # itself for a root (a source, reached from the chain, or a chain node): pointer jumping
+        # over those gives each node's source and its hexes from it.
+        R = len(order)
+        local = np.empty(size, dtype=np.int64)
+        local[order] = np.arange(R)
+        up = pred_all.take(order)
+        rooted = (order >= n) | (up >= n) | (up < 0)
+        anc = np.where(rooted, np.arange(R), local.take(np.where(rooted, 0, up)))
+        hops = _jump(anc, (~rooted).astype(np.int64))
+        real = order < n
+        nodes, root, hops, up = order[real], order.take(anc)[real], hops[real], up[real]
         cost = np.full(n, np.inf)
         srcs = np.fromiter(offs, dtype=np.int64, count=len(offs))
         cost[srcs] = [start[s] for s in offs]
-        dist = np.where(reached, d + cost[anc], np.inf)
-        within = dist <= limit
-        dist = np.where(within, dist, np.inf)
-        pred = np.where(within & (p >= 0) & (p < n), p, NO_PRED)
-        origin = np.where(within, anc, -1)
+        d = hops + cost.take(root)
+        within = d <= limit
+        nodes, root, d, up = nodes[within], root[within], d[within], up[within]
+        dist = np.full(n, np.inf)
+        dist[nodes] = d
+        pred = np.full(n, NO_PRED, dtype=np.int64)
+        pred[nodes] = np.where(up < n, up, NO_PRED)
+        origin = np.full(n, -1, dtype=np.int64)
+        origin[nodes] = root
         return SearchResult(self, dist, pred, origin)
 
+    def _indptr(self, keep: np.ndarray) -> np.ndarray:
+        """CSR row pointers of the kept edges (the rows keep their order)."""
+        cs = np.empty(len(keep) + 1, dtype=np.int32)
+        cs[0] = 0
+        np.cumsum(keep, dtype=np.int32, out=cs[1:])
+        return cs.take(self.indptr)
+
     def _csr(self, keep: np.ndarray, w: np.ndarray, n: int) -> csr_matrix:
-        counts = np.bincount(self.tail[keep], minlength=n)
-        indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
-        return csr_matrix((w[keep], self.head[keep], indptr), shape=(n, n))
+        return csr_matrix((w[keep], self.head[keep], self._indptr(keep).astype(np.int32)), shape=(n, n))
+
+
+def _jump(anc: np.ndarray, hops: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
+    """Pointer jumping in place: ``anc[i]`` becomes the root above ``i`` (a root points to
+    itself); ``hops`` (steps to the parent) becomes the steps to the root."""
+    while True:
+        nxt = anc.take(anc)
+        if hops is not None:
+            hops += hops.take(anc)
+        if np.array_equal(nxt, anc):
+            return hops
+        anc[:] = nxt
 
 
 def truthy(v: Any) -> bool:

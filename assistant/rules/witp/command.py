@@ -279,6 +279,11 @@ class Links:
         """Clear overland paths [29.7]-[29.8] within ``limit`` ground MP."""
         return self._clear(sources, limit, land=True)
 
+    def _mp_list(self) -> list[float]:
+        if "mp-list" not in self._cache:
+            self._cache["mp-list"] = self.mp.tolist()
+        return self._cache["mp-list"]
+
     def _land_cost(self) -> np.ndarray:
         """Per CSR edge: the ground MP of the hex the trace enters (its tail), 1 where unknown."""
         return L.ground_cost(self.net, self.world.tables.get("ground_mp"))
@@ -504,25 +509,30 @@ class Links:
             return [Reason(rule, f"no {layer} path at all from {net.labels[node]} to {what}")]
         path = res.path(node)
         out: list[Reason] = []
-        rest = np.asarray(path[1:], dtype=int)
-        length = float(len(path) - 1) if sea else float(np.nansum(self.mp[rest]))
+        labels = net.labels
         radius = limit - offsets.get(path[-1], 0.0)
         unit = "sea hexes" if sea else "ground MP"
-        if not sea:
-            unknown = [net.labels[i] for i in rest[np.isnan(self.mp[rest])]]
+        if sea:
+            length = float(len(path) - 1)
+        else:
+            mp = self._mp_list()
+            steps = [mp[i] for i in path[1:]]
+            length = float(sum(v for v in steps if v == v))
+            unknown = [labels[i] for i, v in zip(path[1:], steps) if v != v]
             if unknown:
                 more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
                 out.append(Reason("[29.7]", "player question: ground MP not entered for " + ", ".join(unknown[:8])
                                   + more
                                   + " (the Ground Movement Table is not in the text; set ground_mp or a "
                                   "terrain table) -- the overland length cannot be counted"))
-        if np.isfinite(radius) and length > radius and not (not sea and out):
-            out.append(Reason(rule, f"out of range: {net.labels[node]} is {length:g} {unit} from "
-                                    f"{net.labels[path[-1]]}, limit {radius:g}"))
-        arr = np.asarray(path)
+        if radius != np.inf and length > radius and not (not sea and out):
+            out.append(Reason(rule, f"out of range: {labels[node]} is {length:g} {unit} from "
+                                    f"{labels[path[-1]]}, limit {radius:g}"))
+        air_by = self.air.by
         blocked: dict[str, list[str]] = {}
-        for i in arr[self.air.mask[arr]]:
-            blocked.setdefault("; ".join(self.air.by[int(i)]), []).append(net.labels[i])
+        for i in path:
+            if i in air_by:
+                blocked.setdefault("; ".join(air_by[i]), []).append(labels[i])
         for who, hexes in blocked.items():
             key = ("override", hexes[0])
             if key not in self._cache:
@@ -534,10 +544,11 @@ class Links:
             demand = self._cache[key]
             out.append(Reason("[29.8.1]", f"air-blocked: {', '.join(hexes)} within 4 hexes or normal range "
                                           f"of enemy combat APs ({who}); {demand.split('] ', 1)[1]}"))
-        inner = arr[1:-1]
-        for i in inner[self.gblock[inner]]:
-            out.append(Reason("[29.8.2]", f"{net.labels[i]} holds enemy ground units "
-                                          f"({', '.join(self.gby[int(i)])}) and no friendly one: into but not through"))
+        gby = self.gby
+        for i in path[1:-1]:
+            if i in gby:
+                out.append(Reason("[29.8.2]", f"{labels[i]} holds enemy ground units "
+                                              f"({', '.join(gby[i])}) and no friendly one: into but not through"))
         if not sea:
             mx = _mountain_steps(net)  # (node, next node) pairs across a mountain hexside
             if mx:
