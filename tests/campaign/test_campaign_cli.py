@@ -7,6 +7,7 @@ import subprocess
 import pytest
 
 from assistant.cli import main
+from assistant.campaign.scenario import load_scenario
 
 from campaignkit import PY, REPO, file_fingerprint, subprocess_env
 
@@ -23,6 +24,10 @@ def ok(capsys, *argv):
     return out
 
 
+# events of a new guadalcanal-1942 campaign: its creation and one per scenario unit
+N = 1 + len(load_scenario("witp", "guadalcanal-1942").units)
+
+
 def js(capsys, *argv):
     return json.loads(ok(capsys, *argv, "--json"))
 
@@ -36,8 +41,8 @@ def f(tmp_path, capsys):
 
 def test_new_and_info(capsys, tmp_path, f):
     d = js(capsys, "info", f)
-    assert (d["game"], d["turn"], d["units"], d["events"], d["integrity"]) == ("witp", "G/T 4/8/42", 8, 9, "ok")
-    assert d["sample_units"] == 8 and "Sample set-up" in d["sample_note"]
+    assert (d["game"], d["turn"], d["units"], d["events"], d["integrity"]) == ("witp", "G/T 4/8/42", N - 1, N, "ok")
+    assert d["sample_units"] == N - 1 and "Sample set-up" in d["sample_note"]
     text = ok(capsys, "info", f)
     assert "integrity  ok" in text and "G/T 4/8/42" in text
     d = js(capsys, "new", tmp_path / "gw.campaign", "--game", "globalwar", "--set", "turn1_season=Winter 1940")
@@ -47,12 +52,13 @@ def test_new_and_info(capsys, tmp_path, f):
 def test_place_move_update_remove(capsys, f):
     out = ok(capsys, "place", f, "--side", "allies", "--kind", "division", "--hex", "e 2519", "--name",
              "Americal Division", "--nation", "US", "--attr", "steps=3", "--attr", "elite=true", "--attr", "code=B2")
-    assert out.strip() == "placed americal-division at E2519 (#10)"
+    assert out.strip() == (f"placed americal-division at E2519 (#{N + 1}); kind 'division' is not one of witp's kinds "
+                           "(campaign kinds witp): the aids do not know what it does")
     d = js(capsys, "units", f)
     u = next(x for x in d if x["id"] == "americal-division")
     assert u["attrs"] == {"steps": 3, "elite": True, "code": "B2"} and u["nation"] == "us"
     d = js(capsys, "move", f, "americal-division", "E2619")
-    assert d["type"] == "unit_moved" and d["payload"]["hex"] == "E2619" and d["seq"] == 11
+    assert d["type"] == "unit_moved" and d["payload"]["hex"] == "E2619" and d["seq"] == N + 2
     assert "steps=2" in ok(capsys, "update", f, "americal-division", "steps=2", "code=")
     assert ok(capsys, "remove", f, "americal-division").startswith("removed americal-division")
     ok(capsys, "place", f, "--side", "japan", "--kind", "airfield", "--hex", "B3327", "--installation")
@@ -66,28 +72,28 @@ def test_map_set(capsys, f):
 
 def test_note_one_event_per_text_each_committed_before_the_next(capsys, f):
     out = ok(capsys, "note", f, "first", "second", "third")
-    assert out.splitlines() == ["noted #10", "noted #11", "noted #12"]
+    assert out.splitlines() == [f"noted #{N + 1}", f"noted #{N + 2}", f"noted #{N + 3}"]
     log = js(capsys, "log", f)
     assert [e["payload"]["text"] for e in log[-3:]] == ["first", "second", "third"]
-    assert [e["seq"] for e in log] == list(range(1, 13))  # newest last
+    assert [e["seq"] for e in log] == list(range(1, N + 4))  # newest last
 
 
 def test_note_prints_each_seq_as_it_commits(f):
     """A second text that fails leaves the first committed and reported."""
     p = subprocess.run([PY, "-m", "assistant.cli", "note", str(f), "kept", "  "], cwd=REPO, env=subprocess_env(),
                        capture_output=True, text=True, timeout=60)
-    assert p.returncode == 2 and p.stdout == "noted #10\n" and p.stderr == "error: note must not be empty\n"
+    assert p.returncode == 2 and p.stdout == f"noted #{N + 1}\n" and p.stderr == "error: note must not be empty\n"
 
 
 def test_log_undo_redo_advance(capsys, f):
-    assert ok(capsys, "advance", f).strip() == "now Strategic G/T 0/9/42, Merchant Shipping Phase (#10)"
+    assert ok(capsys, "advance", f).strip() == f"now Strategic G/T 0/9/42, Merchant Shipping Phase (#{N + 1})"
     d = js(capsys, "advance", f, "--phase")
     assert d["now"] == "Strategic G/T 0/9/42, Strategic Intelligence Phase"
-    assert ok(capsys, "undo", f).startswith("undo #11")
-    assert ok(capsys, "redo", f).startswith("redo #12")
+    assert ok(capsys, "undo", f).startswith(f"undo #{N + 2}")
+    assert ok(capsys, "redo", f).startswith(f"redo #{N + 3}")
     text = ok(capsys, "log", f)
-    assert text.splitlines()[-1].startswith("#13") and "redo #12" in text
-    assert len(js(capsys, "log", f, "--since", "10")) == 3
+    assert text.splitlines()[-1].startswith(f"#{N + 4}") and f"redo #{N + 3}" in text
+    assert len(js(capsys, "log", f, "--since", str(N + 1))) == 3
 
 
 def test_export_and_import(capsys, f, tmp_path):
@@ -95,8 +101,8 @@ def test_export_and_import(capsys, f, tmp_path):
     out.mkdir()
     for fmt in ("json", "csv", "parquet", "xlsx"):
         assert ok(capsys, "export", f, "--to", out, "--format", fmt).startswith("wrote ")
-    assert ok(capsys, "import", out / "g.json", tmp_path / "copy.campaign").startswith("imported 9 events")
-    assert js(capsys, "info", tmp_path / "copy.campaign")["units"] == 8
+    assert ok(capsys, "import", out / "g.json", tmp_path / "copy.campaign").startswith(f"imported {N} events")
+    assert js(capsys, "info", tmp_path / "copy.campaign")["units"] == N - 1
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -13,7 +13,11 @@ import json
 import pytest
 
 from assistant.campaign import Campaign, CampaignFileError
+from assistant.campaign.scenario import load_scenario
 from assistant.cli import main
+
+# events of a new guadalcanal-1942 campaign: its creation and one per scenario unit
+N = 1 + len(load_scenario("witp", "guadalcanal-1942").units)
 
 
 @pytest.fixture
@@ -48,23 +52,23 @@ CASES = [
     ("side martians", lambda d: _unit(d).update(side="martians"), ["event 2", "side", "martians"]),
     ("unit id path", lambda d: _unit(d).update(id="../../etc/passwd\n<b>x</b>"),
      ["event 2", "unit id", "etc/passwd\\n<b>"]),
-    ("NUL in note", lambda d: first(d, "note_added")["payload"].update(text="a\x00b"), ["event 10", "note", "\\x00"]),
-    ("ESC in note", lambda d: first(d, "note_added")["payload"].update(text="a\x1b[31mb"), ["event 10", "\\x1b"]),
-    ("note id -5", lambda d: first(d, "note_added")["payload"].update(note_id=-5), ["event 10", "note_id"]),
-    ("note id 10**30", lambda d: first(d, "note_added")["payload"].update(note_id=10**30), ["event 10", "note_id"]),
+    ("NUL in note", lambda d: first(d, "note_added")["payload"].update(text="a\x00b"), [f"event {N + 1}", "note", "\\x00"]),
+    ("ESC in note", lambda d: first(d, "note_added")["payload"].update(text="a\x1b[31mb"), [f"event {N + 1}", "\\x1b"]),
+    ("note id -5", lambda d: first(d, "note_added")["payload"].update(note_id=-5), [f"event {N + 1}", "note_id"]),
+    ("note id 10**30", lambda d: first(d, "note_added")["payload"].update(note_id=10**30), [f"event {N + 1}", "note_id"]),
     ("hex Q9999 lava", lambda d: first(d, "hex_corrected")["payload"].update(hex="Q9999", set={"surface": "lava"}),
-     ["event 11", "Q9999"]),
+     [f"event {N + 2}", "Q9999"]),
     ("surface lava", lambda d: first(d, "hex_corrected")["payload"]["set"].update(surface="lava"),
-     ["event 11", "surface", "lava"]),
-    ("turn -100000", lambda d: first(d, "note_added").update(turn=-100000), ["event 10", "turn", "-100000"]),
+     [f"event {N + 2}", "surface", "lava"]),
+    ("turn -100000", lambda d: first(d, "note_added").update(turn=-100000), [f"event {N + 1}", "turn", "-100000"]),
     ("advance to turn -100000", lambda d: first(d, "turn_advanced")["payload"]["after"].update(index=-100000),
-     ["event 14", "turn_advanced"]),
+     [f"event {N + 5}", "turn_advanced"]),
     ("seq true", lambda d: d["events"][0].update(seq=True), ["event 1", "seq", "True"]),
     ("attr 2**64", lambda d: _unit(d)["attrs"].update(strength=2**64), ["event 2", "strength", "too large"]),
-    ("side of the record", lambda d: first(d, "unit_moved").update(side="allies"), ["event 12", "side", "allies"]),
+    ("side of the record", lambda d: first(d, "unit_moved").update(side="allies"), [f"event {N + 3}", "side", "allies"]),
     ("undo of a different move", lambda d: first(d, "undone")["payload"]["apply"]["payload"].update(hex="B3127"),
-     ["event 13", "undone"]),
-    ("time not a time", lambda d: first(d, "note_added").update(time="yesterday"), ["event 10", "time", "yesterday"]),
+     [f"event {N + 4}", "undone"]),
+    ("time not a time", lambda d: first(d, "note_added").update(time="yesterday"), [f"event {N + 1}", "time", "yesterday"]),
     ("phase 99", lambda d: d["events"][0]["payload"]["start"].update(phase=99), ["event 1", "phase", "99"]),
     ("slots []", lambda d: d["events"][0]["payload"]["calendar"].update(slots=[]), ["event 1", "calendar"]),
     ("sides without id", lambda d: d["events"][0]["payload"]["sides"][0].pop("id"), ["event 1", "sides"]),
