@@ -138,9 +138,10 @@ class _Tracer:
             hq_at: dict[int, Piece] = {}
             for i in sorted(ids):
                 hq_at.setdefault(net.index[links.hqs[i].hq.hex], links.hqs[i].hq)
-            cost = L.area_mp(net)[net.head]
+            cost = net.cached(("witp", "area_mp_edges"), lambda: L.area_mp(net)[net.head])
             if metric == "sea_mp":
-                res = net.search({n: 0.0 for n in hq_at}, enter=links.nav, edges=L.sea_edges(net), weight=cost)
+                sea = net.cached(("witp", "sea_search_edges"), lambda: L.sea_edges(net) & links.nav[net.head])
+                res = net.search({n: 0.0 for n in hq_at}, edges=sea, weight=cost)
             else:
                 res = net.search({n: 0.0 for n in hq_at}, weight=cost)
             self._dist[key] = (res, hq_at)
@@ -382,10 +383,10 @@ class _Tracer:
         t.steps += notes
         reading = s.get("supply_distance_reading", "hexes")
         if reading == "hexes":
-            y = self._hex_dist(("y", us_only), ucs, node)
+            y = self._hex_dist(("y", frozenset(ucs.items())), ucs, node)  # one search per source set
             x = self._hex_dist("x", sbs, node)
         elif reading == "traced":
-            y = self._route_dist(("ry", us_only), ucs, node)
+            y = self._route_dist(("ry", frozenset(ucs.items())), ucs, node)
             x = self._route_dist("rx", sbs, node)
             t.steps.append("[32.3] traced route: sea hexes; overland ground MP x 3; rail 1/2 ground MP "
                            f"a hex ({s.get('supply_rail_rounding', 'per_hex')}); sea only from a linked port")
