@@ -138,16 +138,22 @@ class _Tracer:
             hq_at: dict[int, Piece] = {}
             for i in sorted(ids):
                 hq_at.setdefault(net.index[links.hqs[i].hq.hex], links.hqs[i].hq)
+            self._dist[key] = [None, hq_at]
+        hold, hq_at = self._dist[key]
+        node = net.index[p.hex]
+        unit = "sea MP" if metric == "sea_mp" else "air MP"
+        if metric == "sea_mp" and not links.nav[node] and node not in hq_at:
+            # a sea search enters only sea and coastal hexes: it never reaches an inland one
+            return None, None, f"[29.2.5] no able linked HQ within reach in {unit}"
+        if hold is None:
             cost = net.cached(("witp", "area_mp_edges"), lambda: L.area_mp(net)[net.head])
             if metric == "sea_mp":
                 sea = net.cached(("witp", "sea_search_edges"), lambda: L.sea_edges(net) & links.nav[net.head])
-                res = net.search({n: 0.0 for n in hq_at}, edges=sea, weight=cost)
+                hold = net.search({n: 0.0 for n in hq_at}, edges=sea, weight=cost)
             else:
-                res = net.search({n: 0.0 for n in hq_at}, weight=cost)
-            self._dist[key] = (res, hq_at)
-        res, hq_at = self._dist[key]
-        node = net.index[p.hex]
-        unit = "sea MP" if metric == "sea_mp" else "air MP"
+                hold = net.search({n: 0.0 for n in hq_at}, weight=cost)
+            self._dist[key][0] = hold
+        res = hold
         if not res.reached(node):
             return None, None, f"[29.2.5] no able linked HQ within reach in {unit}"
         hq = hq_at[int(res.origin[node])]
