@@ -221,14 +221,34 @@ class HexNet:
         local[order] = np.arange(R)
         up = pred_all.take(order)
         rooted = (order >= n) | (up >= n) | (up < 0)
-        anc = np.where(rooted, np.arange(R), local.take(np.where(rooted, 0, up)))
-        hops = _jump(anc, (~rooted).astype(np.int64))
-        real = order < n
-        nodes, root, hops, up = order[real], order.take(anc)[real], hops[real], up[real]
-        cost = np.full(n, np.inf)
-        srcs = np.fromiter(offs, dtype=np.int64, count=len(offs))
-        cost[srcs] = [start[s] for s in offs]
-        d = hops + cost.take(root)
+        par = local.take(np.maximum(up, 0))  # each position's parent's (the chain head's: itself)
+        levels = int(np.floor(limit - base)) + 1 if np.isfinite(limit) else -1
+        if 0 <= levels <= 64:
+            # A short limit: the order lists the nodes level by level (level k at cost
+            # base + k - 1) and each level's parents in order, so a level ends where the
+            # parents leave the level before it: only the levels within the limit are read.
+            bounds = [0, 1]
+            while len(bounds) - 1 <= levels and bounds[-1] < R:
+                bounds.append(max(bounds[-1], 1 + int(np.searchsorted(par[1:], bounds[-1], side="left"))))
+                if bounds[-1] == bounds[-2]:
+                    break
+            cut = bounds[-1]
+            order, up, rooted = order[:cut], up[:cut], rooted[:cut]
+            anc = np.where(rooted, np.arange(cut), par[:cut])
+            _jump(anc)
+            level = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
+            real = order < n
+            nodes, root, up = order[real], order.take(anc)[real], up[real]
+            d = (base - 1.0) + level[real]
+        else:
+            anc = np.where(rooted, np.arange(R), par)
+            hops = _jump(anc, (~rooted).astype(np.int64))
+            real = order < n
+            nodes, root, hops, up = order[real], order.take(anc)[real], hops[real], up[real]
+            cost = np.full(n, np.inf)
+            srcs = np.fromiter(offs, dtype=np.int64, count=len(offs))
+            cost[srcs] = [start[s] for s in offs]
+            d = hops + cost.take(root)
         within = d <= limit
         nodes, root, d, up = nodes[within], root[within], d[within], up[within]
         dist = np.full(n, np.inf)
