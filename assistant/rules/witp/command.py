@@ -246,11 +246,13 @@ class Links:
         if key not in self._cache:
             free, leave = ~self.air.mask, ~self.gblock
             if land:
-                into = L.land_edges(net) & ~np.isnan(self.mp[net.tail]) & self.landed[net.head]
+                table = self.world.tables.get("ground_mp")
+                layer = net.cached(("witp", "land_clear_edges", L.table_key(table)),
+                                   lambda: L.land_edges(net) & ~np.isnan(self.mp[net.tail]) & self.landed[net.head])
             else:
-                into = L.sea_edges(net) & self.nav[net.head]
-            into = into & free[net.head]
-            self._cache[key] = (free, leave, into, into & leave[net.tail])
+                layer = net.cached(("witp", "sea_search_edges"), lambda: L.sea_edges(net) & self.nav[net.head])
+            into = layer & free.take(net.head)
+            self._cache[key] = (free, leave, into, into & leave.take(net.tail))
         free, leave, into, edges = self._cache[key]
         srcs = {k: v for k, v in sources.items() if free[k]}
         mine = [k for k in srcs if not leave[k]]

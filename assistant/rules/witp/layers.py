@@ -73,10 +73,15 @@ def mountain_crossings(net: HexNet) -> np.ndarray:
     return net.cached(("witp", "mountain_x"), lambda: net.edge_has("mountain") & ~net.edge_has("pass"))
 
 
+def table_key(table: Optional[Mapping[str, Any]]) -> tuple:
+    """A player's table (terrain -> MP) as a cache key."""
+    return tuple(sorted((str(k), str(v)) for k, v in dict(table or {}).items()))
+
+
 def ground_mp(net: HexNet, table: Optional[Mapping[str, Any]] = None) -> np.ndarray:
     """Per hex: the ground MP to enter it (NaN where nobody entered one) [29.7]."""
     table = dict(table or {})
-    key = ("witp", "ground_mp", tuple(sorted((str(k), str(v)) for k, v in table.items())))
+    key = ("witp", "ground_mp", table_key(table))
 
     def build():
         col, terrain = net.column("ground_mp"), net.column("terrain")
@@ -98,7 +103,7 @@ def ground_cost(net: HexNet, table: Optional[Mapping[str, Any]] = None) -> np.nd
     """Per CSR edge, searched from the source: the ground MP of the hex the unit's trace enters
     (the edge's tail) [29.7]; 1 where unknown (such a step is blocked or explained elsewhere)."""
     mp = ground_mp(net, table)
-    key = ("witp", "ground_cost", tuple(sorted((str(k), str(v)) for k, v in dict(table or {}).items())))
+    key = ("witp", "ground_cost", table_key(table))
     return net.cached(key, lambda: np.where(np.isnan(mp[net.tail]), 1.0, mp[net.tail]))
 
 
