@@ -48,9 +48,12 @@ class SearchResult:
         """Node indices from ``node`` back to its source (empty when unreached)."""
         if not self.reached(node):
             return []
-        out = [node]
-        while self.pred[out[-1]] >= 0:
-            out.append(int(self.pred[out[-1]]))
+        pred = self.pred
+        out = [int(node)]
+        p = int(pred[node])
+        while p >= 0:
+            out.append(p)
+            p = int(pred[p])
         return out
 
     def path_labels(self, label: str) -> list[str]:

@@ -5,7 +5,7 @@ MSU mitigation [32.4.1], the USN Mobile Service Base [60.14.3], and the emergenc
 from __future__ import annotations
 
 import math
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any, Optional
 
 from . import tables as T
@@ -40,11 +40,17 @@ def effects(cat: Optional[str], optional_38_4: bool = False) -> dict[str, Any]:
     """Every effect of the [32.2.2]-[32.2.4] tables for category ``cat`` as data (empty for none)."""
     if cat is None:
         return {}
-    naval = asdict(T.NAVAL[cat])
+    naval = _flat(T.NAVAL[cat])
     naval["ship_activation_multiplier"] = 1 if optional_38_4 else T.NAVAL[cat].ship_activation_multiplier_without_38_4
     naval["port_activation_pct"] = naval["port_activation_pct"] if optional_38_4 else None
-    return {"air": asdict(T.AIR[cat]), "naval": naval, "ground": asdict(T.GROUND[cat]),
+    return {"air": _flat(T.AIR[cat]), "naval": naval, "ground": _flat(T.GROUND[cat]),
             "rule": "[32.2.2];[32.2.3];[32.2.4]"}
+
+
+def _flat(row: Any) -> dict[str, Any]:
+    """A table row (a flat dataclass of numbers and words) as a new dict: ``asdict`` without its
+    deep copy."""
+    return {f.name: getattr(row, f.name) for f in fields(row)}
 
 
 def msu_required(x: float, isolated: bool = False) -> int:
