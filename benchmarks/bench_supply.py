@@ -201,17 +201,21 @@ def test_the_world(setup, monkeypatch):
     import assistant.rules.hexnet as hexnet
 
     c, info, world, _ = setup
-    runs = []
+    runs, searches = [], []
     real = hexnet.dijkstra
     monkeypatch.setattr(hexnet, "dijkstra", lambda *a, **k: runs.append(1) or real(*a, **k))
+    search = hexnet.HexNet.search
+    monkeypatch.setattr(hexnet.HexNet, "search", lambda *a, **k: searches.append(1) or search(*a, **k))
     assert world.net.n == 14002 and len(world.graph) == 14002  # every section of the map
     counts = Counter(p.side for p in world.pieces)
     assert counts == {"japan": PER_SIDE, "allies": PER_SIDE}, counts
     used: Counter = Counter()
     for side in ("japan", "allies"):
         runs.clear()
+        searches.clear()
         report = trace_side(world, side)
-        print(f"\n{side}: {len(runs)} compiled Dijkstra runs in one trace_side")
+        print(f"\n{side}: {len(searches)} HexNet searches ({len(runs)} of them Dijkstra, the rest breadth-first) "
+              "in one trace_side")
         st = Counter(t.status for t in report.items)
         links = Counter(t.extra.get("link") for t in report.items if t.supplied)
         rules = Counter(r.rule for t in report.items for r in t.reasons)
@@ -222,8 +226,9 @@ def test_the_world(setup, monkeypatch):
         used["tsd"] += bases
     uid = _one_unit(setup)
     runs.clear()
+    searches.clear()
     trace_units(world, [uid])
-    print(f"one unit: {len(runs)} compiled Dijkstra runs in one trace_units")
+    print(f"one unit: {len(searches)} HexNet searches ({len(runs)} of them Dijkstra) in one trace_units")
     for rule in ("sea", "overland", "hq", "ucs", "[29.8.1]", "[29.8.2]", "tsd"):
         assert used[rule] > 0, (rule, used)
 
