@@ -99,6 +99,16 @@ class _Tracer:
             self.sets[key] = (frozenset(ok), refused, unlinked)
         return self.sets[key]
 
+    def hq_hexes(self, ids: frozenset[str]) -> dict[str, list[Piece]]:
+        """Hex -> the HQs of ``ids`` there (by id), once per set of HQs."""
+        key = ("hq-hexes", ids)
+        if key not in self._dist:
+            out: dict[str, list[Piece]] = {}
+            for i in sorted(ids):
+                out.setdefault(self.links.hqs[i].hq.hex, []).append(self.links.hqs[i].hq)
+            self._dist[key] = out
+        return self._dist[key]
+
     # ----- traces -----------------------------------------------------------------------------
     def run(self, pieces: Sequence[Piece]) -> list[Trace]:
         out = []
@@ -206,7 +216,7 @@ class _Tracer:
         surface = net.column("surface")[node]
         sea_ok = surface == "coastal" or (klass == NAVAL and surface == "sea")
         land_ok = surface in L.LANDED and klass != NAVAL  # ships do not trace overland
-        here = [self.links.hqs[i].hq for i in sorted(ids) if self.links.hqs[i].hq.hex == p.hex]
+        here = self.hq_hexes(ids).get(p.hex, [])
         if here:  # [29.0] "occupy a hex that is ... occupied by a linked HQ"
             t.supplied, t.status = True, "linked"
             t.path, t.source, t.length = [p.hex], {"unit": here[0].id, "hex": p.hex}, 0
