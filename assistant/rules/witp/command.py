@@ -1,6 +1,7 @@
 """witp command links [28.10]-[31]: which HQs are linked to an Ultimate Command Source, and which
 hexes their sea radii, OSBs, ports and emergency links reach -- a handful of multi-source searches
-per trace call, never one per unit.
+per trace call, never one per unit: a clear search links (``Reach.hit``), a penalised one run only
+for pieces not linked explains why (``Links.diagnose``).
 
 Unit attributes read:
 - HQ: ``hq_type`` (army | fleet | combined | specialist | soviet [29.2]), ``sea_radius`` (printed

@@ -3,12 +3,16 @@
 Two systems [32.0 Player's Note]: command links (linked / isolated, [28.10]-[31]; ``command.py``,
 ``emergency.py``, ``blocking.py``) and supply distance of bases ([32]; ``distance.py``,
 ``tables.py``, ``route.py``). One call runs a handful of multi-source searches for the whole
-side, never one per unit: HQ -> UCS; one sea and one overland search over all linked HQs' providers
-(a blocked step costs more than any clear path, so the same search also shows what cuts a link);
-the same for a smaller set of able HQs only where the nearest provider cannot link a unit [29.2];
-one for the emergency-link ends and one rail search when there are any; one for the controlling
-HQs [29.2.5]; for bases one per UCS set and one to the supply bases [32.1.1]. Measured on the whole
-witp map with 300 units a side: 8 searches, about 20-25x one csgraph multi-source Dijkstra.
+side, never one per unit: HQ -> UCS; one sea and one overland search over all linked HQs'
+providers; the same for a smaller set of able HQs only where the nearest provider cannot link a unit
+[29.2]; one for the emergency-link ends and one rail search when there are any; one for the
+controlling HQs [29.2.5]; for bases one per UCS set and one to the supply bases [32.1.1]. Linking
+uses clear searches (blocked hexes masked out, stopped at the largest range: breadth-first at
+sea); a layer's penalised search (a blocked step costs more than any clear path) runs only when a
+piece is not linked (one per layer and set of providers, shared by every such piece) and shows
+what cuts the link. Measured on the whole witp map with 300 units a side
+(``benchmarks/bench_supply.py``): 17-18 searches (9 of them Dijkstra), about 23-24x one csgraph
+multi-source Dijkstra side-wide, 4.8x a single-source one for one unit.
 
 Status words: "linked" / "isolated" (``supplied`` = linked). A trace's ``path`` runs from the unit's
 hex to its provider (HQ, OSB, port, emergency-link end); ``source`` is that provider, ``extra["hq"]``
