@@ -18,7 +18,6 @@ Masks, all optional:
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 import networkx as nx
@@ -31,15 +30,30 @@ NO_PRED = -9999  # scipy's marker for "no predecessor"
 _NETS: "weakref.WeakKeyDictionary[nx.Graph, HexNet]" = weakref.WeakKeyDictionary()
 
 
-@dataclass(frozen=True)
 class SearchResult:
     """Distances from the nearest source, the predecessor of each node and the source it was
-    reached from (``-1`` where unreached)."""
+    reached from (``-1`` where unreached; worked out from the predecessors when first read if the
+    search did not give it)."""
 
-    net: "HexNet"
-    dist: np.ndarray
-    pred: np.ndarray
-    origin: np.ndarray
+    __slots__ = ("net", "dist", "pred", "_origin")
+
+    def __init__(self, net: "HexNet", dist: np.ndarray, pred: np.ndarray, origin: Optional[np.ndarray] = None):
+        self.net, self.dist, self.pred, self._origin = net, dist, pred, origin
+
+    @property
+    def origin(self) -> np.ndarray:
+        if self._origin is None:
+            n = len(self.dist)
+            origin = np.full(n, -1, dtype=np.int64)
+            at = np.flatnonzero(np.isfinite(self.dist))
+            local = np.full(n, -1, dtype=np.int64)
+            local[at] = np.arange(len(at))
+            up = self.pred[at]
+            anc = np.where(up >= 0, local.take(np.maximum(up, 0)), np.arange(len(at)))
+            _jump(anc)
+            origin[at] = at.take(anc)
+            self._origin = origin
+        return self._origin
 
     def reached(self, node: int) -> bool:
         return bool(np.isfinite(self.dist[node]))
@@ -182,18 +196,8 @@ class HexNet:
                        shape=(n + 1, n + 1))
         dist, pred = dijkstra(m, directed=True, indices=n, limit=limit - base, return_predecessors=True)
         dist, pred = dist[:n] + base, pred[:n]
-        origin = np.full(n, -1, dtype=np.int64)
         pred = np.where(pred == n, NO_PRED, pred)
-        reached = np.isfinite(dist)
-        # the source of each node: follow predecessors (vectorised pointer jumping, reached only)
-        at = np.flatnonzero(reached)
-        local = np.full(n, -1, dtype=np.int64)
-        local[at] = np.arange(len(at))
-        up = pred[at]
-        anc = np.where(up >= 0, local.take(np.maximum(up, 0)), np.arange(len(at)))
-        _jump(anc)
-        origin[at] = at.take(anc)
-        return SearchResult(self, dist, pred, origin)
+        return SearchResult(self, dist, pred)  # each node's source: from the predecessors, when read
 
     def _bfs(self, start: dict[int, float], keep: np.ndarray, limit: float) -> SearchResult:
         """Unweighted search (1 per hex): scipy's breadth-first order, about ten times faster than

@@ -105,6 +105,7 @@ class Reach:
         self._clear: Optional[SearchResult] = None
         self._offsets: Optional[dict[int, float]] = None
         self._top: Optional[float] = None
+        self._paths: dict[int, list[int]] = {}
 
     @property
     def providers(self) -> dict[int, Provider]:
@@ -147,7 +148,14 @@ class Reach:
         """The provider of the cheapest path to ``node``, blocked or too long as it may be."""
         if not self.providers or not self.result.reached(node):
             return None
-        return self.providers[int(self.result.origin[node])]
+        return self.providers[self.cheapest(node)[-1]]
+
+    def cheapest(self, node: int) -> list[int]:
+        """The cheapest path from ``node`` to its source, blocked or too long as it may be (walked
+        once per node: the diagnosis reads it again)."""
+        if node not in self._paths:
+            self._paths[node] = self.result.path(node)
+        return self._paths[node]
 
     def clear_nearest(self, node: int) -> Optional[Provider]:
         """The provider of the shortest clear path to ``node`` (None when none is in range)."""
@@ -501,16 +509,16 @@ class Links:
     # ----- diagnosis of a cut link --------------------------------------------------------------
     def diagnose(self, reach: Reach, node: int, what: str, sea: bool) -> list[Reason]:
         """Why ``reach`` does not link ``node``: from the same search, no second one."""
-        return self._diagnose(reach.result, node, reach.top, reach.offsets, what, sea)
+        return self._diagnose(reach.result, node, reach.top, reach.offsets, what, sea, reach.cheapest)
 
     def _diagnose(self, res: SearchResult, node: int, limit: float, offsets: dict[int, float], what: str,
-                  sea: bool) -> list[Reason]:
+                  sea: bool, path_of: Optional[Callable[[int], list[int]]] = None) -> list[Reason]:
         net = self.net
         layer = "sea" if sea else "overland"
         rule = "[29.6]" if sea else "[29.7]"
         if not res.reached(node):
             return [Reason(rule, f"no {layer} path at all from {net.labels[node]} to {what}")]
-        path = res.path(node)
+        path = path_of(node) if path_of is not None else res.path(node)
         out: list[Reason] = []
         labels = net.labels
         radius = limit - offsets.get(path[-1], 0.0)
