@@ -56,18 +56,18 @@ class SearchResult:
         return self._origin
 
     def reached(self, node: int) -> bool:
-        return bool(np.isfinite(self.dist[node]))
+        return self.dist.item(node) < np.inf
 
     def path(self, node: int) -> list[int]:
         """Node indices from ``node`` back to its source (empty when unreached)."""
         if not self.reached(node):
             return []
-        pred = self.pred
+        item = self.pred.item
         out = [int(node)]
-        p = int(pred[node])
+        p = int(item(node))
         while p >= 0:
             out.append(p)
-            p = int(pred[p])
+            p = int(item(p))
         return out
 
     def path_labels(self, label: str) -> list[str]:

@@ -161,7 +161,7 @@ class Reach:
         """The provider of the shortest clear path to ``node`` (None when none is in range)."""
         if not self.providers:
             return None
-        o = int(self.clear.origin[node])
+        o = self.clear.origin.item(node)
         return self.providers[o] if o >= 0 else None
 
     def hit(self, node: int) -> Optional[Provider]:
