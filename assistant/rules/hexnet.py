@@ -4,7 +4,9 @@
 graph (cached for the graph's lifetime): node labels <-> integers, a CSR adjacency holding every
 hexside in both directions, node attribute columns and hexside feature masks. A query never copies
 the graph: it passes masks and weights (numpy arrays over nodes or over the CSR edges) to
-``HexNet.search``, which runs scipy's compiled Dijkstra on a CSR view built from them.
+``HexNet.search``, which runs scipy's compiled Dijkstra on a CSR view built from them -- or its
+breadth-first order when the search is unweighted (1 per hex, whole-number starting costs), about
+ten times cheaper; with a short ``limit`` only the levels within it are read.
 
 Masks, all optional:
 
