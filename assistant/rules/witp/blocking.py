@@ -111,11 +111,13 @@ def fighters_cover(world: SupplyWorld, side: str, node: int) -> tuple[bool, list
         if p.role != "air" or str(p.attr("ap_type", "")).upper() not in ("FTR", "F") or p.hex not in net.index:
             continue
         b = net.index[p.hex]
-        if p.side != side and node in L.within(net, b, L.AIR_BLOCK_HEXES):
+        if p.side != side and node in net.cached(("witp", "within", b, L.AIR_BLOCK_HEXES),
+                                                 lambda: L.within(net, b, L.AIR_BLOCK_HEXES)):
             enemy.append(f"{p.id} at {p.hex}")
         if p.side == side:
             rng = float(p.attr("normal_range", 0) or 0)
-            if node in L.local_dijkstra(net, b, cost, rng):
+            if node in net.cached(("witp", "air_range", b, rng),
+                                  lambda: frozenset(L.local_dijkstra(net, b, cost, rng))):
                 friend.append(p.id)
     return (not enemy or bool(friend)), enemy
 

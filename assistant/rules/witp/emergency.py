@@ -68,7 +68,8 @@ def emergency_ends(links: Links, hex_linked) -> list[EmergencyEnd]:
                 e.reasons.append(f"[31.1.1] start {start.hex} is not linked")
             if net.column("surface")[t] != "coastal":
                 e.reasons.append(f"[31.1.1] end {end.hex} is not a coastal hex")
-            d = L.within(net, s, L.TOKYO_EXPRESS_SEA, links.nav, L.sea_edges(net)).get(t)
+            d = net.cached(("witp", "sea_within", s, L.TOKYO_EXPRESS_SEA),
+                           lambda: L.within(net, s, L.TOKYO_EXPRESS_SEA, links.nav, L.sea_edges(net))).get(t)
             if d is None:
                 e.reasons.append(f"[31.1.1] end {end.hex} is not within 13 sea hexes of the start {start.hex}")
         else:
@@ -78,7 +79,8 @@ def emergency_ends(links: Links, hex_linked) -> list[EmergencyEnd]:
             has, ok = _airfield(links, t)
             if not (has and ok):
                 e.reasons.append(f"[31.3.1] end {end.hex} is not an undamaged airfield")
-            if L.within(net, s, L.AIR_TRANSPORT_HEXES).get(t) is None:
+            if net.cached(("witp", "within", s, L.AIR_TRANSPORT_HEXES),
+                          lambda: L.within(net, s, L.AIR_TRANSPORT_HEXES)).get(t) is None:
                 e.reasons.append(f"[31.3.1] end {end.hex} is not within 9 hexes of the start {start.hex}")
             covered, enemy = fighters_cover(world, side, t)
             if not covered:
