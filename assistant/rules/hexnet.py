@@ -170,7 +170,9 @@ class HexNet:
             inf = np.full(n, np.inf)
             none = np.full(n, -1, dtype=np.int64)
             return SearchResult(self, inf, none.copy(), none)
-        keep = np.ones(len(self.tail), dtype=bool) if edges is None else edges.copy()
+        keep = None if edges is None else edges.copy()  # None: every hexside
+        if (enter is not None or through is not None) and keep is None:
+            keep = np.ones(len(self.tail), dtype=bool)
         if enter is not None:
             keep &= np.asarray(enter, dtype=bool).take(self.head)
         if through is not None:
@@ -194,14 +196,14 @@ class HexNet:
         costs = np.fromiter((v - base for v in start.values()), dtype=float, count=len(start))
         rows = self._indptr(keep)
         indptr = np.append(rows, rows[-1] + len(srcs)).astype(np.int32)
-        m = csr_matrix((np.concatenate([w[keep], costs]), np.concatenate([self.head[keep], srcs]), indptr),
+        m = csr_matrix((np.concatenate([_kept(w, keep), costs]), np.concatenate([_kept(self.head, keep), srcs]), indptr),
                        shape=(n + 1, n + 1))
         dist, pred = dijkstra(m, directed=True, indices=n, limit=limit - base, return_predecessors=True)
         dist, pred = dist[:n] + base, pred[:n]
         pred = np.where(pred == n, NO_PRED, pred)
         return SearchResult(self, dist, pred)  # each node's source: from the predecessors, when read
 
-    def _bfs(self, start: dict[int, float], keep: np.ndarray, limit: float) -> SearchResult:
+    def _bfs(self, start: dict[int, float], keep: Optional[np.ndarray], limit: float) -> SearchResult:
         """Unweighted search (1 per hex): scipy's breadth-first order, about ten times faster than
         its Dijkstra. Whole-number starting costs ride on a chain of virtual nodes n..n+K: chain node
         k leads to the next and to every source whose cost is base + k, so a breadth-first search
@@ -218,7 +220,7 @@ class HexNet:
         rows = self._indptr(keep)
         extra = np.fromiter((len(r) for r in chain_rows), dtype=np.int64, count=len(chain_rows))
         indptr = np.concatenate([rows, rows[-1] + np.cumsum(extra)]).astype(np.int32)
-        heads = np.concatenate([self.head[keep], np.fromiter((h for r in chain_rows for h in r), dtype=np.int32)])
+        heads = np.concatenate([_kept(self.head, keep), np.fromiter((h for r in chain_rows for h in r), dtype=np.int32)])
         size = n + k_max + 1
         m = csr_matrix((np.ones(len(heads)), heads, indptr), shape=(size, size))
         order, pred_all = breadth_first_order(m, n, directed=True, return_predecessors=True)
@@ -268,15 +270,23 @@ class HexNet:
         origin[nodes] = root
         return SearchResult(self, dist, pred, origin)
 
-    def _indptr(self, keep: np.ndarray) -> np.ndarray:
-        """CSR row pointers of the kept edges (the rows keep their order)."""
+    def _indptr(self, keep: Optional[np.ndarray]) -> np.ndarray:
+        """CSR row pointers of the kept edges (the rows keep their order; None: every edge)."""
+        if keep is None:
+            return self.indptr
         cs = np.empty(len(keep) + 1, dtype=np.int32)
         cs[0] = 0
         np.cumsum(keep, dtype=np.int32, out=cs[1:])
         return cs.take(self.indptr)
 
-    def _csr(self, keep: np.ndarray, w: np.ndarray, n: int) -> csr_matrix:
-        return csr_matrix((w[keep], self.head[keep], self._indptr(keep).astype(np.int32)), shape=(n, n))
+    def _csr(self, keep: Optional[np.ndarray], w: np.ndarray, n: int) -> csr_matrix:
+        return csr_matrix((_kept(w, keep), _kept(self.head, keep), self._indptr(keep).astype(np.int32)),
+                          shape=(n, n))
+
+
+def _kept(values: np.ndarray, keep: Optional[np.ndarray]) -> np.ndarray:
+    """Per-edge values of the kept edges (None: all of them), a new array the CSR may own."""
+    return values.copy() if keep is None else values[keep]
 
 
 def _jump(anc: np.ndarray, hops: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
