@@ -30,10 +30,32 @@ def is_ground(p: Piece) -> bool:
 
 @dataclass
 class AirBlock:
+    """The air-blocked hexes (``mask``) and, worked out when first read (only a diagnosis needs
+    them), who blocks each: ``by`` node -> "AP ids at HEX", ``aps`` node -> the AP pieces."""
+
     mask: np.ndarray
-    by: dict[int, list[str]] = field(default_factory=dict)  # node -> "AP id at HEX"
     notes: list[str] = field(default_factory=list)
-    aps: dict[int, list[Piece]] = field(default_factory=dict)  # node -> the blocking AP pieces
+    groups: list[tuple[tuple[int, ...], str, list[Piece]]] = field(default_factory=list)  # (hexes, who, APs)
+    _by: Optional[dict[int, list[str]]] = None
+    _aps: Optional[dict[int, list[Piece]]] = None
+
+    @property
+    def by(self) -> dict[int, list[str]]:
+        if self._by is None:
+            self._by = {}
+            for reach, who, _ in self.groups:
+                for v in reach:
+                    self._by.setdefault(v, []).append(who)
+        return self._by
+
+    @property
+    def aps(self) -> dict[int, list[Piece]]:
+        if self._aps is None:
+            self._aps = {}
+            for reach, _, aps in self.groups:
+                for v in reach:
+                    self._aps.setdefault(v, []).extend(aps)
+        return self._aps
 
 
 def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
@@ -65,10 +87,9 @@ def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
         reach = net.cached(("witp", "air_block", reading, base, rng),
                            lambda base=base, rng=rng: _blocked_from(net, cost, base, rng, reading))
         who = f"{', '.join(p.id for p in aps)} at {net.labels[base]}"
-        for v in reach:
-            mask[v] = True
-            out.by.setdefault(v, []).append(who)
-            out.aps.setdefault(v, []).extend(aps)
+        if reach:
+            mask[list(reach)] = True
+        out.groups.append((reach, who, aps))
     return out
 
 
