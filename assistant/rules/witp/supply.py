@@ -11,8 +11,8 @@ uses clear searches (blocked hexes masked out, stopped at the largest range: bre
 sea); a layer's penalised search (a blocked step costs more than any clear path) runs only when a
 piece is not linked (one per layer and set of providers, shared by every such piece) and shows
 what cuts the link. Measured on the whole witp map with 300 units a side
-(``benchmarks/bench_supply.py``): 17-18 searches (9 of them Dijkstra), about 23-24x one csgraph
-multi-source Dijkstra side-wide, 4.8x a single-source one for one unit.
+(``benchmarks/bench_supply.py``): 17-18 searches (9 of them Dijkstra), about 21-24x one csgraph
+multi-source Dijkstra side-wide, 4.4-4.9x a single-source one for one unit.
 
 Status words: "linked" / "isolated" (``supplied`` = linked). A trace's ``path`` runs from the unit's
 hex to its provider (HQ, OSB, port, emergency-link end); ``source`` is that provider, ``extra["hq"]``
