@@ -9,39 +9,12 @@ graph with corrections, pieces with their kinds' roles, hex control, settings) a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Optional, Protocol, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Optional, Protocol, Sequence
 
-import networkx as nx
+from .world import Piece, World
 
-from .control import Control
-from .hexnet import HexNet
-
-
-def _frozen(d: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
-    return MappingProxyType(dict(d or {}))
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A unit or installation as the rules see it: its kind's ``role`` drives the rules, never its
-    name. ``hypothetical`` marks a what-if piece that is not in the campaign."""
-
-    id: str
-    side: str
-    kind: str
-    role: str
-    hex: str
-    nation: Optional[str] = None
-    category: str = "unit"
-    attrs: Mapping[str, Any] = field(default_factory=_frozen)
-    name: Optional[str] = None
-    hypothetical: bool = False
-
-    def attr(self, key: str, default: Any = None) -> Any:
-        v = self.attrs.get(key)
-        return default if v is None else v
+__all__ = ["NoRules", "Piece", "Reason", "SupplyRules", "SupplyWorld", "Trace", "World", "rules_for"]
 
 
 @dataclass(frozen=True)
@@ -122,55 +95,7 @@ def _num(x: Optional[float]) -> Optional[float | int]:
     return int(x) if x.is_integer() else round(x, 3)
 
 
-@dataclass(frozen=True)
-class SupplyWorld:
-    """Everything a game's supply rules read: the map graph (derived map + corrections +
-    hexsides), its compiled ``HexNet``, the pieces, hex control, settings and sides."""
-
-    game: str
-    graph: nx.Graph
-    pieces: tuple[Piece, ...]
-    control: Control
-    settings: Mapping[str, Any]
-    sides: Mapping[str, tuple[str, ...]]  # side -> its nations
-    tables: Mapping[str, Any] = field(default_factory=_frozen)
-
-    @property
-    def net(self) -> HexNet:
-        return HexNet.of(self.graph)
-
-    def side_of(self, nation: Optional[str]) -> Optional[str]:
-        for side, nations in self.sides.items():
-            if nation in nations:
-                return side
-        return None
-
-    def enemies(self, side: str) -> tuple[str, ...]:
-        return tuple(s for s in self.sides if s != side)
-
-    def of_side(self, side: str, *roles: str) -> list[Piece]:
-        return [p for p in self.pieces if p.side == side and (not roles or p.role in roles)]
-
-    def of_enemy(self, side: str, *roles: str) -> list[Piece]:
-        return [p for p in self.pieces if p.side != side and (not roles or p.role in roles)]
-
-    def at(self, hex_label: str) -> list[Piece]:
-        return [p for p in self.pieces if p.hex == hex_label]
-
-    def piece(self, piece_id: str) -> Piece:
-        for p in self.pieces:
-            if p.id == piece_id:
-                return p
-        raise KeyError(piece_id)
-
-    def setting(self, name: str) -> Any:
-        return self.settings[name]
-
-    def with_changes(self, add: Iterable[Piece] = (), remove: Iterable[str] = ()) -> "SupplyWorld":
-        """A what-if world: ``add`` pieces, ``remove`` pieces by id. The graph is shared."""
-        gone = set(remove)
-        pieces = tuple(p for p in self.pieces if p.id not in gone) + tuple(add)
-        return replace(self, pieces=pieces, control=self.control.with_pieces(pieces))
+SupplyWorld = World  # the supply rules' name for the world they trace in
 
 
 class SupplyRules(Protocol):

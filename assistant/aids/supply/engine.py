@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ...campaign.errors import CampaignError
-from ...maps.gamespec import load_game_spec
-from ...rules.control import Control
-from ...rules.kinds import OTHER, find_kind
 from ...rules.supply import NoRules, Piece, SupplyWorld, Trace, rules_for
-from .events import control_of
+from ..world import piece_of, settings_of, world_of
+
+__all__ = ["HYPOTHETICAL_KIND", "SideReport", "WhatIf", "apply_whatif", "piece_of", "settings_of", "trace_hex",
+           "trace_side", "trace_units", "world_of"]
 
 HYPOTHETICAL_KIND = "hypothetical unit"
 
@@ -54,45 +54,6 @@ class SideReport:
         for t in self.items:
             out[t.status] = out.get(t.status, 0) + 1
         return out
-
-
-def settings_of(state, overrides: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
-    """The game's settings: the documented defaults, then the campaign's choices, then
-    ``overrides`` (each checked against the setting's choices)."""
-    spec = load_game_spec(state.game)
-    values = {name: s.default for name, s in spec.settings.items()}
-    values.update(state.settings)
-    for name, value in (overrides or {}).items():
-        if name not in spec.settings:
-            known = ", ".join(sorted(k for k in spec.settings if k.startswith("supply"))) or "none"
-            raise CampaignError(f"unknown setting {name!r} for {state.game} (supply settings: {known})")
-        choices = spec.settings[name].choices
-        if choices and value not in choices:
-            raise CampaignError(f"setting {name}={value!r} must be one of {', '.join(map(str, choices))}")
-        values[name] = value
-    return values
-
-
-def piece_of(game: str, u) -> Piece:
-    """A campaign unit as the rules see it (its kind's role; ``other`` for an undeclared kind)."""
-    k = find_kind(game, u.kind)
-    return Piece(id=u.id, side=u.side, nation=u.nation, kind=k.kind if k else u.kind,
-                 role=k.role if k else OTHER, hex=u.hex, category=u.category, attrs=u.attrs, name=u.name)
-
-
-def world_of(state, graph, *, whatif: Optional[WhatIf] = None,
-             settings: Optional[Mapping[str, Any]] = None) -> SupplyWorld:
-    """The rules' view of ``state`` on ``graph`` (``Campaign.graph()``), with ``whatif`` applied."""
-    pieces = tuple(piece_of(state.game, u) for u in state.units.values())
-    sides = {s.id: tuple(n.id for n in s.nations) for s in state.sides}
-    nation_side = {n: s for s, ns in sides.items() for n in ns}
-    ctl = control_of(state)
-    control = Control.build(graph, nation_side, ctl.hexes, ctl.regions, pieces)
-    world = SupplyWorld(game=state.game, graph=graph, pieces=pieces, control=control,
-                        settings=settings_of(state, settings), sides=sides)
-    if whatif:
-        world = apply_whatif(world, whatif)
-    return world
 
 
 def apply_whatif(world: SupplyWorld, whatif: WhatIf, side: Optional[str] = None) -> SupplyWorld:
