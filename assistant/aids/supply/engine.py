@@ -9,7 +9,7 @@ control from the campaign's ``control`` slice, the game's settings); ``trace_uni
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from ...campaign.errors import CampaignError
 from ...rules.supply import NoRules, Piece, SupplyWorld, Trace, rules_for
