@@ -8,6 +8,7 @@ the game's settings (documented defaults, the campaign's choices, then per-query
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
 from ..campaign.errors import CampaignError
@@ -42,17 +43,19 @@ def piece_of(game: str, u) -> Piece:
                  role=k.role if k else OTHER, hex=u.hex, category=u.category, attrs=u.attrs, name=u.name)
 
 
-def world_of(state, graph, *, whatif=None, settings: Optional[Mapping[str, Any]] = None) -> World:
+def world_of(state, graph, *, whatif=None, settings: Optional[Mapping[str, Any]] = None,
+             tables: Optional[Mapping[str, Any]] = None) -> World:
     """The rules' view of ``state`` on ``graph`` (``Campaign.graph()``): pieces with their kinds'
     roles, hex control from the supply aid's ``control`` slice, the game's settings (``settings``
-    overriding), the player's tables; a supply ``WhatIf`` applied when given."""
+    overriding), the player's ``tables`` (name -> rows, e.g. a printed CRT read from CSV); a supply ``WhatIf`` applied when given."""
     pieces = tuple(piece_of(state.game, u) for u in state.units.values())
     sides = {s.id: tuple(n.id for n in s.nations) for s in state.sides}
     nation_side = {n: s for s, ns in sides.items() for n in ns}
     ctl = control_of(state)
     control = Control.build(graph, nation_side, ctl.hexes, ctl.regions, pieces)
     world = World(game=state.game, graph=graph, pieces=pieces, control=control,
-                        settings=settings_of(state, settings), sides=sides)
+                        settings=settings_of(state, settings), sides=sides,
+                  tables=MappingProxyType(dict(tables or {})))
     if whatif:
         from .supply.engine import apply_whatif
 

@@ -1,0 +1,124 @@
+"""``campaign strike`` (plot, assess and resolve a strike), ``campaign strikes`` (the strike log) and
+``campaign odds`` (exact odds without a campaign), found by the CLI's discovery.
+
+    campaign strike FILE --target HEX [--from HEX ...] [--unit ID ...] [--mission M] [--altitude A]
+                    [--escort ID ...] [--return-base HEX] [--night] [--option KEY=VALUE ...]
+                    [--table NAME=CSV ...] [--json]
+    campaign strike FILE --target HEX ... --resolve [--dice N,N,...] [--seed N]
+    campaign strikes FILE
+    campaign odds GAME WHAT ...    (each game's calculators: `campaign odds apto --help`)
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...campaign import validate as v
+from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from ..world import world_of
+from .commands import ResolveStrike
+from .engine import assess, plan_of, reach, tables_from
+from .events import strike_log
+
+
+def register(sub) -> None:
+    add_command(sub, "strike", "plot a strike: who reaches the target, range class, legality, exposure, odds; "
+                "--resolve records it", cmd_strike, FILE,
+                (("--target",), {"required": True, "metavar": "HEX"}),
+                (("--side",), {"help": "the striking side (default: the side of the first --unit or --from)"}),
+                (("--from",), {"dest": "bases", "action": "append", "default": [], "metavar": "HEX",
+                               "help": "launch every air unit of the side at this base or carrier hex"}),
+                (("--unit",), {"dest": "units", "action": "append", "default": [], "metavar": "ID"}),
+                (("--mission",), {}), (("--altitude",), {}),
+                (("--escort",), {"dest": "escorts", "action": "append", "default": [], "metavar": "ID"}),
+                (("--target-unit",), {"metavar": "ID", "help": "the unit attacked (a ship, a task force ...)"}),
+                (("--return-base",), {"metavar": "HEX"}),
+                (("--night",), {"action": "store_true"}), (("--phase",), {}),
+                (("--option",), {"action": "append", "default": [], "metavar": "KEY=VALUE",
+                                 "help": "a game's own switch (see the rules module), e.g. own_base=true"}),
+                (("--table",), {"action": "append", "default": [], "metavar": "NAME=CSV",
+                                "help": "a printed table you filled from the game box (see data/games/GAME/templates)"}),
+                (("--resolve",), {"action": "store_true", "help": "record the resolution (dice entered or rolled)"}),
+                (("--dice",), {"metavar": "N,N,...", "help": "faces read off physical dice, in the order asked"}),
+                (("--seed",), {"type": int, "help": "seed the random source (reproducible rolls)"}))
+    add_command(sub, "strikes", "the campaign's strike log", cmd_strikes, FILE)
+    from .oddscli import register_odds
+
+    register_odds(sub)
+
+
+def _dice(text):
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise CliError(f"--dice {text!r} must be whole numbers separated by commas") from None
+
+
+def _side(args, state):
+    if args.side:
+        return args.side
+    for uid in args.units:
+        if uid in state.units:
+            return state.units[uid].side
+    raise CliError("name the striking side (--side) or a launching --unit")
+
+
+def cmd_strike(args) -> None:
+    if args.dice is not None and not args.resolve:
+        raise CliError("--dice goes with --resolve")
+    options = v.key_values(args.option, "option") if args.option else {}
+    tables = tables_from(args.table)
+    with opened(args.file, readonly=not args.resolve) as c:
+        s = c.state
+        plan = plan_of(s, c.map, side=_side(args, s), target=args.target, units=args.units, bases=args.bases,
+                       mission=args.mission, altitude=args.altitude, escorts=args.escorts,
+                       return_base=args.return_base, night=args.night, phase=args.phase,
+                       target_unit=args.target_unit, options=options)
+        if args.resolve:
+            rng = random.Random(args.seed) if args.seed is not None else None
+            rec = c.execute(ResolveStrike(plan=plan, dice=_dice(args.dice), tables=tables), rng=rng)
+            res = rec.body.resolution
+            done(args, c, rec, lambda d: "\n".join([f"strike {rec.body.strike_id} on {plan.target} (#{rec.seq})",
+                                                    f"dice: {' '.join(map(str, res['dice']))}", *res["outcome"]]))
+            return
+        world = world_of(s, c.graph(), tables=tables)
+        if plan.launches:
+            a = assess(world, plan)
+            payload = a.to_json()
+        else:
+            items = reach(world, plan.side, plan.target, mission=plan.mission, altitude=plan.altitude)
+            payload = {"target": plan.target, "side": plan.side, "mission": plan.mission,
+                       "items": [i.to_json() for i in items], "findings": [], "steps": []}
+    emit(args, payload, _text)
+
+
+def _text(p) -> str:
+    lines = [f"strike on {p['target']} by {p['side']}" + (f" ({p['mission']})" if p.get("mission") else "")]
+    for it in p["items"]:
+        dist = "-" if it["distance"] is None else f"{it['distance']} {it['distance_unit']}"
+        lines.append(f"  {it['unit'] or '-':<26} from {it['base']:<8} {dist:<10} {it['range_class'] or '-'}"
+                     + ("" if it["legal"] else "  ILLEGAL"))
+        for f in it["findings"]:
+            ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"
+            lines.append(f"      {f['level']}: {ref} {f['text']}")
+        if it.get("odds"):
+            lines.append("      odds: " + ", ".join(f"{k} {o['fraction']} ({o['p']:.3f})" for k, o in it["odds"].items()))
+    for f in p.get("findings", []):
+        ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"
+        lines.append(f"  {f['level']}: {ref} {f['text']}")
+    if p.get("odds"):
+        lines.append("  odds: " + ", ".join(f"{k} {o['fraction']} ({o['p']:.3f})" for k, o in p["odds"].items()))
+    lines += [f"  {s}" for s in p.get("steps", [])]
+    if not p["items"]:
+        lines.append("  no air unit of this side can be launched")
+    return "\n".join(lines)
+
+
+def cmd_strikes(args) -> None:
+    with opened(args.file, readonly=True) as c:
+        log = [e.model_dump(mode="json") for e in strike_log(c.state)]
+    emit(args, log, lambda es: "\n".join(
+        f"{e['id']:>4}  #{e['seq']:<5} {e['turn_label']:<24} {e['side']:<8} {e['target']:<8} {e['summary']}"
+        for e in es) or "no strikes")

@@ -1,0 +1,123 @@
+"""The strike plotter's engine: the player's input in, an assessment that shows its working out.
+
+``plan_of`` checks the input against the campaign (the side, the target hex, the air units and
+bases) and builds a ``StrikePlan``; ``reach`` lists every friendly air unit that can reach a hex;
+``assess`` runs every check the game's air rules (``assistant.rules.<game>.air``) decide, with the
+odds where the rules or the player's tables fix them. Nothing here writes to the campaign: a
+resolution is recorded by ``commands.ResolveStrike``.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+from ...campaign import validate as v
+from ...campaign.errors import CampaignError
+from ...rules.strike import Assessment, Launch, NoAirRules, StrikeItem, StrikePlan, StrikeRules, rules_for
+from ...rules.world import World
+
+MAX_TABLE_ROWS = 10_000
+
+
+def air_rules(game: str) -> StrikeRules:
+    try:
+        return rules_for(game)
+    except NoAirRules as e:
+        raise CampaignError(str(e)) from None
+
+
+def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bases: Iterable[Any] = (),
+            mission: Any = None, altitude: Any = None, escorts: Iterable[Any] = (), return_base: Any = None,
+            night: Any = False, phase: Any = None, target_unit: Any = None,
+            options: Optional[Mapping[str, Any]] = None) -> StrikePlan:
+    """A plan from the player's input, each value checked (a bad one is a one-line CampaignError
+    naming it). ``units`` are air units (piece ids) grouped by their hex into launches; ``bases``
+    add every friendly air unit at those hexes."""
+    side = v.side(state, side)
+    target = v.hex_label(gm, target)
+    rules = air_rules(state.game)
+    if mission is not None:
+        mission = v.text(mission, "mission", max_len=40)
+        if rules.missions and mission not in rules.missions:
+            raise CampaignError(f"mission {mission!r} is not one of {state.game}'s: {', '.join(rules.missions)}")
+    by_base: dict[str, list[str]] = {}
+    for uid in units:
+        u = v.unit(state, uid)
+        if u.side != side:
+            raise CampaignError(f"unit {u.id} is {u.side}'s, not {side}'s")
+        by_base.setdefault(u.hex, []).append(u.id)
+    for b in bases:
+        hex_ = v.hex_label(gm, b)
+        here = [u.id for u in state.units.values() if u.hex == hex_ and u.side == side]
+        if not here:
+            raise CampaignError(f"no {side} unit at {hex_} to launch")
+        by_base.setdefault(hex_, [])
+        for uid in here:
+            if uid not in by_base[hex_]:
+                by_base[hex_].append(uid)
+    esc = []
+    for uid in escorts:
+        u = v.unit(state, uid)
+        if u.side != side:
+            raise CampaignError(f"escort {u.id} is {u.side}'s, not {side}'s")
+        esc.append(u.id)
+    if target_unit is not None:
+        target_unit = v.unit(state, target_unit).id
+    opts = {}
+    for k, val in (options or {}).items():
+        opts[v.key(k, "option name")] = v.scalar(val, f"option {k}")
+    return StrikePlan(side=side, target=target, mission=mission,
+                      launches=tuple(Launch(base=b, units=tuple(us)) for b, us in by_base.items()),
+                      target_unit=target_unit, altitude=None if altitude is None else v.text(altitude, "altitude", 20),
+                      escorts=tuple(esc), return_base=None if return_base is None else v.hex_label(gm, return_base),
+                      night=v.boolean(night, "night"), phase=None if phase is None else v.text(phase, "phase", 40),
+                      options=MappingProxyType(opts))
+
+
+def _wrap(fn, *args, **kw):
+    try:
+        return fn(*args, **kw)
+    except (ValueError, KeyError) as e:  # a bad counter value or table cell, named by the rules
+        msg = e.args[0] if e.args else repr(e)
+        raise CampaignError(str(msg).splitlines()[0]) from None
+
+
+def reach(world: World, side: str, target: str, *, units: Sequence[str] = (), mission: Optional[str] = None,
+          altitude: Optional[str] = None) -> list[StrikeItem]:
+    """Every friendly air unit (or only ``units``) against ``target``: distance, range class, path."""
+    return _wrap(air_rules(world.game).reach, world, side, target, units=units, mission=mission, altitude=altitude)
+
+
+def assess(world: World, plan: StrikePlan) -> Assessment:
+    """The plan assessed: items, findings with rules, exposure, odds."""
+    return _wrap(air_rules(world.game).assess, world, plan)
+
+
+def read_table(path: Any, name: str) -> list[dict[str, str]]:
+    """Rows of a table the player filled from the game box (CSV with a header row), for one query.
+    The rules that read it check its cells (a bad one names its row and column)."""
+    p = Path(str(path))
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise CampaignError(f"table {name}: cannot read {p}: {e.__class__.__name__}") from None
+    rows = list(csv.DictReader(text.splitlines()))
+    if not rows:
+        raise CampaignError(f"table {name}: {p} has no rows under a header")
+    if len(rows) > MAX_TABLE_ROWS:
+        raise CampaignError(f"table {name}: {len(rows)} rows (at most {MAX_TABLE_ROWS})")
+    return rows
+
+
+def tables_from(specs: Iterable[str]) -> dict[str, list[dict[str, str]]]:
+    """``NAME=CSV`` items (the CLI's --table) read into tables."""
+    out = {}
+    for item in specs:
+        name, eq, path = item.partition("=")
+        if not eq or not name.strip() or not path.strip():
+            raise CampaignError(f"--table {item!r} must be NAME=CSV")
+        out[name.strip()] = read_table(path.strip(), name.strip())
+    return out

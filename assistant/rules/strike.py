@@ -1,0 +1,210 @@
+"""What every game's air rules share: a strike plan, findings with rule references, one assessed
+item per launching unit or base (distance, range class, path, findings, odds), and a resolution.
+
+Layering: below the campaign (plain values). The strike aid (``assistant/aids/strike``) builds a
+``World`` from a campaign (``assistant.aids.world.world_of``) and a ``StrikePlan`` from the
+player's input, asks the game's ``StrikeRules`` (``assistant.rules.<game>.air.RULES``), and
+records a ``Resolution`` as an event. Advise, don't enforce: an illegal strike is a finding of
+level ``error``, never a refusal of the input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping, Optional, Protocol, Sequence
+
+from .world import World
+
+LEVELS = ("error", "warning", "info", "question")  # question: the state cannot decide; ask the player
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check of a plan: ``error`` (illegal), ``warning``, ``info``, or ``question`` (the
+    state cannot decide it: what the player must check at the table), with its rule."""
+
+    level: str
+    rule: str
+    text: str
+
+    def __post_init__(self):
+        if self.level not in LEVELS:
+            raise ValueError(f"finding level {self.level!r} is not one of {', '.join(LEVELS)}")
+
+    @property
+    def ref(self) -> str:
+        return self.rule if self.rule.startswith("[") else f"[{self.rule}]"
+
+    def to_json(self) -> dict[str, str]:
+        return {"level": self.level, "rule": self.rule, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Air units taking off from one base (a hex; for carriers the carrier's hex): piece ids."""
+
+    base: str
+    units: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StrikePlan:
+    """A strike as plotted. ``mission`` is in the game's vocabulary (``RULES.missions``);
+    ``options`` holds the game's own switches (apto ``own_base``, ``sneak``; witp ``staging``;
+    globalwar ``atomic`` ...), each documented by the game's rules module."""
+
+    side: str
+    target: str
+    mission: Optional[str] = None
+    launches: tuple[Launch, ...] = ()
+    target_unit: Optional[str] = None
+    altitude: Optional[str] = None
+    escorts: tuple[str, ...] = ()
+    return_base: Optional[str] = None
+    night: bool = False
+    phase: Optional[str] = None
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "target": self.target, "mission": self.mission,
+                "launches": [{"base": l.base, "units": list(l.units)} for l in self.launches],
+                "target_unit": self.target_unit, "altitude": self.altitude, "escorts": list(self.escorts),
+                "return_base": self.return_base, "night": self.night, "phase": self.phase,
+                "options": dict(self.options)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "StrikePlan":
+        return cls(side=d["side"], target=d["target"], mission=d.get("mission"),
+                   launches=tuple(Launch(base=l["base"], units=tuple(l.get("units", ()))) for l in d.get("launches", ())),
+                   target_unit=d.get("target_unit"), altitude=d.get("altitude"), escorts=tuple(d.get("escorts", ())),
+                   return_base=d.get("return_base"), night=bool(d.get("night", False)), phase=d.get("phase"),
+                   options=MappingProxyType(dict(d.get("options") or {})))
+
+
+@dataclass
+class StrikeItem:
+    """One launching unit (or base) against the target: the distance in the rule's unit
+    (``"MP"`` or ``"hexes"``), the range class in the game's words, the path from the base to the
+    target (each label adjacent to the next), the findings, and the odds where the rules fix them
+    (``{outcome: {"p": float, "fraction": "n/d"}}``)."""
+
+    unit: Optional[str]
+    base: str
+    distance: Optional[float]
+    distance_unit: str
+    range_class: Optional[str]
+    path: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    odds: Optional[dict[str, Any]] = None
+    steps: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        return not any(f.level == "error" for f in self.findings)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"unit": self.unit, "base": self.base, "distance": _num(self.distance),
+               "distance_unit": self.distance_unit, "range_class": self.range_class, "path": list(self.path),
+               "findings": [f.to_json() for f in self.findings], "legal": self.legal, "steps": list(self.steps)}
+        if self.odds is not None:
+            out["odds"] = self.odds
+        for k, v in self.extra.items():
+            out.setdefault(k, v)
+        return out
+
+
+@dataclass
+class Assessment:
+    """A plan assessed: one item per launching unit or base, and the plan-wide findings
+    (interception exposure, questions for the player)."""
+
+    plan: StrikePlan
+    items: list[StrikeItem] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    odds: Optional[dict[str, Any]] = None
+    steps: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"target": self.plan.target, "side": self.plan.side, "mission": self.plan.mission,
+               "items": [i.to_json() for i in self.items], "findings": [f.to_json() for f in self.findings],
+               "steps": list(self.steps)}
+        if self.odds is not None:
+            out["odds"] = self.odds
+        for k, v in self.extra.items():
+            out.setdefault(k, v)
+        return out
+
+
+@dataclass
+class Resolution:
+    """A strike resolved with ``dice`` (entered or rolled): the outcome lines, the changes to
+    units (``{"unit", "set": {attr: value}, "before": {attr: value}}``: losses, aborts, damage),
+    and entries for the production ledger (``{"side", "kind", "amount", "rule", "note"}``)."""
+
+    plan: StrikePlan
+    dice: tuple[int, ...]
+    outcome: list[str] = field(default_factory=list)
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    ledger: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"plan": self.plan.to_json(), "dice": list(self.dice), "outcome": list(self.outcome),
+                "changes": [dict(c) for c in self.changes], "ledger": [dict(e) for e in self.ledger],
+                "findings": [f.to_json() for f in self.findings]}
+
+
+class StrikeRules(Protocol):
+    """A game's air rules (``assistant/rules/<game>/air.py`` exposes ``RULES``)."""
+
+    game: str
+    missions: tuple[str, ...]
+
+    def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),
+              mission: Optional[str] = None, altitude: Optional[str] = None) -> list[StrikeItem]:
+        """Every friendly air unit (or only ``units``) that can reach ``target``: distance, range
+        class and path; those out of range are listed with an ``error`` finding."""
+        ...
+
+    def assess(self, world: World, plan: StrikePlan) -> Assessment:
+        """The plan's items with every legality check the state decides (others as questions),
+        interception exposure and the odds where the rules (or the player's tables) fix them."""
+        ...
+
+    def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
+        """Apply ``dice`` (in the order ``dice_needed`` gives) to the plan."""
+        ...
+
+    def dice_needed(self, world: World, plan: StrikePlan) -> list[str]:
+        """What must be rolled, in order, as dice notation with what it is for
+        (``["1d6: air combat, Ki-84 vs B-29 [4.16]", ...]``)."""
+        ...
+
+
+class NoAirRules(LookupError):
+    """A game has no air rules module."""
+
+
+def _num(x: Optional[float]) -> Optional[float | int]:
+    if x is None:
+        return None
+    x = float(x)
+    return int(x) if x.is_integer() else round(x, 3)
+
+
+def rules_for(game: str) -> StrikeRules:
+    """The air rules of ``game`` (``assistant.rules.<game>.air.RULES``)."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    name = f"assistant.rules.{game}.air"
+    try:
+        found = find_spec(name) is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        raise NoAirRules(f"no air rules for {game!r}")
+    return import_module(name).RULES
