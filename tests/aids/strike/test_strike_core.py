@@ -1,0 +1,156 @@
+"""The strike plotter's core (issue 10 points 3 and 5), with a stand-in for a game's air rules whose
+answers the test works out itself: plans are checked at the edge, a resolution's dice are entered
+or rolled and stored, its unit changes applied as one undoable event, imports rebuild it, and an
+assessment never writes to the campaign."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from assistant.aids.strike import engine
+from assistant.aids.strike.commands import ResolveStrike, resolve_strike
+from assistant.aids.strike.events import strike_log
+from assistant.campaign import Campaign, CampaignError
+from assistant.cli import main
+from assistant.rules.strike import Assessment, Finding, Resolution, StrikeItem
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "campaign"))
+from campaignkit import file_fingerprint  # noqa: E402
+
+
+class StandIn:
+    """One d6 per launching unit; 4+ hits: the target unit's ``hits`` attribute grows by one."""
+
+    game = "witp"
+    missions = ("bombardment", "sweep")
+
+    def reach(self, world, side, target, units=(), mission=None, altitude=None):
+        return [StrikeItem(unit=p.id, base=p.hex, distance=3, distance_unit="MP", range_class="normal",
+                           path=[p.hex, target]) for p in world.of_side(side) if not units or p.id in units]
+
+    def assess(self, world, plan):
+        items = [StrikeItem(unit=u, base=l.base, distance=3, distance_unit="MP", range_class="normal",
+                            findings=[Finding("question", "[0.0]", "is the target contacted?")])
+                 for l in plan.launches for u in l.units]
+        return Assessment(plan=plan, items=items)
+
+    def dice_needed(self, world, plan):
+        return [f"1d6: {u} attacks [0.1]" for l in plan.launches for u in l.units]
+
+    def resolve(self, world, plan, dice):
+        target = world.piece(plan.target_unit)
+        hits = sum(1 for d in dice if d >= 4)
+        before = target.attrs.get("hits")
+        return Resolution(plan=plan, dice=tuple(dice), outcome=[f"{hits} hit(s) on {target.id}"],
+                          changes=[{"unit": target.id, "set": {"hits": (before or 0) + hits}, "before": {"hits": before}}]
+                          if hits else [],
+                          ledger=[{"side": "japan", "kind": "loss", "amount": hits, "rule": "[0.2]", "note": "test"}])
+
+
+@pytest.fixture
+def standin(monkeypatch):
+    monkeypatch.setattr(engine, "rules_for", lambda game: StandIn())
+
+
+@pytest.fixture
+def camp(tmp_path, standin):
+    c = Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942")
+    c.place_unit("allies", "Air Points", "E1737", name="B-17s", nation="us", id="b17", sample=True)
+    c.place_unit("allies", "Air Points", "E1737", name="B-26s", nation="us", id="b26", sample=True)
+    yield c
+    c.close()
+
+
+def plan(c, **kw):
+    args = dict(side="allies", target="E2418", units=["b17", "b26"], mission="bombardment",
+                target_unit="ijn-construction-units")
+    args.update(kw)
+    return engine.plan_of(c.state, c.map, **args)
+
+
+@pytest.mark.parametrize("change, named", [
+    (dict(side="martians"), "martians"), (dict(target="Q99"), "Q99"), (dict(units=["nobody"]), "nobody"),
+    (dict(units=["kido-butai"]), "japan"), (dict(mission="picnic"), "picnic"),
+    (dict(bases=["B3327"]), "no allies unit at B3327"), (dict(target_unit="ghost"), "ghost"),
+    (dict(options={"bad key!": 1}), "bad key!"),
+])
+def test_plans_are_checked_at_the_edge(camp, change, named):
+    with pytest.raises(CampaignError) as e:
+        plan(camp, **change)
+    assert named in str(e.value) and "\n" not in str(e.value)
+
+
+def test_launches_group_units_by_base(camp):
+    p = plan(camp, bases=["E1737"])
+    assert [(l.base, sorted(l.units)) for l in p.launches] == [("E1737", ["b17", "b26", "us-sw-pacific-hq"])]
+
+
+def test_entered_dice_apply_once_and_undo_redo(camp):
+    rec = resolve_strike(camp, plan(camp), dice=[5, 2])
+    assert camp.state.units["ijn-construction-units"].attrs["hits"] == 1
+    (logged,) = strike_log(camp.state)
+    assert logged.resolution["dice"] == [5, 2] and logged.resolution["ledger"][0]["amount"] == 1
+    assert rec.body.side_id == "allies" and logged.target == "E2418"
+    camp.undo()
+    assert "hits" not in camp.state.units["ijn-construction-units"].attrs and strike_log(camp.state) == ()
+    camp.redo()
+    assert camp.state.units["ijn-construction-units"].attrs["hits"] == 1 and len(strike_log(camp.state)) == 1
+
+
+@pytest.mark.parametrize("dice, named", [([5], "needs 2 dice"), ([5, 7], "die value 7"), ("56", "list of faces"),
+                                         ([5, True], "die value True")])
+def test_bad_dice_record_nothing(camp, dice, named):
+    before = camp.state.last_seq
+    with pytest.raises(CampaignError, match=named):
+        resolve_strike(camp, plan(camp), dice=dice)
+    assert camp.state.last_seq == before
+
+
+def test_rolled_dice_come_from_the_campaigns_random_source(camp):
+    a = resolve_strike(camp, plan(camp), rng=random.Random(7)).body.resolution["dice"]
+    camp.undo()
+    b = resolve_strike(camp, plan(camp), rng=random.Random(7)).body.resolution["dice"]
+    assert a == b and all(1 <= d <= 6 for d in a)
+
+
+def test_import_rebuilds_the_resolution_and_refuses_tampered_dice(camp, tmp_path):
+    resolve_strike(camp, plan(camp), dice=[6, 6])
+    (out,) = camp.export(tmp_path / "out", "json")
+    with Campaign.import_json(out, tmp_path / "copy.campaign") as d:
+        assert strike_log(d.state) == strike_log(camp.state)
+    doc = json.loads(out.read_text())
+    for ev in doc["events"]:
+        if ev["type"] == "strike_resolved":
+            ev["payload"]["resolution"]["changes"][0]["set"]["hits"] = 9  # not what the dice give
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(CampaignError, match="strike_resolved"):
+        Campaign.import_json(bad, tmp_path / "bad.campaign")
+    assert not (tmp_path / "bad.campaign").exists()
+
+
+def test_cli_assess_never_writes_and_resolve_records(camp, capsys):
+    path = camp.path
+    camp.close()
+    before = file_fingerprint(path)
+    assert main(["strike", str(path), "--target", "E2418", "--unit", "b17", "--mission", "bombardment",
+                 "--target-unit", "ijn-construction-units", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["target"] == "E2418" and out["items"][0]["unit"] == "b17"
+    assert {"unit", "base", "distance", "distance_unit", "range_class", "path", "findings"} <= set(out["items"][0])
+    assert out["items"][0]["findings"][0] == {"level": "question", "rule": "[0.0]", "text": "is the target contacted?"}
+    assert main(["strike", str(path), "--target", "E2418", "--side", "allies", "--json"]) == 0  # who reaches
+    assert {i["unit"] for i in json.loads(capsys.readouterr().out)["items"]} >= {"b17", "b26"}
+    assert file_fingerprint(path) == before
+    assert main(["strike", str(path), "--target", "E2418", "--unit", "b17", "--target-unit",
+                 "ijn-construction-units", "--resolve", "--dice", "4"]) == 0
+    assert "1 hit(s)" in capsys.readouterr().out
+    assert main(["strikes", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["resolution"]["dice"] == [4]
+    assert main(["strike", str(path), "--target", "E2418", "--unit", "b17", "--dice", "4"]) == 2
+    assert "--dice goes with --resolve" in capsys.readouterr().err
