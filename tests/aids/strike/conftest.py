@@ -1,0 +1,20 @@
+"""Fixtures for the strike aid's tests: campaign files in tmp_path, and the campaign test kit
+(``campaignkit``) on the import path."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "campaign"))
+
+from assistant.campaign import Campaign  # noqa: E402
+
+
+@pytest.fixture
+def guadalcanal(tmp_path):
+    c = Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942")
+    yield c
+    c.close()
