@@ -55,7 +55,7 @@ def world_of(state, graph, *, whatif=None, settings: Optional[Mapping[str, Any]]
     control = Control.build(graph, nation_side, ctl.hexes, ctl.regions, pieces)
     world = World(game=state.game, graph=graph, pieces=pieces, control=control,
                         settings=settings_of(state, settings), sides=sides,
-                  tables=MappingProxyType(dict(tables or {})))
+                  tables=MappingProxyType(dict(tables or {})), turn=state.turn.number)
     if whatif:
         from .supply.engine import apply_whatif
 

@@ -52,6 +52,7 @@ class World:
     settings: Mapping[str, Any]
     sides: Mapping[str, tuple[str, ...]]  # side -> its nations
     tables: Mapping[str, Any] = field(default_factory=_frozen)
+    turn: Optional[int] = None  # the Game-Turn number, for rules whose values change by turn (globalwar LRB radius [17.1.3.A])
 
     @property
     def net(self) -> HexNet:
