@@ -8,7 +8,7 @@ Choose launching units and press "Assess": the findings with their rules (errors
 questions for the player), the odds where the rules fix them and the interception exposure (the
 enemy bases/CAP and the route hexes the rules name) are shown and drawn. "Range" draws the reach
 of a chosen base: the rules' ``range_map`` (hexes by range class, one choropleth from one
-search) when the game's rules offer it, else rings where the game counts hexes. The resolve step
+search; witp's is ``assistant.rules.witp.airmap``) when the game offers it, else rings where the game counts hexes. The resolve step
 takes dice read off physical dice (or rolls them), records ``ResolveStrike`` (undoable from the
 campaign dashboard's history) and the turn's strike log (``events.strike_log``) follows. The kit's
 poller calls ``refresh(state)`` when the campaign changes on another page.
@@ -131,6 +131,24 @@ def exposure_hexes(data: Any, is_hex) -> tuple[set[str], set[str]]:
 
     walk(data, None)
     return at, exposed
+
+
+def range_map_of(game: str, rules) -> Optional[Any]:
+    """The game's reach map of a base, ``(world, side, base, units=, mission=, altitude=) ->
+    {hex: range class}``: the rules' ``range_map``, else ``assistant.rules.<game>.airmap``'s;
+    None when the game has neither (then rings where the game counts hexes)."""
+    fn = getattr(rules, "range_map", None)
+    if callable(fn):
+        return fn
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    name = f"assistant.rules.{game}.airmap"
+    try:
+        found = find_spec(name) is not None
+    except ModuleNotFoundError:
+        found = False
+    return getattr(import_module(name), "range_map", None) if found else None
 
 
 class StrikeWidget:
@@ -448,8 +466,8 @@ class StrikeWidget:
         if not units:
             self.range_note.value = f"<div class='ca-strike-error'>No {_esc(self.side.value)} unit at {_esc(label)}.</div>"
             return None
-        range_map = getattr(rules, "range_map", None)
-        if callable(range_map):
+        range_map = range_map_of(self.campaign.game, rules)
+        if range_map is not None:
             values = _wrap(range_map, self.world(), self.side.value, label, units=tuple(units),
                            mission=self.mission.value or None, altitude=self.altitude.value.strip() or None)
             classes = list(dict.fromkeys(values.values()))

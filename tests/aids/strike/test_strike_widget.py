@@ -218,6 +218,7 @@ def test_base_range_without_a_range_map_draws_hex_rings(monkeypatch, camp):
     r = StandInRules(with_map=False)
     monkeypatch.setattr(S, "rules_for", lambda game: r)
     monkeypatch.setattr(engine, "rules_for", lambda game: r)
+    monkeypatch.setattr(W, "range_map_of", lambda game, rules: None)  # a game with no reach map
     v = page(camp).view
     v.choose_target(TARGET)  # the rules count in hexes
     rings = v.show_base_range("E2317")
@@ -249,3 +250,18 @@ def test_no_air_rules_is_one_line(monkeypatch, camp):
     v.choose_target(TARGET)
     assert v.problem == "no air rules for 'witp'"
     assert "Cannot plot" in v.message.value
+
+
+def test_witp_reach_map_is_used_when_the_rules_object_has_none(monkeypatch, camp):
+    """witp counts MP, not hexes [5.1.8]: its reach map (``rules.witp.airmap``) is one choropleth."""
+    from assistant.rules.witp import airmap
+
+    r = StandInRules(with_map=False)
+    monkeypatch.setattr(S, "rules_for", lambda game: r)
+    monkeypatch.setattr(engine, "rules_for", lambda game: r)
+    v = page(camp).view
+    camp.update_unit("maw-f4f", normal_range=30, extended_range=45)
+    values = v.show_base_range("E2317")
+    assert values == airmap.range_map(v.world(), "allies", "E2317", units=("maw-f4f",))
+    assert {"normal", "extended"} <= set(values.values()) and W.RANGE in v.map.overlay_names
+    assert v.map.overlays_in(W.RINGS) == []
