@@ -362,14 +362,14 @@ class GlobalWarAir:
     def _odds(self, world: World, raid: Raid) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         """Exact odds by enumeration over the d6 faces and the player's CRT cells; outcomes whose
         cell is not entered are named as such (their probability still counted)."""
-        missing: list[tuple[str, str]] = []
+        missing: dict[tuple[str, str, str, int], set[int]] = {}  # (rule, what, table, column) -> dice
         die = odds.dice(1, 6)
 
         def ad_cell(d: int):
             try:
                 return T.ad_result(world.tables, raid.differential, d)
-            except T.MissingCell as e:
-                missing.append(("17.3.1.B", str(e)))
+            except T.MissingCell:
+                missing.setdefault(("17.3.1.B", "AD-to-LRB CRT", T.AD_LRB_CRT, raid.differential), set()).add(d)
                 return None
 
         def after(r) -> dict[Any, Fraction]:
@@ -385,8 +385,8 @@ class GlobalWarAir:
             def pp(d: int):
                 try:
                     return f"{self._pp(world, raid, T.lrb_result(world.tables, s, d))} PP"
-                except T.MissingCell as e:
-                    missing.append(("17.3.1.C", str(e)))
+                except T.MissingCell:
+                    missing.setdefault(("17.3.1.C", "LRB CRT", T.LRB_CRT, s), set()).add(d)
                     return f"LRB CRT {s:+d} not entered"
             return odds.map_outcomes(die, pp)
 
@@ -398,12 +398,10 @@ class GlobalWarAir:
         else:
             final = after(None)
         out["atomic" if raid.atomic else "pp_lost"] = odds.as_json(odds.check(final))
-        seen, uniq = set(), []
-        for m in missing:
-            if m not in seen:
-                seen.add(m)
-                uniq.append(m)
-        return out, uniq
+        return out, [(rule, f"the {what} (table {table}) has no cell for column {col:+d}, "
+                            f"die {', '.join(map(str, sorted(ds)))}: enter {'it' if len(ds) == 1 else 'them'} "
+                            f"from the printed table, or the printed result when rolled")
+                     for (rule, what, table, col), ds in missing.items()]
 
     # ----- dice and resolution -----------------------------------------------------------------
     def dice_needed(self, world: World, plan: StrikePlan) -> list[str]:
