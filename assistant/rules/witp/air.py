@@ -327,6 +327,10 @@ class WitpAirRules:
             item.steps.append(c.text())
             item.extra["apat"] = {"column": c.column, "drm": c.drm, "shift": c.shift, "distance": c.distance}
             item.findings.append(Finding("info", "[9.0]", f"Air Point Availability Table: {c.text()} ({'; '.join(why)})"))
+            if not world.tables.get(A.TABLE) and plan.options.get("apat_percent") is None:
+                item.findings.append(Finding("question", "[9.0]", f"{item.unit}: roll 2D6{c.drm:+d} on column {c.column} of "
+                                             "the printed table and enter the percentage (--option apat_percent=N), "
+                                             "or enter the table (--table air_point_availability=CSV)"))
 
     def _exposure(self, world, plan, a, high) -> None:
         """[5.3], [6.1]: enemy fighters over the target (CAP over their own base, Cover CAP plotted
@@ -423,6 +427,14 @@ class WitpAirRules:
                 self._resolve_mining(world, plan, a, faces[0], res)
             elif what == "damage":
                 self._resolve_damage(world, plan, arg, faces, res)
+        pct = _int_opt(plan, "apat_percent")
+        if pct is not None and "apat" in a.extra:
+            if pct > 100:
+                raise ValueError(f"option apat_percent {pct} is not 0-100")
+            for item in a.items:
+                n = air_unit(world.piece(item.unit)).count or 0
+                got = A.available(n, pct)
+                res.outcome.append(f"[9.0] {item.unit}: printed {pct}% of {n} = {got} available, {n - got} aborted [9.1]")
         for item in a.items:  # eliminations not rolled for (normal range, or exempt) [6.3.3]
             lost = _int_opt(plan, f"eliminated.{item.unit}")
             if lost and not item.extra.get("extended_losses"):

@@ -1,0 +1,259 @@
+"""witp strike plotter rules (assistant/rules/witp/air.py): the Air Point Availability Table column
+[9.0], base capacity [4.3.1]/[4.3.2]/[11.5]/[32.2.2], the L1-L20 findings, interception exposure,
+and resolutions: [6.3.3] return roll (and its staging exemption on the real map), [56.4.2],
+[56.4.3], [57.1.1], [11.5.7]. Every setting the air rules add is tested in both readings."""
+
+from types import MappingProxyType
+
+import pytest
+
+from assistant.maps import load_map
+from assistant.rules.strike import Launch, StrikePlan
+from assistant.rules.witp.air import RULES
+
+from witpkit import piece, row, setattrs, world
+
+
+def air(id, hex_, side="japan", **attrs):
+    return piece(id, side, "Air Points", hex_, **attrs)
+
+
+def field(id, hex_, side="japan", **attrs):
+    return piece(id, side, "Airfield", hex_, **attrs)
+
+
+def plan(target, base, units, side="japan", **kw):
+    opts = kw.pop("options", {})
+    return StrikePlan(side=side, target=target, launches=(Launch(base, tuple(units)),),
+                      options=MappingProxyType(opts), **kw)
+
+
+def rules_of(findings, level=None):
+    return [f.rule for f in findings if level is None or f.level == level]
+
+
+# ----- [9.0] the Air Point Availability Table --------------------------------------------------------
+def test_9_0_emergency_naval_cover_at_25_mp_is_61_plus_with_minus_1():
+    """[9.0] "An emergency naval cover mission flown at 25 MP's would be rolled for on the "61+"
+    column, with a -1 DRM. Such a mission flown at 24 MP's would be rolled for on the same column,
+    but without the -1 DRM." 5 temperate hexes = 25 MP; 6 arctic hexes = 24 MP."""
+    g25 = row(6, movement_area="temperate")
+    g24 = row(7, movement_area="arctic")
+    for g, far, mp, drm in ((g25, "H0500", 25, -1), (g24, "H0600", 24, 0)):
+        w = world(g, [air("zero", "H0000", normal_range=40, count=4)])
+        a = RULES.assess(w, plan(far, "H0000", ["zero"], mission="naval_cover", altitude="Medium",
+                                 options={"apat": "emergency"}))
+        ap = a.items[0].extra["apat"]
+        assert a.items[0].distance == mp
+        assert (ap["column"], ap["drm"], ap["shift"]) == ("61+", drm, 4)
+
+
+def test_9_1_plotted_cover_cap_uses_the_range_column():
+    w = world(row(6, movement_area="temperate"), [air("zero", "H0000", normal_range=40, count=4)])
+    a = RULES.assess(w, plan("H0500", "H0000", ["zero"], mission="cover_cap", altitude="Low"))
+    assert a.items[0].extra["apat"] == {"column": "25-36", "drm": 0, "shift": 0, "distance": 25}
+    assert "[9.0]" in rules_of(a.items[0].findings, "question")  # no table: asks for the printed result
+
+
+def test_setting_air_apat_columns_table_reads_the_players_headers():
+    table = [{"dr": "2", "0": "", "1-20": "", "21-40": "", "41+": ""}]
+    w = world(row(6, movement_area="temperate"), [air("zero", "H0000", normal_range=40, count=4)],
+              tables={"air_point_availability": table}, air_apat_columns="table")
+    a = RULES.assess(w, plan("H0500", "H0000", ["zero"], mission="naval_cover", altitude="Low"))
+    # 25 MP is in 21-40 (third column); plotted naval cover 2R: one past "41+" -> -1 DRM [9.2], [9.0]
+    assert a.items[0].extra["apat"]["column"] == "41+" and a.items[0].extra["apat"]["drm"] == -1
+    w = world(row(6, movement_area="temperate"), [air("zero", "H0000", normal_range=40, count=4)],
+              tables={"air_point_availability": table})  # bands_12 (default): 25-36, 2R -> 49-60
+    a = RULES.assess(w, plan("H0500", "H0000", ["zero"], mission="naval_cover", altitude="Low"))
+    assert (a.items[0].extra["apat"]["column"], a.items[0].extra["apat"]["drm"]) == ("49-60", 0)
+    w = world(row(6, movement_area="temperate"), [air("zero", "H0000", normal_range=40)], air_apat_columns="table")
+    a = RULES.assess(w, plan("H0500", "H0000", ["zero"], mission="naval_cover", altitude="Low"))
+    assert "[9.0]" in rules_of(a.findings, "question") and "apat" not in a.items[0].extra
+
+
+def test_setting_air_apat_roll_per_type_or_single():
+    table = [{"dr": str(d), "0": "", "1-12": "", "13-24": "", "25-36": "", "37-48": "", "49-60": "", "61+": ""}
+             for d in range(2, 13)]
+    units = [air("zero", "H0000", normal_range=40, count=4), air("val", "H0000", normal_range=40, count=2)]
+    p = plan("H0300", "H0000", ["zero", "val"], mission="cover_cap", altitude="Low")
+    per = RULES.dice_needed(world(row(4), units, tables={"air_point_availability": table}), p)
+    one = RULES.dice_needed(world(row(4), units, tables={"air_point_availability": table}, air_apat_roll="single"), p)
+    assert [d.split(":")[0] for d in per] == ["2d6", "2d6"] and len(one) == 1
+
+
+def test_9_0_printed_percentage_entered_rounds_half_up():
+    w = world(row(4), [air("zero", "H0000", normal_range=40, count=5)])
+    p = plan("H0300", "H0000", ["zero"], mission="cover_cap", altitude="Low", options={"apat_percent": 50})
+    assert RULES.dice_needed(w, p) == []
+    res = RULES.resolve(w, p, [])
+    assert any("50% of 5 = 3 available, 2 aborted" in line for line in res.outcome)  # 2.5 -> 3
+
+
+def test_9_0_a_bad_table_cell_names_its_row_and_column():
+    table = [{"dr": "7", "0": "x", "1-12": "x", "13-24": "lots", "25-36": "", "37-48": "", "49-60": "", "61+": ""}]
+    w = world(row(4), [air("zero", "H0000", normal_range=40, count=4)], tables={"air_point_availability": table})
+    p = plan("H0300", "H0000", ["zero"], mission="cover_cap", altitude="Low")
+    with pytest.raises(ValueError, match="row 1 column 13-24: 'lots'"):
+        RULES.resolve(w, p, [3, 4])
+
+
+# ----- bases [4.3.1], [4.3.2], [11.5], [32.2.2] ------------------------------------------------------
+def test_4_3_1_over_capacity_and_4_3_2_twin_engined_at_level_1():
+    w = world(row(4), [field("af", "H0000", level=1),
+                       air("g4m", "H0000", normal_range=40, count=3, bomber_class="twin", roles="B/T")])
+    a = RULES.assess(w, plan("H0300", "H0000", ["g4m"], altitude="Medium"))
+    assert a.extra["bases"]["H0000"]["aps"] == 6  # counts double [4.3.2] (A)
+    assert "[4.3.1]" in rules_of(a.findings, "warning") and "[4.3.2]" in rules_of(a.items[0].findings, "warning")
+    a = RULES.assess(w, plan("H0300", "H0000", ["g4m"], altitude="Medium", options={"l1_cp": True}))
+    assert a.extra["bases"]["H0000"]["aps"] == 3 and "[4.3.1]" not in rules_of(a.findings, "warning")
+
+
+@pytest.mark.parametrize("cls, level, legal", [("four_engine", 2, False), ("four_engine", 3, True),
+                                               ("b29", 6, False), ("b29", 7, True)])
+def test_4_3_2_bomber_base_minimums(cls, level, legal):
+    w = world(row(4), [field("af", "H0000", level=level), air("b", "H0000", side="allies", nation="us",
+                                                             normal_range=40, count=1, bomber_class=cls)])
+    a = RULES.assess(w, plan("H0300", "H0000", ["b"], side="allies", altitude="High"))
+    assert ("[4.3.2]" in rules_of(a.items[0].findings, "error")) == (not legal)
+
+
+def test_11_5_a_level_2_field_at_d1_operates_5_aps():
+    w = world(row(4), [field("af", "H0000", level=2, damage="D1"), air("z", "H0000", normal_range=40, count=6)])
+    a = RULES.assess(w, plan("H0300", "H0000", ["z"], altitude="Low"))
+    assert a.extra["bases"]["H0000"]["capacity"] == 5 and "[4.3.1]" in rules_of(a.findings, "warning")
+
+
+@pytest.mark.parametrize("mode, capacity", [("level", 5), ("ap", 1)])
+def test_setting_air_supply_capacity_minimum(mode, capacity):
+    """[32.2.2] category E: capacity -3 levels, "minimum capacity 1": a Level-2 field."""
+    w = world(row(4), [field("af", "H0000", level=2, supply_category="E"), air("z", "H0000", normal_range=40, count=1)],
+              air_supply_capacity_minimum=mode)
+    a = RULES.assess(w, plan("H0300", "H0000", ["z"], altitude="Low"))
+    assert a.extra["bases"]["H0000"]["capacity"] == capacity
+    assert a.items[0].extra["apat"]["column"] == "13-24"  # category E: every strike rolls the APAT [32.2.2]
+
+
+# ----- legality L1-L20 ----------------------------------------------------------------------------
+def test_5_2_3_a_1L_fighter_at_medium_is_illegal_and_unknowns_are_questions():
+    w = world(row(4), [air("z", "H0000", normal_range=40, count=2, air_combat="1L", roles="F")])
+    a = RULES.assess(w, plan("H0300", "H0000", ["z"], altitude="Medium"))
+    it = a.items[0]
+    assert "[5.2.3]" in rules_of(it.findings, "error") and not it.legal
+    assert {"[5.1.1]", "[5.1.5]"} <= set(rules_of(it.findings, "question"))
+    a = RULES.assess(w, plan("H0300", "H0000", ["z"], altitude="Low"))
+    assert a.items[0].legal
+
+
+def test_5_1_1_11_5_8_14_0_decided_from_the_state():
+    w = world(row(4), [air("z", "H0000", normal_range=40, count=2, missions_this_phase=1, operable=False,
+                           struck_last_phase=False, roles="F"),
+                       air("b", "H0000", normal_range=40, count=2, roles="B")])
+    a = RULES.assess(w, plan("H0300", "H0000", ["z"], altitude="Low", night=True, escorts=("b",)))
+    errs = rules_of(a.items[0].findings, "error")
+    assert "[5.1.1]" in errs and "[11.5.8]" in errs and "[5.1.5]" not in rules_of(a.items[0].findings)
+    assert {"[14.0]", "[5.3]"} <= set(rules_of(a.findings, "error"))
+
+
+def test_5_14_staging_legs_and_b29_bar():
+    g = row(7)  # 6 MP a hex
+    w = world(g, [field("fwd", "H0300", level=1), air("b17", "H0000", side="allies", nation="us",
+                                                       normal_range=18, count=2, bomber_class="four_engine"),
+                  air("b29", "H0000", side="allies", nation="us", normal_range=18, count=1, bomber_class="b29")])
+    a = RULES.assess(w, plan("H0600", "H0000", ["b17", "b29"], side="allies", altitude="High",
+                             options={"staging": "H0300"}))
+    b17, b29 = a.items
+    assert b17.range_class == "staging" and b17.extra["staging"]["legs"] == [18, 18]
+    assert "[5.14]" in rules_of(a.findings, "error")  # B-29s may not stage
+    assert b17.extra["extended_losses"]  # [5.14.5]
+
+
+def test_6_1_enemy_fighters_within_normal_range_are_exposure():
+    w = world(row(6), [air("b", "H0000", normal_range=40, count=2),
+                       air("f4f", "H0400", side="allies", nation="us", normal_range=6, roles="F"),
+                       air("p40", "H0500", side="allies", nation="us", normal_range=6, roles="F"),
+                       air("cap", "H0200", side="allies", nation="us", normal_range=6, roles="F")])
+    a = RULES.assess(w, plan("H0300", "H0000", ["b"], altitude="Medium"))
+    assert {e["unit"] for e in a.extra["exposure"]} == {"f4f", "cap"}  # p40 is 12 MP away
+
+
+# ----- resolutions -------------------------------------------------------------------------------
+def test_6_3_3_return_roll_doubles_eliminations_above_the_rating():
+    w = world(row(4), [air("b", "H0000", normal_range=12, extended_range=20, count=4, air_combat_extended="3")])
+    p = plan("H0300", "H0000", ["b"], altitude="Medium", options={"eliminated.b": 1})
+    assert RULES.dice_needed(w, p) == ["1d10: extended-range return roll, b [6.3.3]"]
+    res = RULES.resolve(w, p, [4])
+    assert res.changes == [{"unit": "b", "set": {"count": 2}, "before": {"count": 4}}]
+    assert RULES.resolve(w, p, [3]).changes[0]["set"] == {"count": 3}
+    with pytest.raises(ValueError, match="needs 1 dice"):
+        RULES.resolve(w, p, [3, 3])
+
+
+def test_6_3_3_tinian_tokyo_is_exempt_by_way_of_iwo_jima_on_the_real_map():
+    """[6.3.3] "Since the US player can trace a normal range (assumed) Staging Mission from Tokyo
+    to Iwo Jima (65 MP's ...), and from there to Tinian (ditto; 66 MP's), the US player in this
+    case is immune from additional extended-range loss." Ranges are samples: normal 70 (>= 66),
+    extended 140 (the raid is "at extended range")."""
+    g = load_map("witp").graph()
+    b29 = air("b29", "D0947", side="allies", nation="us", normal_range=70, extended_range=140, count=4,
+              bomber_class="b29", air_combat_extended="2")
+    iwo = field("iwo", "D0438", side="allies", nation="us", level=7)
+    p = plan("D0326", "D0947", ["b29"], side="allies", altitude="High", options={"eliminated.b29": 1})
+    a = RULES.assess(world(g, [b29, iwo]), p)
+    assert a.items[0].range_class == "extended" and a.items[0].extra["extended_losses"] is False
+    assert RULES.dice_needed(world(g, [b29, iwo]), p) == []
+    a = RULES.assess(world(g, [b29, field("iwo", "D0438", side="allies", nation="us", level=7, damage="D1")]), p)
+    assert a.items[0].extra["extended_losses"] is True  # the intermediate airbase must be undamaged
+
+
+def test_56_4_2_mining_hands_9_msp_to_the_ledger():
+    w = world(row(4), [air("b24", "H0000", side="allies", nation="us", normal_range=12, extended_range=24, count=2)])
+    p = plan("H0300", "H0000", ["b24"], side="allies", mission="mining", altitude="Medium",
+             options={"resource_value": 9})
+    assert RULES.dice_needed(w, p) == ["1d6: strategic mining MSP loss [56.4.2]"]
+    res = RULES.resolve(w, p, [6])
+    assert res.ledger == [{"side": "japan", "kind": "MSP", "amount": -9, "rule": "[56.4.2]",
+                           "note": "strategic mining at H0300"}]
+
+
+def test_56_4_3_port_mining_yokohama_8_msp():
+    w = world(row(4), [air("b29", "H0000", side="allies", nation="us", normal_range=12, extended_range=24, count=4)])
+    p = plan("H0300", "H0000", ["b29"], side="allies", mission="port_mining", altitude="High",
+             options={"port": "major"})
+    assert RULES.resolve(w, p, [5]).ledger[0]["amount"] == -8
+    with pytest.raises(ValueError, match="'huge'"):
+        RULES.resolve(w, plan("H0300", "H0000", ["b29"], side="allies", mission="port_mining",
+                              options={"port": "huge"}), [5])
+
+
+def test_57_1_1_ms_escort_assessment_counts_13_steps():
+    pieces = [air("japan4", "H0000", count=4, normal_range=30, subrons="1,2")]
+    pieces += [air(f"g{i}", "H0000", count=1, normal_range=30, subrons=str(i)) for i in range(3, 7)]
+    w = world(row(4), pieces)
+    a = RULES.assess(w, plan("H0000", "H0000", [p.id for p in pieces], mission="ms_escort", altitude="Medium"))
+    assert a.extra["escort_steps"] == 13
+
+
+def test_11_5_7_s_result_on_a_field_with_4_aps():
+    w = world(row(4), [field("af", "H0300", side="allies", nation="us", level=2),
+                       air("f", "H0300", side="allies", nation="us", count=4, normal_range=6),
+                       air("b", "H0000", count=4, normal_range=30)])
+    p = plan("H0300", "H0000", ["b"], altitude="Medium", options={"damage_result": "S"})
+    assert RULES.dice_needed(w, p) == []
+    res = RULES.resolve(w, p, [])
+    assert res.changes == [{"unit": "af", "set": {"damage": "S", "s_results": 1},
+                            "before": {"damage": None, "s_results": None}}]
+    assert any("= 1 inoperable" in line for line in res.outcome)
+    p = plan("H0300", "H0000", ["b"], altitude="Medium", options={"damage_result": "D2"})
+    assert RULES.dice_needed(w, p) == ["2d6: inoperable APs at H0300, D2 [11.5]"]
+    assert any("70% of 4 AP = 3 inoperable" in line for line in RULES.resolve(w, p, [3, 4]).outcome)
+
+
+def test_bad_input_is_one_error_naming_it():
+    w = world(row(4), [air("b", "H0000", normal_range="far", count=1)])
+    with pytest.raises(ValueError, match="'far'"):
+        RULES.reach(w, "japan", "H0300")
+    w = world(row(4), [air("b", "H0000", normal_range=5, count=1)])
+    with pytest.raises(ValueError, match="'dogfight'"):
+        RULES.assess(w, plan("H0300", "H0000", ["b"], mission="dogfight"))
+    with pytest.raises(KeyError, match="Z9999"):
+        RULES.reach(w, "japan", "Z9999")
