@@ -27,6 +27,7 @@ from typing import Any, Iterator, Optional
 
 import ipywidgets as w
 
+from ...campaign import validate
 from ...campaign.errors import CampaignError
 from ...hexes import HexError
 from ...rules.strike import Assessment, StrikeItem
@@ -208,6 +209,9 @@ class StrikeWidget:
         self.launch.add_class("ca-strike-launch")
         self.escorts = w.SelectMultiple(description="Escorts", options=[], rows=3, layout=w.Layout(width="440px"))
         self.escorts.add_class("ca-strike-escorts")
+        self.options = w.Text(description="Options", placeholder="key=value, ... (the game's switches, e.g. apat_percent=80)",
+                              layout=w.Layout(width="440px"))
+        self.options.add_class("ca-strike-options")
         self.target_unit = w.Dropdown(description="Target unit", options=[("-", NONE)], layout=w.Layout(width="440px"))
         self.target_unit.add_class("ca-strike-target-unit")
         self.assess_btn = w.Button(description="Assess", icon="search", button_style="info")
@@ -235,7 +239,7 @@ class StrikeWidget:
         self.clear_btn.add_class("ca-strike-clear")
         self.clear_btn.on_click(g(lambda _b: self.clear(), "clear strike overlays"))
         plan_box = w.VBox([w.HBox([self.mission, self.altitude, self.night]), self.launch, self.escorts,
-                           self.target_unit, self.assess_btn, self.findings, self.odds])
+                           self.target_unit, self.options, self.assess_btn, self.findings, self.odds])
         resolve_box = w.VBox([self.dice_note, w.HBox([self.dice, self.resolve_btn, self.roll_btn])])
         self.tabs = w.Tab(children=[w.VBox([self.reach_table, self.chosen]), plan_box, resolve_box, self.log])
         for i, t in enumerate(["Reach", "Plan & findings", "Resolve", "Strike log"]):
@@ -394,7 +398,8 @@ class StrikeWidget:
         return plan_of(self.campaign.state, self.campaign.map, side=self.side.value, target=self.target,
                        units=list(self.launch.value), mission=self.mission.value or None,
                        altitude=self.altitude.value.strip() or None, escorts=list(self.escorts.value),
-                       night=self.night.value, target_unit=self.target_unit.value or None)
+                       night=self.night.value, target_unit=self.target_unit.value or None,
+                       options=validate.key_values([x for x in self.options.value.split(",") if x.strip()], "option"))
 
     def assess(self) -> Optional[Assessment]:
         """Assess the plan: findings with rules, odds, exposure drawn, dice needed."""
@@ -431,8 +436,9 @@ class StrikeWidget:
             self.map.show_markers(INTERCEPTORS, [(h, INTERCEPTOR_COLOUR, f"can intercept from {h}") for h in sorted(at)],
                                   radius=11)
         if at or exposed:
-            self.findings.value += (f"<div class='ca-strike-exposure'>Interception exposure: {len(at)} enemy base(s)/CAP "
-                                    f"({_esc(', '.join(sorted(at)))}), {len(exposed)} route hex(es) exposed</div>")
+            self.findings.value += (f"<div class='ca-strike-exposure'><b>Interception exposure</b>: {len(at)} enemy "
+                                    f"base(s)/CAP ({_esc(', '.join(sorted(at)))}) marked on the map"
+                                    + (f"; {len(exposed)} route hex(es) exposed, shaded" if exposed else "") + "</div>")
         if needed:
             self.dice_note.value = ("<div>Dice, in this order:</div><ol class='ca-strike-dice-list'>"
                                     + "".join(f"<li>{_esc(n)}</li>" for n in needed) + "</ol>")
@@ -461,10 +467,11 @@ class StrikeWidget:
         self.map.clear_overlay(RANGE)
         self.map.clear_overlays(RINGS)
         state = self.campaign.state
-        units = [u.id for u in state.units.values() if u.hex == label and u.side == self.side.value]
+        units = [p.id for p in self.world().at(label) if p.side == self.side.value and p.role == "air"]
         rules = air_rules(self.campaign.game)
         if not units:
-            self.range_note.value = f"<div class='ca-strike-error'>No {_esc(self.side.value)} unit at {_esc(label)}.</div>"
+            self.range_note.value = (f"<div class='ca-strike-error'>No {_esc(self.side.value)} air unit at "
+                                     f"{_esc(label)}.</div>")
             return None
         range_map = range_map_of(self.campaign.game, rules)
         if range_map is not None:

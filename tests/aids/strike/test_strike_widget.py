@@ -17,6 +17,7 @@ import pytest
 
 from assistant.aids.strike import engine
 from assistant.aids.strike import widget as W
+from assistant.aids.strike.events import strike_log
 from assistant.campaign import Campaign
 from assistant.rules import strike as S
 from assistant.rules.strike import Assessment, Finding, Resolution, StrikeItem
@@ -95,9 +96,17 @@ def rules(monkeypatch):
     return r
 
 
+def without_air(c):
+    """The scenario without its own sample Air Points: the tests place the ones they count."""
+    for u in list(c.state.units.values()):
+        if u.kind == "Air Points":
+            c.remove_unit(u.id)
+    return c
+
+
 @pytest.fixture
 def camp(guadalcanal):
-    c = guadalcanal
+    c = without_air(guadalcanal)
     c.place_unit("allies", "Air Points", "E2317", name="1st MAW F4F", attrs={"normal_range": 6, "count": 4},
                  sample=True, id="maw-f4f")
     c.place_unit("allies", "Air Points", "G0626", name="Fiji B-17", attrs={"normal_range": 8, "count": 2},
@@ -149,7 +158,7 @@ def test_assess_shows_findings_with_rules_odds_and_draws_exposure(rules, camp):
     near = nx.single_source_shortest_path_length(world.graph, "E2118", cutoff=4)
     exposed = {h for h in route if h in near}
     assert exposed and W.INTERCEPTORS in v.map.overlay_names and W.EXPOSED in v.map.overlay_names
-    assert f"{len(exposed)} route hex(es) exposed" in f and "(E2118)" in f
+    assert f"{len(exposed)} route hex(es) exposed" in f and "1 enemy base(s)/CAP" in f and "(E2118)" in f
     assert "stand-in loss roll [T 3]" in v.dice_note.value
 
 
@@ -211,7 +220,7 @@ def test_base_range_is_the_rules_range_map_as_one_choropleth(rules, camp):
     legend = {e.key: e.count for e in v.map.choropleth_legend(W.RANGE)}
     assert legend == {"normal": sum(d <= 3 for d in near.values()), "extended": sum(d > 3 for d in near.values())}
     assert "Reach from E2317" in v.range_note.value
-    assert v.show_base_range("A0101") is None and "No allies unit at A0101" in v.range_note.value
+    assert v.show_base_range("A0101") is None and "No allies air unit at A0101" in v.range_note.value
 
 
 def test_base_range_without_a_range_map_draws_hex_rings(monkeypatch, camp):
@@ -265,3 +274,33 @@ def test_witp_reach_map_is_used_when_the_rules_object_has_none(monkeypatch, camp
     assert values == airmap.range_map(v.world(), "allies", "E2317", units=("maw-f4f",))
     assert {"normal", "extended"} <= set(values.values()) and W.RANGE in v.map.overlay_names
     assert v.map.overlays_in(W.RINGS) == []
+
+
+def test_real_witp_rules_reach_exposure_and_mining_resolution(guadalcanal):
+    """On the real witp air rules: MP distance [5.1.8], the enemy fighter that can intercept
+    marked [6.1], strategic mining resolved with an entered die [56.4.2] and logged."""
+    c = without_air(guadalcanal)
+    c.place_unit("allies", "Airfield", "E2317", category="installation", attrs={"level": 3}, id="af")
+    c.place_unit("allies", "Air Points", "E2317", name="B-17", sample=True, id="b17",
+                 attrs={"ap_type": "B", "count": 4, "normal_range": 60, "extended_range": 90})
+    c.place_unit("japan", "Air Points", "E2118", name="Zero", id="zero",
+                 attrs={"ap_type": "FTR", "count": 5, "normal_range": 30})
+    v = page(c).view
+    v.choose_target("E2118")
+    (item,) = v.items
+    assert item.distance_unit == "MP" and f"{item.distance:g} MP" in v.reach_table.value
+    assert item.range_class == "normal" and "B-17 [sample]" in v.reach_table.value
+    v.mission.value = "mining"
+    v.options.value = "resource_value=3"
+    assert v.assess() is not None and v.problem is None
+    assert "[6.1]" in v.findings.value and "zero" in v.findings.value
+    assert W.INTERCEPTORS in v.map.overlay_names and "(E2118)" in v.findings.value
+    assert "[56.4.2]" in v.dice_note.value
+    v.dice.value = "4"
+    v.resolve_btn.click()
+    assert v.problem is None, v.problem
+    (logged,) = strike_log(c.state)
+    assert logged.target == "E2118" and logged.resolution["dice"] == [4]
+    assert "1 strike(s) this turn" in v.log.value
+    v.options.value = "resource_value"  # not key=value: one line naming it
+    assert v.assess() is None and "'resource_value'" in v.problem
