@@ -165,6 +165,10 @@ class WitpAirRules:
         ab = airbase_at(world, hex_)
         out: dict[str, Any] = {"airbase": ab, "level": None, "capacity": None}
         if ab is None:
+            carriers = all(air_unit(p).carrier for p in world.at(hex_) if p.role == "air" and p.side == plan.side)
+            if not carriers:
+                a.findings.append(Finding("question", "[4.3]", f"no airfield known at {hex_} (an Airfield piece or the "
+                                          "hex's airfield level): capacity and bomber minimums unchecked"))
             return out
         cat = self._category(world, plan, ab)
         out["supply_category"] = cat
