@@ -280,6 +280,26 @@ class GlobalWarAir:
         out.append(Finding("info", "17.1.7.D", "the new base must be set up by the end of this Air Movement Phase"))
         return out
 
+    def range_map(self, world: World, side: str, base: str, *, units: Sequence[str] = (),
+                  mission: Optional[str] = None, altitude: Optional[str] = None) -> dict[str, str]:
+        """Every hex the LRBs at ``base`` (or ``units``) reach, by range class: ``radius`` (a
+        bombing target [17.1.7.B]) or ``transfer`` (up to 3 x radius [17.1.7.C]), along paths not
+        over neutral countries [17.1.6]; empty while the turn's radius is unknown [17.1.3.A]."""
+        from .airpath import masks
+
+        net = world.net
+        if base not in net.index:
+            raise ValueError(f"hex {base!r} is not on the map")
+        pieces = [world.piece(u) for u in units] if units else [p for p in world.at(base) if p.side == side]
+        radii = [r for r in (self._radius(world, p, []) for p in pieces if _is(p, LRB) and _live(p)) if r is not None]
+        if not radii:
+            return {}
+        radius = max(radii)
+        enter, edges = masks(world)
+        found = net.search([net.index[base]], enter=enter, edges=edges, limit=TRANSFER_MULTIPLE * radius)
+        return {net.labels[i]: ("radius" if d <= radius else "transfer")
+                for i, d in enumerate(found.dist.tolist()) if d <= TRANSFER_MULTIPLE * radius}
+
     # ----- the raid ----------------------------------------------------------------------------
     def raid(self, world: World, plan: StrikePlan) -> Raid:
         ids = [u for l in plan.launches for u in l.units]

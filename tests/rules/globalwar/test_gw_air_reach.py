@@ -150,6 +150,17 @@ def test_the_real_map_wraps_west_edge_to_east_edge():
     assert f.hexes == 1 and f.path == ["W0101", "E0134"]
 
 
+def test_the_range_map_of_a_base_agrees_with_reach_and_avoids_neutrals():
+    g = set_hexes(hexgrid(12, 3, communications=True), [lab(6, 1), lab(6, 2)], country="spain")
+    w = europe(g=g, radius=3)
+    m = RULES.range_map(w, "allies", BASE)
+    assert m[lab(5, 2)] == "radius" and m[lab(2, 1)] == "radius" and lab(6, 2) not in m
+    for h, cls in m.items():
+        assert one(w, target=h, mission="transfer").range_class == cls, h
+    assert lab(12, 2) not in m  # 3 x 3 = 9 < 10 hexes round Spain
+    assert RULES.range_map(europe(radius=None), "allies", BASE) == {}
+
+
 # ----- transfer at 3 x radius [17.1.7.C], new base [17.1.4] ----------------------------------
 def test_transfer_reaches_three_times_the_radius_exactly_and_not_one_beyond():
     ctl = {lab(c, 2): "allies" for c in range(1, 13)}
