@@ -61,7 +61,7 @@ class WitpAirRules:
         for p in pieces:
             if p.role != "air":
                 raise ValueError(f"{p.id} is not an air unit (its kind {p.kind!r} has role {p.role!r})")
-        res = to_target(net, target, high=alt == "High")
+        res = to_target(net, target, high=alt == "High", passes_double=_passes(world))
         unknown = unknown_area(net)
         items = []
         for p in pieces:
@@ -237,8 +237,8 @@ class WitpAirRules:
         if stg not in net.index:
             raise KeyError(f"staging hex {stg} is not on the map")
         high = plan.altitude == "High"
-        leg1 = from_hex(net, u.piece.hex, high).distance(stg)
-        leg2 = to_target(net, plan.target, high).distance(stg)
+        leg1 = from_hex(net, u.piece.hex, high, passes_double=_passes(world)).distance(stg)
+        leg2 = to_target(net, plan.target, high, passes_double=_passes(world)).distance(stg)
         ab = airbase_at(world, stg)
         if ab is None:
             item.findings.append(Finding("error", "[5.14]", f"no airbase at staging hex {stg}"))
@@ -265,8 +265,8 @@ class WitpAirRules:
         if u.normal is None:
             return
         net = world.net
-        out_leg = from_hex(net, plan.target, high, limit=u.normal)
-        back = to_target(net, u.piece.hex, high, limit=u.normal)
+        out_leg = from_hex(net, plan.target, high, limit=u.normal, passes_double=_passes(world))
+        back = to_target(net, u.piece.hex, high, limit=u.normal, passes_double=_passes(world))
         for hex_ in _friendly_airbases(world, plan.side):
             if hex_ in (u.piece.hex, plan.target):
                 continue
@@ -287,7 +287,7 @@ class WitpAirRules:
         if not plan.return_base or item.distance is None or u.normal is None:
             item.findings.append(Finding("question", "[4.4.7]", "strike transfer: which return base (--return-base)?"))
             return
-        back = from_hex(world.net, plan.target, high).distance(plan.return_base)
+        back = from_hex(world.net, plan.target, high, passes_double=_passes(world)).distance(plan.return_base)
         ext = item.range_class == "extended"
         lim = 2 * ((u.extended or u.normal) if ext else u.normal)
         tot = item.distance + back
@@ -340,7 +340,7 @@ class WitpAirRules:
         """[5.3], [6.1]: enemy fighters over the target (CAP over their own base, Cover CAP plotted
         over it: ``cap_over``) and enemy fighter bases whose normal range reaches the target."""
         net = world.net
-        res = to_target(net, plan.target, high)
+        res = to_target(net, plan.target, high, passes_double=_passes(world))
         out = []
         for p in world.of_enemy(plan.side, "air"):
             u = air_unit(p)
@@ -519,6 +519,14 @@ class WitpAirRules:
             res.changes.append({"unit": ab.piece.id, "set": {"damage": level, "s_results": s_count}, "before": before})
         else:
             res.findings.append(Finding("info", "[11.5]", f"{plan.target}: mark the airfield {level} (no airfield piece to change)"))
+
+
+def _passes(world: World) -> bool:
+    """Setting ``air_mountain_pass``: does a mountain hexside with a pass double air MP [5.1.8]?"""
+    v = world.settings.get("air_mountain_pass", "not_doubled")
+    if v not in ("not_doubled", "doubled"):
+        raise ValueError(f"setting air_mountain_pass {v!r} is not not_doubled or doubled")
+    return v == "doubled"
 
 
 def _count(notation: str) -> int:

@@ -50,7 +50,13 @@ def unknown_area(net: HexNet) -> np.ndarray:
     return net.cached(("witp", "air_unknown_area"), lambda: np.isnan(hex_mp(net)))
 
 
-def edge_cost(net: HexNet, high: bool, reverse: bool) -> np.ndarray:
+def mountains(net: HexNet, passes_double: bool = False) -> np.ndarray:
+    """Per CSR edge: a mountain hexside doubling air MP [5.1.8]; a pass counts only when
+    ``passes_double`` (setting ``air_mountain_pass``)."""
+    return net.edge_has("mountain") if passes_double else mountain_crossings(net)
+
+
+def edge_cost(net: HexNet, high: bool, reverse: bool, passes_double: bool = False) -> np.ndarray:
     """Per CSR edge: MP of the hex entered (head on a forward search, tail on a reversed one),
     doubled across a mountain hexside unless High [5.1.8]. An unknown Movement Area costs 5 MP
     (temperate) and the path is flagged (``unknown_area``)."""
@@ -59,25 +65,27 @@ def edge_cost(net: HexNet, high: bool, reverse: bool) -> np.ndarray:
         entered = net.tail if reverse else net.head
         w = mp.take(entered)
         if not high:
-            w = np.where(mountain_crossings(net), 2 * w, w)
+            w = np.where(mountains(net, passes_double), 2 * w, w)
         return w
-    return net.cached(("witp", "air_edge_cost", bool(high), bool(reverse)), build)
+    return net.cached(("witp", "air_edge_cost", bool(high), bool(reverse), bool(passes_double)), build)
 
 
-def to_target(net: HexNet, target: str, high: bool = False, limit: float = np.inf) -> SearchResult:
+def to_target(net: HexNet, target: str, high: bool = False, limit: float = np.inf,
+              passes_double: bool = False) -> SearchResult:
     """One search from ``target`` over reversed edges: every hex's MP TO the target [5.1.8]."""
-    return net.search([net.index[target]], weight=edge_cost(net, high, reverse=True), limit=limit)
+    return net.search([net.index[target]], weight=edge_cost(net, high, True, passes_double), limit=limit)
 
 
-def from_hex(net: HexNet, start: str, high: bool = False, limit: float = np.inf) -> SearchResult:
+def from_hex(net: HexNet, start: str, high: bool = False, limit: float = np.inf,
+             passes_double: bool = False) -> SearchResult:
     """One forward search from ``start``: the MP from it to every hex [5.1.8]."""
-    return net.search([net.index[start]], weight=edge_cost(net, high, reverse=False), limit=limit)
+    return net.search([net.index[start]], weight=edge_cost(net, high, False, passes_double), limit=limit)
 
 
-def path_mp(net: HexNet, path: list[str], high: bool = False) -> float:
+def path_mp(net: HexNet, path: list[str], high: bool = False, passes_double: bool = False) -> float:
     """MP of a walked path (first label = origin, not charged) [5.1.8]."""
     mp = np.nan_to_num(hex_mp(net), nan=float(MP_PER_HEX_DEFAULT["temperate"]))
-    mountain = mountain_crossings(net)
+    mountain = mountains(net, passes_double)
     total = 0.0
     for a, b in zip(path, path[1:]):
         ia, ib = net.index[a], net.index[b]

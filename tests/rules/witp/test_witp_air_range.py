@@ -138,3 +138,13 @@ def test_6_3_3_tokyo_to_iwo_jima_65_mp_and_iwo_jima_to_tinian_66_mp(real):
     net = HexNet.of(real)
     assert R.path_mp(net, leg1.path) == 65 and R.path_mp(net, leg2.path) == 66
     # Tinian -> Tokyo is 133 in the text; the derived map gives less (tests/maps): not asserted here.
+
+
+@pytest.mark.parametrize("reading, mp", [("not_doubled", 18), ("doubled", 24)])
+def test_setting_air_mountain_pass(reading, mp):
+    """[5.1.8] a mountain hexside with a pass: not a mountain hexside (default) or doubled too."""
+    g = row(4)
+    g.edges["H0100", "H0200"].update(mountain=True, **{"pass": True})
+    w = world(g, [air("a", "H0000", normal_range=30)], air_mountain_pass=reading)
+    assert RULES.reach(w, "japan", "H0300", units=["a"], altitude="Low")[0].distance == mp
+    assert RULES.reach(w, "japan", "H0300", units=["a"], altitude="High")[0].distance == 18
