@@ -339,7 +339,7 @@ class GlobalWarAir:
         else:
             a.steps.append(f"no ADs over {plan.target}: the LRBs roll the LRB CRT at once and suffer no loss [17.3.3]")
         if raid.lrbs:
-            a.odds, missing = self._odds(world, raid)
+            a.odds, missing = self.raid_odds(world, raid)
             a.findings += [Finding("question", rule, text) for rule, text in missing]
         return a
 
@@ -379,7 +379,7 @@ class GlobalWarAir:
                 return min(pp, sum(out))
         return pp
 
-    def _odds(self, world: World, raid: Raid) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    def raid_odds(self, world: World, raid: Raid) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         """Exact odds by enumeration over the d6 faces and the player's CRT cells; outcomes whose
         cell is not entered are named as such (their probability still counted)."""
         missing: dict[tuple[str, str, str, int], set[int]] = {}  # (rule, what, table, column) -> dice

@@ -221,3 +221,42 @@ def test_a_transfer_needs_no_dice():
 ])
 def test_the_rules_in_the_rulebooks_own_words(words):
     assert words in rulebook_text()
+
+
+# ----- campaign odds globalwar raid --------------------------------------------------------------
+def _csv(path, rows):
+    import csv
+
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return str(path)
+
+
+def test_the_odds_command_gives_24_5s_odds_without_a_campaign(tmp_path, capsys):
+    import json
+
+    from assistant.cli import main
+
+    a, l = _csv(tmp_path / "a.csv", AD_24_5), _csv(tmp_path / "l.csv", LRB_24_5)
+    assert main(["odds", "globalwar", "raid", "--ads", "5", "--ad-attack", "4", "--lrbs", "4", "--lrb-attack", "2",
+                 "--lrb-defence", "4", "--table", f"ad_lrb_crt={a}", "--table", f"lrb_crt={l}", "--json"]) in (0, None)
+    d = json.loads(capsys.readouterr().out)
+    assert (d["ad_strength"], d["lrb_defence"], d["differential"]) == (20, 16, 4)
+    assert d["pp_lost"]["8 PP"]["fraction"] == "1/36" and d["ad_vs_lrb"]["1/A"]["fraction"] == "1/6"
+    assert [m["rule"] for m in d["missing"]] == ["17.3.1.B", "17.3.1.C"]
+
+
+@pytest.mark.parametrize("args, named", [(["--lrbs", "0", "--lrb-attack", "2"], "lrbs"),
+                                         (["--lrbs", "2", "--lrb-attack", "2", "--table", "crt=x.csv"], "'crt=x.csv'"),
+                                         (["--lrbs", "2", "--lrb-attack", "2", "--table", "lrb_crt=/nonexistent.csv"], "cannot read")])
+def test_the_odds_command_names_a_bad_argument(args, named, capsys):
+    from assistant.cli import main
+
+    try:
+        code = main(["odds", "globalwar", "raid", *args])
+    except SystemExit as e:  # argparse's own refusals
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2 and named in err and len(err.strip().splitlines()) == 1
