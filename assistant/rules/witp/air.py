@@ -138,6 +138,7 @@ class WitpAirRules:
                 self._exemption(world, plan, u, item, high)
             if plan.mission == "strike_transfer":
                 self._strike_transfer(world, plan, u, item, high)
+            self._strengths(plan, u, item, b)
         for hex_, b in bases.items():
             self._capacity(world, plan, hex_, b, a)
         a.findings += plan_checks(world, plan, units)
@@ -258,6 +259,34 @@ class WitpAirRules:
         item.findings.append(Finding("warning", "[5.14.5]", "staging strikes are at extended range for combat losses [6.3.3]"))
         item.extra["extended_losses"] = True
 
+    def _strengths(self, plan: StrikePlan, u: AirUnit, item: StrikeItem, b: dict[str, Any]) -> None:
+        """Strengths at the range class (extended values at extended/extreme range, or a staging
+        leg flown extended [5.14.1], [5.15]) and altitude [5.2]; Level-1 base -1 [4.3.2] (C)."""
+        stg = item.extra.get("staging")
+        ext = item.range_class in ("extended", "extreme") or bool(stg and "extended" in stg["classes"])
+        out: dict[str, Any] = {"range": "extended" if ext else "normal"}
+        rated = None
+        if u.attr("air_combat") is not None:
+            rated = M.parse_rating(u.attr("air_combat"))[1]
+        for key in ("air_combat", "bombardment", "anti_ship"):
+            raw = u.attr(f"{key}_extended") if ext else None
+            raw = u.attr(key) if raw is None else raw
+            if raw is None:
+                continue
+            if key == "air_combat":
+                v = M.altitude_strength(raw, plan.altitude or "", u.bomber, bool(u.flag("elite")))
+            else:
+                v = M.bomber_strength(M.parse_rating(raw)[0], rated, plan.altitude or "", key,
+                                      fighter_bomber="FB" in u.roles[:1])
+                l1 = (str(u.attr("bomber_class", "")).lower() == "twin" and b.get("level") == 1
+                      and not plan.options.get("l1_cp"))
+                v = max(0, v - 1) if l1 else v
+            out[key] = v
+        item.extra["strengths"] = out
+        if len(out) > 1:
+            item.steps.append(f"[5.2];[4.1] at {plan.altitude or '?'} and {out['range']} range: "
+                              + ", ".join(f"{k} {v}" for k, v in out.items() if k != "range"))
+
     def _exemption(self, world: World, plan: StrikePlan, u: AirUnit, item: StrikeItem, high: bool) -> None:
         """[6.3.3] no doubling if an assumed normal-range staging route target -> friendly undamaged
         airbase -> launch base exists (B-29s included)."""
@@ -355,6 +384,28 @@ class WitpAirRules:
                             "how": "within normal range: Cover CAP if plotted, emergency cover via the APAT [5.3.3], [9.1]"})
             elif u.normal is None:
                 a.findings.append(Finding("question", "[5.3]", f"enemy fighter {p.id}: normal range not entered"))
+        # the route: enemy fighters whose normal range reaches a hex the strike flies over (one
+        # search per enemy fighter base, limited to its longest normal range) [6.1], [5.3.3]
+        route = {h for it in a.items for h in it.path[1:-1]}
+        listed = {e["unit"] for e in out}
+        by_base: dict[str, list[AirUnit]] = {}
+        for p in world.of_enemy(plan.side, "air"):
+            u = air_unit(p)
+            if u.fighter and u.normal is not None and p.id not in listed and u.flag("operable") is not False:
+                by_base.setdefault(p.hex, []).append(u)
+        route_out = []
+        for hex_, us in by_base.items():
+            if not route:
+                break
+            fwd = from_hex(net, hex_, high, limit=max(x.normal for x in us), passes_double=_passes(world))
+            for x in us:
+                over = sorted(h for h in route if fwd.distance(h) <= x.normal)
+                if over:
+                    route_out.append({"unit": x.id, "base": hex_, "route_hexes": over})
+                    a.findings.append(Finding("info", "[6.1];[5.3.3]", f"enemy fighter {x.id} at {hex_} reaches "
+                                              f"{len(over)} hex(es) of the route (e.g. {over[0]}): air combat is "
+                                              "generally only over the target, unless Cover CAP is plotted there"))
+        a.extra["route_exposure"] = route_out
         a.extra["exposure"] = out
         for e in out:
             a.findings.append(Finding("warning", "[6.1]", f"enemy fighter {e['unit']} at {e['base']} "

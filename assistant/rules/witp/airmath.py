@@ -61,6 +61,22 @@ def altitude_strength(rating: object, flown: str, bomber: bool = False, elite: b
     return value - 1 if diff <= -2 else value
 
 
+def bomber_strength(value: int, rated: Optional[str], flown: str, kind: str, fighter_bomber: bool = False) -> int:
+    """[5.2.2] bombardment and anti-ship strengths +1 per level flown below the rated altitude (not
+    for fighter-bombers); bombardment -1 per level above (anti-ship above: see [7.1] B; unchanged
+    here). Minimum 0."""
+    if kind not in ("bombardment", "anti_ship"):
+        raise ValueError(f"strength kind {kind!r} is not bombardment or anti_ship")
+    if rated is None or flown not in ALTITUDES:
+        return value
+    diff = ALTITUDES.index(flown) - ALTITUDES.index(rated)
+    if diff < 0 and not fighter_bomber:
+        return value - diff
+    if diff > 0 and kind == "bombardment":
+        return max(0, value - diff)
+    return value
+
+
 def allowed_altitudes(rating: object, bomber: bool = False, elite: bool = False) -> tuple[str, ...]:
     """[5.2.3] no AP may operate at an altitude that makes its air combat strength zero or less."""
     return tuple(a for a in ALTITUDES if altitude_strength(rating, a, bomber, elite) > 0)

@@ -174,6 +174,16 @@ def test_6_1_enemy_fighters_within_normal_range_are_exposure():
                        air("cap", "H0200", side="allies", nation="us", normal_range=6, roles="F")])
     a = RULES.assess(w, plan("H0300", "H0000", ["b"], altitude="Medium"))
     assert {e["unit"] for e in a.extra["exposure"]} == {"f4f", "cap"}  # p40 is 12 MP away
+    assert a.extra["route_exposure"] == []  # the route H0100, H0200: p40 (range 6, at H0500) reaches none
+
+
+def test_6_1_route_exposure_lists_fighters_reaching_the_route_not_the_target():
+    w = world(row(6), [air("b", "H0000", normal_range=40, count=2),
+                       air("p40", "H0100", side="allies", nation="us", normal_range=18, roles="F")])
+    a = RULES.assess(w, plan("H0500", "H0000", ["b"], altitude="Medium"))
+    assert a.extra["exposure"] == []  # H0100 -> H0500 is 24 MP > 18
+    assert a.extra["route_exposure"] == [{"unit": "p40", "base": "H0100",
+                                          "route_hexes": ["H0100", "H0200", "H0300", "H0400"]}]  # 0..18 MP
 
 
 # ----- resolutions -------------------------------------------------------------------------------
@@ -257,3 +267,19 @@ def test_bad_input_is_one_error_naming_it():
         RULES.assess(w, plan("H0300", "H0000", ["b"], mission="dogfight"))
     with pytest.raises(KeyError, match="Z9999"):
         RULES.reach(w, "japan", "Z9999")
+
+
+def test_5_2_2_strengths_at_range_and_altitude_and_4_3_2_level_1_minus_one():
+    """[5.2.2] bombardment +1 per level below the rated altitude, -1 per level above; [4.3.2] (C)
+    twin-engined bombers at a Level-1 base: bombardment and anti-ship -1 (1 CP per AP negates)."""
+    units = [field("af", "H0000", level=1),
+             air("g4m", "H0000", normal_range=6, extended_range=30, count=1, bomber_class="twin", roles="B",
+                 air_combat="2M", air_combat_extended="1M", bombardment=4, bombardment_extended=3, anti_ship=5,
+                 anti_ship_extended=4)]
+    w = world(row(4), units)
+    low = RULES.assess(w, plan("H0300", "H0000", ["g4m"], altitude="Low")).items[0]
+    assert low.range_class == "extended"
+    assert low.extra["strengths"] == {"range": "extended", "air_combat": 1, "bombardment": 3 + 1 - 1,
+                                      "anti_ship": 4 + 1 - 1}
+    high = RULES.assess(w, plan("H0300", "H0000", ["g4m"], altitude="High", options={"l1_cp": True})).items[0]
+    assert high.extra["strengths"] == {"range": "extended", "air_combat": 1, "bombardment": 3 - 1, "anti_ship": 4}
