@@ -63,17 +63,20 @@ class WitpAirRules:
                 raise ValueError(f"{p.id} is not an air unit (its kind {p.kind!r} has role {p.role!r})")
         res = to_target(net, target, high=alt == "High", passes_double=_passes(world))
         unknown = unknown_area(net)
+        any_unknown = bool(unknown.any())
+        labels = net.labels
         items = []
         for p in pieces:
             u = air_unit(p)
             node = net.index[p.hex]
             d = res.dist.item(node)
-            path = res.path_labels(p.hex) if np.isfinite(d) else []
+            idx = res.path(node)
+            path = [labels[i] for i in idx]
             item = StrikeItem(unit=p.id, base=p.hex, distance=d if np.isfinite(d) else None, distance_unit="MP",
                               range_class=None, path=path)
             item.steps.append(f"[5.1.8] {p.hex} -> {target}: {len(path) - 1} hexes entered, {d:g} MP"
                               + (" (High: mountain hexsides not doubled)" if alt == "High" else ""))
-            if any(unknown[net.index[h]] for h in path[:-1] + path[-1:]):
+            if any_unknown and idx and bool(unknown[idx].any()):
                 item.findings.append(Finding("question", "[2.1.4]", "a hex on the path has no Movement Area "
                                              "(counted as temperate, 5 MP): enter movement_area for it"))
             self._classify(u, item, mission)
