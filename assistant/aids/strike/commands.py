@@ -34,10 +34,8 @@ class ResolveStrike:
         world = world_of(s, ctx.map.graph(corrections_of(s)), tables=self.tables)
         rules = air_rules(s.game)
         needed = _wrap(rules.dice_needed, world, self.plan)
-        if not needed:
-            raise CampaignError("this strike needs no dice: nothing to resolve")
         specs = [parse_notation(n.split(":", 1)[0]) for n in needed]
-        if self.dice is None:
+        if self.dice is None:  # a strike the rules resolve without dice (globalwar [17.6.4]) records none
             faces = [f for spec in specs for f in ctx.roll(spec.count, spec.low, spec.high)]
         else:
             faces = _check_entered(self.dice, specs, needed)
@@ -68,7 +66,7 @@ def _check_entered(dice: Any, specs, needed) -> list[int]:
         raise CampaignError(f"{len(dice)} dice entered (at most {MAX_DICE})")
     want = sum(spec.count for spec in specs)
     if len(dice) != want:
-        raise CampaignError(f"this strike needs {want} dice ({'; '.join(needed)}), not {len(dice)}")
+        raise CampaignError(f"this strike needs {want} dice ({'; '.join(needed) or 'none'}), not {len(dice)}")
     out, i = [], 0
     for spec, what in zip(specs, needed):
         vals = list(dice[i:i + spec.count])
