@@ -71,7 +71,7 @@ class AptoAirRules:
     # ---------------------------------------------------------------- reach and legality
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),
               mission: Optional[str] = None, altitude: Optional[str] = None) -> list[StrikeItem]:
-        pieces = [world.piece(u) for u in units] if units else world.of_side(side, "air")
+        pieces = [_piece(world, u) for u in units] if units else world.of_side(side, "air")
         return [self._item(world, p, target, mission) for p in pieces]
 
     def _item(self, world: World, p: Piece, target: str, mission: Optional[str], escort: bool = False,
@@ -158,9 +158,9 @@ class AptoAirRules:
         return out
 
     def assess(self, world: World, plan: StrikePlan) -> Assessment:
-        items = [self._item(world, world.piece(u), plan.target, plan.mission, return_base=plan.return_base)
+        items = [self._item(world, _piece(world, u), plan.target, plan.mission, return_base=plan.return_base)
                  for l in plan.launches for u in l.units]
-        items += [self._item(world, world.piece(u), plan.target, plan.mission, escort=True, return_base=plan.return_base)
+        items += [self._item(world, _piece(world, u), plan.target, plan.mission, escort=True, return_base=plan.return_base)
                   for u in plan.escorts]
         a = Assessment(plan=plan, items=items)
         if plan.mission != "change_base" and not plan.night:
@@ -176,9 +176,9 @@ class AptoAirRules:
                 a.findings.append(Finding("info", "[4.13]", f"{h}: may be intercepted by "
                                           + ", ".join(f"{i} (range {ranges[i]})" for i in ids)))
         if plan.mission == "air_naval" and plan.target_unit:
-            ship = world.piece(plan.target_unit)
+            ship = _piece(world, plan.target_unit)
             for it in items:
-                p = world.piece(it.unit)
+                p = _piece(world, it.unit)
                 if not flies_as_fighter(p) and kind_of(p) != "ATP":
                     att = self._naval_attack(world, plan, p, ship)
                     aa = self._aa(world, plan, {})
@@ -206,7 +206,7 @@ class AptoAirRules:
         units = {}
         for x, t in pairs:
             for u in (x, t):
-                units[u] = world.piece(u)
+                units[u] = _piece(world, u)
         rnd = int(_opt(plan, "round", 1))
         if rnd not in (1, 2):
             raise ValueError(f"option round {rnd!r} must be 1 or 2")
@@ -246,14 +246,14 @@ class AptoAirRules:
         return out
 
     def _heavy(self, world: World, uid: str) -> bool:
-        return truthy(world.piece(uid).attr("heavy"))
+        return truthy(_piece(world, uid).attr("heavy"))
 
     # ---------------------------------------------------------------- air-naval
     def _ships(self, world: World, plan: StrikePlan) -> list[Piece]:
         """The naval units in the target location (in port and out of port are separate [4.15])."""
         enemy = [p for p in world.of_enemy(plan.side, "naval") if p.hex == plan.target and not truthy(p.attr("sunk"))]
         if plan.target_unit:
-            port = truthy(world.piece(plan.target_unit).attr("in_port"))
+            port = truthy(_piece(world, plan.target_unit).attr("in_port"))
             enemy = [p for p in enemy if truthy(p.attr("in_port")) == port]
         return enemy
 
@@ -298,19 +298,19 @@ class AptoAirRules:
                 b, sep, targets = part.partition(":")
                 if not sep:
                     raise ValueError(f"option attacks item {part.strip()!r} must be BOMBER:SHIP,SHIP")
-                bomber = world.piece(b.strip())
+                bomber = _piece(world, b.strip())
                 ts = [t.strip() for t in targets.split(",") if t.strip()]
                 n = attacks_per_bomber(num(bomber, "strength", 0), truthy(bomber.attr("underscored")))
                 if len(ts) > n:
                     raise ValueError(f"{bomber.id} has {n} air-naval attack(s), not {len(ts)} [4.20]")
-                out += [(bomber, world.piece(t)) for t in ts]
+                out += [(bomber, _piece(world, t)) for t in ts]
         else:
             if not plan.target_unit:
                 raise ValueError("an air-naval attack needs target_unit or the attacks option [4.20]")
-            ship = world.piece(plan.target_unit)
+            ship = _piece(world, plan.target_unit)
             for l in plan.launches:
                 for u in l.units:
-                    p = world.piece(u)
+                    p = _piece(world, u)
                     if flies_as_fighter(p):
                         continue
                     out += [(p, ship)] * attacks_per_bomber(num(p, "strength", 0), truthy(p.attr("underscored")))
@@ -318,8 +318,8 @@ class AptoAirRules:
 
     # ---------------------------------------------------------------- strategic bombing
     def _bombers(self, world: World, plan: StrikePlan) -> list[Piece]:
-        return [world.piece(u) for l in plan.launches for u in l.units
-                if kind_of(world.piece(u)) == "B" and not truthy(world.piece(u).attr("aborted"))]
+        return [_piece(world, u) for l in plan.launches for u in l.units
+                if kind_of(_piece(world, u)) == "B" and not truthy(_piece(world, u).attr("aborted"))]
 
     def _bombing_column(self, world: World, plan: StrikePlan) -> tuple[Optional[str], int, list[str], list[Finding]]:
         bombers = self._bombers(world, plan)
@@ -402,13 +402,13 @@ class AptoAirRules:
             if self._heavy(world, t):
                 rf_die = dice.pop(0)
                 if r == HIT or (r == ABORT and on_abort):
-                    bq = num(world.piece(t), "quality", 0)
-                    fq = num(world.piece(x), "quality", 0)
+                    bq = num(_piece(world, t), "quality", 0)
+                    fq = num(_piece(world, x), "quality", 0)
                     rf = return_fire_result(bq, fq, rf_die)
                     res.outcome.append(f"return fire {t} on {x}: {rf_die} + {bq} - {fq} = {rf_die + bq - fq} vs {fq} -> {rf} [4.19]")
                     self._note(rf, x, hits, aborted)
         for uid in sorted(set(hits) | aborted):  # results noted, then applied together [4.16]
-            p = world.piece(uid)
+            p = _piece(world, uid)
             keys = ("depleted", "aborted", "eliminated")
             before = {k: p.attrs.get(k) for k in keys}
             new: dict[str, Any] = {}
@@ -453,11 +453,11 @@ class AptoAirRules:
             res.outcome.append(f"{b.id} on {s.id}: {d1}+{d2} {att.modifier:+d} = {d1 + d2 + att.modifier} vs armor {att.armor}"
                                f" -> {r}; AA {aa}: {'AA hit' if hit_aa else 'no AA hit'} [4.20], [4.21]")
         for sid, st in state.items():
-            p = world.piece(sid)
+            p = _piece(world, sid)
             new = {"sunk": "yes"} if st == "sunk" else {"damaged": "yes"}
             res.changes.append({"unit": sid, "set": new, "before": {k: p.attrs.get(k) for k in new}})
         for bid, n in aa_hits.items():  # applied after all the attacks; extra hits are lost [4.21]
-            p = world.piece(bid)
+            p = _piece(world, bid)
             new = {"eliminated": "yes"} if n >= steps_left(p) else {"depleted": "yes"}
             res.changes.append({"unit": bid, "set": new, "before": {k: p.attrs.get(k) for k in new}})
             res.outcome.append(f"{bid}: {n} AA hit(s) -> {next(iter(new))} [4.21]")
@@ -490,6 +490,13 @@ class AptoAirRules:
         if aa:
             res.findings.append(Finding("question", "[2.5]", "one participating bomber loses a step to AA: the player "
                                         "with the Initiative chooses which"))
+
+
+def _piece(world: World, uid: str) -> Piece:
+    try:
+        return world.piece(uid)
+    except KeyError:
+        raise KeyError(f"unit {uid!r} is not on the map") from None
 
 
 def _missing(p: Piece, key: str):
