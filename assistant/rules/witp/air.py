@@ -216,6 +216,7 @@ class WitpAirRules:
     def _capacity(self, world: World, plan: StrikePlan, hex_: str, b: dict[str, Any], a: Assessment) -> None:
         """[4.3.1] APs over capacity are inoperable (owner's choice); [4.3.2] (A) twin-engined bombers
         at a Level-1 base count double unless 1 CP per AP is paid."""
+        self._carriers(world, plan, hex_, a)
         cap = b.get("capacity")
         if cap is None:
             return
@@ -234,6 +235,25 @@ class WitpAirRules:
         if used > cap:
             a.findings.append(Finding("warning", "[4.3.1]", f"{hex_}: {used} AP against capacity {cap}: {used - cap} "
                                       "must be marked inoperable (owner's choice)"))
+
+    def _carriers(self, world: World, plan: StrikePlan, hex_: str, a: Assessment) -> None:
+        """[4.3.1] carriers may not over-stack: carrier-based APs at ``hex_`` against the air
+        capacity of the friendly carrier task forces there."""
+        aps = sum(air_unit(p).count or 0 for p in world.at(hex_)
+                  if p.role == "air" and p.side == plan.side and air_unit(p).carrier)
+        if not aps:
+            return
+        tfs = [p for p in world.at(hex_) if p.side == plan.side and p.kind.lower() == "carrier task force"]
+        caps = [p.attr("air_capacity") for p in tfs]
+        if not tfs or any(c is None for c in caps):
+            a.findings.append(Finding("question", "[4.3.1]", f"{hex_}: carrier air capacity (air_capacity of the "
+                                      "carrier task force) not entered: over-stacking unchecked"))
+            return
+        from .layers import number
+        cap = sum(int(number(p.id, "air_capacity", c, whole=True)) for p, c in zip(tfs, caps))
+        if aps > cap:
+            a.findings.append(Finding("error", "[4.3.1]", f"{hex_}: {aps} carrier APs over air capacity {cap}: "
+                                      "carriers may not over-stack"))
 
     def _staging(self, world: World, plan: StrikePlan, u: AirUnit, item: StrikeItem, stg: str) -> None:
         """[5.14] two legs: base -> staging base -> target; either may be extended [5.14.1]."""

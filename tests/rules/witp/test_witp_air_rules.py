@@ -283,3 +283,16 @@ def test_5_2_2_strengths_at_range_and_altitude_and_4_3_2_level_1_minus_one():
                                       "anti_ship": 4 + 1 - 1}
     high = RULES.assess(w, plan("H0300", "H0000", ["g4m"], altitude="High", options={"l1_cp": True})).items[0]
     assert high.extra["strengths"] == {"range": "extended", "air_combat": 1, "bombardment": 3 - 1, "anti_ship": 4}
+
+
+def test_4_3_1_carriers_may_not_over_stack():
+    ctf = piece("kb", "japan", "carrier task force", "H0000", air_capacity=6)
+    w = world(row(4), [ctf, air("a6m", "H0000", count=4, normal_range=30, carrier=True),
+                       air("d3a", "H0000", count=3, normal_range=30, carrier=True)])
+    a = RULES.assess(w, plan("H0300", "H0000", ["a6m", "d3a"], altitude="Low"))
+    assert "[4.3.1]" in rules_of(a.findings, "error")
+    assert "[4.3]" not in rules_of(a.findings, "question")  # carriers need no airfield
+    w = world(row(4), [piece("kb", "japan", "carrier task force", "H0000", air_capacity=7),
+                       air("a6m", "H0000", count=4, normal_range=30, carrier=True),
+                       air("d3a", "H0000", count=3, normal_range=30, carrier=True)])
+    assert "[4.3.1]" not in rules_of(RULES.assess(w, plan("H0300", "H0000", ["a6m", "d3a"], altitude="Low")).findings)
