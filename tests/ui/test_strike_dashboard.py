@@ -49,27 +49,24 @@ def geometry():
     return gm.grid, BoardFrame.for_grid(gm.grid)
 
 
-def demo_strike(served, grid):
-    """(side, side's name, target hex): the side with sample air units and the enemy unit's hex
-    nearest to one of them (read from the demo file, as a player reads the map)."""
+def demo_strike(served):
+    """(side, target hex, unit, distance text): an enemy-held hex that one of the demo's sample Air
+    Points reaches at some distance, found with the strike engine on the demo file, as a player
+    would read it off the reach list (the page must show the same)."""
+    from assistant.aids.strike.engine import reach
+    from assistant.aids.world import world_of
     from assistant.campaign import Campaign
 
     c = Campaign.open(served.file, readonly=True)
     try:
         s = c.state
-        kinds = {u.id: u.kind for u in s.units.values()}
-        air = [u for u in s.units.values() if kinds[u.id] == "Air Points"]
-        assert air, "the demo has no sample Air Points (issue 10: the witp helper adds them)"
-        best = None
-        for a in air:
-            for e in s.units.values():
-                if e.side != a.side and e.hex != a.hex:
-                    d = grid.distance(grid.parse(a.hex), grid.parse(e.hex))
-                    if best is None or d < best[0]:
-                        best = (d, a.side, e.hex)
-        assert best is not None
-        name = next(x.name for x in s.sides if x.id == best[1])
-        return best[1], name, best[2]
+        world = world_of(s, c.graph())
+        for side in sorted({u.side for u in s.units.values() if u.kind == "Air Points"}):
+            for hex_ in sorted({u.hex for u in s.units.values() if u.side != side}):
+                for it in reach(world, side, hex_):
+                    if it.legal and it.distance:
+                        return side, hex_, it.unit, f"{it.distance:g} {it.distance_unit}"
+        raise AssertionError("no sample Air Points of the demo reach an enemy-held hex")
     finally:
         c.close()
 
@@ -102,7 +99,7 @@ def shapes(page) -> int:
 
 def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser, geometry):
     grid, frame = geometry
-    side, side_name, target = demo_strike(served, grid)
+    side, target, unit, distance = demo_strike(served)
     ctx = browser.new_context(viewport=VIEWPORT)
     page = ctx.new_page()
     probe = T.PageProbe.attach(page)
@@ -121,12 +118,11 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
         wait_text(page, ".ca-strike-target", target)
         page.wait_for_selector(".ca-strike-item", timeout=60_000)
         reach = text_of(page, ".ca-strike-reach")
-        assert " MP" in reach and "[sample]" in reach, reach  # witp counts MP [5.1.8]; samples labelled
-        assert "Cannot plot" not in text_of(page, ".ca-strike-message")
-        legal = page.query_selector_all(".ca-strike-item.ca-strike-legal")
-        if legal:
-            page.wait_for_function("n => document.querySelectorAll('.ca-map .leaflet-overlay-pane path').length > n",
-                                   arg=before, timeout=30_000)
+        assert distance in reach and " MP" in distance, reach  # witp counts MP [5.1.8]
+        assert "[sample]" in reach and "Cannot plot" not in text_of(page, ".ca-strike-message")
+        assert page.query_selector(".ca-strike-item.ca-strike-legal")
+        page.wait_for_function("n => document.querySelectorAll('.ca-map .leaflet-overlay-pane path').length > n",
+                               arg=before, timeout=30_000)  # the path and the target mark drawn
         shot(page, "strike-02-reach")
 
         # Assess the plan: findings with rule references.
@@ -138,7 +134,14 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
         assert "[" in findings and "]" in findings, findings  # each finding carries its rule
         shot(page, "strike-03-findings")
 
-        # Resolve once: with entered dice when the rules ask for dice, else the page says so.
+        # Resolve once: with entered dice when the rules ask for dice, else the page says so. A
+        # strike beyond normal range that lost an AP in combat rolls the return roll [6.3.3].
+        if not page.query_selector(".ca-strike-dice-list li"):
+            page.fill(".ca-strike-options input", f"eliminated.{unit}=1")
+            before_f = text_of(page, ".ca-strike-findings")
+            page.click(".ca-strike-assess")
+            page.wait_for_function("b => document.querySelector('.ca-strike-findings').textContent !== b || "
+                                   "document.querySelector('.ca-strike-dice-list li')", arg=before_f, timeout=30_000)
         page.click(".ca-strike-tabs .lm-TabBar-tab:has-text('Resolve')")
         if page.query_selector(".ca-strike-dice-list li"):
             needed = page.eval_on_selector_all(".ca-strike-dice-list li", "els => els.map(e => e.textContent)")
@@ -155,6 +158,11 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
             r = campaign_cli("strikes", str(served.file), home=served.home)
             assert r.returncode == 0 and target in r.stdout, (r.stdout, r.stderr)
             shot(page, "strike-04-resolved")
+            # Undone elsewhere (as the campaign dashboard's history does): this page follows.
+            r = campaign_cli("undo", str(served.file), home=served.home)
+            assert r.returncode == 0, r.stderr
+            wait_text(page, ".ca-strike-log", "0 strike(s) this turn", timeout_ms=60_000)
+            shot(page, "strike-05-undone")
         else:
             assert "name no dice" in text_of(page, ".ca-strike-dice-needed")
             assert "question" in findings, findings

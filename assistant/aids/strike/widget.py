@@ -188,11 +188,11 @@ class StrikeWidget:
                                           tooltips=["A click chooses the target hex",
                                                     "A click draws the reach of the air units at that base"])
         self.click_mode.add_class("ca-strike-click-mode")
-        self.mission = w.Dropdown(description="Mission", options=[("-", NONE)], layout=w.Layout(width="260px"))
+        self.mission = w.Dropdown(description="Mission", options=[("-", NONE)], layout=w.Layout(width="215px"))
         self.mission.add_class("ca-strike-mission")
-        self.altitude = w.Text(description="Altitude", placeholder="e.g. High", layout=w.Layout(width="180px"))
+        self.altitude = w.Text(description="Altitude", placeholder="e.g. High", layout=w.Layout(width="150px"))
         self.altitude.add_class("ca-strike-altitude")
-        self.night = w.Checkbox(description="night", value=False, indent=False, layout=w.Layout(width="80px"))
+        self.night = w.Checkbox(description="night", value=False, indent=False, layout=w.Layout(width="70px"))
         for x in (self.mission, self.night):
             x.observe(g(self._on_plan_input, "strike options"), names="value")
         self.altitude.observe(g(self._on_plan_input, "altitude"), names="value")
