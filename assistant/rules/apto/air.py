@@ -188,9 +188,13 @@ class AptoAirRules:
                                     f"2d6 {att.modifier:+d} >= armor {att.armor}; AA value {aa} [4.20], [4.21]")
         if plan.mission == "strategic_bombing":
             self._bombing_assess(world, plan, a)
-        if plan.mission == "interception" and _opt(plan, "assign"):
+        if plan.mission in ("interception", "strafe") and _opt(plan, "assign"):
             eng = self._round(world, plan)
             a.odds = {f"{x}>{t}": as_json(attack_dist(att), OUTCOMES) for x, t, att in eng}
+            if int(_opt(plan, "round", 1)) == 1 and plan.mission == "interception":
+                a.odds["engagement"] = self.engagement_odds(world, plan)
+                a.steps.append("engagement: round 1 as assign, round 2 as assign2 (default assign), attacks by or on "
+                               "units out of the fight after round 1 not made [4.16]")
         return a
 
     # ---------------------------------------------------------------- air combat
@@ -235,14 +239,41 @@ class AptoAirRules:
             tt = attacks.get(t)
             escort = (x not in targeted and tt is not None and flies_as_fighter(b)
                       and not flies_as_fighter(units[tt]) and units[tt].side == a.side)
-            own = (a.hex == plan.target and plan.phase != "strategic_warfare" and not a.attr("carrier")
-                   and not truthy(a.attr("failed_evacuation")))
+            own = _own_base(plan, a)
             sneak = _flag(plan, "sneak") and a.nation == "japan"
             out.append((x, t, Attack(strength=num(a, "strength", 0, 0, 99), quality=num(a, "quality", 0, 0, 9),
                                      target_quality=num(b, "quality", 0, 0, 9), own_base=own, escort=escort,
                                      elite=truthy(a.attr("elite")), sneak=sneak,
                                      strafe=plan.mission == "strafe" and not truthy(b.attr("out_of_supply")),
                                      kamikaze=truthy(b.attr("kamikaze")))))
+        return out
+
+    def engagement_odds(self, world: World, plan: StrikePlan) -> dict[str, Any]:
+        """Both rounds of the air combat in ``plan`` (options assign, assign2) as exact odds of the
+        hits and aborts each side takes, and each unit's chance to be hit [4.16]-[4.19]."""
+        from .aircombat import Engagement, Flyer, engagement_dist
+        from .odds import parse_assign
+
+        r1 = tuple((x, t) for x, t, _ in self._round(world, plan))
+        r2 = parse_assign(str(_opt(plan, "assign2"))) if _opt(plan, "assign2") else r1
+        ids = list(dict.fromkeys(u for pair in r1 + r2 for u in pair))
+        pieces = sorted((_piece(world, u) for u in ids), key=lambda p: p.side != plan.side)
+        units = tuple(Flyer(id=p.id, side=p.side, strength=num(p, "strength", 0, 0, 99), quality=num(p, "quality", 0, 0, 9),
+                            fighter=flies_as_fighter(p), heavy=truthy(p.attr("heavy")), steps=steps_left(p),
+                            half_naval=kind_of(p) == "N" and truthy(p.attr("half_step")), own_base=_own_base(plan, p),
+                            elite=truthy(p.attr("elite")), sneak=_flag(plan, "sneak") and p.nation == "japan",
+                            kamikaze=truthy(p.attr("kamikaze"))) for p in pieces)
+        eng = Engagement(units=units, round1=r1, round2=r2,
+                         return_fire_on_abort=world.settings.get("air_return_fire", "hit") == "hit_or_abort")
+        total, per_unit = engagement_dist(eng)
+        other = next((p.side for p in pieces if p.side != plan.side), "enemy")
+        out: dict[str, Any] = {}
+        for i, key in enumerate((f"{plan.side} hits", f"{plan.side} aborts", f"{other} hits", f"{other} aborts")):
+            d: dict = {}
+            for k, p in total.items():
+                d[k[i]] = d.get(k[i], 0) + p
+            out[key] = as_json(d)
+        out["units"] = {u: as_json(d, ("hit", "eliminated", "aborted")) for u, d in per_unit.items()}
         return out
 
     def _heavy(self, world: World, uid: str) -> bool:
@@ -490,6 +521,14 @@ class AptoAirRules:
         if aa:
             res.findings.append(Finding("question", "[2.5]", "one participating bomber loses a step to AA: the player "
                                         "with the Initiative chooses which"))
+
+
+def _own_base(plan: StrikePlan, p: Piece) -> bool:
+    """+1 over its own airbase [4.18]: the combat is in its base hex; never in the Strategic
+    Warfare Phase, never from a carrier, never after a failed evacuation (a Dirt Airstrip or the
+    Hawaii Dec 1941 exception: set the unit attr no_base_bonus)."""
+    return (p.hex == plan.target and plan.phase != "strategic_warfare" and not p.attr("carrier")
+            and not truthy(p.attr("failed_evacuation")) and not truthy(p.attr("no_base_bonus")))
 
 
 def _piece(world: World, uid: str) -> Piece:

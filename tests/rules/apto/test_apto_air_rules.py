@@ -274,3 +274,25 @@ def test_halving_non_home_and_redundant_quarter_never_oil_2_4():
 def test_bad_bombing_table_cell_names_row_and_column():
     with pytest.raises(ValueError, match="row 2, column column"):
         bt.columns([{"column": "2-5"}, {"column": "x"}])
+
+
+def test_assess_gives_the_whole_engagement_by_enumeration_4_16_4_19():
+    """Same numbers as the hand count in test_apto_air_combat: B-29 hit 2/3, Ki-84 hit 2/9."""
+    a = RULES.assess(combat_world(), combat_plan())
+    e = a.odds["engagement"]
+    assert e["units"]["b29"]["hit"]["fraction"] == "2/3" and e["units"]["ki84"]["hit"]["fraction"] == "2/9"
+    assert e["allies hits"]["1"]["fraction"] == "2/3" and e["japan hits"]["1"]["fraction"] == "2/9"
+
+
+def test_own_base_bonus_over_the_launch_base_not_from_a_carrier_4_18():
+    quote("a Naval-Air unit (launched from an aircraft carrier) is never entitled to this bonus")
+    g = grid(1, 3)
+    k = air("ki84", "japan", label(0, 2), type="F", strength=4, quality=4, range=8)
+    b = air("b29", "allies", label(0, 2), "us", type="B", strength=20, quality=4, range=20, heavy="yes")
+    p = StrikePlan(side="japan", target=label(0, 2), mission="interception", launches=(Launch(label(0, 2), ("ki84",)),),
+                   options={"assign": "ki84>b29"})
+    assert RULES.assess(mkworld(g, [k, b]), p).odds["ki84>b29"]["hit"]["fraction"] == "2/3"  # T = 5: 1-4 hit
+    k2 = air("ki84", "japan", label(0, 2), type="N", strength=4, quality=4, range=8, carrier="cv")
+    assert RULES.assess(mkworld(g, [k2, b]), p).odds["ki84>b29"]["hit"]["fraction"] == "1/2"
+    sw = StrikePlan(**{**p.__dict__, "phase": "strategic_warfare"})
+    assert RULES.assess(mkworld(g, [k, b]), sw).odds["ki84>b29"]["hit"]["fraction"] == "1/2"
