@@ -124,7 +124,6 @@ class WitpAirRules:
         items = self.reach(world, plan.side, plan.target, units=[u.id for u in units],
                            mission=plan.mission, altitude=plan.altitude)
         a = Assessment(plan=plan, items=items)
-        net = world.net
         high = plan.altitude == "High"
         bases: dict[str, dict[str, Any]] = {}
         for launch in plan.launches:
