@@ -11,7 +11,7 @@ from assistant.maps import load_map
 from assistant.rules.strike import Launch, StrikePlan
 from assistant.rules.witp.air import RULES
 
-from witpkit import piece, row, setattrs, world
+from witpkit import piece, row, world
 
 
 def air(id, hex_, side="japan", **attrs):
