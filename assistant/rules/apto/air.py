@@ -51,6 +51,13 @@ def flies_as_fighter(p: Piece) -> bool:
     return t == "F" or (t in ("FB", "N") and str(p.attr("flying", "fighter")).lower() != "bomber")
 
 
+def effective_range(p: Piece) -> Optional[int]:
+    """The printed range, halved (round down) when its weather zone halves strength and range
+    (piece attr weather_halved) [1.3], [4.13]."""
+    r = num(p, "range", None, 0, 99)
+    return None if r is None else (r // 2 if truthy(p.attr("weather_halved")) else r)
+
+
 def steps_left(p: Piece) -> int:
     return 1 if truthy(p.attr("depleted")) or num(p, "steps", 2, 1, 2) == 1 else 2
 
@@ -79,9 +86,13 @@ class AptoAirRules:
         if p.role != "air":
             raise ValueError(f"unit {p.id} is not an air unit (role {p.role})")
         t = kind_of(p)
-        rng = num(p, "range", None, 0, 99)
+        rng = effective_range(p)
         f: list[Finding] = []
         steps: list[str] = []
+        if truthy(p.attr("grounded")):
+            f.append(Finding("error", "[1.3]", f"{p.id} is in a grounded weather zone: nothing flies"))
+        elif truthy(p.attr("weather_halved")) and rng is not None:
+            steps.append(f"{p.id}: range halved by weather, {num(p, 'range', 0)} -> {rng} (round down) [1.3]")
         if rng is None:
             return StrikeItem(unit=p.id, base=p.hex, distance=None, distance_unit="hexes", range_class=None,
                               findings=[Finding("question", "[4.12]", f"{p.id} has no range attr: enter its printed range")])
@@ -137,6 +148,37 @@ class AptoAirRules:
         return StrikeItem(unit=p.id, base=p.hex, distance=d, distance_unit="hexes", range_class=cls, path=list(fl.path),
                           findings=f, steps=steps, extra={"type": t, "range": rng})
 
+    def _mission_checks(self, world: World, plan: StrikePlan, a: Assessment) -> None:
+        """Who may fly the mission and where they may return [4.2], [2.1], [2.8]."""
+        launched = [(l.base, _piece(world, u)) for l in plan.launches for u in l.units]
+        escorts = [_piece(world, u) for u in plan.escorts]
+        if plan.return_base:
+            fighter_bases = {b for b, p in launched if kind_of(p) in FIGHTER_TYPES} | {p.hex for p in escorts}
+            bomber_bases = {b for b, p in launched if kind_of(p) not in FIGHTER_TYPES}
+            for b, p in launched + [(e.hex, e) for e in escorts]:
+                ok = fighter_bases if kind_of(p) in FIGHTER_TYPES else bomber_bases
+                if p.attr("carrier"):
+                    a.findings.append(Finding("info", "[4.2]", f"{p.id} returns to its carrier {p.attr('carrier')} "
+                                              "unless it was damaged or sunk"))
+                elif plan.return_base not in ok:
+                    a.findings.append(Finding("error", "[4.2]", f"{p.id} may return only to a base from which "
+                                              f"{'Fighter' if ok is fighter_bases else 'Bomber'}-types were launched "
+                                              f"({', '.join(sorted(ok))}), not {plan.return_base}"))
+        if plan.mission == "strategic_bombing":
+            for b, p in launched:
+                if kind_of(p) != "B":
+                    a.findings.append(Finding("error", "[2.1]", f"{p.id} ({kind_of(p)}) may escort, not bomb: only "
+                                              "land-based B units bomb"))
+                elif p.attr("carrier") or truthy(p.attr("out_of_supply")):
+                    a.findings.append(Finding("error", "[2.1]", f"{p.id}: only land-based bombers not marked out of "
+                                              "supply may bomb"))
+        if plan.night or _flag(plan, "night"):
+            for p in [p for _, p in launched] + escorts:
+                if kind_of(p) in FIGHTER_TYPES:
+                    a.findings.append(Finding("error", "[2.8]", f"{p.id}: no Fighter-type may fly in a night raid"))
+                if p.nation == "us":
+                    a.findings.append(Finding("error", "[2.8]", f"{p.id}: US bombers may never bomb at night"))
+
     def interceptors(self, world: World, side: str, plan: Optional[StrikePlan] = None) -> list[tuple[Piece, int]]:
         """Enemy fighters that may intercept [4.13]: Fighter-types flying as fighters, at a base (not
         aloft), not over-stacked, never Previously Committed, uncommitted unless in an enemy Air
@@ -152,8 +194,8 @@ class AptoAirRules:
             c = str(p.attr("committed", "no")).lower()
             if c == "previous" or (c == "current" and not (plan and _flag(plan, "air_offensive"))):
                 continue
-            r = num(p, "range", None, 0, 99)
-            if r is not None:
+            r = effective_range(p)  # weather: half of the halved range, still at least 2 [4.13]
+            if r is not None and not truthy(p.attr("grounded")):
                 out.append((p, interception_range(r, rounding)))
         return out
 
@@ -163,6 +205,7 @@ class AptoAirRules:
         items += [self._item(world, _piece(world, u), plan.target, plan.mission, escort=True, return_base=plan.return_base)
                   for u in plan.escorts]
         a = Assessment(plan=plan, items=items)
+        self._mission_checks(world, plan, a)
         if plan.mission != "change_base" and not plan.night:
             icpt = self.interceptors(world, plan.side, plan)
             exp: dict[str, list[str]] = {}

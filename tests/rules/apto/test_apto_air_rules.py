@@ -296,3 +296,54 @@ def test_own_base_bonus_over_the_launch_base_not_from_a_carrier_4_18():
     assert RULES.assess(mkworld(g, [k2, b]), p).odds["ki84>b29"]["hit"]["fraction"] == "1/2"
     sw = StrikePlan(**{**p.__dict__, "phase": "strategic_warfare"})
     assert RULES.assess(mkworld(g, [k, b]), sw).odds["ki84>b29"]["hit"]["fraction"] == "1/2"
+
+
+def test_weather_halves_the_range_and_interception_uses_half_of_that_4_13():
+    quote("that Fighter-type air unit's allowable interception range is still 2 hexes or 1/2 of that reduced range")
+    g = grid(1, 12)
+    b = air("b", "allies", label(0, 0), type="B", strength=4, range=10, weather_halved="yes")
+    a6m = air("a6m", "japan", label(0, 11), type="F", strength=4, range=10, quality=3, weather_halved="yes")
+    w = mkworld(g, [b, a6m])
+    [it] = RULES.reach(w, "allies", label(0, 6), units=["b"])
+    assert it.range_class == "out of range"  # 6 > 10 // 2
+    assert [(p.id, r) for p, r in RULES.interceptors(w, "allies")] == [("a6m", 2)]  # max(2, 5 // 2)
+
+
+def test_return_only_to_a_base_fighters_were_launched_from_4_2():
+    quote("it must return to one of the bases from which the same type of air unit (i.e., either a Fighter-type "
+          "or a Bomber) had been launched")
+    g = grid(1, 10)
+    f = air("f", "allies", label(0, 0), type="F", strength=3, range=6)
+    b = air("b", "allies", label(0, 2), type="B", strength=4, range=8)
+    w = mkworld(g, [f, b])
+    p = StrikePlan(side="allies", target=label(0, 5), mission="air_naval",
+                   launches=(Launch(label(0, 0), ("f",)), Launch(label(0, 2), ("b",))), return_base=label(0, 2))
+    errs = [x.text for x in RULES.assess(w, p).findings if x.level == "error" and x.rule == "[4.2]"]
+    assert len(errs) == 1 and errs[0].startswith("f may return only")
+
+
+def test_only_land_based_bombers_bomb_and_no_us_or_fighters_at_night_2_1_2_8():
+    quote("US Bomber units (of any type) may never conduct any Night Strategic Bombing Attacks.")
+    g = grid(1, 4)
+    b = air("b", "allies", label(0, 0), "us", type="B", strength=4, range=8)
+    fb = air("fb", "allies", label(0, 0), "uk", type="FB", strength=4, range=8)
+    w = mkworld(g, [b, fb])
+    p = StrikePlan(side="allies", target=label(0, 3), mission="strategic_bombing", night=True,
+                   launches=(Launch(label(0, 0), ("b", "fb")),))
+    rules = sorted({(x.rule, x.text.split(":")[0].split(" ")[0]) for x in RULES.assess(w, p).findings if x.level == "error"})
+    assert rules == [("[2.1]", "fb"), ("[2.8]", "b"), ("[2.8]", "fb")]
+
+
+def test_bombing_resolution_with_the_printed_result_entered_goes_to_the_ledger_2_5():
+    quote("If the bombing result includes an asterisk (*), then one Bomber unit is considered to be hit")
+    g = grid(1, 3)
+    b = air("b29", "allies", label(0, 0), "us", type="B", strength=20, quality=4, range=20, heavy="yes")
+    p = StrikePlan(side="allies", target=label(0, 2), mission="strategic_bombing",
+                   launches=(Launch(label(0, 0), ("b29",)),), options={"result": "3*"})
+    w = mkworld(g, [b])
+    assert RULES.dice_needed(w, p) == []
+    r = RULES.resolve(w, p, [])
+    assert [(e["kind"], e["amount"], e["rule"]) for e in r.ledger] == [("EP", -3, "[2.5]")]
+    assert any(f.level == "question" and "Initiative" in f.text for f in r.findings)
+    with pytest.raises(ValueError, match="option result 'x'"):
+        RULES.resolve(w, StrikePlan(**{**p.__dict__, "options": {"result": "x"}}), [])
