@@ -51,6 +51,13 @@ def flies_as_fighter(p: Piece) -> bool:
     return t == "F" or (t in ("FB", "N") and str(p.attr("flying", "fighter")).lower() != "bomber")
 
 
+def _safe_kind(p: Piece) -> Optional[str]:
+    try:
+        return kind_of(p)
+    except ValueError:
+        return None
+
+
 def effective_range(p: Piece) -> Optional[int]:
     """The printed range, halved (round down) when its weather zone halves strength and range
     (piece attr weather_halved) [1.3], [4.13]."""
@@ -85,7 +92,11 @@ class AptoAirRules:
               return_base: Optional[str] = None) -> StrikeItem:
         if p.role != "air":
             raise ValueError(f"unit {p.id} is not an air unit (role {p.role})")
-        t = kind_of(p)
+        try:
+            t = kind_of(p)
+        except ValueError as e:
+            return StrikeItem(unit=p.id, base=p.hex, distance=None, distance_unit="hexes", range_class=None,
+                              findings=[Finding("question", "[4.0]", str(e))])
         rng = effective_range(p)
         f: list[Finding] = []
         steps: list[str] = []
@@ -150,8 +161,9 @@ class AptoAirRules:
 
     def _mission_checks(self, world: World, plan: StrikePlan, a: Assessment) -> None:
         """Who may fly the mission and where they may return [4.2], [2.1], [2.8]."""
-        launched = [(l.base, _piece(world, u)) for l in plan.launches for u in l.units]
-        escorts = [_piece(world, u) for u in plan.escorts]
+        typed = lambda p: _safe_kind(p) is not None  # noqa: E731 (an untyped unit is a question on its item)
+        launched = [(l.base, _piece(world, u)) for l in plan.launches for u in l.units if typed(_piece(world, u))]
+        escorts = [e for e in (_piece(world, u) for u in plan.escorts) if typed(e)]
         if plan.return_base:
             fighter_bases = {b for b, p in launched if kind_of(p) in FIGHTER_TYPES} | {p.hex for p in escorts}
             bomber_bases = {b for b, p in launched if kind_of(p) not in FIGHTER_TYPES}
@@ -222,7 +234,7 @@ class AptoAirRules:
             ship = _piece(world, plan.target_unit)
             for it in items:
                 p = _piece(world, it.unit)
-                if not flies_as_fighter(p) and kind_of(p) != "ATP":
+                if _safe_kind(p) not in (None, "F", "ATP") and not flies_as_fighter(p):
                     att = self._naval_attack(world, plan, p, ship)
                     aa = self._aa(world, plan, {})
                     one = attack_odds(att, aa, self._dd_present(world, plan))

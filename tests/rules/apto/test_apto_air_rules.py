@@ -347,3 +347,11 @@ def test_bombing_resolution_with_the_printed_result_entered_goes_to_the_ledger_2
     assert any(f.level == "question" and "Initiative" in f.text for f in r.findings)
     with pytest.raises(ValueError, match="option result 'x'"):
         RULES.resolve(w, StrikePlan(**{**p.__dict__, "options": {"result": "x"}}), [])
+
+
+def test_a_unit_without_its_type_is_a_question_not_a_failure_4_0():
+    g = grid(1, 3)
+    w = mkworld(g, [air("x", "allies", label(0, 0), strength=3, range=4), air("f", "allies", label(0, 0), type="F", strength=3, range=4)])
+    items = {i.unit: i for i in RULES.reach(w, "allies", label(0, 2))}
+    assert [f.level for f in items["x"].findings] == ["question"] and "type None" in items["x"].findings[0].text
+    assert items["f"].range_class == "in range"
