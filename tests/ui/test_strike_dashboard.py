@@ -125,6 +125,17 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
                                arg=before, timeout=30_000)  # the path and the target mark drawn
         shot(page, "strike-02-reach")
 
+        # The reach of the unit's base: witp counts MP [5.1.8], so hexes by range class (one
+        # choropleth, its classes in the map's legend), not a hex circle.
+        base = text_of(page, ".ca-strike-item.ca-strike-legal td:nth-child(2)")
+        page.click(".ca-strike-click-mode button:has-text('base range')")
+        T.click_hex(page, frame, grid, base)
+        wait_text(page, ".ca-strike-range", f"Reach from {base}", timeout_ms=60_000)
+        page.wait_for_selector(".ca-legends .ca-legend", timeout=60_000)
+        assert "normal" in text_of(page, ".ca-legends .ca-legend")
+        shot(page, "strike-02b-base-range")
+        page.click(".ca-strike-click-mode button:has-text('target')")
+
         # Assess the plan: findings with rule references.
         page.click(".ca-strike-tabs .lm-TabBar-tab:has-text('Plan & findings')")
         page.click(".ca-strike-assess")

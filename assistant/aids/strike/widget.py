@@ -53,7 +53,8 @@ PATH_COLOUR = "#1565c0"
 CHOSEN_COLOUR = "#d84315"
 EXPOSED_COLOUR = "#c62828"
 INTERCEPTOR_COLOUR = "#b71c1c"
-RING_COLOURS = ("#2e7d32", "#f9a825", "#c62828", "#6a1b9a")
+RING_COLOURS = ("#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#00838f")
+CLASS_COLOURS = {"normal": "#2e7d32", "extended": "#f9a825", "extreme": "#c62828"}  # near to far
 LEVEL_COLOURS = {"error": "#b00020", "warning": "#e65100", "question": "#1565c0", "info": "#555"}
 SIDEBAR_WIDTH = "470px"
 EXPOSURE_KEYS = ("interceptors", "interception", "exposure", "exposed", "cap")
@@ -477,8 +478,10 @@ class StrikeWidget:
         if range_map is not None:
             values = _wrap(range_map, self.world(), self.side.value, label, units=tuple(units),
                            mission=self.mission.value or None, altitude=self.altitude.value.strip() or None)
-            classes = list(dict.fromkeys(values.values()))
-            palette = {c: RING_COLOURS[i % len(RING_COLOURS)] for i, c in enumerate(classes)}
+            rank = {c: i for i, c in enumerate(CLASS_COLOURS)}
+            classes = sorted(dict.fromkeys(values.values()), key=lambda c: (rank.get(c, len(rank)), str(c)))
+            others = iter(RING_COLOURS[3:] * len(classes))
+            palette = {c: CLASS_COLOURS.get(c) or next(others) for c in classes}
             self.map.show_choropleth(RANGE, dict(values), palette=palette, title=f"reach from {label}", opacity=0.45)
             self.range_note.value = (f"<div class='ca-strike-range'>Reach from {_esc(label)}: "
                                      + ", ".join(f"{_esc(c)} {sum(v == c for v in values.values())} hexes"

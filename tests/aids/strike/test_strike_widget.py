@@ -304,3 +304,11 @@ def test_real_witp_rules_reach_exposure_and_mining_resolution(guadalcanal):
     assert "1 strike(s) this turn" in v.log.value
     v.options.value = "resource_value"  # not key=value: one line naming it
     assert v.assess() is None and "'resource_value'" in v.problem
+
+
+def test_reach_classes_coloured_near_to_far(rules, camp):
+    v = page(camp).view
+    v.show_base_range("E2317")
+    legend = {e.key: e.colour.lower() for e in v.map.choropleth_legend(W.RANGE)}
+    assert legend == {"normal": "#2e7d32", "extended": "#f9a825"}  # green near, amber farther
+    assert v.range_note.value.index("normal") < v.range_note.value.index("extended")
