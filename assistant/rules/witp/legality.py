@@ -177,7 +177,8 @@ def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Fi
                      "air garrison minimums (Philippines, Japan, Manchuria, Australia, India, Hawaii): does this transfer leave one unmet?"))
         out.append(q("[4.4.6]", "announce the transfer if the destination is within enemy recon range, enemy combat APs' "
                      "range, or adjacent to / occupied by enemy ground units"))
-    out.append(q("[47.21]", "China: Allied APs (other than the AVG) only within the CATF / 14th AF radius once deployed"))
+    if plan.side != "japan":  # [47.21] limits Allied APs in China; it says nothing of Japanese ones
+        out.append(q("[47.21]", "China: Allied APs (other than the AVG) only within the CATF / 14th AF radius once deployed"))
     if m in ("transfer",):
         out.append(q("[4.4.8]", "a captured base: operable APs able to make a Special Strike emergency-transfer, others eliminated"))
     return out
