@@ -172,6 +172,18 @@ class Campaign:
             self._graph = (key, self.map.graph(corrections_of(s)))
         return self._graph[1]
 
+    def __getattr__(self, name: str):
+        """An aid's accessor (``campaign.ledger``), registered with
+        ``assistant.campaign.accessors.register_accessor``."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        from .accessors import accessor
+
+        factory = accessor(name)
+        if factory is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return factory(self)
+
     @property
     def readonly(self) -> bool:
         return self._store.readonly

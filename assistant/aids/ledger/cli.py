@@ -1,0 +1,117 @@
+"""``campaign ledger``: statements, entries checked by the rules, the close of a turn.
+
+    campaign ledger FILE [--side S] [--turn T] [--json | --csv]      the statements
+    campaign ledger FILE add --side S --kind KIND --amount N [--item NAME] [--note T]
+                         [--account A] [--to-side S] [--to-account A]
+    campaign ledger FILE close-turn --side S                          carry-over / expiry
+    campaign ledger FILE forecast --side S                            this turn as the rules compute it
+    campaign ledger FILE items --side S                               what the text prices
+
+KIND is one of income, loss, spend, transfer, reserve, adjust. An entry the rules forbid exits 1
+with the rule's reason, and nothing is recorded; bad input exits 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ...campaign import validate as v
+from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from ...rules.ledger import KINDS
+from .commands import AddEntry, CloseTurn, RuleRefusal
+from .engine import context_of, economy, forecast, frame, statements_of
+
+ACTIONS = ("show", "add", "close-turn", "forecast", "items")
+
+
+def register(sub) -> None:
+    add_command(sub, "ledger", "the production ledger: statements, entries checked by the rules, the close of a turn",
+                cmd_ledger, FILE,
+                (("action",), {"nargs": "?", "default": "show", "choices": ACTIONS,
+                               "help": "show (default), add, close-turn, forecast, items"}),
+                (("--side",), {}), (("--turn",), {"help": "a turn label or calendar index (show)"}),
+                (("--kind",), {"choices": KINDS}), (("--amount",), {}), (("--item",), {}), (("--note",), {}),
+                (("--account",), {}), (("--to-side",), {}), (("--to-account",), {}),
+                (("--csv",), {"action": "store_true", "help": "print the statements' lines as CSV"}))
+
+
+def _turn(state, text):
+    if text is None:
+        return None
+    text = text.strip()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    try:
+        return state.calendar.find(text, around=state.turn.index)
+    except Exception as e:  # noqa: BLE001 - the calendar names the bad label
+        raise CliError(f"--turn {text!r}: {v.one_line(e)}") from None
+
+
+def cmd_ledger(args) -> int | None:
+    a = args.action
+    if a != "add" and any(x is not None for x in (args.kind, args.amount, args.item, args.note, args.account,
+                                                    args.to_side, args.to_account)):
+        raise CliError("--kind/--amount/--item/--note/--account/--to-side/--to-account go with 'add'")
+    if a in ("add", "close-turn", "forecast", "items") and not args.side:
+        raise CliError(f"'{a}' needs --side")
+    if args.csv and a != "show":
+        raise CliError("--csv goes with the statements (show)")
+    if a == "add":
+        if not args.kind:
+            raise CliError("'add' needs --kind (" + ", ".join(KINDS) + ")")
+        with opened(args.file) as c:
+            try:
+                rec = c.execute(AddEntry(side=args.side, kind=args.kind, amount=args.amount, account=args.account,
+                                         item=args.item, note=args.note, to_side=args.to_side,
+                                         to_account=args.to_account))
+            except RuleRefusal as refusal:
+                fs = refusal.findings
+                emit(args, {"recorded": False, "findings": [f.to_json() for f in fs]},
+                     lambda p: "refused: " + "; ".join(f"{f.ref} {f.text}" for f in fs if f.level == "error"))
+                return 1
+            e0 = rec.body.entries[0]
+            done(args, c, rec, f"recorded {e0['side']} {e0['kind']} {e0['amount']} {e0['account']}"
+                 + (f" ({e0['item']})" if e0.get("item") else "") + f" (#{rec.seq})")
+        return None
+    if a == "close-turn":
+        with opened(args.file) as c:
+            rec = c.execute(CloseTurn(side=args.side))
+            done(args, c, rec, lambda d: "\n".join([f"closed {args.side}'s {c.state.turn.label} (#{rec.seq})"] + [
+                f"  {e['kind']} {e['amount']} {e['account']}" + (f" ({e['item']})" if e.get("item") else "")
+                + (f" [{e['rule']}]" if e.get("rule") else "") for e in rec.body.entries]))
+        return None
+    with opened(args.file, readonly=True) as c:
+        s = c.state
+        side = None if args.side is None else v.side(s, args.side)
+        if a == "items":
+            ctx = context_of(s, c.graph())
+            items = [p.to_json() for p in economy(s.game).catalogue(side, ctx)]
+            emit(args, items, lambda ps: "\n".join(
+                f"{p['item']:<40} {p['kind']:<8} {'-' if p['amount'] is None else p['amount']:>6} {p['account']:<6} {p['rule']}"
+                for p in ps) or "no priced items")
+            return None
+        if a == "forecast":
+            sts = forecast(s, c.graph(), side)
+        else:
+            turn = _turn(s, args.turn)
+            if args.csv:
+                df = frame(s)
+                if side:
+                    df = df[df.side == side]
+                if turn is not None:
+                    df = df[df.turn == turn]
+                df.to_csv(sys.stdout, index=False)
+                return None
+            sts = statements_of(s, None if side is None else [side], None if turn is None else [turn])
+    emit(args, [st.to_json() for st in sts], lambda js: "\n\n".join(_text(j) for j in js) or "no statements")
+    return None
+
+
+def _text(j) -> str:
+    lines = [f"{j['side']} {j['account']}, {j['turn_label']}: opening {j['opening']}"]
+    for l in j["lines"]:
+        lines.append(f"  {l['kind']:<9} {l['amount']:>+8} {l['item'] or ''}" + (f" [{l['rule']}]" if l["rule"] else "")
+                     + (f"  {l['note']}" if l["note"] else ""))
+    lines.append(f"  closing {j['closing']}")
+    lines += [f"  {s}" for s in j.get("steps", [])]
+    return "\n".join(lines)

@@ -1,0 +1,159 @@
+"""Commands of the ledger: record an entry after the game's economy has checked it, and close a
+side's turn (carry-over, expiry) as the rules compute it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Optional
+
+from ...campaign import validate as v
+from ...campaign.commands import Context
+from ...campaign.errors import CampaignError
+from ...campaign.importcheck import rebuilds
+from ...rules.ledger import KINDS, Entry
+from ...rules.strike import Finding
+from .engine import book_of, context_of, economy, graph_of
+from .events import SLICE, LedgerEntered
+
+MAX_AMOUNT = 10**9
+
+
+class RuleRefusal(CampaignError):
+    """The rules forbid the entry: ``findings`` say why, each with its rule (the CLI exits 1)."""
+
+    def __init__(self, findings: list[Finding]):
+        self.findings = findings
+        super().__init__("; ".join(f"{f.ref} {f.text}" for f in findings if f.level == "error"))
+
+
+def amount_of(value: Any, what: str = "amount") -> int | float:
+    """A whole number, or a decimal for the rules that pay fractions (shown to two places)."""
+    if isinstance(value, bool) or value is None:
+        raise CampaignError(f"{what} {v.show(value)} must be a number")
+    if isinstance(value, str):
+        try:
+            value = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise CampaignError(f"{what} {v.show(value)} must be a number") from None
+    if isinstance(value, (int, float, Fraction)):
+        if value != value or abs(value) > MAX_AMOUNT:  # NaN, or too large
+            raise CampaignError(f"{what} {v.show(value)} is out of range")
+        f = Fraction(value).limit_denominator(100)
+        return int(f) if f.denominator == 1 else float(f)
+    raise CampaignError(f"{what} {v.show(value)} must be a number")
+
+
+@dataclass
+class AddEntry:
+    """One entry (``kind`` from ``KINDS``); ``amount`` may be left out for an item the rules price."""
+
+    side: Any
+    kind: Any
+    amount: Any = None
+    account: Any = None
+    item: Any = None
+    note: Any = None
+    to_side: Any = None
+    to_account: Any = None
+    data: Any = None
+    tables: Any = None
+
+    def draft(self, s, ctx: Context) -> tuple[Entry, list[Finding]]:
+        eco = economy(s.game)
+        side = v.side(s, self.side)
+        if self.kind not in KINDS:
+            raise CampaignError(f"ledger kind {v.show(self.kind)} is not one of {', '.join(KINDS)}")
+        accounts = eco.accounts(side)
+        account = accounts[0] if self.account is None else v.text(self.account, "account", 20)
+        if account not in accounts:
+            raise CampaignError(f"account {account!r} is not one of {side}'s: {', '.join(accounts)}")
+        item = v.optional_text(self.item, "item", max_len=80)
+        lctx = context_of(s, graph_of(s, ctx.map), self.tables)
+        rule, amount = "", self.amount
+        if item is not None:
+            priced = next((p for p in eco.catalogue(side, lctx) if p.item.lower() == item.lower()), None)
+            if priced is not None:
+                rule = priced.rule
+                if amount is None and priced.amount is not None:
+                    amount = priced.amount
+        if amount is None:
+            raise CampaignError(f"give an amount{' (' + item + ' has no printed price)' if item else ''}")
+        amount = amount_of(amount)
+        if self.kind != "adjust" and amount < 0 and self.kind != "reserve":
+            raise CampaignError(f"amount {amount} must not be negative for {self.kind} (use adjust)")
+        to_side = None if self.to_side is None else v.side(s, self.to_side)
+        if self.kind == "transfer" and to_side is None and self.to_account is None:
+            raise CampaignError("a transfer needs --to-side or --to-account")
+        to_account = None if self.to_account is None else v.text(self.to_account, "account", 20)
+        if to_account is not None:
+            target_side = to_side or side
+            if to_account not in eco.accounts(target_side) and not (self.kind == "reserve"):
+                raise CampaignError(f"account {to_account!r} is not one of {target_side}'s: "
+                                    f"{', '.join(eco.accounts(target_side))}")
+        data = {}
+        if self.data is not None:
+            for k, val in dict(self.data).items():
+                data[v.key(k, "data name")] = v.scalar(val, f"data {k}")
+        entry = Entry(side=side, turn=s.turn.index, kind=self.kind, amount=amount, account=account, item=item,
+                      note=v.optional_text(self.note, "note", max_len=200), rule=rule, to_side=to_side,
+                      to_account=to_account, data=data, id=s.aid(SLICE).next_id)
+        return entry, list(eco.check(book_of(s), entry, lctx))
+
+    def build(self, s, ctx: Context) -> LedgerEntered:
+        entry, findings = self.draft(s, ctx)
+        if any(f.level == "error" for f in findings):
+            raise RuleRefusal(findings)
+        return LedgerEntered(entries=(entry.to_json(),), what="entry")
+
+    def conflict(self, view, fresh, ctx) -> Optional[str]:
+        if view.aid(SLICE) != fresh.aid(SLICE):
+            return "the ledger has changed"
+        return None
+
+
+@dataclass
+class CloseTurn:
+    """Close ``side``'s turn in force: the carry-over/expiry entries the rules compute."""
+
+    side: Any
+    tables: Any = None
+
+    def build(self, s, ctx: Context) -> LedgerEntered:
+        eco = economy(s.game)
+        side = v.side(s, self.side)
+        book = book_of(s)
+        if any(e.side == side and e.turn == s.turn.index and e.data.get("close") for e in book.entries):
+            raise CampaignError(f"{side}'s {s.turn.label} is closed already (undo the close to redo it)")
+        lctx = context_of(s, graph_of(s, ctx.map), self.tables)
+        drafts = eco.close_turn(book, side, lctx)
+        next_id = s.aid(SLICE).next_id
+        entries = []
+        for i, e in enumerate(drafts):
+            entries.append(Entry(**{**e.__dict__, "id": next_id + i, "turn": s.turn.index,
+                                    "data": {**dict(e.data), "close": True}}).to_json())
+        if not entries:  # still mark the close, so it is not applied twice
+            acc = eco.accounts(side)[0]
+            entries.append(Entry(side=side, turn=s.turn.index, kind="adjust", amount=0, account=acc,
+                                 item="close of turn", note="nothing to carry over or expire", rule="",
+                                 data={"close": True}, id=next_id).to_json())
+        return LedgerEntered(entries=tuple(entries), what=f"close of {s.turn.label}")
+
+    def conflict(self, view, fresh, ctx) -> Optional[str]:
+        if view.aid(SLICE) != fresh.aid(SLICE):
+            return "the ledger has changed"
+        return None
+
+
+@rebuilds(LedgerEntered)
+def _rebuild(b: LedgerEntered, s, ctx) -> LedgerEntered:
+    """An imported entry passes the checks the player's entry passed; a turn's close is the close
+    the rules compute on the state before it."""
+    if b.what.startswith("close of") and b.entries:
+        return CloseTurn(side=b.entries[0].get("side")).build(s, ctx)
+    if len(b.entries) != 1:
+        raise CampaignError("ledger_entered holds one entry unless it closes a turn")
+    e = b.entries[0]
+    return AddEntry(side=e.get("side"), kind=e.get("kind"), amount=e.get("amount"), account=e.get("account"),
+                    item=e.get("item"), note=e.get("note"), to_side=e.get("to_side"), to_account=e.get("to_account"),
+                    data=e.get("data")).build(s, ctx)
