@@ -1,0 +1,118 @@
+"""Views of the ledger that the dashboard and the analyst share (issue 11 point 2), no widgets:
+
+- ``sections(statement)``: a statement's lines as the player reads them (income, spending and
+  losses, carry-over/expiry), each with its signed amount, item, rule and note;
+- ``build_queue(state)``: the entries whose ``data["arrives"]`` names a turn (a label or a calendar
+  index, as the game's economy writes it), with the turn each arrives in and whether it is due;
+- ``history(frame)``: per side, account and turn the closing balance, income, spending and losses
+  (what the charts draw), from ``engine.frame``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ...campaign.errors import CampaignError
+from ...rules.ledger import Book, Line, Statement
+from .engine import book_of
+
+ARRIVES = "arrives"  # the key an entry's data names its arrival turn with (a label or an index)
+SECTIONS = ("income", "spending", "carry-over")
+SECTION_TITLES = {"income": "Income", "spending": "Spending and losses", "carry-over": "Carry-over / expiry"}
+
+
+def section_of(line: Line) -> str:
+    """Which part of a statement ``line`` belongs in: ``adjust`` (the close's carry-over, expiry
+    and corrections) is "carry-over"; a line that adds to the account (income, a transfer or
+    reserve received) is "income"; one that takes from it is "spending"."""
+    if line.kind == "adjust":
+        return "carry-over"
+    return "income" if line.amount >= 0 and line.kind in ("income", "transfer", "reserve") else "spending"
+
+
+def sections(st: Statement) -> dict[str, list[Line]]:
+    """The statement's lines by section, in recorded order (every section present, maybe empty)."""
+    out: dict[str, list[Line]] = {k: [] for k in SECTIONS}
+    for line in st.lines:
+        out[section_of(line)].append(line)
+    return out
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """One entry that arrives later: what, for whom, when ordered, when it arrives."""
+
+    entry: int
+    side: str
+    account: str
+    item: Optional[str]
+    amount: Any
+    ordered: int
+    ordered_label: str
+    arrives: int
+    arrives_label: str
+    due: bool  # it arrives in the turn in force or has arrived
+    rule: str = ""
+    note: Optional[str] = None
+
+
+def arrival_turn(state, value: Any, what: str = "arrives") -> int:
+    """A turn given as a calendar index or a label, as a calendar index (one-line error if neither)."""
+    if isinstance(value, bool):
+        raise CampaignError(f"{what} {value!r} is neither a turn label nor a calendar index")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip():
+        text = value.strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+        return state.calendar.find(text, around=state.turn.index)
+    raise CampaignError(f"{what} {value!r} is neither a turn label nor a calendar index")
+
+
+def build_queue(state, side: Optional[str] = None, book: Optional[Book] = None,
+                pending_only: bool = False) -> list[QueueItem]:
+    """Every entry of ``side`` (all sides) whose data names an arrival turn, by arrival then entry.
+    ``pending_only`` keeps those that arrive after the turn in force."""
+    book = book or book_of(state)
+    now = state.turn.index
+    out = []
+    for e in book.entries:
+        if ARRIVES not in e.data or (side is not None and e.side != side):
+            continue
+        at = arrival_turn(state, e.data[ARRIVES], f"entry {e.id}'s arrival")
+        if pending_only and at <= now:
+            continue
+        out.append(QueueItem(entry=e.id, side=e.side, account=e.account, item=e.item, amount=e.amount,
+                             ordered=e.turn, ordered_label=book.labels.get(e.turn) or state.calendar.turn(e.turn).label,
+                             arrives=at, arrives_label=state.calendar.turn(at).label, due=at <= now,
+                             rule=e.rule, note=e.note))
+    out.sort(key=lambda q: (q.arrives, q.entry))
+    return out
+
+
+def history(df):
+    """Per (side, account, turn): ``closing`` balance, ``income`` (income lines and transfers
+    received), ``spending`` (spend, transfers and reserve out, as a positive number), ``losses``
+    (loss lines, positive) from ``engine.frame``; sorted by side, account, turn."""
+    import pandas as pd
+
+    cols = ["side", "account", "turn", "turn_label", "closing", "income", "spending", "losses"]
+    if len(df) == 0:
+        return pd.DataFrame(columns=cols)
+    amt = pd.to_numeric(df["amount"]).astype(float)
+    kind = df["kind"]
+    work = pd.DataFrame({
+        "side": df["side"], "account": df["account"], "turn": df["turn"], "turn_label": df["turn_label"],
+        "closing": pd.to_numeric(df["closing"]).astype(float),
+        "income": amt.where((kind == "income") | (kind.isin(["transfer", "reserve"]) & (amt > 0)), 0.0),
+        "spending": (-amt).where(kind.isin(["spend", "transfer", "reserve"]) & (amt < 0), 0.0),
+        "losses": (-amt).where(kind == "loss", 0.0),
+    })
+    g = work.groupby(["side", "account", "turn"], sort=True)
+    out = g.agg(turn_label=("turn_label", "first"), closing=("closing", "first"), income=("income", "sum"),
+                spending=("spending", "sum"), losses=("losses", "sum")).reset_index()
+    return out[cols]

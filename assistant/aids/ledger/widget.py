@@ -1,0 +1,596 @@
+"""The production ledger's dashboard view (issue 11 point 3).
+
+No rules here: prices come from the game's economy (``catalogue``), every check from
+``AddEntry.draft`` (the economy's findings, shown BEFORE anything is recorded), the record from
+``AddEntry``/``CloseTurn`` through the campaign, the statements, forecast and DataFrame from
+``engine`` and ``views``. Pick a side and a turn: that turn's statement per account (opening, income,
+spending and losses, carry-over/expiry, closing), the forecast of the turn in force, the build
+queue with arrival turns, charts of balances, income and losses over the campaign (matplotlib,
+small PNGs) and an export of ``frame()`` to CSV or Excel (written beside the campaign file, and
+offered as a download). Entries always go to the turn in force. The kit's poller calls
+``refresh(state)`` when another page or the CLI changes the campaign.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import html
+import io
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import ipywidgets as w
+
+from ...campaign.commands import Context
+from ...campaign.errors import CampaignError
+from ...rules.ledger import KINDS, Book, Priced, Statement
+from ...ui.dashboard import side_label
+from ...ui.errors import ErrorPanel
+from ...ui.mapview import side_colour
+from .commands import AddEntry, CloseTurn, RuleRefusal
+from .engine import accounts_of, book_of, context_of, economy, forecast, frame, statements_of
+from .views import ARRIVES, SECTION_TITLES, arrival_turn, build_queue, history, sections
+
+LEVEL_COLOURS = {"error": "#b00020", "warning": "#e65100", "question": "#1565c0", "info": "#555"}
+FORM_WIDTH = "440px"
+CHART_SIZE = (5.6, 5.0)  # inches at CHART_DPI: three small panels, shown 1:1
+CHART_DPI = 100
+NONE = ""
+
+STYLE = """<style>
+.ca-ledger .widget-html-content { line-height: 1.35; }
+.ca-ledger table { font-size: 12px; border-collapse: collapse; }
+.ca-ledger td, .ca-ledger th { padding: 1px 8px 1px 0; text-align: left; vertical-align: top; }
+.ca-ledger td.ca-num, .ca-ledger th.ca-num { text-align: right; font-variant-numeric: tabular-nums; }
+.ca-ledger .ca-rule { font-family: monospace; color: #444; }
+.ca-ledger .ca-ledger-sec td { font-weight: bold; padding-top: 4px; border-bottom: 1px solid #ddd; }
+.ca-ledger .ca-ledger-total td { font-weight: bold; border-top: 1px solid #888; }
+.ca-ledger-findings ul { margin: 2px 0 4px 0; padding-left: 18px; }
+.ca-ledger-error { color: #b00020; }
+</style>"""
+
+
+def _esc(x: Any) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def num(x: Any) -> str:
+    """An amount as the rules print it: whole numbers bare, fractions to two places."""
+    if x is None:
+        return "-"
+    x = float(x)
+    return f"{int(x)}" if x.is_integer() else f"{x:.2f}"
+
+
+def signed(x: Any) -> str:
+    s = num(x)
+    return s if s.startswith("-") or s == "0" else "+" + s
+
+
+def rule_ref(rule: str) -> str:
+    rule = str(rule or "").strip()
+    return "" if not rule else rule if rule.startswith("[") else f"[{rule}]"
+
+
+def findings_html(findings) -> str:
+    """Findings, errors first, each with its rule reference."""
+    if not findings:
+        return ""
+    order = {"error": 0, "warning": 1, "question": 2, "info": 3}
+    rows = "".join(
+        f"<li class='ca-ledger-finding ca-ledger-{_esc(f.level)}'><b style='color:{LEVEL_COLOURS.get(f.level, '#555')}'>"
+        f"{_esc(f.level)}</b> <span class='ca-rule'>{_esc(rule_ref(f.rule))}</span> {_esc(f.text)}</li>"
+        for f in sorted(findings, key=lambda f: order.get(f.level, 9)))
+    return f"<ul>{rows}</ul>"
+
+
+def statement_html(st: Statement, title: str = "") -> str:
+    """One statement as a table: opening, each section's lines (item, kind, amount, rule, note), closing."""
+    head = title or f"{st.side} {st.account}, {st.turn_label}"
+    rows = [f"<tr class='ca-ledger-opening'><td colspan=2>Opening balance</td>"
+            f"<td class='ca-num'>{num(st.opening)}</td><td></td><td></td></tr>"]
+    for key, lines in sections(st).items():
+        total = sum((l.amount for l in lines), 0)
+        rows.append(f"<tr class='ca-ledger-sec'><td colspan=2>{SECTION_TITLES[key]}</td>"
+                    f"<td class='ca-num'>{signed(total) if lines else ''}</td><td></td><td></td></tr>")
+        for l in lines:
+            rows.append(f"<tr class='ca-ledger-line ca-ledger-{_esc(l.kind)}'><td>{_esc(l.item or '')}</td>"
+                        f"<td>{_esc(l.kind)}</td><td class='ca-num'>{signed(l.amount)}</td>"
+                        f"<td class='ca-rule'>{_esc(rule_ref(l.rule))}</td><td>{_esc(l.note or '')}</td></tr>")
+        if not lines:
+            rows.append("<tr><td colspan=5 style='color:#888'>none</td></tr>")
+    rows.append(f"<tr class='ca-ledger-total'><td colspan=2>Closing balance</td>"
+                f"<td class='ca-num ca-ledger-closing'>{num(st.closing)}</td><td></td><td></td></tr>")
+    steps = ("<details><summary>working</summary><ul>" + "".join(f"<li>{_esc(s)}</li>" for s in st.steps)
+             + "</ul></details>") if st.steps else ""
+    return (f"<div class='ca-ledger-statement' data-account='{_esc(st.account)}'><b>{_esc(head)}</b>"
+            "<table><tr><th>item</th><th>kind</th><th class='ca-num'>amount</th><th>rule</th><th>note</th></tr>"
+            + "".join(rows) + "</table>" + steps + "</div>")
+
+
+def chart_png(df, side_names: dict[str, str], order: list[str], accounts: dict[str, tuple[str, ...]]) -> bytes:
+    """A small PNG (matplotlib, Agg): per side's main account, the closing balance, the income and
+    the losses of every turn (``views.history``). Empty bytes for no data."""
+    h = history(df)
+    mains = {s: acc[0] for s, acc in accounts.items() if acc}
+    h = h[[mains.get(s) == a for s, a in zip(h["side"], h["account"])]] if len(h) else h
+    if len(h) == 0:
+        return b""
+    from matplotlib.figure import Figure
+
+    turns = sorted(set(zip(h["turn"], h["turn_label"])))
+    pos = {t: i for i, (t, _) in enumerate(turns)}
+    fig = Figure(figsize=CHART_SIZE, dpi=CHART_DPI, layout="constrained")
+    axes = fig.subplots(3, 1, sharex=True)
+    sides = [s for s in order if s in set(h["side"])] + sorted(set(h["side"]) - set(order))
+    for ax, col, title in zip(axes, ("closing", "income", "losses"), ("Balance (closing)", "Income", "Losses")):
+        for side in sides:
+            rows = h[h["side"] == side].sort_values("turn")
+            ax.plot([pos[t] for t in rows["turn"]], rows[col], "-o", color=side_colour(side, order), markersize=3,
+                    label=f"{side_names.get(side, side)} ({mains[side]})")
+        ax.set_title(title, fontsize=9, loc="left")
+        ax.tick_params(labelsize=8)
+        ax.grid(alpha=0.3)
+    step = max(1, len(turns) // 6)
+    axes[-1].set_xticks(range(0, len(turns), step))
+    axes[-1].set_xticklabels([label for _, label in turns][::step], fontsize=8)
+    axes[-1].set_xlim(-0.5, max(len(turns) - 0.5, 0.5))
+    axes[0].legend(fontsize=8, loc="best", frameon=False)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def download_link(data: bytes, filename: str, mime: str, text: str) -> str:
+    """An HTML link that downloads ``data`` as ``filename`` (a data URI: no server needed)."""
+    b64 = base64.b64encode(data).decode()
+    return (f"<a class='ca-ledger-download' download='{_esc(filename)}' href='data:{mime};base64,{b64}' "
+            f"target='_blank'>{_esc(text)}</a>")
+
+
+def export_bytes(df, fmt: str) -> bytes:
+    """``frame()`` as CSV or Excel bytes (text a spreadsheet would run as a formula neutralised)."""
+    from ...campaign.export import excel_safe, neutralise
+
+    if fmt == "csv":
+        return neutralise(df).to_csv(index=False).encode("utf-8")
+    if fmt == "xlsx":
+        buf = io.BytesIO()
+        excel_safe(neutralise(df)).to_excel(buf, index=False, sheet_name="ledger")
+        return buf.getvalue()
+    raise CampaignError(f"export format {fmt!r} is not csv or xlsx")
+
+
+class LedgerWidget:
+    """The ledger dashboard over one campaign (a dashboard-kit view: ``LedgerWidget(campaign,
+    errors)``). ``widget`` is displayed; the kit calls ``refresh(state)`` on every change."""
+
+    def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
+        self.campaign = campaign
+        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        self.problem: Optional[str] = None  # the one line shown when the rules or the input refused
+        self.findings: list = []  # the last draft's findings
+        self.draft_entry = None
+        self.book: Optional[Book] = None
+        self._book_key: Any = None
+        self._quiet = 0
+        self._followed_turn: Optional[int] = None  # the turn in force when the picker last followed it
+        self._build()
+        self.refresh()
+
+    # ----- layout --------------------------------------------------------------------------
+    def _build(self) -> None:
+        g = self.errors.guard
+        self.title = w.HTML()
+        self.samples_note = w.HTML()
+        self.samples_note.add_class("ca-samples-note")
+        self.readonly_note = w.HTML()
+        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="300px"))
+        self.side.add_class("ca-ledger-side")
+        self.side.observe(g(self._on_side, "choose side"), names="value")
+        self.turn = w.Dropdown(description="Turn", options=[], layout=w.Layout(width="260px"))
+        self.turn.add_class("ca-ledger-turn")
+        self.turn.observe(g(lambda _c: self._show_statement(), "choose turn"), names="value")
+        # The entry form.
+        self.kind = w.Dropdown(description="Kind", options=list(KINDS), value="income", layout=w.Layout(width="215px"))
+        self.kind.add_class("ca-ledger-kind")
+        self.account = w.Dropdown(description="Account", options=[], layout=w.Layout(width="215px"))
+        self.account.add_class("ca-ledger-account")
+        self.item = w.Combobox(description="Item", placeholder="a priced item or your own line name",
+                               options=[], ensure_option=False, layout=w.Layout(width=FORM_WIDTH))
+        self.item.add_class("ca-ledger-item")
+        self.amount = w.Text(description="Amount", placeholder="points", layout=w.Layout(width="215px"))
+        self.amount.add_class("ca-ledger-amount")
+        self.arrives = w.Text(description="Arrives", placeholder="turn label (builds)", layout=w.Layout(width="215px"))
+        self.arrives.add_class("ca-ledger-arrives")
+        self.to_side = w.Dropdown(description="To side", options=[("-", NONE)], layout=w.Layout(width="215px"))
+        self.to_side.add_class("ca-ledger-to-side")
+        self.to_account = w.Text(description="To acct", placeholder="account", layout=w.Layout(width="215px"))
+        self.to_account.add_class("ca-ledger-to-account")
+        self.note = w.Text(description="Note", layout=w.Layout(width=FORM_WIDTH))
+        self.note.add_class("ca-ledger-note")
+        for x in (self.kind, self.account, self.item, self.amount, self.arrives, self.to_side, self.to_account):
+            x.observe(g(self._on_form, "check entry"), names="value")
+        self.price_note = w.HTML()
+        self.price_note.add_class("ca-ledger-price")
+        self.check_note = w.HTML()
+        self.check_note.add_class("ca-ledger-findings")
+        self.check_btn = w.Button(description="Check", icon="search", button_style="info")
+        self.check_btn.add_class("ca-ledger-check")
+        self.check_btn.on_click(g(lambda _b: self.check(), "check entry"))
+        self.record_btn = w.Button(description="Record", icon="check", button_style="success")
+        self.record_btn.add_class("ca-ledger-record")
+        self.record_btn.on_click(g(lambda _b: self.record(), "record entry"))
+        self.close_btn = w.Button(description="Close turn", icon="lock", layout=w.Layout(width="auto"),
+                                  tooltip="Apply the rules' carry-over and expiry for this side (one undoable event)")
+        self.close_btn.add_class("ca-ledger-close-turn")
+        self.close_btn.on_click(g(lambda _b: self.close_turn(), "close turn"))
+        self.message = w.HTML()
+        self.message.add_class("ca-ledger-message")
+        form = w.VBox([w.HTML("<b>New entry</b> (recorded in the turn in force)"),
+                       w.HBox([self.kind, self.account]), self.item, self.price_note,
+                       w.HBox([self.amount, self.arrives]), w.HBox([self.to_side, self.to_account]), self.note,
+                       w.HBox([self.check_btn, self.record_btn]), self.check_note,
+                       w.HTML("<hr style='margin:6px 0'>"), self.close_btn, self.message],
+                      layout=w.Layout(width="460px", min_width="460px", padding="0 8px 0 0"))
+        form.add_class("ca-ledger-form")
+        # The views.
+        self.statement = w.HTML()
+        self.statement.add_class("ca-ledger-statements")
+        self.forecast_box = w.HTML()
+        self.forecast_box.add_class("ca-ledger-forecast")
+        self.queue = w.HTML()
+        self.queue.add_class("ca-ledger-queue")
+        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%", display="none"))
+        self.chart.add_class("ca-ledger-chart")
+        self.chart_note = w.HTML()
+        self.chart_note.add_class("ca-ledger-chart-note")
+        self.export_csv = w.Button(description="Export CSV", icon="download")
+        self.export_csv.add_class("ca-ledger-export-csv")
+        self.export_csv.on_click(g(lambda _b: self.export("csv"), "export CSV"))
+        self.export_xlsx = w.Button(description="Export Excel", icon="download")
+        self.export_xlsx.add_class("ca-ledger-export-xlsx")
+        self.export_xlsx.on_click(g(lambda _b: self.export("xlsx"), "export Excel"))
+        self.export_note = w.HTML("<div style='color:#666'>The whole history (<code>campaign.ledger.frame()</code>), "
+                                  "one row per statement line, written beside the campaign file.</div>")
+        self.export_note.add_class("ca-ledger-export-note")
+        self.tabs = w.Tab(children=[self.statement, self.forecast_box, self.queue,
+                                    w.VBox([self.chart_note, self.chart]),
+                                    w.VBox([w.HBox([self.export_csv, self.export_xlsx]), self.export_note])])
+        for i, t in enumerate(["Statement", "Forecast", "Build queue", "Charts", "Export"]):
+            self.tabs.set_title(i, t)
+        self.tabs.add_class("ca-ledger-tabs")
+        self.tabs.observe(g(self._on_tab, "show tab"), names="selected_index")
+        body = w.HBox([form, w.VBox([self.tabs], layout=w.Layout(flex="1 1 0", min_width="0"))],
+                      layout=w.Layout(width="100%"))
+        self.widget = w.VBox([w.HTML(STYLE, layout=w.Layout(display="none")), self.title, self.samples_note,
+                              self.readonly_note, self.errors.widget, w.HBox([self.side, self.turn]), body],
+                             layout=w.Layout(width="100%"))
+        self.widget.add_class("ca-ledger")
+        self.widget.add_class("ca-page")
+
+    @contextlib.contextmanager
+    def _quietly(self) -> Iterator[None]:
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+
+    def _fail(self, e: BaseException, head: str = "Not recorded") -> None:
+        self.problem = str(e).splitlines()[0] if str(e) else type(e).__name__
+        self.message.value = f"<div class='ca-ledger-error'><b>{_esc(head)}</b>: {_esc(self.problem)}</div>"
+
+    def _ok(self, text: str = "") -> None:
+        self.problem = None
+        self.message.value = text
+
+    # ----- the rules' view -----------------------------------------------------------------
+    def current_book(self) -> Book:
+        """The campaign's book now (rebuilt when the campaign changed)."""
+        state = self.campaign.state
+        key = (state.last_seq, id(state))
+        if self.book is None or self._book_key != key:
+            self.book = book_of(state)
+            self._book_key = key
+        return self.book
+
+    def catalogue(self) -> list[Priced]:
+        side = self.side.value
+        if not side:
+            return []
+        state = self.campaign.state
+        return list(economy(state.game).catalogue(side, context_of(state, self.campaign.graph())))
+
+    def priced(self) -> Optional[Priced]:
+        name = (self.item.value or "").strip().lower()
+        return next((p for p in self._catalogue if p.item.lower() == name), None) if name else None
+
+    def command(self) -> AddEntry:
+        """The entry the form describes (checked by ``AddEntry``)."""
+        amount = self.amount.value.strip() or None
+        data = None
+        if self.arrives.value.strip():
+            text = self.arrives.value.strip()
+            arrival_turn(self.campaign.state, text, "arrives")  # a bad label is named now
+            data = {ARRIVES: text}
+        return AddEntry(side=self.side.value, kind=self.kind.value, amount=amount, account=self.account.value or None,
+                        item=self.item.value.strip() or None, note=self.note.value.strip() or None,
+                        to_side=self.to_side.value or None, to_account=self.to_account.value.strip() or None,
+                        data=data)
+
+    def check(self):
+        """Draft the entry and show the rules' findings; nothing is recorded. Returns (entry, findings)
+        or None when the input itself is bad (one line on the page)."""
+        self.draft_entry, self.findings = None, []
+        self.check_note.value = ""
+        try:
+            entry, findings = self.command().draft(self.campaign.state, Context(map=self.campaign.map,
+                                                                                event=lambda seq: None))
+        except CampaignError as e:
+            self._fail(e, "Cannot check")
+            return None
+        self.draft_entry, self.findings = entry, list(findings)
+        errors = [f for f in findings if f.level == "error"]
+        verdict = ("<div class='ca-ledger-verdict ca-ledger-error'><b>The rules forbid this entry</b></div>" if errors
+                   else "<div class='ca-ledger-verdict' style='color:#2e7d32'><b>The rules allow this entry</b>"
+                   + (" (see the advice)" if findings else "") + "</div>")
+        self.check_note.value = (f"<div>{_esc(entry.side)} {_esc(entry.kind)} <b>{num(entry.amount)}</b> "
+                                 f"{_esc(entry.account)}" + (f" ({_esc(entry.item)})" if entry.item else "")
+                                 + (f" <span class='ca-rule'>{_esc(rule_ref(entry.rule))}</span>" if entry.rule else "")
+                                 + "</div>" + verdict + findings_html(findings))
+        self._ok()
+        return entry, findings
+
+    def record(self):
+        """Record the form's entry; a refusal of the rules or bad input is one line on the page,
+        nothing recorded. Returns the event record or None."""
+        try:
+            rec = self.campaign.execute(self.command())
+        except RuleRefusal as r:
+            self.findings = list(r.findings)
+            self.check_note.value = findings_html(r.findings)
+            self._fail(CampaignError("; ".join(f"{f.ref} {f.text}" for f in r.findings if f.level == "error")),
+                       "Refused by the rules")
+            return None
+        except CampaignError as e:
+            self._fail(e)
+            return None
+        e0 = rec.body.entries[0]
+        self._ok(f"<div class='ca-ledger-recorded'>Recorded {_esc(e0['side'])} {_esc(e0['kind'])} "
+                 f"{num(e0['amount'])} {_esc(e0['account'])}" + (f" ({_esc(e0['item'])})" if e0.get("item") else "")
+                 + f" (#{rec.seq}); undo it from the campaign dashboard's history.</div>")
+        with self._quietly():
+            self.amount.value = self.note.value = self.arrives.value = ""
+        self.check_note.value = ""
+        return rec
+
+    def close_turn(self):
+        """Close the chosen side's turn in force: the carry-over/expiry the rules compute, recorded
+        as one undoable event. Returns the event record or None (one line on the page)."""
+        try:
+            rec = self.campaign.execute(CloseTurn(side=self.side.value))
+        except CampaignError as e:
+            self._fail(e, "Cannot close")
+            return None
+        lines = "; ".join(f"{e['kind']} {signed(e['amount'])} {e['account']}" + (f" ({e['item']})" if e.get("item") else "")
+                          + (f" {rule_ref(e['rule'])}" if e.get("rule") else "") for e in rec.body.entries)
+        self._ok(f"<div class='ca-ledger-closed'>Closed {_esc(self.side.value)}'s "
+                 f"{_esc(self.campaign.state.turn.label)} (#{rec.seq}): {_esc(lines)}</div>")
+        return rec
+
+    def export(self, fmt: str) -> Optional[Path]:
+        """Write ``frame()`` as CSV or Excel beside the campaign file (atomically) and offer it as a
+        download; where the folder is read-only, the download only. Returns the file written."""
+        df = frame(self.campaign.state, book=self.current_book())
+        data = export_bytes(df, fmt)
+        name = f"{Path(self.campaign.path).stem}-ledger.{fmt}"
+        mime = "text/csv" if fmt == "csv" else "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        link = download_link(data, name, mime, f"download {name}")
+        path: Optional[Path] = Path(self.campaign.path).parent / name
+        try:
+            from ...campaign.export import atomic_write
+
+            atomic_write(path, lambda p: p.write_bytes(data))
+            where = f"written to <code class='ca-ledger-export-path'>{_esc(path)}</code>"
+        except OSError as e:
+            path = None
+            where = f"not written beside the campaign ({_esc(e.strerror or e)})"
+        self.export_note.value = (f"<div class='ca-ledger-exported'>{len(df)} rows {where}; {link}</div>")
+        return path
+
+    # ----- reactions -----------------------------------------------------------------------
+    def _on_side(self, _change) -> None:
+        if self._quiet:
+            return
+        self._fill_form()
+        self._show()
+
+    def _on_form(self, change) -> None:
+        if self._quiet:
+            return
+        if change is not None and change.get("owner") is self.item:
+            p = self.priced()
+            if p is not None:
+                with self._quietly():
+                    self.kind.value = p.kind
+                    if p.account in self.account.options:
+                        self.account.value = p.account
+        self._show_price()
+        if self.amount.value.strip() or self.priced() is not None:
+            self.check()
+        else:
+            self.check_note.value = ""
+
+    def _on_tab(self, _change) -> None:
+        if self.tabs.selected_index == 3:
+            self._show_chart()
+
+    def _show_price(self) -> None:
+        p = self.priced()
+        if p is None:
+            self.price_note.value = ""
+            return
+        price = (f"<b>{num(p.amount)}</b> {_esc(p.account)}" if p.amount is not None
+                 else "no printed price: enter the amount from your table")
+        self.price_note.value = (f"<div class='ca-ledger-priced'>{_esc(p.item)}: {_esc(p.kind)} {price} "
+                                 f"<span class='ca-rule'>{_esc(rule_ref(p.rule))}</span>"
+                                 + (f" <span style='color:#666'>{_esc(p.doc)}</span>" if p.doc else "") + "</div>")
+        if p.amount is not None:
+            self.amount.placeholder = f"{num(p.amount)} (priced)"
+
+    def _fill_form(self) -> None:
+        state = self.campaign.state
+        side = self.side.value
+        try:
+            self._catalogue = self.catalogue()
+            accounts = list(accounts_of(state, [side]).get(side, ())) if side else []
+        except CampaignError as e:
+            self._catalogue, accounts = [], []
+            self._fail(e, "No ledger")
+        with self._quietly():
+            if list(self.account.options) != accounts:
+                self.account.options = accounts
+                self.account.value = accounts[0] if accounts else None
+            self.item.options = tuple(p.item for p in self._catalogue)
+            others = [("-", NONE)] + [(side_label(s.name, s.id), s.id) for s in state.sides if s.id != side]
+            if list(self.to_side.options) != others:
+                self.to_side.options = others
+                self.to_side.value = NONE
+        self._show_price()
+
+    def _show(self) -> None:
+        self._show_statement()
+        self._show_forecast()
+        self._show_queue()
+        if self.tabs.selected_index == 3:
+            self._show_chart()
+
+    def _show_statement(self) -> None:
+        if self._quiet:
+            return
+        side, turn = self.side.value, self.turn.value
+        if not side or turn is None:
+            self.statement.value = ""
+            return
+        try:
+            sts = statements_of(self.campaign.state, [side], [turn], book=self.current_book())
+        except CampaignError as e:
+            self._fail(e, "No ledger")
+            self.statement.value = ""
+            return
+        closed = any(e.side == side and e.turn == turn and e.data.get("close") for e in self.current_book().entries)
+        head = ("<div class='ca-ledger-closed-mark'>This turn is closed for this side.</div>" if closed else "")
+        self.statement.value = head + "".join(statement_html(st) for st in sts)
+
+    def _show_forecast(self) -> None:
+        side = self.side.value
+        if not side:
+            self.forecast_box.value = ""
+            return
+        try:
+            sts = forecast(self.campaign.state, self.campaign.graph(), side)
+        except CampaignError as e:
+            self.forecast_box.value = f"<div class='ca-ledger-error'>{_esc(str(e).splitlines()[0])}</div>"
+            return
+        label = self.campaign.state.turn.label
+        self.forecast_box.value = (f"<div style='color:#666'>{_esc(label)} as the rules compute it: the recorded "
+                                   "entries, the income the rules fix and the turn's close — nothing recorded.</div>"
+                                   + "".join(statement_html(st, f"Forecast: {st.side} {st.account}, {label}")
+                                             for st in sts))
+
+    def _show_queue(self) -> None:
+        side = self.side.value
+        try:
+            items = build_queue(self.campaign.state, side, book=self.current_book()) if side else []
+        except CampaignError as e:
+            self.queue.value = f"<div class='ca-ledger-error'>{_esc(str(e).splitlines()[0])}</div>"
+            return
+        if not items:
+            self.queue.value = ("<div class='ca-ledger-queue-empty' style='color:#666'>Nothing on order: an entry "
+                                "with an arrival turn (the form's Arrives) shows here.</div>")
+            return
+        rows = "".join(
+            f"<tr class='ca-ledger-queue-row{' ca-ledger-due' if q.due else ''}'><td>{_esc(q.item or '')}</td>"
+            f"<td class='ca-num'>{num(q.amount)} {_esc(q.account)}</td><td>{_esc(q.ordered_label)}</td>"
+            f"<td><b>{_esc(q.arrives_label)}</b>{' (due)' if q.due else ''}</td>"
+            f"<td class='ca-rule'>{_esc(rule_ref(q.rule))}</td></tr>" for q in items)
+        self.queue.value = ("<table><tr><th>item</th><th class='ca-num'>cost</th><th>ordered</th><th>arrives</th>"
+                            f"<th>rule</th></tr>{rows}</table>")
+
+    def _show_chart(self) -> None:
+        state = self.campaign.state
+        try:
+            df = frame(state, book=self.current_book())
+            png = chart_png(df, {s.id: s.name for s in state.sides}, [s.id for s in state.sides], accounts_of(state))
+        except CampaignError as e:
+            self.chart_note.value = f"<div class='ca-ledger-error'>{_esc(str(e).splitlines()[0])}</div>"
+            return
+        self.chart.value = png
+        self.chart.layout.display = "block" if png else "none"
+        turns = df["turn"].nunique() if len(df) else 0
+        self.chart_note.value = (f"<div class='ca-ledger-chart-summary'>Each side's main account over {turns} "
+                                 f"turn(s): closing balance, income, losses.</div>" if png
+                                 else "<div style='color:#666'>No entries yet.</div>")
+
+    def set_write_refusal(self, reason: Optional[str]) -> None:
+        self.readonly_note.value = (f"<div style='color:#666'>The campaign file is read-only here ({_esc(reason)}): "
+                                    "the ledger can be read and exported, not written.</div>" if reason else "")
+        for b in (self.record_btn, self.close_btn):
+            b.disabled = bool(reason)
+
+    def refresh(self, state=None) -> None:
+        """Redraw from the campaign's state: sides, turns (following the turn in force), the views."""
+        state = state if state is not None else self.campaign.state
+        self.title.value = (f"<span style='font-size:1.3em'><b>Production ledger</b></span> · {_esc(state.game)} · "
+                            f"<code>{_esc(Path(self.campaign.path).name)}</code> · {_esc(state.turn.label)}")
+        sides = [(side_label(s.name, s.id), s.id) for s in state.sides]
+        now = state.turn.index
+        first = min([now] + (self.current_book().turns() if self._economy_ok() else []))
+        turns = [(state.calendar.turn(i).label, i) for i in range(max(0, min(first, now)), now + 1)]
+        changed_side = False
+        with self._quietly():
+            if list(self.side.options) != sides:
+                current = self.side.value
+                self.side.options = sides
+                self.side.value = current if current in {v for _, v in sides} else (sides[0][1] if sides else None)
+                changed_side = True
+            if list(self.turn.options) != turns:
+                keep = self.turn.value
+                self.turn.options = turns
+                follow = keep is None or keep == self._followed_turn or keep not in {i for _, i in turns}
+                self.turn.value = now if follow else keep
+            self._followed_turn = now
+        if changed_side or not hasattr(self, "_catalogue"):
+            self._fill_form()
+        n_sample = sum(u.sample for u in state.units.values())
+        n_sample_entries = sum(bool(e.data.get("sample")) for e in self.current_book().entries) if self._economy_ok() else 0
+        note = state.sample_note or "the rulebook text does not give these values; enter your own."
+        self.samples_note.value = (
+            f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
+            f"<b>{n_sample} unit(s) and {n_sample_entries} ledger entr{'y' if n_sample_entries == 1 else 'ies'} "
+            f"marked [sample]</b>: demo values, not from the rulebook (more)</summary>{_esc(note)}</details>"
+        ) if n_sample or n_sample_entries else ""
+        self._show()
+
+    def _economy_ok(self) -> bool:
+        try:
+            self.current_book()
+            return True
+        except CampaignError as e:
+            self._fail(e, "No ledger")
+            return False
+
+    def close(self) -> None:
+        pass
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def ledger_dashboard(path=None):
+    """The ledger dashboard for ``path`` (default ``$CAMPAIGN_FILE``, else the demo) via the kit."""
+    from ...ui.kit import dashboard
+
+    return dashboard(LedgerWidget, path)

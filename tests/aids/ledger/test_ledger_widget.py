@@ -1,0 +1,234 @@
+"""The ledger dashboard's view in plain Python (no kernel, no browser), issue 11 point 3.
+
+The view has no rules: the stand-in economy of conftest.py prices a destroyer at 4 PP "[T 1]",
+forbids deficit spending "[T 3]", and at the close keeps a quarter of the PP "[T 6]", so every
+figure the page must show — the price, the findings BEFORE anything is recorded, the statement's
+opening/lines/closing, the close, the build queue, the charts, the export, the update from another
+writer, one-line errors — is counted here by hand. The browser test runs the real witp economy.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+from assistant.aids.ledger import engine
+from assistant.aids.ledger import widget as W
+from assistant.campaign import Campaign
+from assistant.rules.ledger import NoEconomy
+from assistant.ui.kit import attach
+
+from conftest import DESTROYER, FIXED_INCOME
+
+
+def page(camp, side="allies"):
+    p = attach(W.LedgerWidget, camp, interval=60)
+    p.view.side.value = side
+    return p
+
+
+def fill(v, kind=None, amount="", item="", arrives="", note=""):
+    v.item.value = item
+    if kind is not None:
+        v.kind.value = kind
+    v.amount.value = amount
+    v.arrives.value = arrives
+    v.note.value = note
+
+
+def closing(v, account="PP") -> str:
+    """The closing balance the statement shows for ``account``."""
+    html = v.statement.value
+    part = html.split(f"data-account='{account}'", 1)[1]
+    return part.split("ca-ledger-closing'>", 1)[1].split("<", 1)[0]
+
+
+def test_a_priced_item_fills_kind_and_amount_and_the_check_shows_the_rules_before_recording(eco, guadalcanal):
+    v = page(guadalcanal).view
+    before = guadalcanal.state.last_seq
+    fill(v, item="Destroyer")
+    assert v.kind.value == "spend" and v.account.value == "PP"  # the catalogue's kind and account
+    assert f"<b>{DESTROYER}</b> PP" in v.price_note.value and "[T 1]" in v.price_note.value
+    # Checked as typed: the balance is 0, so the rules forbid it; nothing is recorded.
+    assert v.draft_entry is not None and v.draft_entry.amount == DESTROYER and v.draft_entry.rule == "[T 1]"
+    assert "The rules forbid this entry" in v.check_note.value
+    assert f"PP 0 cannot pay {DESTROYER}" in v.check_note.value and "[T 3]" in v.check_note.value
+    assert guadalcanal.state.last_seq == before
+    # An item with no printed price asks for the amount.
+    fill(v, item="Chart income")
+    assert "enter the amount from your table" in v.price_note.value and v.kind.value == "income"
+    assert v.check() is None and "give an amount" in v.problem
+    assert guadalcanal.state.last_seq == before
+
+
+def test_record_income_then_spend_shows_the_statement_and_a_forbidden_entry_is_refused(eco, guadalcanal):
+    v = page(guadalcanal).view
+    fill(v, kind="income", amount="50", item="Chart income", note="from the chart")
+    assert "The rules allow this entry" in v.check_note.value
+    rec = v.record_btn.click() or guadalcanal.state.last_seq
+    assert "Recorded allies income 50 PP (Chart income)" in v.message.value and v.problem is None
+    assert closing(v) == "50" and "from the chart" in v.statement.value and "[T 2]" in v.statement.value
+    assert closing(v, "CP") == "0"
+    fill(v, item="Destroyer")
+    v.record_btn.click()
+    assert closing(v) == str(50 - DESTROYER)
+    # A spend beyond the balance: the rule's reason on one line, nothing recorded.
+    before = guadalcanal.state.last_seq
+    fill(v, kind="spend", amount="47", item="Battleship")
+    assert "The rules forbid this entry" in v.check_note.value
+    v.record_btn.click()
+    assert guadalcanal.state.last_seq == before
+    assert v.problem == f"[T 3] PP {50 - DESTROYER} cannot pay 47: no deficit spending"
+    assert "Refused by the rules" in v.message.value and "\n" not in v.problem
+    assert closing(v) == str(50 - DESTROYER) and rec
+
+
+def test_statement_sections_and_the_other_sides_statement(eco, guadalcanal):
+    p = page(guadalcanal)
+    v = p.view
+    guadalcanal.ledger.add("allies", "income", 20)
+    guadalcanal.ledger.add("allies", "transfer", 5, to_side="japan", item="lend")
+    html = v.statement.value
+    pp = html.split("data-account='PP'", 1)[1].split("data-account='CP'", 1)[0]
+    income = pp.split("Income", 1)[1].split("Spending and losses", 1)[0]
+    spending = pp.split("Spending and losses", 1)[1].split("Carry-over", 1)[0]
+    assert "+20" in income and "-5" in spending and "lend" in spending
+    v.side.value = "japan"
+    jp = v.statement.value.split("data-account='PP'", 1)[1]
+    assert "+5" in jp.split("Income", 1)[1].split("Spending", 1)[0] and closing(v) == "5"
+
+
+def test_close_turn_applies_the_rules_carry_over_once(eco, guadalcanal):
+    v = page(guadalcanal).view
+    guadalcanal.ledger.add("allies", "income", 46)
+    before = guadalcanal.state.last_seq
+    v.close_btn.click()
+    keep = 46 // 4  # the stand-in's [T 6]: a quarter carried over, the rest expires
+    assert guadalcanal.state.last_seq == before + 1
+    assert f"adjust -{46 - keep} PP (expiry) [T 6]" in v.message.value
+    assert closing(v) == str(keep)
+    carry = v.statement.value.split("Carry-over / expiry", 1)[1]
+    assert f"-{46 - keep}" in carry and "[T 6]" in carry and "carried over" in carry
+    assert "This turn is closed" in v.statement.value
+    v.close_btn.click()  # twice: one line, nothing recorded
+    assert guadalcanal.state.last_seq == before + 1
+    assert "closed already" in v.problem and "Cannot close" in v.message.value
+
+
+def test_forecast_shows_income_and_close_without_recording(eco, guadalcanal):
+    v = page(guadalcanal).view
+    guadalcanal.ledger.add("allies", "spend", 0, item="nothing")
+    before = guadalcanal.state.last_seq
+    v.refresh()
+    f = v.forecast_box.value
+    assert "fixed income" in f and f"+{FIXED_INCOME}" in f and "[T 5]" in f
+    assert f"-{FIXED_INCOME - FIXED_INCOME // 4}" in f and "[T 6]" in f
+    assert f"ca-ledger-closing'>{FIXED_INCOME // 4}<" in f
+    assert guadalcanal.state.last_seq == before
+
+
+def test_build_queue_shows_arrival_turns_and_a_bad_arrival_is_one_line(eco, guadalcanal):
+    v = page(guadalcanal).view
+    guadalcanal.ledger.add("allies", "income", 20)
+    now = guadalcanal.state.turn.index
+    later = guadalcanal.state.calendar.turn(now + 3).label
+    fill(v, item="Destroyer", arrives=later)
+    v.record_btn.click()
+    assert v.problem is None, v.problem
+    q = v.queue.value
+    assert "Destroyer" in q and f"<b>{later}</b>" in q and guadalcanal.state.turn.label in q and "(due)" not in q
+    before = guadalcanal.state.last_seq
+    fill(v, item="Destroyer", arrives="Smarch 99")
+    v.record_btn.click()
+    assert guadalcanal.state.last_seq == before and "'Smarch 99'" in v.problem and "\n" not in v.problem
+
+
+def test_bad_amount_is_one_line_naming_it_and_changes_nothing(eco, guadalcanal):
+    v = page(guadalcanal).view
+    before = guadalcanal.state.last_seq
+    fill(v, kind="income", amount="lots")
+    v.record_btn.click()
+    assert guadalcanal.state.last_seq == before and "'lots'" in v.problem and "\n" not in v.problem
+    assert "Traceback" not in v.message.value
+
+
+def test_turn_picker_follows_the_turn_in_force_and_shows_past_statements(eco, guadalcanal):
+    v = page(guadalcanal).view
+    guadalcanal.ledger.add("allies", "income", 12)
+    first = guadalcanal.state.turn.index
+    guadalcanal.advance("turn")
+    assert v.turn.value == guadalcanal.state.turn.index != first
+    assert closing(v) == "12" and "Opening balance</td><td class='ca-num'>12" in v.statement.value
+    v.turn.value = first
+    assert "+12" in v.statement.value and closing(v) == "12"
+    assert guadalcanal.state.calendar.turn(first).label in v.statement.value
+
+
+def test_charts_draw_balance_income_and_losses(eco, guadalcanal):
+    v = page(guadalcanal).view
+    guadalcanal.ledger.add("allies", "income", 40)
+    guadalcanal.ledger.add("allies", "loss", 7, item="mining")
+    v.tabs.selected_index = 3
+    assert v.chart.value[:8] == b"\x89PNG\r\n\x1a\n" and v.chart.layout.display == "block"
+    from PIL import Image
+
+    im = Image.open(io.BytesIO(v.chart.value))
+    assert im.size == (int(W.CHART_SIZE[0] * W.CHART_DPI), int(W.CHART_SIZE[1] * W.CHART_DPI))
+    assert "closing balance, income, losses" in v.chart_note.value
+
+
+def test_export_writes_the_frame_beside_the_campaign_as_csv_and_excel(eco, guadalcanal):
+    v = page(guadalcanal).view
+    guadalcanal.ledger.add("allies", "income", 40, note="=HYPERLINK(1)")
+    guadalcanal.ledger.add("japan", "income", 9)
+    want = guadalcanal.ledger.frame()
+    path = v.export("csv")
+    assert path == guadalcanal.path.parent / f"{guadalcanal.path.stem}-ledger.csv"
+    got = pd.read_csv(path)
+    assert list(got.columns) == list(want.columns) and len(got) == len(want)
+    assert got["amount"].tolist() == want["amount"].tolist()
+    assert "'=HYPERLINK(1)" in got["note"].tolist()  # a formula is not run by the spreadsheet
+    assert str(path) in v.export_note.value and "download='g-ledger.csv'" in v.export_note.value
+    x = v.export("xlsx")
+    assert pd.read_excel(x)["closing"].tolist() == want["closing"].tolist()
+
+
+def test_follows_another_writer_and_an_undo(eco, guadalcanal):
+    p = page(guadalcanal)
+    v = p.view
+    other = Campaign.open(guadalcanal.path)
+    try:
+        other.ledger.add("allies", "income", 33)
+    finally:
+        other.close()
+    assert closing(v) == "0"
+    p.poll()
+    assert closing(v) == "33"
+    guadalcanal.undo()
+    assert closing(v) == "0"
+    p.close()
+
+
+def test_no_economy_is_one_line_on_the_page(monkeypatch, guadalcanal):
+    def none(game):
+        raise NoEconomy(f"no economy rules for {game!r}")
+
+    monkeypatch.setattr(engine, "economy_for", none)
+    v = page(guadalcanal).view
+    assert "no economy rules for 'witp'" in v.problem and "\n" not in v.problem
+
+
+def test_samples_are_labelled(eco, guadalcanal):
+    v = page(guadalcanal).view
+    n = sum(u.sample for u in guadalcanal.state.units.values())
+    assert n and f"{n} unit(s) and 0 ledger entries marked [sample]" in v.samples_note.value
+    guadalcanal.ledger.add("allies", "income", 3, data={"sample": True})
+    assert f"{n} unit(s) and 1 ledger entry marked [sample]" in v.samples_note.value
+
+
+def test_read_only_disables_record_and_close(eco, guadalcanal):
+    v = page(guadalcanal).view
+    v.set_write_refusal("read-only medium")
+    assert v.record_btn.disabled and v.close_btn.disabled and "read-only" in v.readonly_note.value
