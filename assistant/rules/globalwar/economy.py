@@ -1,0 +1,333 @@
+"""Global War's economy for the production ledger (rule 18.0 and related; digest globalwar.md 6).
+
+Accounts: each Major Power keeps its PPs [18.0.C] (``germany``, ``italy``, ``japan``;
+``commonwealth``, ``us``, ``ussr``, ``france``; the first of a side is its main account) and a
+maintenance account ``<power>_maint`` holding the turn's maintenance capacity [18.10.B-C] (setting
+``ledger_maintenance``: ``capacity`` books maintenance there, ``pool`` pays it from the PPs).
+
+Items (``item`` of an entry; ``qty``/``sp``/``pipeline``/``holding_areas``/``ih_pp`` in its data):
+``production`` (income [18.0.D], computed by ``income``), ``maintenance capacity`` (income [18.10]),
+``build T`` / ``rebuild T`` / ``undeplete T`` (spend; the Production Cost Table, the printed Mech
+cost [18.2.2]; builds geared [18.9.1]), ``maintain T`` (spend [18.10.2]), ``lend-lease`` (transfer
+[18.8]), ``LRB losses`` (loss [17.3.2]), ``unspent PP lost`` (adjust [18.5.1], by ``close_turn``).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Optional
+
+from ..ledger import Book, Entry, LedgerContext, Priced
+from ..strike import Finding
+from . import economy_tables as T
+from .economy_production import POWERS, pipeline_capacity, production
+
+MAINT = "_maint"
+SETTINGS = {
+    "ledger_maintenance": ("capacity", ("capacity", "pool")),
+    "ledger_productive_capacity": ("gross", ("gross", "net")),
+    "ledger_maintenance_rounding": ("entry", ("entry", "sp")),
+    "air_pp_loss_cap": ("output", ("output", "none")),
+}
+BUILDS = ("build", "rebuild", "undeplete")
+LEND_LEASE = "lend-lease"
+PRODUCTION = "production"
+CAPACITY = "maintenance capacity"
+
+
+def setting(ctx: LedgerContext, name: str) -> str:
+    default, choices = SETTINGS[name]
+    v = ctx.world.settings.get(name, default)
+    if v not in choices:
+        raise ValueError(f"setting {name}={v!r} must be one of {', '.join(choices)}")
+    return v
+
+
+def power_of(account: str) -> str:
+    return account[:-len(MAINT)] if account.endswith(MAINT) else account
+
+
+def game_turn(ctx: LedgerContext) -> int:
+    return ctx.world.turn if ctx.world.turn is not None else ctx.turn
+
+
+def _whole(data, key: str, default: int) -> int:
+    v = data.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)) or not str(v).strip().isdigit() or int(v) < 1:
+        raise ValueError(f"data {key} {v!r} must be a whole number of at least 1")
+    return int(v)
+
+
+def parse_item(item: Optional[str]) -> tuple[str, Optional[str]]:
+    """``("build", "Mech")``, ``("maintain", "SS")``, ``("lend-lease", None)`` ...; ("", None) for
+    an item of the player's own."""
+    if not item:
+        return "", None
+    words = item.strip().split(None, 1)
+    verb = words[0].lower()
+    if verb in BUILDS + ("maintain",) and len(words) == 2:
+        return verb, words[1]
+    return item.strip().lower(), None
+
+
+class GlobalWarEconomy:
+    """Global War's ``Economy``."""
+
+    game = "globalwar"
+
+    def accounts(self, side: str) -> tuple[str, ...]:
+        powers = POWERS.get(side, ())
+        return powers + tuple(p + MAINT for p in powers)
+
+    # ----- prices ----------------------------------------------------------------------------
+    def maintenance(self, type_: str, sp: int, ctx: LedgerContext) -> Optional[int]:
+        """18.10.2: cost per SP, ½ rounded up (setting ``ledger_maintenance_rounding``: ``entry``
+        rounds the entry's total up once, ``sp`` each SP's cost)."""
+        per = T.MAINTENANCE.get(type_)
+        if per is None:
+            return None
+        if setting(ctx, "ledger_maintenance_rounding") == "sp":
+            return math.ceil(per) * sp
+        return math.ceil(per * sp)
+
+    def catalogue(self, side: str, ctx: LedgerContext) -> list[Priced]:
+        main = (POWERS.get(side) or ("",))[0]
+        maint = main + MAINT if setting(ctx, "ledger_maintenance") == "capacity" else main
+        out = [Priced(PRODUCTION, "income", main, None, "18.0.D",
+                      "home IHs operating x Production Multiple + 1 per linked captured IH (computed)"),
+               Priced(CAPACITY, "income", main + MAINT, None, "18.10.B",
+                      "the previous turn's productive capacity (Turn 1: this turn's) (computed)"),
+               Priced(LEND_LEASE, "transfer", main, None, "18.8.1",
+                      "to an allied Major Power; capped by the pipeline (data pipeline / holding_areas)"),
+               Priced("LRB losses", "loss", main, None, "17.3.2", "PPs an IH loses to LRBs this turn only")]
+        for t in T.TYPES:
+            out.append(Priced(f"build {t}", "spend", main, T.cost(ctx.world.tables, "build", t),
+                              "18.2.2" if t in T.PRINTED_BUILD else "18.0.F", "per unit; at most last turn's + 1 [18.9.1]"))
+            out.append(Priced(f"rebuild {t}", "spend", main, T.cost(ctx.world.tables, "rebuild", t), "18.0.F",
+                              "per unit; not limited by 18.9.1 [18.6.1.B]"))
+        for t in T.UNDEPLETE:
+            out.append(Priced(f"undeplete {t}", "spend", main, T.cost(ctx.world.tables, "undeplete", t), "18.0.E"))
+        for t in T.TYPES:
+            out.append(Priced(f"maintain {t}", "spend", maint, self.maintenance(t, 1, ctx), "18.10.2",
+                              "per SP" if t in T.MAINTENANCE else "not in the 18.10.2 table: your cost"))
+        return out
+
+    # ----- checks ----------------------------------------------------------------------------
+    def check(self, book: Book, entry: Entry, ctx: LedgerContext) -> list[Finding]:
+        out: list[Finding] = []
+        acc, power = entry.account, power_of(entry.account)
+        maint_acc = acc.endswith(MAINT)
+        if entry.kind == "reserve":
+            return [Finding("error", "18.5.1", "PPs may not be accumulated from turn to turn: there is no reserve")]
+        verb, type_ = parse_item(entry.item)
+        if verb in BUILDS:
+            out += self._build(book, entry, ctx, verb, type_)
+        elif verb == "maintain":
+            out += self._maintain(entry, ctx, type_)
+        elif maint_acc and entry.kind not in ("income", "adjust"):
+            out.append(Finding("error", "18.10.2", f"{acc} holds the maintenance capacity: only maintenance "
+                                                   f"(item 'maintain TYPE') is booked to it"))
+        if entry.kind == "transfer":
+            out += self._lend_lease(book, entry, ctx)
+        if entry.kind == "loss" and "ih_pp" in entry.data and setting(ctx, "air_pp_loss_cap") == "output":
+            cap = _whole(entry.data, "ih_pp", 1)
+            if entry.amount > cap:
+                out.append(Finding("error", "17.3.2", f"an Industrial Hex producing {cap} PP cannot lose {entry.amount} "
+                                                      f"(setting air_pp_loss_cap=output)"))
+        if entry.kind in ("spend", "transfer"):
+            before = book.balance(entry.side, acc, entry.turn)
+            after = before - entry.amount
+            if after < 0:
+                rule = "18.10.C" if maint_acc else "18.0.E"
+                what = "maintenance capacity" if maint_acc else "PP"
+                out.append(Finding("error", rule, f"{power} has {_n(before)} {what} left this turn; "
+                                                  f"{entry.kind} of {_n(entry.amount)} would leave {_n(after)}"))
+        if entry.kind in ("spend", "transfer", "income") and not maint_acc:
+            left = book.balance(entry.side, acc, entry.turn - 1)
+            if left > 0:
+                out.append(Finding("warning", "18.5.1", f"{power} carries {_n(left)} PP from an earlier turn: "
+                                                        f"unused PPs are lost (close that turn)"))
+        return out
+
+    def _build(self, book: Book, entry: Entry, ctx: LedgerContext, verb: str, name: Optional[str]) -> list[Finding]:
+        t = T.unit_type(name or "")
+        if t is None:
+            return [Finding("error", "22.4.1", f"unit type {name!r} is not one of {', '.join(T.TYPES)}")]
+        if entry.kind != "spend":
+            return [Finding("error", "18.0.E", f"'{verb} {t}' is paid for: kind spend, not {entry.kind}")]
+        if entry.account.endswith(MAINT):
+            return [Finding("error", "18.0.E", f"builds are paid from {power_of(entry.account)}'s PPs, "
+                                               f"not its maintenance capacity")]
+        if verb == "undeplete" and t not in T.UNDEPLETE:
+            return [Finding("error", "18.0.E", f"only Surf-As and ASWs are undepleted, not {t}")]
+        out: list[Finding] = []
+        qty = _whole(entry.data, "qty", 1)
+        price = T.cost(ctx.world.tables, verb, t)
+        rule = "18.2.2" if verb == "build" and t in T.PRINTED_BUILD else "18.0.F"
+        if price is not None and entry.amount != price * qty:
+            out.append(Finding("error", rule, f"{qty} x '{verb} {t}' costs {price * qty} PP, not {_n(entry.amount)}"))
+        if verb == "build":
+            out += self._gearing(book, entry, t, qty)
+        return out
+
+    def _gearing(self, book: Book, entry: Entry, t: str, qty: int) -> list[Finding]:
+        """[18.9.1] new builds of a type <= those started the turn before + 1 (one always allowed,
+        [18.9.1.B]); the Commonwealth counts as one country [18.9.2] (one account); rebuilds do not
+        count [18.6.1.B]."""
+        def started(turn: int) -> int:
+            return sum(_whole(e.data, "qty", 1) for e in book.entries
+                       if e.turn == turn and e.side == entry.side and e.account == entry.account and e.kind == "spend"
+                       and parse_item(e.item)[0] == "build" and T.unit_type(parse_item(e.item)[1] or "") == t)
+        last, now = started(entry.turn - 1), started(entry.turn)
+        limit = last + 1
+        if now + qty > limit:
+            return [Finding("error", "18.9.1", f"{power_of(entry.account)} started {last} {t} last turn: at most "
+                                               f"{limit} this turn ({now} started already, {qty} more asked)")]
+        return []
+
+    def _maintain(self, entry: Entry, ctx: LedgerContext, name: Optional[str]) -> list[Finding]:
+        t = T.unit_type(name or "")
+        if t is None:
+            return [Finding("error", "18.10.2", f"unit type {name!r} is not one of {', '.join(T.TYPES)}")]
+        if entry.kind != "spend":
+            return [Finding("error", "18.10.2", f"maintenance is spent: kind spend, not {entry.kind}")]
+        mode = setting(ctx, "ledger_maintenance")
+        if mode == "capacity" and not entry.account.endswith(MAINT):
+            return [Finding("error", "18.10.C", f"maintenance is allocated from the maintenance capacity (setting "
+                                                f"ledger_maintenance=capacity): book it to {entry.account}{MAINT}")]
+        if mode == "pool" and entry.account.endswith(MAINT):
+            return [Finding("error", "18.10.A", f"maintenance is paid from the PPs (setting ledger_maintenance=pool): "
+                                                f"book it to {power_of(entry.account)}")]
+        sp = _whole(entry.data, "sp", 1)
+        due = self.maintenance(t, sp, ctx)
+        if due is None:
+            return [Finding("question", "18.10.2", f"the 18.10.2 table gives no maintenance cost for {t}: "
+                                                   f"{_n(entry.amount)} PP as your table says?")]
+        if entry.amount != due:
+            return [Finding("error", "18.10.2", f"{sp} SP of {t} cost {due} PP to maintain, not {_n(entry.amount)}")]
+        return []
+
+    def _lend_lease(self, book: Book, entry: Entry, ctx: LedgerContext) -> list[Finding]:
+        """[18.8]: between Major Powers of one side, capped by the pipeline [18.8.1]."""
+        to_side = entry.to_side or entry.side
+        to_acc = entry.to_account or entry.account
+        if to_side != entry.side:
+            return [Finding("error", "18.8.2" if entry.side == "axis" else "18.8.3",
+                            f"Lend-Lease goes between Major Powers of one side, not {entry.side} to {to_side}")]
+        if entry.account.endswith(MAINT) or to_acc.endswith(MAINT) or to_acc not in POWERS.get(to_side, ()):
+            return [Finding("error", "18.8.1", f"Lend-Lease moves PPs between Major Powers' PP accounts, "
+                                               f"not {entry.account} to {to_acc}")]
+        if to_acc == entry.account:
+            return [Finding("error", "18.8.1", f"{to_acc} cannot lend to itself")]
+        out: list[Finding] = []
+        if "ussr" in (to_acc, entry.account):
+            out.append(Finding("question", "18.8.3.B", "the USSR takes part in Lend-Lease only once at war with "
+                                                       "Germany, Italy or Japan: is it?"))
+        cap, how = self._capacity(entry, ctx)
+        if cap is None:
+            out.append(Finding("question", "18.8.1", how))
+            return out
+        lent = sum(e.amount for e in book.entries
+                   if e.turn == entry.turn and e.kind == "transfer" and e.side == entry.side
+                   and e.account == entry.account and (e.to_account or e.account) == to_acc)
+        if lent + entry.amount > cap:
+            out.append(Finding("error", "18.8.1.C", f"{how}: at most {cap} PP {entry.account} -> {to_acc} this turn "
+                                                    f"({_n(lent)} lent already, {_n(entry.amount)} more asked)"))
+        else:
+            out.append(Finding("info", "18.8.1", how))
+        return out
+
+    def _capacity(self, entry: Entry, ctx: LedgerContext) -> tuple[Optional[Any], str]:
+        d = entry.data
+        pipe = d.get("pipeline")
+        if pipe is not None and str(pipe).strip().lower() in ("communications", "communications area"):
+            return math.inf, "a Communications Area Pipeline: unlimited [18.8.1.B]"
+        if d.get("holding_areas") is not None:
+            try:
+                ms = [int(x) for x in str(d["holding_areas"]).split(",")]
+            except ValueError:
+                raise ValueError(f"data holding_areas {d['holding_areas']!r} must be MS counts like 4,2") from None
+            if not ms or min(ms) < 0:
+                raise ValueError(f"data holding_areas {d['holding_areas']!r} must be MS counts like 4,2")
+            return min(ms), f"Merchant Ship Holding Areas of {', '.join(map(str, ms))} MS: {min(ms)} PP [18.8.1.C]"
+        if pipe is not None:
+            cap, desc = pipeline_capacity(ctx.world, entry.side, str(pipe), f"lend-lease {entry.account}")
+            return cap, desc
+        return None, ("which pipeline carries it? give data pipeline=communications, pipeline=PORT-PORT "
+                      "or holding_areas=4,2 (the capacity caps Lend-Lease)")
+
+    # ----- the turn --------------------------------------------------------------------------
+    def income(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
+        out: list[Entry] = []
+        gt = game_turn(ctx)
+        for power in POWERS.get(side, ()):
+            prod = production(ctx.world, side, power, gt)
+            steps = "; ".join(prod.steps())
+            homes = sum(1 for h in prod.hexes if h.status == "home" and h.pooled)
+            caps = sum(1 for h in prod.hexes if h.status == "captured" and h.pooled)
+            if prod.multiple is not None or prod.pooled:
+                out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=prod.pooled, account=power,
+                                 item=PRODUCTION, rule="18.0.D",
+                                 note=f"{homes} home IH x {prod.multiple} + {caps} captured (Turn {gt})",
+                                 data={"steps": steps}))
+            if prod.independent:
+                out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=prod.independent, account=power,
+                                 item=f"{PRODUCTION} (independent)", rule="18.7.6.C",
+                                 note="produced independently: spend on units appearing where it was produced",
+                                 data={"steps": steps}))
+            if setting(ctx, "ledger_maintenance") == "capacity":
+                cap = self._maintenance_capacity(book, side, power, ctx, out)
+                if cap is not None:
+                    out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=cap[0], account=power + MAINT,
+                                     item=CAPACITY, rule=cap[1], note=cap[2]))
+        return out
+
+    def _maintenance_capacity(self, book: Book, side: str, power: str, ctx: LedgerContext,
+                              now: list[Entry]) -> Optional[tuple[Any, str, str]]:
+        """[18.10.B] Turn 1: the turn's productive capacity; [18.10.C] later: the previous turn's
+        (setting ``ledger_productive_capacity``: ``gross`` = the IHs' production, ``net`` = with
+        Lend-Lease and LRB losses)."""
+        if game_turn(ctx) == 1:
+            total = sum(e.amount for e in now if e.account == power and (e.item or "").startswith(PRODUCTION))
+            return total, "18.10.B", "Turn 1: this turn's productive capacity"
+        prev = ctx.turn - 1
+        es = [e for e in book.entries if e.turn == prev and e.side == side]
+        made = [e for e in es if e.account == power and e.kind == "income" and (e.item or "").startswith(PRODUCTION)]
+        if not made:
+            return None
+        total = sum(e.amount for e in made)
+        if setting(ctx, "ledger_productive_capacity") == "net":
+            for e in es:
+                if e.kind == "loss" and e.account == power:
+                    total -= e.amount
+                if e.kind == "transfer" and e.account == power:
+                    total -= e.amount
+                if e.kind == "transfer" and (e.to_account or e.account) == power and e.account != power:
+                    total += e.amount
+            return total, "18.10.C", "last turn's production with Lend-Lease and LRB losses"
+        return total, "18.10.C", "last turn's production"
+
+    def close_turn(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
+        out = []
+        for acc in self.accounts(side):
+            left = book.balance(side, acc, ctx.turn)
+            if left > 0:
+                maint = acc.endswith(MAINT)
+                out.append(Entry(side=side, turn=ctx.turn, kind="adjust", amount=-left, account=acc,
+                                 item="unused maintenance capacity" if maint else "unspent PP lost",
+                                 rule="18.10.C" if maint else "18.5.1",
+                                 note="the capacity is the turn's own" if maint
+                                 else "PPs may not be accumulated from turn to turn"))
+        return out
+
+
+def _n(x: Any) -> Any:
+    if isinstance(x, Fraction):
+        return int(x) if x.denominator == 1 else float(x)
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return x
+
+
+RULES = GlobalWarEconomy()

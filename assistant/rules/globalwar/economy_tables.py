@@ -1,0 +1,70 @@
+"""Global War's production tables the text references but does not print, read from the player's
+templates (``data/games/globalwar/templates``) and the one it does print, 18.10.2.
+
+- ``production_multiples`` (``turn,nation,multiple``): the Production Multiple "for that country on
+  that turn" [18.0.D] from the Turn Record Track / Production Track (digest 6.1: a gap). Production
+  Mode and Production Multiple are read as one value (digest 9.1 #18), so a recaptured home IH
+  produces at Mode 1 = 1 PP [18.4.2].
+- ``production_costs`` (``type,build_cost,build_turns,rebuild_cost,rebuild_turns,undeplete_cost,
+  undeplete_turns``): the Production Cost Table [18.0.F], [18.1.1] (a gap; the only printed cost is
+  one German mechanized SP for 3 PP [18.2.2]). A blank cell: not on the chart.
+
+Every cell read is checked; a bad one names its table, row (data rows from 1) and column.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping, Optional
+
+from .airtables import _cell, _int, _rows
+
+MULTIPLES = "production_multiples"
+COSTS = "production_costs"
+
+#: 18.10.2 Maintenance Costs, per SP; ½** "round up" for SS and ASW.
+MAINTENANCE: Mapping[str, Fraction] = {
+    "Inf": Fraction(0), "Mech": Fraction(1), "LRB": Fraction(1), "SS": Fraction(1, 2),
+    "ASW": Fraction(1, 2), "Surf-A": Fraction(3), "Surf-B": Fraction(2)}
+
+#: Buildable types: the 22.4.1 headings (digest 6.3).
+TYPES = ("Inf", "Mech", "Fort", "Port", "AD", "LRB", "ASW", "Surf-A", "Surf-B", "Amph", "SS", "MS", "A-Bomb")
+#: [18.2.2] "one new German mechanized SP costs 3 PP" -- the one printed build cost.
+PRINTED_BUILD = {"Mech": 3}
+#: Only Surf-As and ASWs are undepleted [18.0.E], [18.3.2.B].
+UNDEPLETE = ("Surf-A", "ASW")
+ALIASES = {"infantry": "Inf", "inf": "Inf", "mechanized": "Mech", "mech": "Mech", "fortification": "Fort",
+           "fort": "Fort", "submarine": "SS", "submarines": "SS", "ss": "SS", "a-bomb": "A-Bomb",
+           "atomic bomb": "A-Bomb"}
+
+
+def unit_type(name: str) -> Optional[str]:
+    """The 22.4.1 type a name means (``Mech``, ``mechanized``, ``SS`` ...), None if none."""
+    key = name.strip().lower()
+    if key in ALIASES:
+        return ALIASES[key]
+    return next((t for t in TYPES if t.lower() == key), None)
+
+
+def multiple(tables: Mapping[str, Any], turn: int, nation: str) -> Optional[int]:
+    """The Production Multiple of ``nation`` on Game-Turn ``turn`` [18.0.D]; None without the
+    table or its row (the player enters the production)."""
+    rows = _rows(tables, MULTIPLES)
+    if rows is None:
+        return None
+    for i, row in enumerate(rows, 1):
+        if _int(MULTIPLES, i, row, "turn", 1) == turn and _cell(MULTIPLES, i, row, "nation") == nation:
+            return _int(MULTIPLES, i, row, "multiple", 0)
+    return None
+
+
+def cost(tables: Mapping[str, Any], what: str, type_: str) -> Optional[int]:
+    """The PP cost of ``what`` (build, rebuild, undeplete) of one ``type_`` from the player's
+    Production Cost Table; the printed [18.2.2] build cost of a Mech without it."""
+    rows = _rows(tables, COSTS)
+    for i, row in enumerate(rows or (), 1):
+        if _cell(COSTS, i, row, "type") == type_:
+            if _cell(COSTS, i, row, f"{what}_cost") == "":
+                return None
+            return _int(COSTS, i, row, f"{what}_cost", 0)
+    return PRINTED_BUILD.get(type_) if what == "build" else None
