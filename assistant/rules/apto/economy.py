@@ -1,0 +1,348 @@
+"""apto's economy for the production ledger (digest apto.md 6; Part 8).
+
+Accounts. Each income nation keeps an EP Track and an Economic Reserve [8.1], [8.4]. Side
+``japan`` has one nation: accounts ``EP`` and ``reserve``. Side ``allies`` keeps one pair per
+income nation: ``EP:us``, ``EP:uk``, ``EP:australia``, ``EP:china``, ``EP:ussr`` and
+``reserve:us`` ... (the US first: its main account). Minor nations have no EPs [9.0]; CCP
+Offensives are paid from China's track (the text gives no CCP income).
+
+What the rules check before an entry is recorded (``check``): no deficit spending [8.1], [8.6],
+[8.13]; items in their turn (Seasonal or monthly); who may pay an item ([5.5]: no Impromptu
+Offensive for another nation); per-game limits; the Economic Reserve (at most 20, assigned or
+released in a Seasonal Turn, immune to Strategic Warfare, and in monthly turns paying only the
+[8.4] list); lend-lease (only the UK and US send, in a Seasonal Turn, the UK at most 1/4 and the US
+at most 1/2 of its net income, routes [8.3]); Strategic Warfare losses in monthly turns only,
+applied at once, and the Japanese surrender test [9.10]. ``income`` gives the Table X base income
+(template ``ep_incomes.csv``); ``close_turn`` applies the [2.0] loss cap at the Seasonal Turn.
+
+Settings (game.toml): ``ledger_loss_cap``, ``ledger_lend_lease_net``, ``ledger_reserve_monthly``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..ledger import Book, Entry, LedgerContext, Priced
+from ..strike import Finding
+from . import economy_items as items
+from .economy_items import ANY, MONTHLY, SEASONAL, Item
+from .economy_season import (current_season_losses, preceding_season_losses, season_start, surrender)
+
+NATIONS = {"japan": ("japan",), "allies": ("us", "uk", "australia", "china", "ussr")}
+RESERVE_CAP = 20  # [8.4]
+LEND_LEASE = {"uk": (1, 4), "us": (1, 2)}  # share of net income per Seasonal Turn [8.3]
+RECIPIENTS = {"us": ("uk", "ussr", "australia", "china"), "uk": ("australia", "china")}  # [8.3]
+INCOME_ITEMS = {None, "seasonal income"}
+SETTINGS = {"ledger_loss_cap": "next_income", "ledger_lend_lease_net": "after_losses",
+            "ledger_reserve_monthly": "listed"}
+CAP_ITEM = "Strategic Warfare loss cap"
+
+
+def ep_account(side: str, nation: str) -> str:
+    return "EP" if side == "japan" else f"EP:{nation}"
+
+
+def reserve_account(side: str, nation: str) -> str:
+    return "reserve" if side == "japan" else f"reserve:{nation}"
+
+
+def nation_of(side: str, account: str) -> tuple[Optional[str], bool]:
+    """(nation, is the Economic Reserve) of ``side``'s ``account``; nation None if not one of its."""
+    for n in NATIONS.get(side, ()):
+        if account == ep_account(side, n):
+            return n, False
+        if account == reserve_account(side, n):
+            return n, True
+    return None, False
+
+
+def setting(ctx: LedgerContext, name: str) -> str:
+    value = ctx.world.settings.get(name, SETTINGS[name]) if ctx.world.settings is not None else SETTINGS[name]
+    return str(value)
+
+
+@dataclass(frozen=True)
+class AptoEconomy:
+    """``assistant.rules.ledger.Economy`` for apto."""
+
+    game: str = "apto"
+
+    # --- accounts and prices -------------------------------------------------------------
+    def accounts(self, side: str) -> tuple[str, ...]:
+        ns = NATIONS.get(side, ())
+        return tuple(ep_account(side, n) for n in ns) + tuple(reserve_account(side, n) for n in ns)
+
+    def items(self, side: str, ctx: LedgerContext) -> list[Item]:
+        """Every item ``side``'s nations may book: the text's prices, then the player's EP Costs Table."""
+        ns = set(NATIONS.get(side, ()))
+        out = [i for i in items.ITEMS if i.nations is None or ns & set(i.nations)]
+        if "japan" in ns:
+            out.append(items.stp_item(ctx.year))
+        rows = ctx.world.tables.get(items.COSTS_TABLE) if ctx.world.tables else None
+        if rows:
+            known = {i.name.lower() for i in out}
+            extra = items.cost_rows(rows, "axis" if side == "japan" else "western_allies")
+            out += [i for i in extra if i.name.lower() not in known]
+        return out
+
+    def catalogue(self, side: str, ctx: LedgerContext) -> list[Priced]:
+        main = self.accounts(side)[0] if self.accounts(side) else "EP"
+        out = []
+        for i in self.items(side, ctx):
+            acc = reserve_account(side, i.nations[0]) if i.reserve_only and i.nations else main
+            if i.nations and len(i.nations) == 1:
+                acc = (reserve_account if i.reserve_only else ep_account)(side, i.nations[0])
+            when = {SEASONAL: "Seasonal Turn", MONTHLY: "monthly turn", ANY: "any turn"}[i.timing]
+            out.append(Priced(item=i.name, kind=i.kind, account=acc, amount=i.amount, rule=i.rule,
+                              doc="; ".join(x for x in (i.doc, when, "the ER may pay it" if i.reserve_ok else "") if x)))
+        return out
+
+    # --- the rules on one entry -----------------------------------------------------------
+    def check(self, book: Book, entry: Entry, ctx: LedgerContext) -> list[Finding]:
+        nation, in_reserve = nation_of(entry.side, entry.account)
+        if nation is None:
+            return [Finding("error", "[8.1]", f"{entry.account!r} is not an EP account of {entry.side}")]
+        out: list[Finding] = []
+        item = items.by_name(entry.item, self.items(entry.side, ctx)) if entry.item else None
+        if item is not None:
+            out += self._item_rules(book, entry, ctx, item, nation, in_reserve)
+        kind_check = {"spend": self._spend, "income": self._income, "loss": self._loss,
+                      "transfer": self._transfer, "reserve": self._reserve}.get(entry.kind)
+        if kind_check is not None:
+            out += kind_check(book, entry, ctx, nation, in_reserve, item)
+        return out
+
+    def _item_rules(self, book, e: Entry, ctx, item: Item, nation, in_reserve) -> list[Finding]:
+        out = []
+        if item.kind != e.kind:
+            out.append(Finding("error", item.rule, f"{item.name} is booked as {item.kind}, not {e.kind}"))
+        if item.timing == SEASONAL and ctx.turn_kind == "monthly":
+            out.append(Finding("error", item.rule, f"{item.name} is paid in a Seasonal Turn, not in {ctx.turn_label}"))
+        if item.timing == MONTHLY and ctx.turn_kind == "seasonal":
+            out.append(Finding("error", item.rule, f"{item.name} is paid in a monthly turn, not in {ctx.turn_label}"))
+        if item.nations is not None and nation not in item.nations:
+            why = (" (a major power may not buy an Impromptu Offensive for another nation)"
+                   if item.name.startswith("Impromptu") else "")
+            out.append(Finding("error", item.rule, f"{item.name} is paid by {' or '.join(item.nations)}, "
+                                                   f"not {nation}{why}"))
+        if item.reserve_only and not in_reserve:
+            out.append(Finding("error", item.rule, f"{item.name} is paid from the Economic Reserve "
+                                                   f"({reserve_account(e.side, nation)}), not {e.account}"))
+        if item.limit and nation in item.limit:
+            n = sum(1 for x in book.entries if x.side == e.side and x.kind == e.kind and x.item
+                    and x.item.lower() == item.name.lower() and nation_of(x.side, x.account)[0] == nation)
+            if n + 1 > item.limit[nation]:
+                out.append(Finding("error", item.rule, f"{nation} may book {item.name} {item.limit[nation]} "
+                                                       f"time(s) per game; {n} already"))
+        if item.name.startswith("War extension") and not (ctx.period == "Summer" and ctx.year == 1945):
+            out.append(Finding("error", item.rule, f"{item.name} is bought in the Summer 1945 Seasonal Turn only"))
+        return out
+
+    def _available(self, book, e: Entry, ctx, what: str) -> list[Finding]:
+        """No deficit spending [8.1], [8.6], [8.13]: the account must hold the amount now."""
+        have = book.balance(e.side, e.account, ctx.turn)
+        if e.amount > have:
+            return [Finding("error", "[8.1];[8.6]", f"{what} of {e.amount} EP exceeds {e.account}'s {have} EP "
+                                                    "(no deficit spending)")]
+        return []
+
+    def _spend(self, book, e, ctx, nation, in_reserve, item) -> list[Finding]:
+        out = self._available(book, e, ctx, f"spending {e.item or ''}".rstrip())
+        if in_reserve and ctx.turn_kind == "monthly" and not (item is not None and item.reserve_ok):
+            what = e.item or "an unnamed spend"
+            if setting(ctx, "ledger_reserve_monthly") == "listed":
+                out.append(Finding("error", "[8.4]", f"in a monthly turn the Economic Reserve pays only Combined and "
+                                                     f"Impromptu Offensives, Keeping Naval Units at Sea, Pilot Recovery, "
+                                                     f"Partisans and Repairing Installations, not {what}"))
+            else:
+                out.append(Finding("warning", "[8.4]", f"{what} is not in the [8.4] list of ER uses (its \"etc.\" read open)"))
+        return out
+
+    def _income(self, book, e, ctx, nation, in_reserve, item) -> list[Finding]:
+        out = []
+        if in_reserve:
+            out.append(Finding("error", "[8.4]", "income goes on the EP Track; assign it to the Economic Reserve "
+                                                 "with kind reserve"))
+        seasonal_income = (e.item or "").lower() in {x for x in INCOME_ITEMS if x} or e.item is None
+        if seasonal_income and ctx.turn_kind == "monthly":
+            out.append(Finding("error", "[8.1];[8.2]", f"EP income is determined in a Seasonal Turn, not in "
+                                                       f"{ctx.turn_label}"))
+        if seasonal_income and nation == "us":
+            out.append(Finding("question", "[8.1]", "the US receives no EP income until it is at war: is it?"))
+        return out
+
+    def _loss(self, book, e, ctx, nation, in_reserve, item) -> list[Finding]:
+        out = []
+        if in_reserve:
+            out.append(Finding("error", "[8.4]", "EPs in the Economic Reserve are immune to Strategic Warfare"))
+        if ctx.turn_kind == "seasonal":
+            out.append(Finding("error", "[2.0];[8.2]", f"Strategic Warfare losses fall in the monthly Strategic Warfare "
+                                                       f"Phase, not in {ctx.turn_label}"))
+        if nation == "japan" and not in_reserve and ctx.turn_kind == "monthly":
+            out.append(self._surrender_finding(book.with_entry(e), e.side, ctx))
+        return out
+
+    def _surrender_finding(self, book: Book, side: str, ctx) -> Finding:
+        s = self.surrender(book, side, ctx)
+        if s.surrenders:
+            return Finding("warning", "[9.10]", f"Japan surrenders at once: losses this season {s.losses} reach "
+                                                f"the surrender integer {s.integer}")
+        return Finding("info", "[9.10]", f"Japan's losses this season {s.losses}; surrender integer {s.integer}: "
+                                         f"{s.needed} more")
+
+    def surrender(self, book: Book, side: str, ctx: LedgerContext):
+        """The [9.10] test from the book: this season's raw losses of Japan's EP Track; A-Bombs
+        counted from the "A-Bomb" losses; US-held home cities, the Soviet roll and Manchukuo hexes
+        from the latest Japanese entry whose data gives ``us_cities``, ``soviet_roll``, ``manchukuo``."""
+        acc = ep_account(side, "japan")
+        japan = [x for x in book.entries if x.side == side]
+        abombs = sum(1 for x in japan if x.kind == "loss" and (x.item or "").lower() == "a-bomb")
+        facts: dict = {}
+        for x in japan:
+            for k in ("us_cities", "soviet_roll", "manchukuo"):
+                if k in x.data:
+                    facts[k] = x.data[k]
+        return surrender(int(current_season_losses(book, side, acc, ctx)), int(facts.get("us_cities", 0)),
+                         min(abombs, 2), facts.get("soviet_roll"), int(facts.get("manchukuo", 0)))
+
+    def net_income(self, book: Book, side: str, nation: str, ctx: LedgerContext) -> int:
+        """This Seasonal Turn's net income of ``nation`` [8.2], [8.3]: the income entered (Table X and
+        its adjustments), less the preceding season's losses under ``ledger_lend_lease_net =
+        after_losses`` (never below 0 [2.0])."""
+        acc = ep_account(side, nation)
+        inc = sum(x.amount for x in book.entries if x.side == side and x.account == acc and x.turn == ctx.turn
+                  and x.kind == "income" and (x.item is None or x.item.lower() in INCOME_ITEMS
+                                              or x.data.get("computed")))
+        if setting(ctx, "ledger_lend_lease_net") == "after_losses":
+            inc -= preceding_season_losses(book, side, acc, ctx)
+        return max(int(inc), 0)
+
+    def _transfer(self, book, e, ctx, nation, in_reserve, item) -> list[Finding]:
+        out = []
+        to_side = e.to_side or e.side
+        to_nation, to_reserve = nation_of(to_side, e.to_account or e.account)
+        if to_side == e.side and to_nation == nation:
+            return [Finding("error", "[8.4]", "moving EPs between a nation's own track and reserve is kind reserve")]
+        if in_reserve or to_reserve:
+            out.append(Finding("error", "[8.3];[8.4]", "lend-lease goes from EP Track to EP Track, not the Economic Reserve"))
+        if nation not in LEND_LEASE:
+            return out + [Finding("error", "[8.3]", f"only the UK and the US may send EPs (lend-lease), not {nation}")]
+        if to_side != e.side or to_nation is None:
+            return out + [Finding("error", "[8.1];[8.3]", f"EPs go only to a friendly income nation, not "
+                                                          f"{to_side} {e.to_account or e.account}")]
+        if to_nation not in RECIPIENTS[nation]:
+            out.append(Finding("error", "[8.3]", f"there is no lend-lease route from {nation} to {to_nation} "
+                                                 f"({nation} sends to {', '.join(RECIPIENTS[nation])})"))
+        if ctx.turn_kind != "seasonal":
+            out.append(Finding("error", "[8.3]", f"lend-lease is sent in the Lend-Lease Step of a Seasonal Turn, "
+                                                 f"not in {ctx.turn_label}"))
+        out += self._available(book, e, ctx, "lend-lease")
+        num, den = LEND_LEASE[nation]
+        net = self.net_income(book, e.side, nation, ctx)
+        cap = net * num // den
+        sent = sum(x.amount for x in book.entries if x.kind == "transfer" and x.side == e.side
+                   and x.account == e.account and x.turn == ctx.turn)
+        if sent + e.amount > cap:
+            out.append(Finding("error", "[8.3]", f"{nation} may send at most {num}/{den} of its net income {net} = {cap} EP "
+                                                 f"this Seasonal Turn; {sent} sent, {e.amount} more is over"))
+        out += _route_questions(nation, to_nation)
+        return out
+
+    def _reserve(self, book, e, ctx, nation, in_reserve, item) -> list[Finding]:
+        if in_reserve:
+            return [Finding("error", "[8.4]", f"assign the Economic Reserve from the EP Track "
+                                              f"{ep_account(e.side, nation)}, not from {e.account}")]
+        want = reserve_account(e.side, nation)
+        target = e.to_account or "reserve"
+        out = []
+        if target != want:
+            out.append(Finding("error", "[8.4]", f"{nation}'s Economic Reserve is account {want}, not {target} "
+                                                 f"(give --to-account {want})"))
+        if ctx.turn_kind != "seasonal":
+            out.append(Finding("error", "[8.4]", f"EPs are assigned to or released from the Economic Reserve in a "
+                                                 f"Seasonal Turn, not in {ctx.turn_label}"))
+        held = book.balance(e.side, want, ctx.turn)
+        if e.amount > 0:
+            out += self._available(book, e, ctx, "assigning to the Economic Reserve")
+            if held + e.amount > RESERVE_CAP:
+                out.append(Finding("error", "[8.4]", f"the Economic Reserve may hold at most {RESERVE_CAP} EPs: "
+                                                     f"{held} + {e.amount} = {held + e.amount}"))
+        elif -e.amount > held:
+            out.append(Finding("error", "[8.4]", f"the Economic Reserve holds {held} EPs; {-e.amount} cannot be released"))
+        return out
+
+    # --- what the rules compute --------------------------------------------------------------
+    def income(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
+        """At a Seasonal Turn: each nation's Table X income for the year (template ``ep_incomes``);
+        none where the table is not given (the player enters the printed result) [8.1], [8.2]."""
+        if ctx.turn_kind != "seasonal" or ctx.year is None:
+            return []
+        rows = ctx.world.tables.get(items.INCOME_TABLE) if ctx.world.tables else None
+        if not rows:
+            return []
+        out = []
+        for n in NATIONS.get(side, ()):
+            amount = items.income_of(rows, n, ctx.year)
+            if amount is None:
+                continue
+            out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=amount, account=ep_account(side, n),
+                             item="Seasonal income", rule="[8.1];[8.2]", note=f"Table X, {n} {ctx.year}",
+                             data={"table": items.INCOME_TABLE, "year": ctx.year, "computed": True}))
+        return out
+
+    def close_turn(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
+        """At a Seasonal Turn, the [2.0] cap: a nation never loses more EPs than the income it
+        receives in the following Seasonal Turn, so the preceding season's losses beyond this
+        turn's income come back (the raw losses stay in the book for [9.10]). Setting
+        ``ledger_loss_cap``: ``next_income`` (default) or ``none`` (the [8.1] negative markers and
+        the [9.10] example read as uncapped)."""
+        if ctx.turn_kind != "seasonal" or setting(ctx, "ledger_loss_cap") != "next_income":
+            return []
+        out = []
+        for n in NATIONS.get(side, ()):
+            acc = ep_account(side, n)
+            raw = int(preceding_season_losses(book, side, acc, ctx))
+            if raw <= 0:
+                continue
+            inc = sum(x.amount for x in book.entries if x.side == side and x.account == acc and x.turn == ctx.turn
+                      and x.kind == "income" and (x.item is None or x.item.lower() in INCOME_ITEMS
+                                                  or x.data.get("computed")))
+            if not any(x.side == side and x.account == acc and x.turn == ctx.turn and x.kind == "income"
+                       for x in book.entries):
+                out.append(Entry(side=side, turn=ctx.turn, kind="adjust", amount=0, account=acc, item=CAP_ITEM,
+                                 rule="[2.0]", note=f"no income entered for {n}: the cap is not applied",
+                                 data={"season_losses": raw}))
+                continue
+            if raw > inc:
+                out.append(Entry(side=side, turn=ctx.turn, kind="adjust", amount=int(raw - inc), account=acc,
+                                 item=CAP_ITEM, rule="[2.0]",
+                                 note=f"losses {raw} capped at this Seasonal Turn's income {inc}",
+                                 data={"season_losses": raw, "income": int(inc), "returned": int(raw - inc)}))
+        return out
+
+
+def _route_questions(sender: str, to: str) -> list[Finding]:
+    """The [8.3] route conditions the player confirms at the table."""
+    q = {
+        "ussr": "[8.3]", "australia": "[8.3];[2.12]", "china": "[8.3]", "uk": "[8.3]",
+    }
+    text = {
+        "ussr": "the Vladivostok Route is open: the US is at war, the USSR did not start war with the Axis, and "
+                "Vladivostok (W 5128) is not captured by Japan, isolated, blockaded or its port destroyed (unless "
+                "another functional, supplied Soviet Pacific port has an uninhibited overland line of supply to a "
+                "non-isolated Soviet home city or source)?",
+        "australia": "a Western Ally holds a functional, supplied, non-isolated port in Australia with an "
+                     "uninhibited overland line of supply to an Australian home city?",
+        "china": "a path of land hexes unobstructed by enemy land units runs from the India Box (or India map) "
+                 "to a non-isolated Chinese-controlled Chinese home city?",
+        "uk": "the US is at war with Japan or the Axis?",
+    }
+    out = [Finding("question", q[to], text[to])]
+    if sender == "uk" and to == "australia":
+        out.append(Finding("question", "[2.12];[8.2]", "the UK has declared the Indian Ocean Convoy Route open "
+                                                      "this Seasonal Turn?"))
+    return out
+
+
+RULES = AptoEconomy()
