@@ -571,7 +571,7 @@ class WitpAirRules:
             value = M.PORT_MINING_VALUE[port]
         net, msp = M.mining_msp(value, aps, die, drm)
         res.outcome.append(f"{rule} {value} x {aps} AP = {value * aps}; 1D6 {die}{drm:+d} = {net} -> {net * 10}%: {msp} MSP")
-        res.ledger.append({"side": "japan", "kind": "MSP", "amount": -msp, "rule": rule,
+        res.ledger.append({"side": "japan", "kind": "loss", "account": "MSP", "amount": msp, "rule": rule,
                            "note": f"strategic mining at {plan.target}"})
 
     def _resolve_damage(self, world, plan, new, faces, res) -> None:

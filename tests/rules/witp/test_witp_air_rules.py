@@ -221,7 +221,7 @@ def test_56_4_2_mining_hands_9_msp_to_the_ledger():
              options={"resource_value": 9})
     assert RULES.dice_needed(w, p) == ["1d6: strategic mining MSP loss [56.4.2]"]
     res = RULES.resolve(w, p, [6])
-    assert res.ledger == [{"side": "japan", "kind": "MSP", "amount": -9, "rule": "[56.4.2]",
+    assert res.ledger == [{"side": "japan", "kind": "loss", "account": "MSP", "amount": 9, "rule": "[56.4.2]",
                            "note": "strategic mining at H0300"}]
 
 
@@ -229,7 +229,7 @@ def test_56_4_3_port_mining_yokohama_8_msp():
     w = world(row(4), [air("b29", "H0000", side="allies", nation="us", normal_range=12, extended_range=24, count=4)])
     p = plan("H0300", "H0000", ["b29"], side="allies", mission="port_mining", altitude="High",
              options={"port": "major"})
-    assert RULES.resolve(w, p, [5]).ledger[0]["amount"] == -8
+    assert RULES.resolve(w, p, [5]).ledger[0]["amount"] == 8
     with pytest.raises(ValueError, match="'huge'"):
         RULES.resolve(w, plan("H0300", "H0000", ["b29"], side="allies", mission="port_mining",
                               options={"port": "huge"}), [5])

@@ -1,0 +1,564 @@
+"""witp's economy for the production ledger (digest witp.md section 6): Command Points [28] and
+Production Points [51]-[53], each check citing its rule.
+
+Accounts (``WitpEconomy.accounts``): ``CP`` the cycle's allotment not yet allocated, ``PP`` the
+production pool, ``HQ`` the CP held by on-map HQs (each entry names its HQ, see
+``economy_book``), ``reserve`` the CP Reserve [28.6], ``future_ops`` the Future Operation pool
+[28.5]; Japan also keeps ``strategic_reserve`` [28.1.1], ``emergency_reserve`` [28.1.2],
+``stockpile`` (Co-Prosperity Sphere resource points bought with CP [53.2.3]) and ``MSP`` (the
+Merchant Shipping Point total: mining [56.4] and attrition [57] losses land here).
+
+Where the text leaves the number to a chart the game prints (Allied CP Table, US PP
+Availability Chart, Economic Multiple Table), the player enters the printed result; the Japanese
+Command Points Table and PP multiple are read from the player's templates when given.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any, Optional
+
+from ..ledger import Book, Entry, LedgerContext, Priced
+from ..strike import Finding
+from . import economy_book as B
+from . import economy_rates as R
+
+GAME = "witp"
+CP_TABLE = "japanese_command_points"
+PP_MULTIPLE_TABLE = "japanese_pp_multiple"
+COMMON = ("CP", "PP", "HQ", "reserve", "future_ops")
+JAPAN_ONLY = ("strategic_reserve", "emergency_reserve", "stockpile", "MSP")
+OUTFLOWS = ("spend", "transfer", "reserve")
+
+ITEM_STOCKPILE = "resource point stockpiled"
+ITEM_CADRE = "cadre early release"
+ITEM_US_PP = "US PP income"
+ITEM_JAPAN_PP = "Japanese PP income"
+ITEM_JAPAN_CP = "Japanese CP income"
+ITEM_EWR = "Emergency War Reserve growth"
+
+
+def _setting(ctx: LedgerContext, name: str, default: str, choices: tuple) -> str:
+    v = ctx.world.settings.get(name, default) if ctx.world is not None else default
+    if v not in choices:
+        raise ValueError(f"setting {name}={v!r} must be one of {', '.join(map(str, choices))}")
+    return v
+
+
+def four_three(ctx) -> str:
+    return _setting(ctx, "ledger_four_three", "floor", R.FOUR_THREE_READINGS)
+
+
+def _num(x: Any) -> str:
+    x = Fraction(x) if not isinstance(x, float) else x
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return str(int(x))
+    return f"{float(x):g}"
+
+
+class WitpEconomy:
+    """witp's rules for the ledger (``assistant.rules.ledger.Economy``)."""
+
+    game = GAME
+
+    # ---- accounts and prices -------------------------------------------------------------------
+    def accounts(self, side: str) -> tuple[str, ...]:
+        return COMMON + JAPAN_ONLY if side == "japan" else COMMON
+
+    def catalogue(self, side: str, ctx: LedgerContext) -> list[Priced]:
+        out = [
+            Priced("CP income", "income", "CP", None, "[28.1];[28.2]",
+                   "the cycle's CP from the printed Japanese Command Point Table / Allied CP Table"),
+            Priced("PP income", "income", "PP", None, "[52.2];[53.6]", "the cycle's PP (printed chart or [53.6])"),
+            Priced("AO tankers", "income", "HQ", None, "[28.7]", "CP from strategic-role AO pairs"),
+        ]
+        if side == "japan":
+            out += [
+                Priced("Strategic Reserve at start", "income", "strategic_reserve", R.STRATEGIC_RESERVE, "[28.1.1]",
+                       "200 CP at the start of the war; never replenished"),
+                Priced("Emergency War Reserve at start", "income", "emergency_reserve", R.EMERGENCY_RESERVE, "[28.1.2]",
+                       "50 CP at the start; ships only"),
+                Priced(ITEM_STOCKPILE, "spend", "CP", R.STOCKPILE_CP, "[53.2.3]",
+                       "5 CP buy 1 Co-Prosperity Sphere resource point (Command Phase; no maximum)"),
+                Priced("Ise/Hyuga hybrid carrier conversion", "spend", "PP", 2, "[60.6.1]",
+                       "2 PP each, 7 cycles, from 0/7/42; counts as a ship for [53.7.1]"),
+                Priced("APB repair", "spend", "CP", 3, "[60.2.1]", "3 CP per level (plus 1 MSP, permanent)"),
+            ]
+        else:
+            us30 = self._us_fixed(ctx)
+            out += [
+                Priced(ITEM_US_PP, "income", "PP", R.US_FIXED_PP if us30 else None, "[52.2];[52.3]",
+                       "30 PP a cycle from 0/10/44; before, the US PP Availability Chart result"),
+                Priced(ITEM_CADRE, "spend", "CP", None, "[44.4.5]",
+                       "(steps removed + TQ steps lowered) x years advanced (data steps, years)"),
+                Priced("KMT Independent corps", "spend", "PP", 1, "[47.7.2]", "1 US PP (with 5 KMT provincial points)"),
+                Priced("APA/APB repair", "spend", "CP", 3, "[60.2.1]", "3 CP (max 3 per Strategic G/T)"),
+            ]
+        return out
+
+    # ---- the calendar --------------------------------------------------------------------------
+    @staticmethod
+    def _cycle(ctx: LedgerContext, turn: Optional[int] = None) -> Optional[int]:
+        label = ctx.turn_label if turn is None or turn == ctx.turn else ctx.labels.get(turn, "")
+        c = B.cycle_of(label)
+        return B.ordinal(c) if c else None
+
+    def _cycle_ends(self, ctx: LedgerContext) -> bool:
+        """The turn in force is the last of its cycle [28.9]."""
+        nxt = ctx.labels.get(ctx.turn + 1)
+        if nxt is None:
+            return ctx.turn_label.startswith("G/T 4/")
+        return B.cycle_of(nxt) != B.cycle_of(ctx.turn_label)
+
+    @staticmethod
+    def _strategic(ctx: LedgerContext) -> bool:
+        return ctx.turn_kind == "strategic" or ctx.turn_label.startswith("Strategic")
+
+    def _us_fixed(self, ctx: LedgerContext) -> bool:
+        c = self._cycle(ctx)
+        return c is not None and c >= B.ordinal(R.US_FIXED_FROM)
+
+    def _turns_of_cycle(self, book: Book, ctx: LedgerContext, cycle: int) -> set[int]:
+        return {t for t, lab in {**dict(book.labels), **dict(ctx.labels)}.items()
+                if B.cycle_of(lab) and B.ordinal(B.cycle_of(lab)) == cycle}
+
+    def _msp(self, book: Book, side: str, entry: Optional[Entry] = None) -> Optional[int]:
+        if entry is not None and "msp" in entry.data:
+            return int(entry.data["msp"])
+        if B.has_entries(book, side, "MSP"):
+            return int(book.balance(side, "MSP"))
+        return None
+
+    # ---- checks --------------------------------------------------------------------------------
+    def check(self, book: Book, entry: Entry, ctx: LedgerContext) -> list[Finding]:
+        out: list[Finding] = []
+        e = entry
+        out += self._check_balance(book, e)
+        if e.side == "japan":
+            out += self._check_strategic_reserve(book, e)
+        if e.kind == "transfer" and e.account == "CP" and e.to_account == "HQ":
+            out += self._check_allocation(book, e, ctx)
+        if B.is_loan(e):
+            out += self._check_loan(e)
+        if e.kind == "transfer" and (e.to_account == "future_ops" or e.account == "future_ops"):
+            out += self._check_future_ops(book, e, ctx)
+        if e.kind == "reserve" or (e.kind == "transfer" and e.to_account == "reserve"):
+            out += self._check_reserve(book, e, ctx)
+        if e.account == "reserve" and e.kind in OUTFLOWS:
+            out += self._check_reserve_use(book, e, ctx)
+        if e.kind == "spend" and e.account == "PP":
+            out += self._check_build(book, e, ctx)
+        if (e.item or "").lower() == ITEM_STOCKPILE.lower():
+            out += self._check_stockpile(e, ctx)
+        if (e.item or "").lower().startswith("cadre"):
+            out += self._check_cadre(e, ctx)
+        if e.kind == "income" and e.account == "PP":
+            out += self._check_pp_income(book, e, ctx)
+        return out
+
+    def _check_balance(self, book: Book, e: Entry) -> list[Finding]:
+        if e.kind not in OUTFLOWS or e.amount <= 0:
+            return []
+        held = book.balance(e.side, e.account)
+        if e.account == "HQ" and (B.is_loan(e) or B.hq_of(e)):
+            hq = B.loan_of(e)[0] if B.is_loan(e) else B.hq_of(e)
+            held = B.hq_balances(book, e.side).get(hq, 0)
+            if e.amount > held:
+                return [Finding("error", "[28.4.1]", f"{hq} holds {_num(held)} CP; it cannot give {_num(e.amount)}")]
+            return []
+        if e.amount > held:
+            rule = "[52.1]" if e.account == "PP" else "[28.4.1]"
+            return [Finding("error", rule, f"{e.side} holds {_num(held)} {e.account}; {e.kind} of {_num(e.amount)} "
+                                           f"would leave {_num(held - e.amount)} (no deficit spending)")]
+        return []
+
+    def _check_strategic_reserve(self, book: Book, e: Entry) -> list[Finding]:
+        out = []
+        left = book.balance("japan", "strategic_reserve")
+        if e.kind == "spend" and e.account in ("CP", "HQ") and left > 0:
+            out.append(Finding("error", "[28.1.1]", f"Japanese CP must come from the Strategic Reserve ({_num(left)} "
+                                                    "left) before any other CP are spent"))
+        into = [d for s, a, d in e.effects() if s == "japan" and a == "strategic_reserve" and d > 0]
+        if into and any(d < 0 for x in book.entries for s, a, d in x.effects() if s == "japan" and a == "strategic_reserve"):
+            out.append(Finding("error", "[28.1.1]", "the Strategic Reserve, once drawn on, may never be reconstituted"))
+        elif into and book.balance("japan", "strategic_reserve") + sum(into) > R.STRATEGIC_RESERVE:
+            out.append(Finding("error", "[28.1.1]", f"the Strategic Reserve starts at {R.STRATEGIC_RESERVE} CP and is "
+                                                    "never replenished"))
+        return out
+
+    def _check_allocation(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        out = []
+        hq = B.hq_of(e)
+        if not hq:
+            return [Finding("error", "[28.4.1]", "name the HQ the CP are allocated to (item or data hq)")]
+        if not self._strategic(ctx):
+            out.append(Finding("error", "[28.4]", f"CP are assigned to HQs during Strategic G/Ts, not in {ctx.turn_label}"))
+        cycle = self._cycle(ctx)
+        if cycle is None:
+            return out
+        now = B.allocated(book, e.side, hq, cycle) + e.amount
+        prev = B.allocated(book, e.side, hq, cycle - 1)
+        if "previous" in e.data and not prev:  # e.g. the campaign's first cycle: the set-up's assignment
+            try:
+                prev = Fraction(str(e.data["previous"]))
+            except (ValueError, ZeroDivisionError):
+                return out + [Finding("error", "[28.4]", f"data previous {e.data['previous']!r} must be a number")]
+        cap = R.gearing_cap(prev)
+        if now > cap:
+            out.append(Finding("error", "[28.4]", f"{hq} may be assigned at most {cap} new CP this cycle "
+                                                  f"(max(1.5 x {_num(prev)}, 20)); {_num(now)} asked"))
+        if e.data.get("new_hq"):
+            allotment = sum((x.amount for x in book.entries if x.side == e.side and x.kind == "income"
+                             and x.account == "CP" and B.entry_cycle(book, x) == cycle), 0)
+            ncap = R.new_hq_cap(allotment)
+            if now > ncap:
+                out.append(Finding("error", "[28.4]", f"newly-deployed {hq} may take at most 50% of the cycle's "
+                                                      f"allotment {_num(allotment)} = {ncap} CP; {_num(now)} asked"))
+        return out
+
+    def _check_loan(self, e: Entry) -> list[Finding]:
+        lender, borrower = B.loan_of(e)
+        if not lender or not borrower:
+            return [Finding("error", "[28.8]", "a loan names the lending and the borrowing HQ (item 'LENDER > BORROWER')")]
+        out = [Finding("question", "[28.8]", f"{lender} within {borrower}'s Command Radius (or the reverse), both "
+                                             "linked, like-type, not US<->CW, neither in China?")]
+        for k in ("china", "us_cw", "unlike"):
+            if e.data.get(k):
+                why = {"china": "no CP may be lent into, or out of, any HQ inside China",
+                       "us_cw": "US HQs may not lend CP to CW HQs, and vice-versa",
+                       "unlike": "both HQs must be like-type"}[k]
+                out.append(Finding("error", "[28.8]", why))
+        return out
+
+    def _check_future_ops(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        out = []
+        cycle = self._cycle(ctx)
+        pool = book.balance(e.side, "future_ops")
+        target = self._pool_target(book, e.side)
+        if e.to_account == "future_ops":
+            if not self._strategic(ctx):
+                out.append(Finding("error", "[28.5]", "CP go to a future operation pool during Strategic G/Ts"))
+            added = sum((x.amount for x in book.entries if x.side == e.side and x.turn == ctx.turn
+                         and x.to_account == "future_ops"), 0) + e.amount
+            if added > R.FUTURE_OPS_PER_TURN:
+                out.append(Finding("error", "[28.5]", f"at most {R.FUTURE_OPS_PER_TURN} CP per Strategic G/T go to the "
+                                                      f"future operation pool; {_num(added)} asked"))
+            want = B.parse_cycle(str(e.data.get("cycle") or e.item or ""))
+            if want is None:
+                out.append(Finding("error", "[28.5]", "name the future operation's cycle (item or data cycle, e.g. '9/42')"))
+            elif cycle is not None:
+                w = B.ordinal(want)
+                if pool > 0 and target is not None and w != target:
+                    out.append(Finding("error", "[28.5]", "no side may have more than one future operation pool at a time"))
+                if not cycle < w <= cycle + R.FUTURE_OPS_HORIZON:
+                    out.append(Finding("error", "[28.5]", f"the future operation's cycle {want[0]}/{want[1]} must be 1 to "
+                                                          f"{R.FUTURE_OPS_HORIZON} cycles ahead of {ctx.turn_label}"))
+        if e.account == "future_ops":
+            if target is not None and cycle is not None and cycle < target:
+                out.append(Finding("error", "[28.5]", "CP committed to a future operation may not be removed or used "
+                                                      "until the cycle designated"))
+            if e.to_account != "HQ":
+                out.append(Finding("error", "[28.5]", "future operation CP must be allocated to an HQ or HQs"))
+        return out
+
+    def _pool_target(self, book: Book, side: str) -> Optional[int]:
+        for x in reversed(book.entries):
+            if x.side == side and x.to_account == "future_ops":
+                c = B.parse_cycle(str(x.data.get("cycle") or x.item or ""))
+                return B.ordinal(c) if c else None
+        return None
+
+    def _check_reserve(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        if e.amount <= 0 or e.account != "CP":
+            return [] if e.amount <= 0 else [Finding("error", "[28.6]", "CP are placed into reserve from the cycle's allotment (account CP)")]
+        out = []
+        if not self._strategic(ctx):
+            out.append(Finding("error", "[28.6]", "CP are placed into reserve during Strategic G/Ts"))
+        cycle = self._cycle(ctx)
+        if e.side == "japan":
+            if self._msp(book, e.side, e) is None:
+                out.append(Finding("question", "[28.6.1]", "the Japanese exchange rate depends on the MS Point total: "
+                                                           "record the MSP total (account MSP) or give data msp"))
+            return out
+        if cycle is None:
+            return out
+        turns = self._turns_of_cycle(book, ctx, cycle)
+        placed = sum((x.amount for x in book.entries if x.side == e.side and x.turn in turns and x.kind == "reserve"
+                      and x.account == "CP" and x.amount > 0), 0) + e.amount
+        cycle_cp = sum((x.amount for x in book.entries if x.side == e.side and x.turn in turns and x.kind == "income"
+                        and x.account == "CP"), 0)
+        cap = R.allied_reserve_cap(cycle_cp)
+        if placed > cap:
+            out.append(Finding("error", "[28.6.2]", f"the Allied player may place at most 50% of the cycle's {_num(cycle_cp)} "
+                                                    f"CP = {cap} into reserve; {_num(placed)} asked"))
+        prev_turns = self._turns_of_cycle(book, ctx, cycle - 1)
+        prev = sum((x.amount for x in book.entries if x.side == e.side and x.turn in prev_turns and x.kind == "reserve"
+                    and x.account == "CP" and x.amount > 0), 0)
+        gcap = R.gearing_cap(prev)
+        if placed > gcap:
+            out.append(Finding("error", "[28.6.2]", f"Allied reserve placements are geared [28.4]: at most {gcap} this "
+                                                    f"cycle (max(1.5 x {_num(prev)}, 20)); {_num(placed)} asked"))
+        return out
+
+    def _check_reserve_use(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        cycle = self._cycle(ctx)
+        if cycle is None or e.amount <= 0:
+            return []
+        turns = self._turns_of_cycle(book, ctx, cycle)
+        pending = sum((d for x in book.entries if x.side == e.side and x.turn in turns
+                       for s, a, d in x.effects() if s == e.side and a == "reserve" and (x.kind == "reserve" or x.data.get("deposit"))), 0)
+        ready = book.balance(e.side, "reserve") - max(pending, 0)
+        out = []
+        if e.amount > ready:
+            out.append(Finding("error", "[28.6]", f"reserve CP become available the following cycle: {_num(ready)} of the "
+                                                  f"{_num(book.balance(e.side, 'reserve'))} in reserve may be used now"))
+        if e.data.get("isolated"):
+            out.append(Finding("info", "[28.6.3]", f"through an isolated HQ {_num(e.amount)} reserve CP give "
+                                                   f"{R.isolated_hq_receives(int(e.amount))} (2:1)"))
+        return out
+
+    def _check_build(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        out = []
+        if not self._strategic(ctx):
+            out.append(Finding("error", "[51.0]", f"production occurs in the Production Phase of Strategic G/Ts, not in {ctx.turn_label}"))
+        unit, count = B.unit_of(e)
+        if not unit:
+            return out + [Finding("error", "[52.4.1]", "name the unit type initiated (item, e.g. 'CV' or '2 CV')")]
+        prev_turn = self._previous_production(book, ctx)
+        prev = B.initiated(book, e.side, unit, prev_turn) if prev_turn is not None else 0
+        now = B.initiated(book, e.side, unit, ctx.turn) + count
+        cap = R.unit_gearing_cap(prev)
+        if now > cap:
+            out.append(Finding("error", "[52.4.1]", f"at most {cap} {unit} may be initiated this Production Phase "
+                                                    f"({prev} in the previous one, + 1); {now} asked"))
+        if e.side == "japan" and e.data.get("ship") and now > 1 and unit not in ("MSU", "CD"):
+            out.append(Finding("error", "[53.7.1]", "Japan may not initiate more than one ship in a Production Phase"))
+        return out
+
+    def _previous_production(self, book: Book, ctx: LedgerContext) -> Optional[int]:
+        cycle = self._cycle(ctx)
+        if cycle is None:
+            return None
+        for t, lab in sorted({**dict(book.labels), **dict(ctx.labels)}.items(), reverse=True):
+            c = B.cycle_of(lab)
+            if t < ctx.turn and lab.startswith("Strategic") and c and B.ordinal(c) == cycle - 1:
+                return t
+        return None
+
+    def _check_stockpile(self, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        out = []
+        if e.side != "japan":
+            out.append(Finding("error", "[53.2.3]", "only Japan stockpiles Co-Prosperity Sphere resource points"))
+        if e.kind != "spend" or e.account != "CP":
+            out.append(Finding("error", "[53.2.3]", "resource points are bought by spending CP"))
+        if not self._strategic(ctx):
+            out.append(Finding("error", "[53.2.3]", "resource points are stockpiled in the Command Phase of Strategic G/Ts"))
+        if Fraction(e.amount) % R.STOCKPILE_CP:
+            out.append(Finding("error", "[53.2.3]", f"{_num(e.amount)} CP is not a whole number of resource points "
+                                                    f"({R.STOCKPILE_CP} CP each)"))
+        else:
+            out.append(Finding("info", "[53.2.3]", f"{_num(e.amount)} CP -> {int(e.amount) // R.STOCKPILE_CP} resource "
+                                                   "point(s) stockpiled"))
+        return out
+
+    def _check_cadre(self, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        d = e.data
+        reading = _setting(ctx, "ledger_cadre_bracketing", "example", R.CADRE_READINGS)
+        try:
+            if "steps" in d and "years" in d:
+                tq, steps, removed = R.cadre_release(int(d["steps"]), int(d.get("tq", 0)), int(d["years"]))
+                lowered = int(d["years"])
+            elif "steps_removed" in d and "years" in d:
+                removed, lowered = int(d["steps_removed"]), int(d.get("tq_lowered", d["years"]))
+            else:
+                return [Finding("question", "[44.4.5]", "give the unit's printed steps and the years advanced (data steps, "
+                                                        "years) to check the CP")]
+        except (TypeError, ValueError):
+            return [Finding("error", "[44.4.5]", f"cadre data {dict(d)!r} must be whole numbers")]
+        cp = R.cadre_cp(removed, lowered, int(d["years"]), reading)
+        if e.amount != cp:
+            return [Finding("error", "[44.4.5]", f"releasing the cadre {d['years']} year(s) early costs {cp} CP "
+                                                 f"(({removed} steps + {lowered} TQ) x {d['years']}, reading {reading}); "
+                                                 f"{_num(e.amount)} entered")]
+        return [Finding("info", "[44.4.5]", f"{removed} steps removed, TQ -{lowered}: {cp} CP")]
+
+    def _check_pp_income(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        out = []
+        if not self._strategic(ctx):
+            out.append(Finding("error", "[52.1]", "PP are received in the Production Phase of Strategic G/Ts"))
+        if e.side != "japan":
+            if self._us_fixed(ctx) and e.amount != R.US_FIXED_PP:
+                out.append(Finding("error", "[52.3]", f"from cycle 0/10/44 the US receives {R.US_FIXED_PP} PP a cycle; "
+                                                      f"{_num(e.amount)} entered"))
+            return out
+        if {"em", "ics", "multiple"} <= set(e.data):
+            try:
+                em, ics, mult = int(e.data["em"]), int(e.data["ics"]), Fraction(str(e.data["multiple"]))
+            except (TypeError, ValueError):
+                return out + [Finding("error", "[53.6]", f"em/ics/multiple {dict(e.data)!r} must be numbers")]
+            if em < 0:
+                out.append(Finding("error", "[53.6.7]", f"the EM may never be below zero ({em})"))
+            if not 0 <= ics <= R.INDUSTRIAL_CENTRES:
+                out.append(Finding("error", "[53.5.3]", f"{ics} operational Industrial Centres: there are {R.INDUSTRIAL_CENTRES}"))
+            if not Fraction(6, 10) <= mult <= Fraction(11, 10):
+                out.append(Finding("error", "[53.1]", f"the MS PP multiple runs from 1.1 to 0.6; {_num(mult)} entered"))
+            rounding = _setting(ctx, "ledger_japan_pp_rounding", "down", R.PP_ROUNDINGS)
+            pp = R.japanese_pp(max(em, 0), ics, mult, rounding)
+            if not out and Fraction(e.amount) != Fraction(pp):
+                out.append(Finding("error", "[53.6]", f"EM {em} x {ics} ICs x {_num(mult)} = {_num(pp)} PP "
+                                                      f"(rounded {rounding}); {_num(e.amount)} entered"))
+        return out
+
+    # ---- income the rules compute --------------------------------------------------------------
+    def income(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
+        if not self._strategic(ctx):
+            return []
+        out: list[Entry] = []
+        if side != "japan":
+            if self._us_fixed(ctx):
+                out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=R.US_FIXED_PP, account="PP",
+                                 item=ITEM_US_PP, rule="[52.3]", note="30 PP a cycle from 0/10/44"))
+            return out
+        msp = self._msp(book, side)
+        cp = self._japan_cp(book, ctx, msp)
+        if cp is not None:
+            out.append(cp)
+        pp = self._japan_pp(book, ctx, msp)
+        if pp is not None:
+            out.append(pp)
+        if msp is not None and msp > 0:
+            out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=R.emergency_reserve_growth(msp),
+                             account="emergency_reserve", item=ITEM_EWR, rule="[28.1.2]",
+                             note=f"1% of {msp} MSP, standard rounding", data={"msp": msp}))
+        return out
+
+    def _japan_cp(self, book: Book, ctx: LedgerContext, msp: Optional[int]) -> Optional[Entry]:
+        table = ctx.world.tables.get(CP_TABLE) if ctx.world is not None else None
+        home = B.latest_data(book, "japan", "homeland_resources", ctx.turn)
+        cps = B.latest_data(book, "japan", "cps_resources", ctx.turn)
+        if not table or msp is None or home is None or cps is None:
+            return None
+        level = min(int(home), int(cps))
+        cp = R.lookup_range(table, CP_TABLE, {"resource": level, "msp": msp}, "cp")
+        if cp is None:
+            raise ValueError(f"table {CP_TABLE} has no row for resource level {level} and {msp} MSP [28.1]")
+        return Entry(side="japan", turn=ctx.turn, kind="income", amount=cp, account="CP", item=ITEM_JAPAN_CP,
+                     rule="[28.1]", note=f"lower resource level {level} x {msp} MSP on the Japanese Command Point Table",
+                     data={"resource_level": level, "msp": msp})
+
+    def _japan_pp(self, book: Book, ctx: LedgerContext, msp: Optional[int]) -> Optional[Entry]:
+        table = ctx.world.tables.get(PP_MULTIPLE_TABLE) if ctx.world is not None else None
+        if not table or msp is None:
+            return None
+        mult = R.lookup_range(table, PP_MULTIPLE_TABLE, {"msp": msp}, "multiple", kind=Fraction)
+        if mult is None:
+            raise ValueError(f"table {PP_MULTIPLE_TABLE} has no row for {msp} MSP [53.6]")
+        em = int(B.latest_data(book, "japan", "em", ctx.turn) if B.latest_data(book, "japan", "em", ctx.turn) is not None
+                 else R.EM_START)
+        ics = self._operational_ics(book, ctx)
+        rounding = _setting(ctx, "ledger_japan_pp_rounding", "down", R.PP_ROUNDINGS)
+        pp = R.japanese_pp(em, ics, mult, rounding)
+        return Entry(side="japan", turn=ctx.turn, kind="income", amount=pp, account="PP", item=ITEM_JAPAN_PP,
+                     rule="[53.6]", note=f"EM {em} x {ics} operational ICs x {_num(mult)} ({msp} MSP)",
+                     data={"em": em, "ics": ics, "multiple": str(mult), "msp": msp})
+
+    def _operational_ics(self, book: Book, ctx: LedgerContext) -> int:
+        """[53.5.1] the ICs recorded operational (data ics), else 10 less those whose hex Japan does not control."""
+        ics = B.latest_data(book, "japan", "ics", ctx.turn)
+        if ics is not None:
+            return int(ics)
+        n = R.INDUSTRIAL_CENTRES
+        control = getattr(ctx.world, "control", None)
+        if control is not None:
+            for hex_label in INDUSTRIAL_CENTRE_HEXES:
+                try:
+                    owner = control.owner(hex_label)
+                except (KeyError, ValueError):
+                    owner = None
+                if owner is not None and owner != "japan":
+                    n -= 1
+        return n
+
+    # ---- the close of a turn -------------------------------------------------------------------
+    def close_turn(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
+        reading = four_three(ctx)
+        out: list[Entry] = []
+
+        def add(e: Entry) -> None:
+            nonlocal book
+            out.append(e)
+            book = book.with_entry(e)
+
+        mine = [e for e in book.entries if e.side == side and e.turn == ctx.turn]
+        # [28.6.1] CP placed into reserve this turn are recorded at the exchange rate.
+        placed = sum((e.amount for e in mine if e.kind == "reserve" and e.account == "CP" and e.amount > 0), 0)
+        if placed:
+            msp = self._msp(book, side, next((e for e in mine if e.kind == "reserve" and "msp" in e.data), None))
+            if side != "japan" or msp is not None:
+                rate = R.japanese_reserve_rate(msp) if side == "japan" else (4, 3)
+                kept = R.exchange(int(placed), rate, reading)
+                if kept != placed:
+                    add(Entry(side=side, turn=ctx.turn, kind="adjust", amount=kept - placed, account="reserve",
+                              item="reserve exchange", rule="[28.6.1]", data={"deposit": True},
+                              note=f"{_num(placed)} CP placed at {rate[0]}:{rate[1]} -> {kept} recorded To Reserve"))
+        # [28.8] loans this turn: 4:3, none lost below 4.
+        for e in mine:
+            if B.is_loan(e):
+                lender, borrower = B.loan_of(e)
+                got = R.lend_received(int(e.amount), reading)
+                if got != e.amount:
+                    add(Entry(side=side, turn=ctx.turn, kind="adjust", amount=got - e.amount, account="HQ",
+                              item=f"{borrower}: loan exchange", rule="[28.8]", data={"hq": borrower},
+                              note=f"{_num(e.amount)} CP lent by {lender} at 4:3 -> {got} received"))
+        # [52.4.3] PP beyond the accumulated ones and 25 % (rounded up) of those received are lost.
+        if self._strategic(ctx):
+            received = sum((e.amount for e in mine if e.kind == "income" and e.account == "PP"), 0)
+            opening = book.balance(side, "PP", ctx.turn - 1)
+            closing = book.balance(side, "PP", ctx.turn)
+            lost = R.pp_lost(opening, received, closing)
+            if lost:
+                add(Entry(side=side, turn=ctx.turn, kind="adjust", amount=-lost, account="PP", item="PP not accumulated",
+                          rule="[52.4.3];[53.0]", note=f"keep {_num(max(opening, 0))} accumulated + 25% of "
+                          f"{_num(received)} received ({R.stockpile_cap(received)}); {_num(lost)} lost"))
+        if self._cycle_ends(ctx):
+            out_cycle = self._carry_over(book, side, ctx, reading)
+            for e in out_cycle:
+                add(e)
+        return out
+
+    def _carry_over(self, book: Book, side: str, ctx: LedgerContext, reading: str) -> list[Entry]:
+        out: list[Entry] = []
+        cycle = self._cycle(ctx)
+        turns = self._turns_of_cycle(book, ctx, cycle) if cycle is not None else {ctx.turn}
+        # [28.6] reserve placed this cycle arrives for the next cycle: it is not carried over yet.
+        fresh = sum((d for x in book.entries if x.side == side and x.turn in turns
+                     for s, a, d in x.effects() if s == side and a == "reserve"
+                     and (x.kind == "reserve" and x.amount > 0 or x.data.get("deposit"))), 0)
+        held = book.balance(side, "reserve")
+        old = held - max(fresh, 0)
+        if old > 0:
+            kept = R.reserve_carry(int(old), reading)
+            if kept != old:
+                out.append(Entry(side=side, turn=ctx.turn, kind="adjust", amount=kept - old, account="reserve",
+                                 item="reserve carry-over", rule="[28.9.1]",
+                                 note=f"{_num(old)} reserve CP carried at 4:3 -> {kept}"))
+        for hq, n in sorted(B.hq_balances(book, side).items()):
+            if n > 0 and not _china(hq):
+                kept = R.hq_carry(int(n))
+                out.append(Entry(side=side, turn=ctx.turn, kind="adjust", amount=kept - n, account="HQ",
+                                 item=f"{hq}: carry-over", rule="[28.9.2]", data={"hq": hq},
+                                 note=f"{hq}: {_num(n)} CP carried at 2:1 -> {kept}"))
+        return out
+
+
+# [53.5.3] the ten Industrial Centres' hexes (Osaka and Tokyo hold two each).
+INDUSTRIAL_CENTRE_HEXES = ("B3029", "B3227", "B3527", "B3626", "B3627", "B3627", "B3727", "D0226", "D0326", "D0326")
+
+
+def _china(hq: str) -> bool:
+    """[28.9.3] the Japanese C.E.F. HQ and Allied CP allocated to China keep theirs per [28.3.1]."""
+    return bool(re.search(r"\b(c\.?e\.?f\.?|china)\b", hq, re.IGNORECASE))
+
+
+RULES = WitpEconomy()
