@@ -78,7 +78,7 @@ def cmd_ledger(args) -> int | None:
             rec = c.execute(CloseTurn(side=args.side))
             done(args, c, rec, lambda d: "\n".join([f"closed {args.side}'s {c.state.turn.label} (#{rec.seq})"] + [
                 f"  {e['kind']} {e['amount']} {e['account']}" + (f" ({e['item']})" if e.get("item") else "")
-                + (f" [{e['rule']}]" if e.get("rule") else "") for e in rec.body.entries]))
+                + (f" {_ref(e['rule'])}" if e.get("rule") else "") for e in rec.body.entries]))
         return None
     with opened(args.file, readonly=True) as c:
         s = c.state
@@ -107,10 +107,15 @@ def cmd_ledger(args) -> int | None:
     return None
 
 
+def _ref(rule: str) -> str:
+    """A rule reference in brackets once ("[28.9]"), whether or not the rules wrote them."""
+    return rule if rule.startswith("[") else f"[{rule}]"
+
+
 def _text(j) -> str:
     lines = [f"{j['side']} {j['account']}, {j['turn_label']}: opening {j['opening']}"]
     for l in j["lines"]:
-        lines.append(f"  {l['kind']:<9} {l['amount']:>+8} {l['item'] or ''}" + (f" [{l['rule']}]" if l["rule"] else "")
+        lines.append(f"  {l['kind']:<9} {l['amount']:>+8} {l['item'] or ''}" + (f" {_ref(l['rule'])}" if l["rule"] else "")
                      + (f"  {l['note']}" if l["note"] else ""))
     lines.append(f"  closing {j['closing']}")
     lines += [f"  {s}" for s in j.get("steps", [])]

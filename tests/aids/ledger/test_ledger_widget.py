@@ -232,3 +232,38 @@ def test_read_only_disables_record_and_close(eco, guadalcanal):
     v = page(guadalcanal).view
     v.set_write_refusal("read-only medium")
     assert v.record_btn.disabled and v.close_btn.disabled and "read-only" in v.readonly_note.value
+
+
+def test_the_notebook_is_thin_and_stored_without_outputs():
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[3] / "notebooks" / "ledger.ipynb").read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert all(c["outputs"] == [] and c["execution_count"] is None for c in code)
+    src = "".join("".join(c["source"]) for c in code)
+    assert "dashboard(LedgerWidget)" in src and len(src.splitlines()) <= 4
+    assert nb["metadata"]["title"] == "Ledger"
+
+
+def test_the_notebook_executes_top_to_bottom(tmp_path, monkeypatch):
+    """The real notebook in a real kernel on a campaign (the game's real economy): a widget, no error."""
+    import os
+    from pathlib import Path
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    with Campaign.create(tmp_path / "nb.campaign", game="witp", scenario="guadalcanal-1942"):
+        pass
+    kernel_home = tmp_path / "kernel-home"
+    monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(kernel_home))
+    monkeypatch.setenv("CAMPAIGN_FILE", str(tmp_path / "nb.campaign"))
+    root = Path(__file__).resolve().parents[3]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    nb = nbformat.read(root / "notebooks" / "ledger.ipynb", as_version=4)
+    NotebookClient(nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [o for c in nb.cells for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+    assert not (kernel_home / "logs" / "dashboard.log").exists()  # nothing was reported

@@ -1,0 +1,147 @@
+"""``campaign ledger`` (issue 11 point 4): the statements as text, JSON (the contract: side, turn,
+opening, lines with kind/amount/rule/note, closing) and CSV; ``add`` records an entry, exits 1 with
+the rule's reason and records nothing when the rules forbid it, exits 2 on bad input; ``close-turn``
+applies the carry-over once; ``forecast`` and ``items``. The stand-in economy of conftest.py gives
+figures counted here by hand (deficit spending "[T 3]", a quarter carried over "[T 6]")."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pandas as pd
+import pytest
+
+from assistant.campaign import Campaign
+from assistant.cli import main
+
+from campaignkit import file_fingerprint
+from conftest import DESTROYER, FIXED_INCOME
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return (0 if code is None else code), out, err
+
+
+@pytest.fixture
+def demo(guadalcanal):
+    path = guadalcanal.path
+    guadalcanal.close()
+    return path
+
+
+def statements(capsys, demo, *extra):
+    code, out, err = run(capsys, "ledger", demo, "--json", *extra)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_add_records_and_the_json_statement_keeps_the_contract(eco, capsys, demo):
+    code, out, err = run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "income", "--amount", "50",
+                         "--item", "Chart income", "--note", "from the chart")
+    assert code == 0, err
+    assert "recorded allies income 50 PP (Chart income)" in out
+    code, out, err = run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "spend", "--item", "destroyer")
+    assert code == 0 and f"spend {DESTROYER} PP (destroyer)" in out  # priced by the catalogue [T 1]
+    js = statements(capsys, demo, "--side", "allies")
+    pp = next(s for s in js if s["account"] == "PP")
+    assert {"side", "turn", "opening", "lines", "closing"} <= set(pp)
+    assert pp["side"] == "allies" and pp["opening"] == 0 and pp["closing"] == 50 - DESTROYER
+    assert [(l["kind"], l["amount"], l["rule"], l["note"]) for l in pp["lines"]] == [
+        ("income", 50, "[T 2]", "from the chart"), ("spend", -DESTROYER, "[T 1]", None)]
+    assert all({"kind", "amount", "rule", "note"} <= set(l) for l in pp["lines"])
+    with Campaign.open(demo, readonly=True) as c:
+        assert pp["turn"] == c.state.turn.index and pp["turn_label"] == c.state.turn.label
+    assert {s["side"] for s in statements(capsys, demo)} == {"allies", "japan"}
+
+
+def test_a_forbidden_entry_exits_1_with_the_rule_and_records_nothing(eco, capsys, demo):
+    run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "income", "--amount", "10")
+    before = file_fingerprint(demo)
+    code, out, err = run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "spend", "--amount", "11")
+    assert code == 1
+    assert "[T 3] PP 10 cannot pay 11: no deficit spending" in out + err
+    assert file_fingerprint(demo) == before
+    code, out, _ = run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "spend", "--amount", "11", "--json")
+    js = json.loads(out)
+    assert code == 1 and js["recorded"] is False and js["findings"][0]["rule"] == "[T 3]"
+    assert file_fingerprint(demo) == before
+    # The boundary: spending exactly the balance is allowed.
+    code, _, err = run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "spend", "--amount", "10")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--side", "allies", "--kind", "income", "--amount", "many"], "'many'"),
+    (["--side", "nobody", "--kind", "income", "--amount", "3"], "'nobody'"),
+    (["--side", "allies", "--kind", "income", "--amount", "3", "--account", "XP"], "'XP'"),
+    (["--side", "allies", "--kind", "spend", "--amount", "-3"], "-3"),
+    (["--side", "allies", "--kind", "spend", "--item", "Chart income"], "no printed price"),
+    (["--side", "allies", "--kind", "transfer", "--amount", "3"], "to-side"),
+    (["--side", "allies", "--kind", "bribe", "--amount", "3"], "bribe"),
+    (["--side", "allies", "--amount", "3"], "--kind"),
+    (["--kind", "income", "--amount", "3"], "--side"),
+])
+def test_bad_input_exits_2_with_one_line_and_changes_nothing(eco, capsys, demo, argv, words):
+    before = file_fingerprint(demo)
+    code, out, err = run(capsys, "ledger", demo, "add", *argv)
+    assert code == 2 and words in err and err.startswith("error") or words in err, (code, err)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert file_fingerprint(demo) == before
+
+
+def test_close_turn_applies_the_carry_over_once(eco, capsys, demo):
+    run(capsys, "ledger", demo, "add", "--side", "japan", "--kind", "income", "--amount", "46")
+    code, out, err = run(capsys, "ledger", demo, "close-turn", "--side", "japan")
+    keep = 46 // 4
+    assert code == 0, err
+    assert f"adjust -{46 - keep} PP (expiry) [T 6]" in out
+    pp = next(s for s in statements(capsys, demo, "--side", "japan") if s["account"] == "PP")
+    assert pp["closing"] == keep and pp["lines"][-1] == {"kind": "adjust", "amount": -(46 - keep), "rule": "[T 6]",
+                                                         "note": f"{keep} carried over", "item": "expiry",
+                                                         "entry": pp["lines"][-1]["entry"]}
+    before = file_fingerprint(demo)
+    code, _, err = run(capsys, "ledger", demo, "close-turn", "--side", "japan")
+    assert code == 2 and "closed already" in err and file_fingerprint(demo) == before
+
+
+def test_turn_selects_a_statement_by_label_or_index_and_csv_is_the_frame(eco, capsys, demo):
+    run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "income", "--amount", "7")
+    with Campaign.open(demo) as c:
+        first, label = c.state.turn.index, c.state.turn.label
+        c.advance("turn")
+        c.ledger.add("allies", "loss", 2, item="mining")
+        want = c.ledger.frame()
+    js = statements(capsys, demo, "--side", "allies", "--turn", label)
+    assert [(s["turn"], s["closing"]) for s in js if s["account"] == "PP"] == [(first, 7)]
+    js = statements(capsys, demo, "--side", "allies", "--turn", str(first + 1))
+    pp = next(s for s in js if s["account"] == "PP")
+    assert pp["opening"] == 7 and pp["closing"] == 5 and pp["lines"][0]["kind"] == "loss"
+    code, out, err = run(capsys, "ledger", demo, "--csv")
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out))
+    assert list(got.columns) == list(want.columns) and got["closing"].tolist() == want["closing"].tolist()
+    code, _, err = run(capsys, "ledger", demo, "--turn", "Smarch 99")
+    assert code == 2 and "'Smarch 99'" in err
+
+
+def test_text_statement_shows_opening_lines_and_closing(eco, capsys, demo):
+    run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "income", "--amount", "9", "--note", "chart")
+    code, out, _ = run(capsys, "ledger", demo, "--side", "allies")
+    assert code == 0
+    pp = out.split("allies PP,", 1)[1].split("allies CP,", 1)[0]
+    assert "opening 0" in pp and "+9" in pp and "chart" in pp and "closing 9" in pp
+
+
+def test_forecast_and_items(eco, capsys, demo):
+    before = file_fingerprint(demo)
+    code, out, err = run(capsys, "ledger", demo, "forecast", "--side", "allies", "--json")
+    assert code == 0, err
+    pp = next(s for s in json.loads(out) if s["account"] == "PP")
+    assert pp["lines"][0]["amount"] == FIXED_INCOME and pp["closing"] == FIXED_INCOME // 4
+    assert file_fingerprint(demo) == before
+    code, out, _ = run(capsys, "ledger", demo, "items", "--side", "allies", "--json")
+    items = {p["item"]: p for p in json.loads(out)}
+    assert items["Destroyer"]["amount"] == DESTROYER and items["Chart income"]["amount"] is None
