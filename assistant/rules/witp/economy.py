@@ -141,7 +141,7 @@ class WitpEconomy:
             out += self._check_allocation(book, e, ctx)
         if B.is_loan(e):
             out += self._check_loan(e)
-        if e.kind == "transfer" and (e.to_account == "future_ops" or e.account == "future_ops"):
+        if (e.kind == "transfer" and e.to_account == "future_ops") or (e.account == "future_ops" and e.kind in OUTFLOWS):
             out += self._check_future_ops(book, e, ctx)
         if e.kind == "reserve" or (e.kind == "transfer" and e.to_account == "reserve"):
             out += self._check_reserve(book, e, ctx)
