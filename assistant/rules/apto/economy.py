@@ -130,8 +130,11 @@ class AptoEconomy:
             out.append(Finding("error", item.rule, f"{item.name} is paid from the Economic Reserve "
                                                    f"({reserve_account(e.side, nation)}), not {e.account}"))
         if item.limit and nation in item.limit:
-            n = sum(1 for x in book.entries if x.side == e.side and x.kind == e.kind and x.item
-                    and x.item.lower() == item.name.lower() and nation_of(x.side, x.account)[0] == nation)
+            def count(name: str) -> int:
+                return sum(1 for x in book.entries if x.side == e.side and x.item and x.item.lower() == name.lower()
+                           and nation_of(x.side, x.account)[0] == nation)
+            # a refunded Harbor Enlargement (a roll of 6) does not count: "eligible ... to attempt another" [10.43]
+            n = count(item.name) - count(f"{item.name} refund")
             if n + 1 > item.limit[nation]:
                 out.append(Finding("error", item.rule, f"{nation} may book {item.name} {item.limit[nation]} "
                                                        f"time(s) per game; {n} already"))
