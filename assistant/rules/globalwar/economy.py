@@ -130,6 +130,11 @@ class GlobalWarEconomy:
                                                    f"(item 'maintain TYPE') is booked to it"))
         if entry.kind == "transfer":
             out += self._lend_lease(book, entry, ctx)
+        if entry.kind == "income" and verb == PRODUCTION and entry.account in POWERS.get(entry.side, ()):
+            prod = production(ctx.world, entry.side, entry.account, game_turn(ctx))
+            if prod.multiple is not None and entry.amount != prod.pooled:
+                out.append(Finding("warning", "18.0.D", f"the map gives {entry.account} {prod.pooled} PP this turn, "
+                                                        f"not {_n(entry.amount)}: " + "; ".join(prod.steps())))
         if entry.kind == "loss" and "ih_pp" in entry.data and setting(ctx, "air_pp_loss_cap") == "output":
             cap = _whole(entry.data, "ih_pp", 1)
             if entry.amount > cap:
@@ -169,7 +174,25 @@ class GlobalWarEconomy:
             out.append(Finding("error", rule, f"{qty} x '{verb} {t}' costs {price * qty} PP, not {_n(entry.amount)}"))
         if verb == "build":
             out += self._gearing(book, entry, t, qty)
+        out += self._arrival(entry, ctx, verb, t)
         return out
+
+    def _arrival(self, entry: Entry, ctx: LedgerContext, verb: str, t: str) -> list[Finding]:
+        """[18.0.G-H] the unit appears on the turn its Production Track position reaches: the
+        entry's ``arrives`` (a calendar index) must be the turn paid plus the delay."""
+        wait = T.delay(ctx.world.tables, verb, t)
+        if wait is None:
+            return []
+        due = entry.turn + wait
+        label = ctx.labels.get(due, f"calendar turn {due}")
+        given = entry.data.get("arrives")
+        if isinstance(given, str) and given.strip().lstrip("-").isdigit():
+            given = int(given)
+        if isinstance(given, int) and not isinstance(given, bool) and given != due:
+            return [Finding("error", "18.0.H", f"'{verb} {t}' paid on {ctx.turn_label} appears {wait} turns on "
+                                               f"({label}, calendar turn {due}), not calendar turn {given}")]
+        return [Finding("info", "18.0.H", f"'{verb} {t}' appears {wait} turns on: calendar turn {due} ({label}); "
+                                          f"set data arrives={due} for the build queue")]
 
     def _gearing(self, book: Book, entry: Entry, t: str, qty: int) -> list[Finding]:
         """[18.9.1] new builds of a type <= those started the turn before + 1 (one always allowed,
@@ -289,8 +312,10 @@ class GlobalWarEconomy:
         (setting ``ledger_productive_capacity``: ``gross`` = the IHs' production, ``net`` = with
         Lend-Lease and LRB losses)."""
         if game_turn(ctx) == 1:
-            total = sum(e.amount for e in now if e.account == power and (e.item or "").startswith(PRODUCTION))
-            return total, "18.10.B", "Turn 1: this turn's productive capacity"
+            made = [e for e in now if e.account == power and (e.item or "").startswith(PRODUCTION)]
+            if not made:
+                return None
+            return sum(e.amount for e in made), "18.10.B", "Turn 1: this turn's productive capacity"
         prev = ctx.turn - 1
         es = [e for e in book.entries if e.turn == prev and e.side == side]
         made = [e for e in es if e.account == power and e.kind == "income" and (e.item or "").startswith(PRODUCTION)]

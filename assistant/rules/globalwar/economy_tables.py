@@ -31,6 +31,8 @@ MAINTENANCE: Mapping[str, Fraction] = {
 TYPES = ("Inf", "Mech", "Fort", "Port", "AD", "LRB", "ASW", "Surf-A", "Surf-B", "Amph", "SS", "MS", "A-Bomb")
 #: [18.2.2] "one new German mechanized SP costs 3 PP" -- the one printed build cost.
 PRINTED_BUILD = {"Mech": 3}
+#: [18.2.2] built on Turn 2, it appears on Turn 6: 4 turns on the Production Track.
+PRINTED_DELAY = {"Mech": 4}
 #: Only Surf-As and ASWs are undepleted [18.0.E], [18.3.2.B].
 UNDEPLETE = ("Surf-A", "ASW")
 ALIASES = {"infantry": "Inf", "inf": "Inf", "mechanized": "Mech", "mech": "Mech", "fortification": "Fort",
@@ -68,3 +70,15 @@ def cost(tables: Mapping[str, Any], what: str, type_: str) -> Optional[int]:
                 return None
             return _int(COSTS, i, row, f"{what}_cost", 0)
     return PRINTED_BUILD.get(type_) if what == "build" else None
+
+
+def delay(tables: Mapping[str, Any], what: str, type_: str) -> Optional[int]:
+    """Turns on the Production Track from the turn paid to the turn the unit appears [18.0.G-H];
+    the printed [18.2.2] delay of a new Mech without the table."""
+    rows = _rows(tables, COSTS)
+    for i, row in enumerate(rows or (), 1):
+        if _cell(COSTS, i, row, "type") == type_:
+            if _cell(COSTS, i, row, f"{what}_turns") == "":
+                return None
+            return _int(COSTS, i, row, f"{what}_turns", 0)
+    return PRINTED_DELAY.get(type_) if what == "build" else None

@@ -395,3 +395,26 @@ def test_templates_are_headers_only():
         "type,build_cost,build_turns,rebuild_cost,rebuild_turns,undeplete_cost,undeplete_turns"]
     readme = (root / "README.md").read_text()
     assert "## production_multiples.csv" in readme and "## production_costs.csv" in readme
+
+
+def test_18_2_2_a_mech_paid_on_turn_2_appears_on_turn_6():
+    """[18.2.2] "In the Production Preparation Phase of Turn 2, the Axis spends 3 PPs to build one
+    new German mechanized SP ... On Turn 6, the unit appears"."""
+    said("On Turn 6, the unit appears on a German Industrial Hex during the Reinforcement Phase.")
+    w = world(german_land(), [])
+    c2 = ctx(w, turn=2)  # calendar index 2 here: the arrival is 4 turns on
+    b = book(e("axis", "income", 3, "germany", turn=2))
+    right = e("axis", "spend", 3, "germany", turn=2, item="build Mech", data={"arrives": 6})
+    fs = RULES.check(b, right, c2)
+    assert errors(fs) == [] and [f.rule for f in fs if f.level == "info"] == ["18.0.H"]
+    (f,) = errors(RULES.check(b, replace(right, data={"arrives": 5}), c2))
+    assert f.rule == "18.0.H" and "calendar turn 6" in f.text
+    assert "arrives=6" in RULES.check(b, replace(right, data={}), c2)[0].text
+
+
+def test_18_0_D_a_production_entry_other_than_the_maps_is_a_warning_with_the_working():
+    w = world(german_land(), [piece("ih1", lab(1), "Industrial Hex")])
+    c = ctx(w, tables={T.MULTIPLES: mult((1, "germany", 8))})
+    assert RULES.check(Book(), e("axis", "income", 8, "germany", item="production"), c) == []
+    (f,) = RULES.check(Book(), e("axis", "income", 9, "germany", item="production"), c)
+    assert (f.level, f.rule) == ("warning", "18.0.D") and "8 PP" in f.text and "ih1" in f.text
