@@ -65,6 +65,8 @@ class AddEntry:
         if self.kind not in KINDS:
             raise CampaignError(f"ledger kind {v.show(self.kind)} is not one of {', '.join(KINDS)}")
         accounts = eco.accounts(side)
+        if not accounts:
+            raise CampaignError(f"{side} keeps no {s.game} ledger account")
         account = accounts[0] if self.account is None else v.text(self.account, "account", 20)
         if account not in accounts:
             raise CampaignError(f"account {account!r} is not one of {side}'s: {', '.join(accounts)}")
@@ -122,6 +124,8 @@ class CloseTurn:
     def build(self, s, ctx: Context) -> LedgerEntered:
         eco = economy(s.game)
         side = v.side(s, self.side)
+        if not eco.accounts(side):
+            raise CampaignError(f"{side} keeps no {s.game} ledger account")
         book = book_of(s)
         if any(e.side == side and e.turn == s.turn.index and e.data.get("close") for e in book.entries):
             raise CampaignError(f"{side}'s {s.turn.label} is closed already (undo the close to redo it)")
