@@ -483,8 +483,12 @@ class GlobalWarAir:
         res.outcome.append(f"LRB CRT {s:+d}, die {d}: {raw} PP lost at {plan.target} this turn [17.3.1.C], [17.3.2]"
                            + (f" (capped at the hex's output: {pp})" if pp != raw else ""))
         if raid.owner and pp:
+            from .economy_production import power_of_ih  # the Major Power's ledger account [18.0.D]
+
+            power = next((a for a in (power_of_ih(t, raid.owner) for t in raid.targets) if a), None)
             res.ledger.append({"side": raid.owner, "kind": "loss", "amount": pp, "rule": "17.3.1.C",
-                               "note": f"LRBs over {plan.target}: {pp} PP lost this turn only [17.3.2]"})
+                               "note": f"LRBs over {plan.target}: {pp} PP lost this turn only [17.3.2]",
+                               **({"account": power} if power else {})})
         res.outcome.append("the LRBs return to their base hexes at the end of the Air Combat Phase [17.1.7.A]")
         return res
 

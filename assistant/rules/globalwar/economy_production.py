@@ -38,6 +38,15 @@ def home_nations(power: str) -> tuple[str, ...]:
     return HOME.get(power, (power,))
 
 
+def power_of_ih(p: Piece, side: Optional[str]) -> Optional[str]:
+    """The Major Power of ``side`` whose PPs an Industrial Hex produces: its home power (Romania's
+    IH is German [18.7.2.C]), or the capturing power (``captured_by``) [18.7.8]; None if unknown."""
+    for power in POWERS.get(side or "", ()):
+        if p.nation in home_nations(power) or p.attr("captured_by") == power:
+            return power
+    return None
+
+
 @dataclass(frozen=True)
 class HexOutput:
     """One Industrial Hex's part of a Major Power's production: ``pooled`` PPs in the power's pool,

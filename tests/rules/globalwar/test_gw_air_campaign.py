@@ -43,7 +43,7 @@ def test_24_5_on_the_real_map_is_assessed_resolved_logged_and_undone(camp):
     resolve_strike(camp, plan(camp), dice=[4, 3], tables=TABLES)
     assert camp.state.units["ad1"].attrs["eliminated"] is True and camp.state.units["lrb1"].attrs["aborted"] is True
     (logged,) = strike_log(camp.state)
-    assert logged.resolution["ledger"] == [{"side": "axis", "kind": "loss", "amount": 8, "rule": "17.3.1.C",
+    assert logged.resolution["ledger"] == [{"side": "axis", "kind": "loss", "amount": 8, "account": "germany", "rule": "17.3.1.C",
                                             "note": logged.resolution["ledger"][0]["note"]}]
     camp.undo()
     assert "eliminated" not in camp.state.units["ad1"].attrs and strike_log(camp.state) == ()

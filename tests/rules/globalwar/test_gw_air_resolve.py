@@ -50,7 +50,7 @@ def test_24_5_differential_dice_and_result():
     assert r.dice == (4, 3)
     assert r.changes == [{"unit": "ad1", "set": {"eliminated": True}, "before": {"eliminated": None}},
                          {"unit": "cw1", "set": {"aborted": True}, "before": {"aborted": None}}]
-    assert r.ledger == [{"side": "axis", "kind": "loss", "amount": 8, "rule": "17.3.1.C",
+    assert r.ledger == [{"side": "axis", "kind": "loss", "amount": 8, "account": "germany", "rule": "17.3.1.C",
                          "note": r.ledger[0]["note"]}] and W3020 in r.ledger[0]["note"]
     assert any("1/A" in line for line in r.outcome) and any("+6, die 3" in line for line in r.outcome)
 
