@@ -418,3 +418,14 @@ def test_18_0_D_a_production_entry_other_than_the_maps_is_a_warning_with_the_wor
     assert RULES.check(Book(), e("axis", "income", 8, "germany", item="production"), c) == []
     (f,) = RULES.check(Book(), e("axis", "income", 9, "germany", item="production"), c)
     assert (f.level, f.rule) == ("warning", "18.0.D") and "8 PP" in f.text and "ih1" in f.text
+
+
+def test_an_lrb_loss_is_booked_to_the_major_power_whose_ih_it_hits():
+    """[18.0.D] each Major Power's PPs: Romania's IH is German [18.7.2.C], a captured IH its captor's."""
+    from assistant.rules.globalwar.economy_production import power_of_ih
+    assert power_of_ih(piece("ro", lab(1), "Industrial Hex", nation="romania"), "axis") == "germany"
+    assert power_of_ih(piece("jp", lab(1), "Industrial Hex", nation="japan"), "axis") == "japan"
+    assert power_of_ih(piece("fr", lab(1), "Industrial Hex", nation="france", side="axis", captured_by="italy"),
+                       "axis") == "italy"
+    assert power_of_ih(piece("fr", lab(1), "Industrial Hex", nation="france", side="axis"), "axis") is None
+    assert RULES.accounts("axis")[0] == "germany" and RULES.accounts("neutral") == ()
