@@ -31,6 +31,12 @@ SETTINGS = {
     "air_pp_loss_cap": ("output", ("output", "none")),
 }
 BUILDS = ("build", "rebuild", "undeplete")
+#: [18.9.4] "The US and USSR are considered to be neutral until at war with Germany"; "Japan ...
+#: until at war with the US"; Italy is "nominally neutral" at the start [22.3.1.2].
+NEUTRAL_UNTIL = {"us": "Germany", "ussr": "Germany", "japan": "the US", "italy": "the Allies"}
+#: [18.7.6.E] a Commonwealth build names the country it appears in; Japan likewise [18.7.7].
+APPEARS = {"commonwealth": "18.7.6.E", "japan": "18.7.7"}
+REGIONS = {"commonwealth": ("uk", "canada", "india"), "japan": ("japan", "manchukuo")}
 LEND_LEASE = "lend-lease"
 PRODUCTION = "production"
 CAPACITY = "maintenance capacity"
@@ -175,6 +181,13 @@ class GlobalWarEconomy:
         if verb == "build":
             out += self._gearing(book, entry, t, qty)
         out += self._arrival(entry, ctx, verb, t)
+        power = power_of(entry.account)
+        if t == "Fort" and power in NEUTRAL_UNTIL:
+            out.append(Finding("question", "18.9.4", f"neutrals may not expend PPs on fortifications: is {power} "
+                                                     f"at war with {NEUTRAL_UNTIL[power]}?"))
+        if power in APPEARS and verb in ("build", "rebuild") and not entry.data.get("appears"):
+            out.append(Finding("question", APPEARS[power], f"in which country will it appear ({', '.join(REGIONS[power])})? "
+                                                           f"set data appears=..."))
         return out
 
     def _arrival(self, entry: Entry, ctx: LedgerContext, verb: str, t: str) -> list[Finding]:

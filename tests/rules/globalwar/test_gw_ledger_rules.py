@@ -429,3 +429,17 @@ def test_an_lrb_loss_is_booked_to_the_major_power_whose_ih_it_hits():
                        "axis") == "italy"
     assert power_of_ih(piece("fr", lab(1), "Industrial Hex", nation="france", side="axis"), "axis") is None
     assert RULES.accounts("axis")[0] == "germany" and RULES.accounts("neutral") == ()
+
+
+def test_18_9_4_forts_of_a_power_neutral_at_the_start_and_18_7_6_E_where_a_cw_unit_appears_are_questions():
+    said("The US and USSR are considered to be neutral until at war with Germany.")
+    said("When producing a unit for the Commonwealth, it is necessary to note in which country")
+    w = world(german_land(), [])
+    b = book(e("allies", "income", 9, "us"), e("allies", "income", 9, "commonwealth"), e("axis", "income", 9, "germany"))
+    (q,) = [f for f in RULES.check(b, e("allies", "spend", 1, "us", item="build Fort"), ctx(w)) if f.level == "question"]
+    assert q.rule == "18.9.4" and "Germany" in q.text
+    assert [f for f in RULES.check(b, e("axis", "spend", 1, "germany", item="build Fort"), ctx(w)) if f.level != "info"] == []
+    (q,) = [f for f in RULES.check(b, e("allies", "spend", 1, "commonwealth", item="build Inf"), ctx(w)) if f.level == "question"]
+    assert q.rule == "18.7.6.E" and "canada" in q.text
+    named = e("allies", "spend", 1, "commonwealth", item="build Inf", data={"appears": "canada"})
+    assert [f for f in RULES.check(b, named, ctx(w)) if f.level != "info"] == []
