@@ -26,6 +26,7 @@ from typing import Optional
 from ..ledger import Book, Entry, LedgerContext, Priced
 from ..strike import Finding
 from . import economy_items as items
+from .economy_colonies import adjustments
 from .economy_items import ANY, MONTHLY, SEASONAL, Item
 from .economy_season import (current_season_losses, preceding_season_losses, season_start, surrender)
 
@@ -33,9 +34,10 @@ NATIONS = {"japan": ("japan",), "allies": ("us", "uk", "australia", "china", "us
 RESERVE_CAP = 20  # [8.4]
 LEND_LEASE = {"uk": (1, 4), "us": (1, 2)}  # share of net income per Seasonal Turn [8.3]
 RECIPIENTS = {"us": ("uk", "ussr", "australia", "china"), "uk": ("australia", "china")}  # [8.3]
-INCOME_ITEMS = {None, "seasonal income"}
+INCOME_ITEMS = {None, "seasonal income", "colony resource hexes", "captured resource hexes", "oil hexes",
+                "conquest debit"}  # the calculated income [8.2]
 SETTINGS = {"ledger_loss_cap": "next_income", "ledger_lend_lease_net": "after_losses",
-            "ledger_reserve_monthly": "listed"}
+            "ledger_reserve_monthly": "listed", "ledger_oil_bonus": "included"}
 CAP_ITEM = "Strategic Warfare loss cap"
 
 
@@ -55,6 +57,20 @@ def nation_of(side: str, account: str) -> tuple[Optional[str], bool]:
         if account == reserve_account(side, n):
             return n, True
     return None, False
+
+
+def season_income(book: Book, side: str, account: str, turn: int) -> int:
+    """The calculated income booked to ``account`` in Seasonal Turn ``turn`` [8.2]: the base income
+    and its computed adjustments (conquest debits included), not credits such as scrapping."""
+    total = 0
+    for x in book.entries:
+        if x.side != side or x.account != account or x.turn != turn:
+            continue
+        name = x.item.lower() if x.item else None
+        if (x.kind == "income" and (name in INCOME_ITEMS or x.data.get("computed"))) or \
+                (x.kind == "adjust" and name == "conquest debit"):
+            total += x.amount
+    return int(total)
 
 
 def setting(ctx: LedgerContext, name: str) -> str:
@@ -214,9 +230,7 @@ class AptoEconomy:
         its adjustments), less the preceding season's losses under ``ledger_lend_lease_net =
         after_losses`` (never below 0 [2.0])."""
         acc = ep_account(side, nation)
-        inc = sum(x.amount for x in book.entries if x.side == side and x.account == acc and x.turn == ctx.turn
-                  and x.kind == "income" and (x.item is None or x.item.lower() in INCOME_ITEMS
-                                              or x.data.get("computed")))
+        inc = season_income(book, side, acc, ctx.turn)
         if setting(ctx, "ledger_lend_lease_net") == "after_losses":
             inc -= preceding_season_losses(book, side, acc, ctx)
         return max(int(inc), 0)
@@ -277,21 +291,25 @@ class AptoEconomy:
 
     # --- what the rules compute --------------------------------------------------------------
     def income(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
-        """At a Seasonal Turn: each nation's Table X income for the year (template ``ep_incomes``);
-        none where the table is not given (the player enters the printed result) [8.1], [8.2]."""
+        """At a Seasonal Turn: each nation's Table X income for the year (template ``ep_incomes``;
+        none where the table is not given: the player enters the printed result) [8.1], [8.2], and
+        the adjustments the map gives: colony and captured resource hexes, Japan's oil hexes and
+        conquest debits (``economy_colonies``) [8.2]."""
         if ctx.turn_kind != "seasonal" or ctx.year is None:
             return []
         rows = ctx.world.tables.get(items.INCOME_TABLE) if ctx.world.tables else None
-        if not rows:
-            return []
         out = []
-        for n in NATIONS.get(side, ()):
+        for n in NATIONS.get(side, ()) if rows else ():
             amount = items.income_of(rows, n, ctx.year)
             if amount is None:
                 continue
             out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=amount, account=ep_account(side, n),
                              item="Seasonal income", rule="[8.1];[8.2]", note=f"Table X, {n} {ctx.year}",
                              data={"table": items.INCOME_TABLE, "year": ctx.year, "computed": True}))
+        for a in adjustments(ctx.world, side, NATIONS.get(side, ()), setting(ctx, "ledger_oil_bonus")):
+            out.append(Entry(side=side, turn=ctx.turn, kind="income" if a.amount >= 0 else "adjust", amount=a.amount,
+                             account=ep_account(side, a.nation), item=a.item, rule=a.rule,
+                             note=", ".join(a.hexes), data={"hexes": ";".join(a.hexes), "computed": True}))
         return out
 
     def close_turn(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
@@ -308,9 +326,7 @@ class AptoEconomy:
             raw = int(preceding_season_losses(book, side, acc, ctx))
             if raw <= 0:
                 continue
-            inc = sum(x.amount for x in book.entries if x.side == side and x.account == acc and x.turn == ctx.turn
-                      and x.kind == "income" and (x.item is None or x.item.lower() in INCOME_ITEMS
-                                                  or x.data.get("computed")))
+            inc = season_income(book, side, acc, ctx.turn)
             if not any(x.side == side and x.account == acc and x.turn == ctx.turn and x.kind == "income"
                        for x in book.entries):
                 out.append(Entry(side=side, turn=ctx.turn, kind="adjust", amount=0, account=acc, item=CAP_ITEM,

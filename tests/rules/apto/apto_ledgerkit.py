@@ -35,7 +35,7 @@ def calendar(season: str = "Spring", year: int = 1942, seasons: int = 6) -> dict
 
 
 def ctx(turn: int, cal: Optional[dict] = None, settings: Optional[Mapping[str, Any]] = None,
-        tables: Optional[Mapping[str, Any]] = None) -> LedgerContext:
+        tables: Optional[Mapping[str, Any]] = None, world: Optional[World] = None) -> LedgerContext:
     cal = cal or calendar()
     label, kind, period, year = cal[turn]
     s = defaults()
@@ -44,6 +44,9 @@ def ctx(turn: int, cal: Optional[dict] = None, settings: Optional[Mapping[str, A
     nation_side = {n: sd for sd, ns in SIDES.items() for n in ns}
     w = World(game="apto", graph=g, pieces=(), control=Control.build(g, nation_side), settings=s, sides=SIDES,
               tables=dict(tables or {}))
+    if world is not None:
+        w = World(game="apto", graph=world.graph, pieces=world.pieces, control=world.control,
+                  settings={**dict(world.settings), **(settings or {})}, sides=world.sides, tables=dict(tables or {}))
     return LedgerContext(world=w, turn=turn, turn_label=label, turn_kind=kind, year=year, period=period,
                          labels={i: v[0] for i, v in cal.items() if i <= turn + 1})
 
