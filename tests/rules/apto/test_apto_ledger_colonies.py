@@ -21,7 +21,7 @@ def land(g, name, **attrs):
     g.add_node(name, surface="land", **attrs)
 
 
-def a_map():
+def a_map(always_supplied: bool = False):
     """J0 (Japanese home city, a source) - J1 - W 1912 (Palembang, Dutch colony resource, Japanese)
     - X1 (Dutch, Allied) - X2 (Dutch colony resource, Japanese, cut off by X1); J1 - C1 (UK colony
     resource, Japanese); J0 - J2 (Japanese home city/resource, Allied-held), J0 - J3 (Japanese home
@@ -42,6 +42,9 @@ def a_map():
     land(g, "Z", country="uk")
     g.add_edges_from([("J0", "J1"), ("J1", "W 1912"), ("W 1912", "X1"), ("X1", "X2"), ("J1", "C1"),
                       ("J0", "J2"), ("J0", "J3"), ("M0", "M1"), ("M0", "M2"), ("M2", "Z")])
+    if always_supplied:  # [7.0] hexes always in supply, whatever the line
+        g.nodes["M2"]["always_in_supply"] = "yes"
+        land(g, "M3", country="uk", colony_of="uk", resource="yes", always_in_supply="yes")
     control = {"W 1912": "japan", "X2": "japan", "C1": "japan", "J2": "allies", "J3": "allies", "Z": "japan"}
     return world(g, [piece("ija", "japan", "Land unit", "Z")], control=control)
 
@@ -74,6 +77,14 @@ def test_8_2_colony_resource_hexes_in_supply_and_free_of_enemy_zoc():
     w2 = w.with_changes(add=[piece("ind", "allies", "Land unit", "M2", "uk")])
     uk2 = by_item(adjustments(w2, "allies", ("us", "uk", "australia", "china", "ussr")), "uk")
     assert uk2 == {"Colony resource hexes": (4, ("M1", "M2"))}
+
+
+def test_8_2_zoc_excludes_a_colony_hex_even_when_it_is_in_supply():
+    # M2 always in supply (hex attribute, [7.0]): the tracer supplies it despite the ZOC, [8.2] does not count it;
+    # M3, always in supply, cut off from every source and free of enemy ZOC, counts.
+    w = a_map(always_supplied=True)
+    uk = by_item(adjustments(w, "allies", ("us", "uk", "australia", "china", "ussr")), "uk")
+    assert uk == {"Colony resource hexes": (4, ("M1", "M3"))}
 
 
 def test_income_entries_and_the_calculated_income_they_make():
