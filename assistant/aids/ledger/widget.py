@@ -36,6 +36,7 @@ LEVEL_COLOURS = {"error": "#b00020", "warning": "#e65100", "question": "#1565c0"
 FORM_WIDTH = "440px"
 CHART_SIZE = (5.6, 5.0)  # inches at CHART_DPI: three small panels, shown 1:1
 CHART_DPI = 100
+MAX_CHART_ACCOUNTS = 6
 NONE = ""
 
 STYLE = """<style>
@@ -109,34 +110,47 @@ def statement_html(st: Statement, title: str = "") -> str:
             + "".join(rows) + "</table>" + steps + "</div>")
 
 
-def chart_png(df, side_names: dict[str, str], order: list[str], accounts: dict[str, tuple[str, ...]]) -> bytes:
-    """A small PNG (matplotlib, Agg): per side's main account, the closing balance, the income and
-    the losses of every turn (``views.history``). Empty bytes for no data."""
+def statements_html(sts: list[Statement], prefix: str = "") -> str:
+    """The side's statements: its main account's and every account with an opening balance or a
+    line in full; the quiet ones (nothing at all) in one line."""
+    full = [st for i, st in enumerate(sts) if i == 0 or st.lines or st.opening != 0]
+    quiet = [st for st in sts if st not in full]
+    out = "".join(statement_html(st, f"{prefix}{st.side} {st.account}, {st.turn_label}") for st in full)
+    if quiet:
+        out += ("<div class='ca-ledger-quiet' style='color:#666'>No entries, balance 0: "
+                + ", ".join(_esc(st.account) for st in quiet) + "</div>")
+    return out
+
+
+def chart_png(df, side: str, side_name: str, accounts: tuple[str, ...]) -> bytes:
+    """A small PNG (matplotlib, Agg) of one side over the campaign: per account with any line (the
+    main one always), the closing balance, the income and the losses of every turn
+    (``views.history``). Empty bytes for no data."""
     h = history(df)
-    mains = {s: acc[0] for s, acc in accounts.items() if acc}
-    h = h[[mains.get(s) == a for s, a in zip(h["side"], h["account"])]] if len(h) else h
+    h = h[h["side"] == side] if len(h) else h
     if len(h) == 0:
         return b""
+    active = set(h[(h["income"] != 0) | (h["spending"] != 0) | (h["losses"] != 0) | (h["closing"] != 0)]["account"])
+    shown = [a for a in accounts if a == accounts[0] or a in active][:MAX_CHART_ACCOUNTS]
     from matplotlib.figure import Figure
 
     turns = sorted(set(zip(h["turn"], h["turn_label"])))
     pos = {t: i for i, (t, _) in enumerate(turns)}
     fig = Figure(figsize=CHART_SIZE, dpi=CHART_DPI, layout="constrained")
     axes = fig.subplots(3, 1, sharex=True)
-    sides = [s for s in order if s in set(h["side"])] + sorted(set(h["side"]) - set(order))
-    for ax, col, title in zip(axes, ("closing", "income", "losses"), ("Balance (closing)", "Income", "Losses")):
-        for side in sides:
-            rows = h[h["side"] == side].sort_values("turn")
-            ax.plot([pos[t] for t in rows["turn"]], rows[col], "-o", color=side_colour(side, order), markersize=3,
-                    label=f"{side_names.get(side, side)} ({mains[side]})")
+    for ax, col, title in zip(axes, ("closing", "income", "losses"),
+                              (f"{side_name}: balance at the close", "income", "losses")):
+        for i, acc in enumerate(shown):
+            rows = h[h["account"] == acc].sort_values("turn")
+            ax.plot([pos[t] for t in rows["turn"]], rows[col], "-o", color=f"C{i}", markersize=3, label=acc)
         ax.set_title(title, fontsize=9, loc="left")
         ax.tick_params(labelsize=8)
         ax.grid(alpha=0.3)
-    step = max(1, len(turns) // 6)
+    step = max(1, len(turns) // 5)
     axes[-1].set_xticks(range(0, len(turns), step))
     axes[-1].set_xticklabels([label for _, label in turns][::step], fontsize=8)
     axes[-1].set_xlim(-0.5, max(len(turns) - 0.5, 0.5))
-    axes[0].legend(fontsize=8, loc="best", frameon=False)
+    axes[0].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return buf.getvalue()
@@ -482,7 +496,7 @@ class LedgerWidget:
             return
         closed = any(e.side == side and e.turn == turn and e.data.get("close") for e in self.current_book().entries)
         head = ("<div class='ca-ledger-closed-mark'>This turn is closed for this side.</div>" if closed else "")
-        self.statement.value = head + "".join(statement_html(st) for st in sts)
+        self.statement.value = head + statements_html(sts)
 
     def _show_forecast(self) -> None:
         side = self.side.value
@@ -497,8 +511,7 @@ class LedgerWidget:
         label = self.campaign.state.turn.label
         self.forecast_box.value = (f"<div style='color:#666'>{_esc(label)} as the rules compute it: the recorded "
                                    "entries, the income the rules fix and the turn's close — nothing recorded.</div>"
-                                   + "".join(statement_html(st, f"Forecast: {st.side} {st.account}, {label}")
-                                             for st in sts))
+                                   + statements_html(sts, "Forecast: "))
 
     def _show_queue(self) -> None:
         side = self.side.value
@@ -521,17 +534,21 @@ class LedgerWidget:
 
     def _show_chart(self) -> None:
         state = self.campaign.state
+        side = self.side.value
+        if not side:
+            return
         try:
             df = frame(state, book=self.current_book())
-            png = chart_png(df, {s.id: s.name for s in state.sides}, [s.id for s in state.sides], accounts_of(state))
+            names = {s.id: s.name for s in state.sides}
+            png = chart_png(df, side, names.get(side, side), accounts_of(state, [side])[side])
         except CampaignError as e:
             self.chart_note.value = f"<div class='ca-ledger-error'>{_esc(str(e).splitlines()[0])}</div>"
             return
         self.chart.value = png
         self.chart.layout.display = "block" if png else "none"
         turns = df["turn"].nunique() if len(df) else 0
-        self.chart_note.value = (f"<div class='ca-ledger-chart-summary'>Each side's main account over {turns} "
-                                 f"turn(s): closing balance, income, losses.</div>" if png
+        self.chart_note.value = (f"<div class='ca-ledger-chart-summary'>{_esc(side)} over {turns} turn(s): "
+                                 "closing balance, income, losses of each account in use.</div>" if png
                                  else "<div style='color:#666'>No entries yet.</div>")
 
     def set_write_refusal(self, reason: Optional[str]) -> None:

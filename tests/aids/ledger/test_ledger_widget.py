@@ -70,7 +70,7 @@ def test_record_income_then_spend_shows_the_statement_and_a_forbidden_entry_is_r
     rec = v.record_btn.click() or guadalcanal.state.last_seq
     assert "Recorded allies income 50 PP (Chart income)" in v.message.value and v.problem is None
     assert closing(v) == "50" and "from the chart" in v.statement.value and "[T 2]" in v.statement.value
-    assert closing(v, "CP") == "0"
+    assert "No entries, balance 0: CP" in v.statement.value  # a quiet account in one line
     fill(v, item="Destroyer")
     v.record_btn.click()
     assert closing(v) == str(50 - DESTROYER)
@@ -267,3 +267,10 @@ def test_the_notebook_executes_top_to_bottom(tmp_path, monkeypatch):
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
     assert not (kernel_home / "logs" / "dashboard.log").exists()  # nothing was reported
+
+
+def test_an_account_in_use_gets_its_statement_and_quiet_ones_one_line(eco, guadalcanal):
+    v = page(guadalcanal).view
+    assert "data-account='PP'" in v.statement.value and "data-account='CP'" not in v.statement.value
+    guadalcanal.ledger.add("allies", "income", 5, account="CP")
+    assert closing(v, "CP") == "5" and "No entries, balance 0" not in v.statement.value
