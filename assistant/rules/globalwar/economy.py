@@ -40,6 +40,7 @@ REGIONS = {"commonwealth": ("uk", "canada", "india"), "japan": ("japan", "manchu
 LEND_LEASE = "lend-lease"
 PRODUCTION = "production"
 CAPACITY = "maintenance capacity"
+INDEPENDENT = "production (independent)"
 
 
 def setting(ctx: LedgerContext, name: str) -> str:
@@ -154,12 +155,44 @@ class GlobalWarEconomy:
                 what = "maintenance capacity" if maint_acc else "PP"
                 out.append(Finding("error", rule, f"{power} has {_n(before)} {what} left this turn; "
                                                   f"{entry.kind} of {_n(entry.amount)} would leave {_n(after)}"))
+        if entry.kind in ("spend", "transfer") and not maint_acc:
+            out += self._independent(book, entry)
         if entry.kind in ("spend", "transfer", "income") and not maint_acc:
             left = book.balance(entry.side, acc, entry.turn - 1)
             if left > 0:
                 out.append(Finding("warning", "18.5.1", f"{power} carries {_n(left)} PP from an earlier turn: "
                                                         f"unused PPs are lost (close that turn)"))
         return out
+
+    def _independent(self, book: Book, entry: Entry) -> list[Finding]:
+        """[18.7.6.B-C] PPs a sub-country produced independently pay only for units appearing in
+        it (data ``appears``); everything else draws on the pooled PPs."""
+        mine = [x for x in book.entries if x.turn == entry.turn and x.side == entry.side
+                and x.account == entry.account] + [entry]
+        own: dict[str, Any] = {}
+        for x in mine:
+            if x.kind == "income" and x.item == INDEPENDENT:
+                r = str(x.data.get("region"))
+                own[r] = own.get(r, 0) + x.amount
+        if not own:
+            return []
+        pooled = book.balance(entry.side, entry.account, entry.turn - 1)
+        drawn: dict[str, Any] = {r: 0 for r in own}
+        for x in mine:
+            if x.kind == "income" and x.item == INDEPENDENT:
+                continue
+            r = str(x.data.get("appears")) if x.kind == "spend" else None
+            if r in drawn:
+                drawn[r] += x.amount
+                continue
+            pooled += sum(d for s_, a, d in x.effects() if s_ == entry.side and a == entry.account)
+        pooled -= sum(max(0, drawn[r] - own[r]) for r in own)
+        if pooled < 0:
+            where = ", ".join(f"{_n(v)} PP in {r}" for r, v in own.items())
+            return [Finding("error", "18.7.6.C", f"{power_of(entry.account)}'s pooled PPs fall to {_n(pooled)}: "
+                                                 f"{where} produced independently pay only for units appearing "
+                                                 f"there (data appears=...)")]
+        return []
 
     def _build(self, book: Book, entry: Entry, ctx: LedgerContext, verb: str, name: Optional[str]) -> list[Finding]:
         t = T.unit_type(name or "")
@@ -307,11 +340,11 @@ class GlobalWarEconomy:
                                  item=PRODUCTION, rule="18.0.D",
                                  note=f"{homes} home IH x {prod.multiple} + {caps} captured (Turn {gt})",
                                  data={"steps": steps}))
-            if prod.independent:
-                out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=prod.independent, account=power,
-                                 item=f"{PRODUCTION} (independent)", rule="18.7.6.C",
-                                 note="produced independently: spend on units appearing where it was produced",
-                                 data={"steps": steps}))
+            for region, pp in prod.independent_by_region().items():
+                out.append(Entry(side=side, turn=ctx.turn, kind="income", amount=pp, account=power,
+                                 item=INDEPENDENT, rule="18.7.6.C",
+                                 note=f"produced independently in {region}: pays for units appearing there",
+                                 data={"steps": steps, "region": region}))
             if setting(ctx, "ledger_maintenance") == "capacity":
                 cap = self._maintenance_capacity(book, side, power, ctx, out)
                 if cap is not None:

@@ -14,7 +14,8 @@ PPs pooled with the Major Power are capped by the pipeline's capacity and the re
 independently [18.7.6]-[18.7.8]); ``needs_control`` (a nation all of whose IHs the side must control,
 [18.7.2.B]); ``recaptured`` (produces on Mode 1 [18.4.2]); ``captured_by``/``captured_turn``/``linked``
 for a captured IH (1 PP from the turn after capture, if linked by pipeline [18.4.1], [18.7.8.A]);
-``eliminated`` / ``nuclear_destruction`` (no production [17.6.5]).
+``eliminated`` / ``nuclear_destruction`` (no production [17.6.5]); ``region`` (the country it
+stands in: ``uk``, ``canada``, ``india``, ``manchukuo`` [18.7.6.E]).
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ def home_nations(power: str) -> tuple[str, ...]:
     return HOME.get(power, (power,))
 
 
+def region_of(p: Piece) -> str:
+    """The country an IH stands in (attr ``region``: uk, canada, india; manchukuo ...), where the
+    units its independent PPs pay for appear [18.7.6.B-C]; the nation without it."""
+    return str(p.attr("region") or p.nation or p.id)
+
+
 def power_of_ih(p: Piece, side: Optional[str]) -> Optional[str]:
     """The Major Power of ``side`` whose PPs an Industrial Hex produces: its home power (Romania's
     IH is German [18.7.2.C]), or the capturing power (``captured_by``) [18.7.8]; None if unknown."""
@@ -54,6 +61,7 @@ class HexOutput:
 
     piece: str
     hex: str
+    region: str
     status: str  # home | recaptured | captured
     pp: int
     pooled: int
@@ -79,6 +87,13 @@ class Production:
     @property
     def independent(self) -> int:
         return sum(h.independent for h in self.hexes)
+
+    def independent_by_region(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for h in self.hexes:
+            if h.independent:
+                out[h.region] = out.get(h.region, 0) + h.independent
+        return out
 
     def steps(self) -> list[str]:
         return [f"{h.piece} at {h.hex} ({h.status}): {h.reason} [{h.rule}]" for h in self.hexes] + self.questions
@@ -128,7 +143,7 @@ def production(world: World, side: str, power: str, turn: int) -> Production:
             continue
         if world.control.owner(p.hex) != side:
             if home:
-                out.hexes.append(HexOutput(p.id, p.hex, "home", 0, 0, 0, "18.0.D",
+                out.hexes.append(HexOutput(p.id, p.hex, region_of(p), "home", 0, 0, 0, "18.0.D",
                                            f"not under friendly control ({world.control.owner(p.hex) or 'nobody'} holds it)"))
             continue
         if captured:
@@ -154,46 +169,46 @@ def _conditions(world: World, side: str, p: Piece, pp: int, status: str, rule: s
     if need_ctl:
         missing = [q.hex for q in ihs if q.nation == need_ctl and world.control.owner(q.hex) != side]
         if missing:
-            return HexOutput(p.id, p.hex, status, pp, 0, 0, "18.7.2.B",
+            return HexOutput(p.id, p.hex, region_of(p), status, pp, 0, 0, "18.7.2.B",
                              f"needs control of every {need_ctl} Industrial Hex; not {', '.join(missing)}")
         why += f"; every {need_ctl} Industrial Hex held"
     ends = p.attr("pipeline")
     if not ends:
-        return HexOutput(p.id, p.hex, status, pp, pp, 0, rule, why)
+        return HexOutput(p.id, p.hex, region_of(p), status, pp, pp, 0, rule, why)
     use = p.attr("pipeline_use", "condition")
     if use not in USES:
         raise ValueError(f"piece {p.id}: pipeline_use {use!r} must be one of {', '.join(USES)}")
     cap, desc = pipeline_capacity(world, side, ends, p.id)
     if use == "transfer":
         moved = min(pp, cap)
-        return HexOutput(p.id, p.hex, status, pp, moved, pp - moved, "18.7.6.B",
+        return HexOutput(p.id, p.hex, region_of(p), status, pp, moved, pp - moved, "18.7.6.B",
                          f"{why}; {desc}: {moved} PP pooled"
                          + (f", {pp - moved} PP produced independently [18.7.6.C]" if moved < pp else ""))
     need = _int_attr(p, "pipeline_ms", 1, 1)
     if cap < need:
-        return HexOutput(p.id, p.hex, status, pp, 0, 0, "18.7",
+        return HexOutput(p.id, p.hex, region_of(p), status, pp, 0, 0, "18.7",
                          f"needs {need} MS in each Holding Area of {ends}; {desc}: no production")
-    return HexOutput(p.id, p.hex, status, pp, pp, 0, rule, f"{why}; {desc}")
+    return HexOutput(p.id, p.hex, region_of(p), status, pp, pp, 0, rule, f"{why}; {desc}")
 
 
 def _captured(world: World, side: str, p: Piece, turn: int) -> HexOutput:
     """A captured IH: 1 PP [18.4.1] from the turn after capture, if linked by pipeline [18.7.8.A]."""
     if p.attr("captured_turn") is None:
-        return HexOutput(p.id, p.hex, "captured", 1, 0, 0, "18.7.8.A",
+        return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 0, 0, "18.7.8.A",
                          "captured_turn not set: enter the Game-Turn of capture (it counts from the next)")
     when = _int_attr(p, "captured_turn", 0, 1)
     if when >= turn:
-        return HexOutput(p.id, p.hex, "captured", 1, 0, 0, "18.7.8.A",
+        return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 0, 0, "18.7.8.A",
                          f"captured on Turn {when}: counts from Turn {when + 1}")
     ends = p.attr("pipeline")
     if ends:
         cap, desc = pipeline_capacity(world, side, ends, p.id)
         if cap < 1:
-            return HexOutput(p.id, p.hex, "captured", 1, 0, 0, "18.7.8.A", f"not linked: {desc}")
-        return HexOutput(p.id, p.hex, "captured", 1, 1, 0, "18.4.1", f"1 PP; linked by {desc}")
+            return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 0, 0, "18.7.8.A", f"not linked: {desc}")
+        return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 1, 0, "18.4.1", f"1 PP; linked by {desc}")
     if p.attr("linked") is None:
-        return HexOutput(p.id, p.hex, "captured", 1, 0, 0, "18.7.8.A",
+        return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 0, 0, "18.7.8.A",
                          "is a pipeline linking it to the home IHs? set linked=yes|no (or pipeline=A-B)")
     if truthy(p.attr("linked")):
-        return HexOutput(p.id, p.hex, "captured", 1, 1, 0, "18.4.1", "1 PP; linked by a pipeline (player's word)")
-    return HexOutput(p.id, p.hex, "captured", 1, 0, 0, "18.7.8.A", "no pipeline links it: no production")
+        return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 1, 0, "18.4.1", "1 PP; linked by a pipeline (player's word)")
+    return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 0, 0, "18.7.8.A", "no pipeline links it: no production")

@@ -443,3 +443,34 @@ def test_18_9_4_forts_of_a_power_neutral_at_the_start_and_18_7_6_E_where_a_cw_un
     assert q.rule == "18.7.6.E" and "canada" in q.text
     named = e("allies", "spend", 1, "commonwealth", item="build Inf", data={"appears": "canada"})
     assert [f for f in RULES.check(b, named, ctx(w)) if f.level != "info"] == []
+
+
+def test_18_7_6_C_pps_canada_produces_independently_pay_only_for_units_appearing_in_canada():
+    """[18.7.6.B] "If these PPs are sent to the UK, their production must appear in the UK"; [18.7.6.C]
+    without the pipeline "Canada, India, and the UK must produce independently of each other"."""
+    said("If these pipelines are not maintained during the Production Stage of the turn in which the units are "
+         "placed on the Production Track, then Canada, India, and the UK must produce independently of each other.")
+    g, ms = channel({6: 4, 14: 3})
+    canada = piece("canada", lab(1), "Industrial Hex", nation="commonwealth", pipeline=f"{lab(3)}-{lab(17)}",
+                   pipeline_use="transfer", region="canada")
+    uk = piece("uk", lab(19), "Industrial Hex", nation="commonwealth", region="uk")
+    c = ctx(world(g, [canada, uk] + ms), turn=5, tables={T.MULTIPLES: mult((5, "commonwealth", 4))})
+    inc = [x for x in RULES.income(Book(), "allies", c) if x.account == "commonwealth"]
+    assert [(x.item, x.amount, x.data.get("region")) for x in inc] == [
+        ("production", 7, None), ("production (independent)", 1, "canada")]
+    b = book(*inc)
+
+    def refused(*spends):
+        bb = b
+        for s in spends[:-1]:
+            bb = bb.with_entry(s)
+        return [f.rule for f in errors(RULES.check(bb, spends[-1], c))]
+
+    def spend(n, where=None):
+        return e("allies", "spend", n, "commonwealth", turn=5, data={"appears": where} if where else {})
+
+    assert refused(spend(8)) == ["18.7.6.C"]                       # 8 PP, but only 7 are pooled
+    assert refused(spend(7), spend(1, "uk")) == ["18.7.6.C"]
+    assert refused(spend(7), spend(1, "canada")) == []             # the boundary
+    assert refused(spend(2, "canada"), spend(6)) == []
+    assert sorted(refused(spend(2, "canada"), spend(7))) == ["18.0.E", "18.7.6.C"]
