@@ -75,6 +75,15 @@ class WitpEconomy:
         ]
         if side == "japan":
             out += [
+                Priced("strategic mining MSP loss", "loss", "MSP", None, "[56.4]",
+                       "(APs x resource value, or x 5 / 3 for a major / minor port) x 1D6 x 10 %; the strike plotter books it"),
+                Priced("MS attrition", "loss", "MSP", None, "[57.3]", "the Merchant Shipping Attrition Table result"),
+                Priced("captured MS instalment", "income", "MSP", 2, "[60.3]",
+                       "6 MSP for a major port, 4 for a minor, in 2-MSP instalments"),
+                Priced("operational Industrial Centres", "adjust", "PP", 0, "[53.5.1];[55.3];[55.4]",
+                       "record data ics after strategic bombing damage or repair; the next PP income uses it"),
+                Priced("Economic Multiple Table", "adjust", "PP", 0, "[53.6.1]-[53.6.7]",
+                       "record data em after the roll (EM starts at 2; never below 0)"),
                 Priced("Strategic Reserve at start", "income", "strategic_reserve", R.STRATEGIC_RESERVE, "[28.1.1]",
                        "200 CP at the start of the war; never replenished"),
                 Priced("Emergency War Reserve at start", "income", "emergency_reserve", R.EMERGENCY_RESERVE, "[28.1.2]",
@@ -92,6 +101,7 @@ class WitpEconomy:
                        "30 PP a cycle from 0/10/44; before, the US PP Availability Chart result"),
                 Priced(ITEM_CADRE, "spend", "CP", None, "[44.4.5]",
                        "(steps removed + TQ steps lowered) x years advanced (data steps, years)"),
+                Priced("B-29 strategic strike", "spend", "HQ", None, "[55.1.1]", "the Activation Costs Summary's CP"),
                 Priced("KMT Independent corps", "spend", "PP", 1, "[47.7.2]", "1 US PP (with 5 KMT provincial points)"),
                 Priced("APA/APB repair", "spend", "CP", 3, "[60.2.1]", "3 CP (max 3 per Strategic G/T)"),
             ]
@@ -329,11 +339,69 @@ class WitpEconomy:
         prev = B.initiated(book, e.side, unit, prev_turn) if prev_turn is not None else 0
         now = B.initiated(book, e.side, unit, ctx.turn) + count
         cap = R.unit_gearing_cap(prev)
+        if e.side == "japan" and unit in ("MSU", "APB"):
+            cap = now  # [53.7.2] "MSU's: No per-turn restrictions apply" (the allowable-builds pool [53.10] does)
         if now > cap:
             out.append(Finding("error", "[52.4.1]", f"at most {cap} {unit} may be initiated this Production Phase "
                                                     f"({prev} in the previous one, + 1); {now} asked"))
-        if e.side == "japan" and e.data.get("ship") and now > 1 and unit not in ("MSU", "CD"):
-            out.append(Finding("error", "[53.7.1]", "Japan may not initiate more than one ship in a Production Phase"))
+        if "delay" in e.data:
+            try:
+                delay = int(e.data["delay"])
+                if delay < 1:
+                    raise ValueError
+            except (TypeError, ValueError):
+                out.append(Finding("error", "[52.5]", f"delay {e.data['delay']!r} must be a whole number of cycles, at least 1"))
+            else:
+                c = B.cycle_of(ctx.turn_label)
+                if c:
+                    a = R.arrival_cycle(c, delay)
+                    out.append(Finding("info", "[52.5]", f"{unit} arrives 0/{a[0]}/{a[1]:02d}, usable from G/T 1/{a[0]}/{a[1]:02d}"))
+        out += self._check_shares(book, e, ctx)
+        return out
+
+    def _check_shares(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        """[52.4.2] (and [53.7] for Japan): of the newly-received PP, at most 50 % (rounded up) on air
+        blocks and on ships; PP accumulated before are not restricted. Lifted for the US from 0/1/44;
+        Japan: at most one ship a phase (MSUs and one CD apart) [53.7.1], [53.7.2]."""
+        out: list[Finding] = []
+        cat = B.category_of(e, R.SHIP_TYPES)
+        unit, count = B.unit_of(e)
+        c = self._cycle(ctx)
+        if e.side == "japan" and cat == "ship":
+            if unit in ("MSU", "APB"):
+                return out
+            def counted(x: Entry) -> int:
+                if not (x.side == "japan" and x.turn == ctx.turn and x.kind == "spend" and x.account == "PP"
+                        and B.category_of(x, R.SHIP_TYPES) == "ship"):
+                    return 0
+                u, k = B.unit_of(x)
+                if unit == "CD":
+                    return k if u == "CD" else 0
+                return 0 if u in ("MSU", "APB", "CD") else k
+
+            ships = sum(counted(x) for x in book.entries)
+            if ships + count > 1:
+                rule = "[53.7.2]" if unit == "CD" else "[53.7.1]"
+                out.append(Finding("error", rule, f"Japan may initiate at most one {'CD' if unit == 'CD' else 'ship'} "
+                                                  "in a Production Phase"))
+        if cat not in ("air", "ship"):
+            return out
+        if e.side != "japan" and c is not None and c >= B.ordinal(R.SHARES_LIFTED):
+            return out
+        received = sum((x.amount for x in book.entries if x.side == e.side and x.turn == ctx.turn and x.kind == "income"
+                        and x.account == "PP"), 0)
+        accumulated = max(book.balance(e.side, "PP", ctx.turn - 1), 0)
+        spent = sum((x.amount for x in book.entries if x.side == e.side and x.turn == ctx.turn and x.kind == "spend"
+                     and x.account == "PP" and B.category_of(x, R.SHIP_TYPES) == cat), 0) + e.amount
+        cap = R.share_cap(received) + accumulated
+        if cat == "air" and spent == e.amount and count == 1:
+            em = B.latest_data(book, "japan", "em", ctx.turn) if e.side == "japan" else None
+            if e.side != "japan" or int(em if em is not None else R.EM_START) >= 1:
+                return out  # [52.4.2] exception 1 / [53.7.4]: one air block a cycle whatever its cost
+        if spent > cap:
+            out.append(Finding("error", "[52.4.2]", f"at most 50% (rounded up) of the {_num(received)} PP received "
+                                                    f"({R.share_cap(received)}) plus {_num(accumulated)} accumulated may "
+                                                    f"go to {cat}s: {_num(spent)} asked"))
         return out
 
     def _previous_production(self, book: Book, ctx: LedgerContext) -> Optional[int]:

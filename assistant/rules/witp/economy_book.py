@@ -122,3 +122,33 @@ def latest_data(book: Book, side: str, key: str, through: int):
 
 def has_entries(book: Book, side: str, account: str) -> bool:
     return any(s == side and a == account for e in book.entries for s, a, _ in e.effects())
+
+
+def category_of(e: Entry, ship_types: frozenset) -> str:
+    """air, ship or ground: ``data["category"]``, else "air" for an air block, "ship" for a ship type."""
+    cat = str(e.data.get("category") or "").strip().lower()
+    if cat:
+        return cat
+    unit, _ = unit_of(e)
+    if "AIR" in unit or "BLOCK" in unit:
+        return "air"
+    return "ship" if unit.split()[0] in ship_types else "other"
+
+
+def arrivals(book: Book, side: str) -> list[dict]:
+    """The build queue: every PP spend of ``side`` with ``data["delay"]``, its unit, count and
+    arrival cycle [52.5], [53.8] (``rates.arrival_cycle``)."""
+    from .economy_rates import arrival_cycle
+
+    out = []
+    for e in book.entries:
+        if e.side == side and e.kind == "spend" and e.account == "PP" and "delay" in e.data:
+            c = cycle_of(book.labels.get(e.turn, ""))
+            if c is None:
+                continue
+            unit, n = unit_of(e)
+            a = arrival_cycle(c, int(e.data["delay"]))
+            out.append({"entry": e.id, "unit": unit, "count": n, "started": f"0/{c[0]}/{c[1]:02d}",
+                        "arrives": f"0/{a[0]}/{a[1]:02d}", "usable": f"G/T 1/{a[0]}/{a[1]:02d}",
+                        "rule": "[52.5];[52.6.6]" if side != "japan" else "[53.8];[53.9.5]"})
+    return out

@@ -187,3 +187,27 @@ def lookup_range(table: Sequence[Mapping[str, Any]], name: str, keys: Mapping[st
         if ok:
             return _cell(row, value_col, i, name, kind)
     return None
+
+
+def arrival_cycle(cycle: tuple[int, int], delay: int) -> tuple[int, int]:
+    """[52.5], [53.8] the cycle a unit arrives: ``delay`` Delay Cycles counted from the current
+    cycle, exclusive (13 cycles a game-year [2.4]). 0/1/43 with 3 delay cycles: 0/4/43."""
+    if delay < 1:
+        raise ValueError(f"delay {delay} must be at least 1 cycle [52.5]")
+    c, yy = cycle
+    n = (c - 1) + delay
+    return n % 13 + 1, yy + n // 13
+
+
+def share_cap(received: int | Fraction) -> int:
+    """[52.4.2] at most 50 % (rounded up) of the newly-received PP on air blocks, and on ships."""
+    return math.ceil(Fraction(received) / 2) if received > 0 else 0
+
+
+def air_minimum(received: int | Fraction) -> int:
+    """[52.4.2] at least 30 % (rounded up) of the PP received go to air blocks."""
+    return math.ceil(Fraction(received) * 3 / 10) if received > 0 else 0
+
+
+SHARES_LIFTED = (1, 44)  # [52.4.2] "Commencing with cycle 0/1/44" (US only; [53.7] keeps them for Japan)
+SHIP_TYPES = frozenset("CV CVB CVL CVE CVS BB BC CA CL CLAA DD DE APD SS AO AP AK LST MSU APB CD PT".split())

@@ -368,3 +368,54 @@ def test_a_bad_setting_is_named():
 def test_accounts():
     assert RULES.accounts("allies")[0] == "CP" and "MSP" not in RULES.accounts("allies")
     assert {"strategic_reserve", "emergency_reserve", "stockpile", "MSP"} <= set(RULES.accounts("japan"))
+
+
+# ---- [52.4.2] spending shares, [53.7.1] one Japanese ship, [52.5] arrivals ----------------------------
+
+def test_52_4_2_ships_and_air_at_most_half_of_the_new_pp_rounded_up():
+    t = index_of("Strategic G/T 0/2/43")
+    assert R.share_cap(21) == 11 and R.air_minimum(21) == 7
+    b = book(E("allies", t, "income", 21, "PP"))
+    (f,) = errors(RULES.check(b, E("allies", t, "spend", 12, "PP", item="BB"), ctx(t)))
+    assert f.rule == "[52.4.2]" and "(11)" in f.text
+    assert not errors(RULES.check(b, E("allies", t, "spend", 11, "PP", item="BB"), ctx(t)))
+    # ground units: no restriction; PP accumulated before: none either
+    assert not errors(RULES.check(b, E("allies", t, "spend", 21, "PP", item="infantry division"), ctx(t)))
+    b2 = book(E("allies", t - 5, "income", 4, "PP"), E("allies", t, "income", 21, "PP"))
+    assert not errors(RULES.check(b2, E("allies", t, "spend", 15, "PP", item="BB"), ctx(t)))
+    assert errors(RULES.check(b2, E("allies", t, "spend", 16, "PP", item="BB"), ctx(t)), "[52.4.2]")
+    # one air block a cycle whatever its cost (exception 1); a second one is held to the share
+    assert not errors(RULES.check(b, E("allies", t, "spend", 14, "PP", item="P-38 block"), ctx(t)))
+    b3 = b.with_entry(E("allies", t, "spend", 5, "PP", item="P-38 block", id=9))
+    assert errors(RULES.check(b3, E("allies", t, "spend", 7, "PP", item="B-17", data={"category": "air"}), ctx(t)), "[52.4.2]")
+    assert not errors(RULES.check(b3, E("allies", t, "spend", 6, "PP", item="B-17", data={"category": "air"}), ctx(t)))
+    # lifted for the US from 0/1/44, never for Japan [53.7]
+    t44 = index_of("Strategic G/T 0/1/44")
+    assert not errors(RULES.check(book(E("allies", t44, "income", 21, "PP")), E("allies", t44, "spend", 21, "PP", item="BB"), ctx(t44)))
+    assert errors(RULES.check(book(E("japan", t44, "income", 21, "PP")), E("japan", t44, "spend", 12, "PP", item="BB"), ctx(t44)), "[52.4.2]")
+
+
+def test_53_7_1_japan_initiates_one_ship_a_phase_msus_and_one_cd_apart():
+    t = 5
+    b = book(E("japan", t, "income", 100, "PP"), E("japan", t, "spend", 10, "PP", item="CA"))
+    assert errors(RULES.check(b, E("japan", t, "spend", 10, "PP", item="DD"), ctx(t)), "[53.7.1]")
+    assert not errors(RULES.check(b, E("japan", t, "spend", 5, "PP", item="CD"), ctx(t)))
+    assert not errors(RULES.check(b, E("japan", t, "spend", 5, "PP", item="3 MSU"), ctx(t)))
+    b2 = b.with_entry(E("japan", t, "spend", 5, "PP", item="CD", id=9))
+    assert errors(RULES.check(b2, E("japan", t, "spend", 5, "PP", item="CD"), ctx(t)), "[53.7.2]")
+    assert not errors(RULES.check(book(E("japan", t, "income", 100, "PP")), E("japan", t, "spend", 10, "PP", item="CA"), ctx(t)))
+
+
+def test_52_5_arrival_counted_from_the_current_cycle_exclusive():
+    from assistant.rules.witp.economy_book import arrivals
+
+    assert R.arrival_cycle((1, 43), 3) == (4, 43) and R.arrival_cycle((12, 43), 2) == (1, 44)
+    with pytest.raises(ValueError, match="delay 0"):
+        R.arrival_cycle((1, 43), 0)
+    t = index_of("Strategic G/T 0/12/43")
+    b = book(E("allies", t, "income", 100, "PP"), E("allies", t, "spend", 30, "PP", item="CV", data={"delay": 14}))
+    (a,) = arrivals(b, "allies")
+    assert (a["unit"], a["started"], a["arrives"], a["usable"]) == ("CV", "0/12/43", "0/13/44", "G/T 1/13/44")
+    fs = RULES.check(b, E("allies", t, "spend", 10, "PP", item="DD", data={"delay": 2}), ctx(t))
+    assert any(f.rule == "[52.5]" and "0/1/44" in f.text for f in fs)
+    assert errors(RULES.check(b, E("allies", t, "spend", 10, "PP", item="DD", data={"delay": 0}), ctx(t)), "[52.5]")
