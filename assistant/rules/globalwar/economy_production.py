@@ -110,19 +110,24 @@ def _int_attr(p: Piece, key: str, default: int, low: int = 0) -> int:
     return n
 
 
-def pipeline_capacity(world: World, side: str, ends: str, piece_id: str = "") -> tuple[int, str]:
+def pipelines_of(world: World, side: str):
+    """``side``'s Merchant Ship Pipelines as the supply tracer builds them [18.6.3]-[18.6.4]."""
+    from .supply import _Run
+
+    return _Run(world, side).pipes
+
+
+def pipeline_capacity(world: World, side: str, ends: str, piece_id: str = "", pipes=None) -> tuple[int, str]:
     """The capacity (MS in the smallest Holding Area [18.6.4.B]) of ``side``'s Merchant Ship
     Pipeline between the two port hexes ``ends`` (``A-B``), traced as the supply tracer does; 0
     when there is none. With the pipeline's description."""
-    from .supply import _Run
-
     parts = [x.strip() for x in str(ends).split("-")]
     if len(parts) != 2 or not all(parts):
         raise ValueError(f"piece {piece_id}: pipeline {ends!r} must name two port hexes as A-B")
     for h in parts:
         if h not in world.net.index:
             raise ValueError(f"piece {piece_id}: pipeline hex {h!r} is not on the map")
-    net = _Run(world, side).pipes
+    net = pipes if pipes is not None else pipelines_of(world, side)
     best = max((p for p in net.pipelines if set(p.ends) == set(parts)), key=lambda p: p.capacity, default=None)
     if best is None:
         return 0, f"no Merchant Ship Pipeline {parts[0]}-{parts[1]} (friendly ports, MS within reach [18.6.3])"
@@ -134,6 +139,13 @@ def production(world: World, side: str, power: str, turn: int) -> Production:
     mult = T.multiple(world.tables, turn, power)
     out = Production(power=power, turn=turn, multiple=mult)
     ihs = [p for p in world.pieces if p.role == "industrial_hex"]
+    cache: dict = {}
+
+    def capacity(ends: str, piece_id: str) -> tuple[int, str]:
+        if "pipes" not in cache:
+            cache["pipes"] = pipelines_of(world, side)
+        return pipeline_capacity(world, side, ends, piece_id, cache["pipes"])
+
     for p in ihs:
         if truthy(p.attr("eliminated")) or truthy(p.attr("nuclear_destruction")):
             continue
@@ -147,7 +159,7 @@ def production(world: World, side: str, power: str, turn: int) -> Production:
                                            f"not under friendly control ({world.control.owner(p.hex) or 'nobody'} holds it)"))
             continue
         if captured:
-            out.hexes.append(_captured(world, side, p, turn))
+            out.hexes.append(_captured(world, side, p, turn, capacity))
             continue
         recaptured = truthy(p.attr("recaptured"))
         if recaptured:
@@ -158,11 +170,11 @@ def production(world: World, side: str, power: str, turn: int) -> Production:
             continue
         else:
             pp, status, rule = mult, "home", "18.0.D"
-        out.hexes.append(_conditions(world, side, p, pp, status, rule, ihs))
+        out.hexes.append(_conditions(world, side, p, pp, status, rule, ihs, capacity))
     return out
 
 
-def _conditions(world: World, side: str, p: Piece, pp: int, status: str, rule: str, ihs) -> HexOutput:
+def _conditions(world: World, side: str, p: Piece, pp: int, status: str, rule: str, ihs, capacity) -> HexOutput:
     """A home IH's output under the pipeline requirements of 18.7."""
     why = f"{pp} PP" + (" (Production Mode 1)" if status == "recaptured" else "")
     need_ctl = p.attr("needs_control")
@@ -178,7 +190,7 @@ def _conditions(world: World, side: str, p: Piece, pp: int, status: str, rule: s
     use = p.attr("pipeline_use", "condition")
     if use not in USES:
         raise ValueError(f"piece {p.id}: pipeline_use {use!r} must be one of {', '.join(USES)}")
-    cap, desc = pipeline_capacity(world, side, ends, p.id)
+    cap, desc = capacity(ends, p.id)
     if use == "transfer":
         moved = min(pp, cap)
         return HexOutput(p.id, p.hex, region_of(p), status, pp, moved, pp - moved, "18.7.6.B",
@@ -191,7 +203,7 @@ def _conditions(world: World, side: str, p: Piece, pp: int, status: str, rule: s
     return HexOutput(p.id, p.hex, region_of(p), status, pp, pp, 0, rule, f"{why}; {desc}")
 
 
-def _captured(world: World, side: str, p: Piece, turn: int) -> HexOutput:
+def _captured(world: World, side: str, p: Piece, turn: int, capacity) -> HexOutput:
     """A captured IH: 1 PP [18.4.1] from the turn after capture, if linked by pipeline [18.7.8.A]."""
     if p.attr("captured_turn") is None:
         return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 0, 0, "18.7.8.A",
@@ -202,7 +214,7 @@ def _captured(world: World, side: str, p: Piece, turn: int) -> HexOutput:
                          f"captured on Turn {when}: counts from Turn {when + 1}")
     ends = p.attr("pipeline")
     if ends:
-        cap, desc = pipeline_capacity(world, side, ends, p.id)
+        cap, desc = capacity(ends, p.id)
         if cap < 1:
             return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 0, 0, "18.7.8.A", f"not linked: {desc}")
         return HexOutput(p.id, p.hex, region_of(p), "captured", 1, 1, 0, "18.4.1", f"1 PP; linked by {desc}")
