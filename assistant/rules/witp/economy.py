@@ -165,6 +165,23 @@ class WitpEconomy:
             out += self._check_cadre(e, ctx)
         if e.kind == "income" and e.account == "PP":
             out += self._check_pp_income(book, e, ctx)
+        elif "ics" in e.data or "em" in e.data:
+            out += self._check_figures(e)
+        return out
+
+    @staticmethod
+    def _check_figures(e: Entry) -> list[Finding]:
+        """Recorded EM [53.6.7] and operational Industrial Centres [53.5.3]."""
+        out = []
+        for key, lo, hi, rule in (("em", 0, None, "[53.6.7]"), ("ics", 0, R.INDUSTRIAL_CENTRES, "[53.5.3]")):
+            if key in e.data:
+                try:
+                    v = int(str(e.data[key]))
+                except ValueError:
+                    out.append(Finding("error", rule, f"{key} {e.data[key]!r} must be a whole number"))
+                    continue
+                if v < lo or (hi is not None and v > hi):
+                    out.append(Finding("error", rule, f"{key} {v} is out of range ({lo}-{hi if hi is not None else ''})"))
         return out
 
     def _check_balance(self, book: Book, e: Entry) -> list[Finding]:
@@ -579,6 +596,12 @@ class WitpEconomy:
                     add(Entry(side=side, turn=ctx.turn, kind="adjust", amount=got - e.amount, account="HQ",
                               item=f"{borrower}: loan exchange", rule="[28.8]", data={"hq": borrower},
                               note=f"{_num(e.amount)} CP lent by {lender} at 4:3 -> {got} received"))
+        # [53.2.3] CP spent on resource points: the points go "in the bank" (5 CP each).
+        bought = sum((e.amount for e in mine if e.kind == "spend" and (e.item or "").lower() == ITEM_STOCKPILE.lower()), 0)
+        if side == "japan" and bought:
+            add(Entry(side=side, turn=ctx.turn, kind="income", amount=int(bought) // R.STOCKPILE_CP, account="stockpile",
+                      item="resource points stockpiled", rule="[53.2.3]",
+                      note=f"{_num(bought)} CP at {R.STOCKPILE_CP} CP a point"))
         # [52.4.3] PP beyond the accumulated ones and 25 % (rounded up) of those received are lost.
         if self._strategic(ctx):
             received = sum((e.amount for e in mine if e.kind == "income" and e.account == "PP"), 0)

@@ -419,3 +419,14 @@ def test_52_5_arrival_counted_from_the_current_cycle_exclusive():
     fs = RULES.check(b, E("allies", t, "spend", 10, "PP", item="DD", data={"delay": 2}), ctx(t))
     assert any(f.rule == "[52.5]" and "0/1/44" in f.text for f in fs)
     assert errors(RULES.check(b, E("allies", t, "spend", 10, "PP", item="DD", data={"delay": 0}), ctx(t)), "[52.5]")
+
+
+def test_53_2_3_the_close_banks_the_points_and_recorded_figures_are_checked():
+    b = book(E("japan", 5, "income", 50, "CP"), E("japan", 5, "spend", 10, "CP", item="resource point stockpiled"))
+    (pts,) = [e for e in RULES.close_turn(b, "japan", ctx(5)) if e.account == "stockpile"]
+    assert (pts.kind, pts.amount, pts.rule) == ("income", 2, "[53.2.3]")
+    fig = dict(kind="adjust", amount=0, account="PP", item="operational Industrial Centres")
+    assert errors(RULES.check(book(), E("japan", 5, data={"ics": 11}, **fig), ctx(5)), "[53.5.3]")
+    assert not errors(RULES.check(book(), E("japan", 5, data={"ics": 10}, **fig), ctx(5)))
+    assert errors(RULES.check(book(), E("japan", 5, data={"em": -1}, **fig), ctx(5)), "[53.6.7]")
+    assert not errors(RULES.check(book(), E("japan", 5, data={"em": 0}, **fig), ctx(5)))
