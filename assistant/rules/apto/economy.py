@@ -263,7 +263,8 @@ class AptoEconomy:
         if sent + e.amount > cap:
             out.append(Finding("error", "[8.3]", f"{nation} may send at most {num}/{den} of its net income {net} = {cap} EP "
                                                  f"this Seasonal Turn; {sent} sent, {e.amount} more is over"))
-        out += _route_questions(nation, to_nation)
+        if to_nation in RECIPIENTS[nation]:
+            out += _route_checks(ctx.world, nation, to_nation)
         return out
 
     def _reserve(self, book, e, ctx, nation, in_reserve, item) -> list[Finding]:
@@ -341,26 +342,23 @@ class AptoEconomy:
         return out
 
 
-def _route_questions(sender: str, to: str) -> list[Finding]:
-    """The [8.3] route conditions the player confirms at the table."""
-    q = {
-        "ussr": "[8.3]", "australia": "[8.3];[2.12]", "china": "[8.3]", "uk": "[8.3]",
-    }
-    text = {
-        "ussr": "the Vladivostok Route is open: the US is at war, the USSR did not start war with the Axis, and "
-                "Vladivostok (W 5128) is not captured by Japan, isolated, blockaded or its port destroyed (unless "
-                "another functional, supplied Soviet Pacific port has an uninhibited overland line of supply to a "
-                "non-isolated Soviet home city or source)?",
-        "australia": "a Western Ally holds a functional, supplied, non-isolated port in Australia with an "
-                     "uninhibited overland line of supply to an Australian home city?",
-        "china": "a path of land hexes unobstructed by enemy land units runs from the India Box (or India map) "
-                 "to a non-isolated Chinese-controlled Chinese home city?",
-        "uk": "the US is at war with Japan or the Axis?",
-    }
-    out = [Finding("question", q[to], text[to])]
-    if sender == "uk" and to == "australia":
-        out.append(Finding("question", "[2.12];[8.2]", "the UK has declared the Indian Ocean Convoy Route open "
-                                                      "this Seasonal Turn?"))
+def _route_checks(world, sender: str, to: str) -> list[Finding]:
+    """The [8.3] route conditions: the map's answer where the supply tracer can give it
+    (``economy_routes``), a question for what the map cannot show."""
+    from . import economy_routes as routes
+
+    if to == "ussr":
+        out = [Finding("question", "[8.3]", "the US is at war and the USSR did not start its war with the Axis "
+                                            "(the Vladivostok Route)?")] + routes.vladivostok(world)
+    elif to == "australia":
+        out = routes.australia(world)
+        if sender == "uk":
+            out.append(Finding("question", "[2.12];[8.2]", "the UK has declared the Indian Ocean Convoy Route open "
+                                                          "this Seasonal Turn?"))
+    elif to == "china":
+        out = routes.china(world)
+    else:  # the UK
+        out = [Finding("question", "[8.3]", "the US is at war with Japan or the Axis?")]
     return out
 
 
