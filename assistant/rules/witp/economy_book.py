@@ -1,7 +1,7 @@
 """Reading a witp ledger book: cycles from turn labels, CP held per HQ, allocations per cycle and
 units initiated per Production Phase -- the figures the economy's checks and closes compare.
 
-Conventions (documented in README.md, "witp ledger"):
+Conventions (also in data/games/witp/templates/README.md, "witp ledger conventions"):
 
 - account ``HQ`` holds the CP allocated to on-map HQs; each entry names its HQ in ``data["hq"]``
   or as the ``item`` before any ":" (``"POA"``, ``"POA: activation of 2nd Mar Div"``); a loan
