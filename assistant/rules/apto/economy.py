@@ -154,6 +154,11 @@ class AptoEconomy:
             if n + 1 > item.limit[nation]:
                 out.append(Finding("error", item.rule, f"{nation} may book {item.name} {item.limit[nation]} "
                                                        f"time(s) per game; {n} already"))
+        if item.amount and e.kind in ("spend", "income") and not item.name.startswith("Refuel") \
+                and (e.amount <= 0 or e.amount % item.amount):
+            # "All EP costs are immutable" [8.6]: n items cost n times the price (refuelling may be over-paid [3.14])
+            out.append(Finding("error", item.rule, f"{item.name} costs {item.amount} EP each; {e.amount} is not a "
+                                                   f"whole number of them"))
         if item.name.startswith("War extension") and not (ctx.period == "Summer" and ctx.year == 1945):
             out.append(Finding("error", item.rule, f"{item.name} is bought in the Summer 1945 Seasonal Turn only"))
         return out

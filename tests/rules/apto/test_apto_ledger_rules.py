@@ -362,3 +362,14 @@ def test_the_players_cost_table_and_table_x():
     b = book(*allied)
     assert errors(check(b, ll("uk", "china", 10), SPRING)) == []
     assert errors(check(b, ll("uk", "china", 11), SPRING))
+
+
+def test_8_6_costs_are_immutable_n_items_cost_n_times_the_price():
+    quote("All EP costs are immutable throughout any game.")
+    b = book(entry("japan", SPRING, "income", 30), entry("japan", SPRING, "reserve", 20))
+    assert errors(check(b, entry("japan", APRIL, "spend", 8, item="Pilot Recovery"), APRIL)) == []  # two air units
+    assert any("costs 4 EP each" in x for x in errors(check(b, entry("japan", APRIL, "spend", 5, item="Pilot Recovery"),
+                                                              APRIL)))
+    # refuelling may be over-paid [3.14]
+    quote("any player may \"over-spend\" to deceive the true size of any task force(s) in a particular sea area")
+    assert errors(check(b, entry("japan", APRIL, "spend", 3, item="Refuel at sea (9 or more units)"), APRIL)) == []
