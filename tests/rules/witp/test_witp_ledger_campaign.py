@@ -148,3 +148,16 @@ def test_cli_refuses_with_the_rule_and_records_nothing(camp, capsys):
     assert sts["CP"]["closing"] == 80 and sts["HQ"]["closing"] == 20
     assert main(["ledger", str(path), "items", "--side", "japan"]) == 0
     assert "resource point stockpiled" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("reading, kept", [("floor", 5), ("groups", 3)])
+def test_28_6_1_the_campaigns_setting_decides_the_4_3_reading(tmp_path, capsys, reading, kept):
+    with Campaign.create(tmp_path / "s.campaign", game="witp", settings={"ledger_four_three": reading}) as c:
+        c.ledger.add("allies", "income", 40)
+        c.ledger.add("allies", "reserve", 7)
+        path = c.path
+    assert main(["ledger", str(path), "close-turn", "--side", "allies"]) == 0
+    assert "[28.6.1]" in capsys.readouterr().out
+    with Campaign.open(path) as c:
+        assert c.ledger.book().balance("allies", "reserve") == kept
+        assert c.ledger.book().balance("allies", "CP") == 33

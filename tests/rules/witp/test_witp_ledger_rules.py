@@ -430,3 +430,14 @@ def test_53_2_3_the_close_banks_the_points_and_recorded_figures_are_checked():
     assert not errors(RULES.check(book(), E("japan", 5, data={"ics": 10}, **fig), ctx(5)))
     assert errors(RULES.check(book(), E("japan", 5, data={"em": -1}, **fig), ctx(5)), "[53.6.7]")
     assert not errors(RULES.check(book(), E("japan", 5, data={"em": 0}, **fig), ctx(5)))
+
+
+@pytest.mark.parametrize("rounding, pp", [("down", 12), ("nearest", 13), ("exact", Fraction(63, 5))])
+def test_53_6_the_rounding_setting_reaches_income_and_check(rounding, pp):
+    table = [{"msp_min": "0", "msp_max": "", "multiple": "0.7"}]
+    b = book(E("japan", 0, "income", 300, "MSP"), E("japan", 0, "adjust", 0, "PP", data={"ics": 9}))
+    c = ctx(5, {"ledger_japan_pp_rounding": rounding}, {"japanese_pp_multiple": table})
+    (inc,) = [e for e in RULES.income(b, "japan", c) if e.account == "PP"]
+    assert inc.amount == pp
+    entered = E("japan", 5, "income", 13 if rounding == "down" else 12, "PP", data={"em": 2, "ics": 9, "multiple": "0.7"})
+    assert errors(RULES.check(b, entered, c), "[53.6]")
