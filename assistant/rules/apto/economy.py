@@ -28,7 +28,7 @@ from ..strike import Finding
 from . import economy_items as items
 from .economy_colonies import adjustments
 from .economy_items import ANY, MONTHLY, SEASONAL, Item
-from .economy_season import (current_season_losses, preceding_season_losses, season_start, surrender)
+from .economy_season import current_season_losses, preceding_season_losses, surrender
 
 NATIONS = {"japan": ("japan",), "allies": ("us", "uk", "australia", "china", "ussr")}
 RESERVE_CAP = 20  # [8.4]
@@ -103,12 +103,12 @@ class AptoEconomy:
         return out
 
     def catalogue(self, side: str, ctx: LedgerContext) -> list[Priced]:
-        main = self.accounts(side)[0] if self.accounts(side) else "EP"
+        """Every item ``side`` may book, each on the account of the first of its nations that pays it
+        (the ER for an item paid from the reserve)."""
         out = []
         for i in self.items(side, ctx):
-            acc = reserve_account(side, i.nations[0]) if i.reserve_only and i.nations else main
-            if i.nations and len(i.nations) == 1:
-                acc = (reserve_account if i.reserve_only else ep_account)(side, i.nations[0])
+            payers = [n for n in NATIONS.get(side, ()) if i.nations is None or n in i.nations]
+            acc = (reserve_account if i.reserve_only else ep_account)(side, payers[0])
             when = {SEASONAL: "Seasonal Turn", MONTHLY: "monthly turn", ANY: "any turn"}[i.timing]
             out.append(Priced(item=i.name, kind=i.kind, account=acc, amount=i.amount, rule=i.rule,
                               doc="; ".join(x for x in (i.doc, when, "the ER may pay it" if i.reserve_ok else "") if x)))

@@ -331,6 +331,9 @@ def test_catalogue_prices_every_cost_the_text_gives():
     a = {p.item: p for p in RULES.catalogue("allies", ctx(SPRING))}
     assert a["Western Allied Offensive"].amount == 3 and a["Soviet Offensive"].account == "EP:ussr"
     assert "Japanese STP" not in a and "Burma Railway" not in a
+    assert a["Harbor Enlargement"].account == "EP:us" and a["Pilot Recovery"].account == "EP:us"
+    assert a["Protect installation under construction"].account == "reserve:us"
+    assert j["Protect installation under construction"].account == "reserve"
     # [11.1] the STP costs 6 from 1943
     from apto_ledgerkit import calendar
     assert {p.item: p.amount for p in RULES.catalogue("japan", ctx(0, calendar("Winter", 1943, 1)))}["Japanese STP"] == 6
