@@ -163,11 +163,33 @@ class WitpEconomy:
             out += self._check_stockpile(e, ctx)
         if (e.item or "").lower().startswith("cadre"):
             out += self._check_cadre(e, ctx)
+        if (e.item or "").lower().endswith("ao tankers") and "pairs" in e.data:  # "Combined Fleet: AO tankers"
+            out += self._check_ao(e)
         if e.kind == "income" and e.account == "PP":
             out += self._check_pp_income(book, e, ctx)
         elif "ics" in e.data or "em" in e.data:
             out += self._check_figures(e)
         return out
+
+    @staticmethod
+    def _check_ao(e: Entry) -> list[Finding]:
+        """[28.7] data pairs "12/10, 8/8" (fuel capacities), port major|minor|anchorage, supply_base,
+        msb (true/false), category (A-F when not fully supplied)."""
+        d = e.data
+        try:
+            pairs = [tuple(int(x) for x in p.split("/")) for p in str(d["pairs"]).split(",") if p.strip()]
+            if any(len(p) != 2 for p in pairs):
+                raise ValueError
+            port = str(d.get("port") or "").lower() or None
+            if port not in (None, "major", "minor", "anchorage"):
+                raise ValueError
+            cp = R.ao_tanker_cp(pairs, port, bool(d.get("supply_base")), bool(d.get("msb")), d.get("category"))
+        except (ValueError, KeyError):
+            return [Finding("error", "[28.7]", f"AO tanker data {dict(d)!r}: pairs like '12/10, 8/8', port "
+                                               "major/minor/anchorage, category A-F")]
+        if e.amount != cp:
+            return [Finding("error", "[28.7]", f"these AO pairs give {cp} CP; {_num(e.amount)} entered")]
+        return [Finding("info", "[28.7]", f"{len(pairs)} AO pair(s): {cp} CP")]
 
     @staticmethod
     def _check_figures(e: Entry) -> list[Finding]:

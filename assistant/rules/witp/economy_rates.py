@@ -211,3 +211,32 @@ def air_minimum(received: int | Fraction) -> int:
 
 SHARES_LIFTED = (1, 44)  # [52.4.2] "Commencing with cycle 0/1/44" (US only; [53.7] keeps them for Japan)
 SHIP_TYPES = frozenset("CV CVB CVL CVE CVS BB BC CA CL CLAA DD DE APD SS AO AP AK LST MSU APB CD PT".split())
+
+
+# [28.7] AOs as fleet tankers: port modifiers (cumulative, to a maximum of 1.0) and the multiple when the
+# port is not fully supplied, as the text prints them.
+AO_PORT_MODIFIERS = {"major": Fraction(1), "minor": Fraction(3, 4), "anchorage": Fraction(1, 2),
+                     "supply_base": Fraction(1, 4), "msb": Fraction(1, 4)}
+AO_SUPPLY_MULTIPLES = {"A": Fraction(3, 4), "B": Fraction(3, 4), "C": Fraction(1, 2), "D": Fraction(1, 2),
+                       "E": Fraction(1, 4), "F": Fraction(1, 4)}
+
+
+def ao_tanker_cp(pairs: Sequence[tuple[int, int]], port: Optional[str], supply_base: bool = False, msb: bool = False,
+                 category: Optional[str] = None) -> int:
+    """[28.7] CP strategic-role AO pairs add to a co-located Fleet/Combined HQ: the lower fuel
+    capacity of each pair, each pair after the first (in the order given) at half value (rounded
+    down), times the port multiplier (cumulative, max 1.0) and, if the port is not fully supplied,
+    the supply multiple; the total rounded down."""
+    if not pairs:
+        return 0
+    lows = [min(a, b) for a, b in pairs]
+    base = lows[0] + sum(x // 2 for x in lows[1:])
+    mult = AO_PORT_MODIFIERS[port] if port else Fraction(0)
+    mult += AO_PORT_MODIFIERS["supply_base"] if supply_base else 0
+    mult += AO_PORT_MODIFIERS["msb"] if msb else 0
+    mult = min(mult, Fraction(1))
+    if category:
+        if category.upper() not in AO_SUPPLY_MULTIPLES:
+            raise ValueError(f"supply category {category!r} is not one of A-F [28.7]")
+        mult *= AO_SUPPLY_MULTIPLES[category.upper()]
+    return math.floor(base * mult)

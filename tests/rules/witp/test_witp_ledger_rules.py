@@ -441,3 +441,23 @@ def test_53_6_the_rounding_setting_reaches_income_and_check(rounding, pp):
     assert inc.amount == pp
     entered = E("japan", 5, "income", 13 if rounding == "down" else 12, "PP", data={"em": 2, "ics": 9, "multiple": "0.7"})
     assert errors(RULES.check(b, entered, c), "[53.6]")
+
+
+def test_28_7_ao_tankers_the_texts_modifiers_and_the_cp_they_give(text):
+    sec = text[text.index("[28.7] AO'S as Fleet Tankers"):text.index("[28.8] Transfer")]
+    printed = dict(re.findall(r"\| (MAJOR PORT|MINOR PORT|ANCHORAGE|Supply Base Present|USN Mobile Service Base Present) \| (\.\d+|1\.0) \|", sec))
+    assert {k: Fraction(v) for k, v in printed.items()} == {
+        "MAJOR PORT": R.AO_PORT_MODIFIERS["major"], "MINOR PORT": R.AO_PORT_MODIFIERS["minor"],
+        "ANCHORAGE": R.AO_PORT_MODIFIERS["anchorage"], "Supply Base Present": R.AO_PORT_MODIFIERS["supply_base"],
+        "USN Mobile Service Base Present": R.AO_PORT_MODIFIERS["msb"]}
+    cats = re.findall(r"\| ([A-F]), ([A-F]) \| (\.\d+) \|", sec)
+    assert {c: Fraction(m) for a, b, m in cats for c in (a, b)} == R.AO_SUPPLY_MULTIPLES
+    # first pair 10 (lower of 12/10), second 8 -> 4, third 7 -> 3: 17; minor port + supply base = 1.0
+    assert R.ao_tanker_cp([(12, 10), (8, 9), (7, 7)], "minor", supply_base=True) == 17
+    assert R.ao_tanker_cp([(12, 10), (8, 9), (7, 7)], "minor", supply_base=True, msb=True) == 17  # max 1.0
+    assert R.ao_tanker_cp([(12, 10), (8, 9)], "anchorage", category="C") == 3  # 14 x .5 x .5 = 3.5 -> 3
+    data = {"pairs": "12/10, 8/9", "port": "anchorage", "category": "C"}
+    assert not errors(RULES.check(book(), E("japan", 5, "income", 3, "HQ", item="Combined Fleet: AO tankers", data=data), ctx(5)))
+    assert errors(RULES.check(book(), E("japan", 5, "income", 4, "HQ", item="AO tankers", data=data), ctx(5)), "[28.7]")
+    assert errors(RULES.check(book(), E("japan", 5, "income", 3, "HQ", item="AO tankers",
+                                        data={**data, "port": "harbour"}), ctx(5)), "[28.7]")
