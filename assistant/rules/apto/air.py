@@ -571,11 +571,23 @@ class AptoAirRules:
         if eps:
             owner = world.control.owner(plan.target)
             enemy = owner if owner and owner != plan.side else ",".join(world.enemies(plan.side))
-            res.ledger.append({"side": enemy, "kind": "EP", "amount": -eps,
-                               "rule": "[2.5]", "note": f"strategic bombing of {plan.target}"})
+            res.ledger.append({"side": enemy, "kind": "loss", "amount": eps, "account": _ep_account(world, enemy, plan.target),
+                               "item": "Strategic Warfare", "rule": "[2.5]", "note": f"strategic bombing of {plan.target}"})
         if aa:
             res.findings.append(Finding("question", "[2.5]", "one participating bomber loses a step to AA: the player "
                                         "with the Initiative chooses which"))
+
+
+def _ep_account(world, side: str, target: str) -> str:
+    """The ledger account a bombing loss falls on: the EP Track of the nation the target hex belongs to
+    (``assistant.rules.apto.economy``), else the side's main track."""
+    from .economy import NATIONS, ep_account
+    from .terrain import norm
+
+    a = world.graph.nodes[target] if target in world.graph else {}
+    nation = norm(a.get("home_of") or a.get("colony_of") or a.get("country"))
+    nations = NATIONS.get(side, ())
+    return ep_account(side, nation if nation in nations else (nations[0] if nations else nation))
 
 
 def _own_base(plan: StrikePlan, p: Piece) -> bool:

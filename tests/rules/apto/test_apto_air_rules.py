@@ -343,7 +343,7 @@ def test_bombing_resolution_with_the_printed_result_entered_goes_to_the_ledger_2
     w = mkworld(g, [b])
     assert RULES.dice_needed(w, p) == []
     r = RULES.resolve(w, p, [])
-    assert [(e["kind"], e["amount"], e["rule"]) for e in r.ledger] == [("EP", -3, "[2.5]")]
+    assert [(e["kind"], e["amount"], e["account"], e["rule"]) for e in r.ledger] == [("loss", 3, "EP", "[2.5]")]
     assert any(f.level == "question" and "Initiative" in f.text for f in r.findings)
     with pytest.raises(ValueError, match="option result 'x'"):
         RULES.resolve(w, StrikePlan(**{**p.__dict__, "options": {"result": "x"}}), [])

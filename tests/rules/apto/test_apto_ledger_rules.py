@@ -376,3 +376,22 @@ def test_8_6_costs_are_immutable_n_items_cost_n_times_the_price():
     # refuelling may be over-paid [3.14]
     quote("any player may \"over-spend\" to deceive the true size of any task force(s) in a particular sea area")
     assert errors(check(b, entry("japan", APRIL, "spend", 3, item="Refuel at sea (9 or more units)"), APRIL)) == []
+
+
+def test_a_bombing_loss_from_the_strike_plotter_lands_on_the_target_nations_track():
+    # the strike plotter hands [2.5] losses to the ledger as kind loss on the EP Track of the target's nation
+    import networkx as nx
+
+    from assistant.rules.apto.air import _ep_account
+    from aptokit import world
+
+    g = nx.Graph()
+    g.add_node("T1", surface="land", country="uk", colony_of="uk")
+    g.add_node("T2", surface="land", country="japan", home_of="japan")
+    g.add_node("T3", surface="land", country="dutch")
+    w = world(g)
+    assert _ep_account(w, "allies", "T1") == "EP:uk"
+    assert _ep_account(w, "japan", "T2") == "EP"
+    assert _ep_account(w, "allies", "T3") == "EP:us"  # a minor nation's hex: the side's main track
+    loss = entry("allies", APRIL, "loss", 3, account="EP:uk", item="Strategic Warfare", rule="[2.5]")
+    assert errors(check(book(), loss, APRIL)) == [] and book(loss).balance("allies", "EP:uk") == -3
