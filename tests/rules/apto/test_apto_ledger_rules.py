@@ -327,6 +327,11 @@ def test_catalogue_prices_every_cost_the_text_gives():
               "Harbor Enlargement": 5, "Combined Offensive HQ (Wet)": 4, "Japanese STP": 4}
     assert {k: j[k].amount for k in expect} == expect
     assert j["Scrap BB"].kind == "income" and j["Strategic Warfare"].amount is None
+    # costs from the EP Costs Table the player enters: a replenishment in a monthly turn [7.14], a rebuild seasonal
+    assert j["Purchased replenishment"].amount is None and j["Rebuild depleted unit"].amount is None
+    b = book(entry("japan", SPRING, "income", 10))
+    assert errors(check(b, entry("japan", APRIL, "spend", 3, item="Purchased replenishment"), APRIL)) == []
+    assert errors(check(b, entry("japan", APRIL, "spend", 3, item="Rebuild depleted unit"), APRIL))
     assert "Western Allied Offensive" not in j and "Soviet Offensive" not in j
     a = {p.item: p for p in RULES.catalogue("allies", ctx(SPRING))}
     assert a["Western Allied Offensive"].amount == 3 and a["Soviet Offensive"].account == "EP:ussr"
