@@ -256,7 +256,9 @@ class WitpEconomy:
         cap = R.gearing_cap(prev)
         if now > cap:
             out.append(Finding("error", "[28.4]", f"{hq} may be assigned at most {cap} new CP this cycle "
-                                                  f"(max(1.5 x {_num(prev)}, 20)); {_num(now)} asked"))
+                                                  f"(max(1.5 x {_num(prev)}, 20)); {_num(now)} asked"
+                                                  + ("; none recorded last cycle (data previous gives the set-up's)"
+                                                     if not prev else "")))
         if e.data.get("new_hq"):
             allotment = sum((x.amount for x in book.entries if x.side == e.side and x.kind == "income"
                              and x.account == "CP" and B.entry_cycle(book, x) == cycle), 0)
