@@ -140,9 +140,15 @@ def chart_png(df, side: str, side_name: str, accounts: tuple[str, ...]) -> bytes
     axes = fig.subplots(3, 1, sharex=True)
     for ax, col, title in zip(axes, ("closing", "income", "losses"),
                               (f"{side_name}: balance at the close", "income", "losses")):
+        values = []
         for i, acc in enumerate(shown):
             rows = h[h["account"] == acc].sort_values("turn")
             ax.plot([pos[t] for t in rows["turn"]], rows[col], "-o", color=f"C{i}", markersize=3, label=acc)
+            values += rows[col].tolist()
+        lo, hi = min(values + [0.0]), max(values + [1.0])
+        pad = (hi - lo) * 0.1
+        ax.set_ylim(lo - (pad if lo < 0 else 0), hi + pad)  # from 0: a balance is read against nothing
+        ax.yaxis.get_major_locator().set_params(integer=True)
         ax.set_title(title, fontsize=9, loc="left")
         ax.tick_params(labelsize=8)
         ax.grid(alpha=0.3)
@@ -212,7 +218,8 @@ class LedgerWidget:
         self.account = w.Dropdown(description="Account", options=[], layout=w.Layout(width="215px"))
         self.account.add_class("ca-ledger-account")
         self.item = w.Combobox(description="Item", placeholder="a priced item or your own line name",
-                               options=[], ensure_option=False, layout=w.Layout(width=FORM_WIDTH))
+                               options=[], ensure_option=False, continuous_update=False,
+                               layout=w.Layout(width=FORM_WIDTH))
         self.item.add_class("ca-ledger-item")
         self.amount = w.Text(description="Amount", placeholder="points", layout=w.Layout(width="215px"))
         self.amount.add_class("ca-ledger-amount")
@@ -224,6 +231,8 @@ class LedgerWidget:
         self.to_account.add_class("ca-ledger-to-account")
         self.note = w.Text(description="Note", layout=w.Layout(width=FORM_WIDTH))
         self.note.add_class("ca-ledger-note")
+        for x in (self.amount, self.arrives, self.to_account, self.note):
+            x.continuous_update = False  # checked when the player leaves the field or presses Enter
         for x in (self.kind, self.account, self.item, self.amount, self.arrives, self.to_side, self.to_account):
             x.observe(g(self._on_form, "check entry"), names="value")
         self.price_note = w.HTML()
@@ -256,7 +265,8 @@ class LedgerWidget:
         self.forecast_box.add_class("ca-ledger-forecast")
         self.queue = w.HTML()
         self.queue.add_class("ca-ledger-queue")
-        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%", display="none"))
+        self.chart = w.Image(format="png", layout=w.Layout(width=f"{int(CHART_SIZE[0] * CHART_DPI)}px",
+                                                            max_width="100%", display="none"))  # shown 1:1
         self.chart.add_class("ca-ledger-chart")
         self.chart_note = w.HTML()
         self.chart_note.add_class("ca-ledger-chart-note")
@@ -390,8 +400,8 @@ class LedgerWidget:
             return None
         lines = "; ".join(f"{e['kind']} {signed(e['amount'])} {e['account']}" + (f" ({e['item']})" if e.get("item") else "")
                           + (f" {rule_ref(e['rule'])}" if e.get("rule") else "") for e in rec.body.entries)
-        self._ok(f"<div class='ca-ledger-closed'>Closed {_esc(self.side.value)}'s "
-                 f"{_esc(self.campaign.state.turn.label)} (#{rec.seq}): {_esc(lines)}</div>")
+        self._ok(f"<div class='ca-ledger-closed'>Closed {_esc(self.campaign.state.turn.label)} for "
+                 f"{_esc(self.side.value)} (#{rec.seq}): {_esc(lines)}</div>")
         return rec
 
     def export(self, fmt: str) -> Optional[Path]:
@@ -447,8 +457,8 @@ class LedgerWidget:
             self.price_note.value = ""
             return
         price = (f"<b>{num(p.amount)}</b> {_esc(p.account)}" if p.amount is not None
-                 else "no printed price: enter the amount from your table")
-        self.price_note.value = (f"<div class='ca-ledger-priced'>{_esc(p.item)}: {_esc(p.kind)} {price} "
+                 else f"{_esc(p.account)}, no printed price: enter the amount from your table")
+        self.price_note.value = (f"<div class='ca-ledger-priced'><b>{_esc(p.item)}</b> ({_esc(p.kind)}): {price} "
                                  f"<span class='ca-rule'>{_esc(rule_ref(p.rule))}</span>"
                                  + (f" <span style='color:#666'>{_esc(p.doc)}</span>" if p.doc else "") + "</div>")
         if p.amount is not None:
@@ -540,7 +550,8 @@ class LedgerWidget:
         try:
             df = frame(state, book=self.current_book())
             names = {s.id: s.name for s in state.sides}
-            png = chart_png(df, side, names.get(side, side), accounts_of(state, [side])[side])
+            has_entries = any(e.side == side or e.to_side == side for e in self.current_book().entries)
+            png = chart_png(df, side, names.get(side, side), accounts_of(state, [side])[side]) if has_entries else b""
         except CampaignError as e:
             self.chart_note.value = f"<div class='ca-ledger-error'>{_esc(str(e).splitlines()[0])}</div>"
             return

@@ -1,0 +1,155 @@
+"""The ledger dashboard (issue 11 point 3) in a real browser: Playwright driving Debian's chromium,
+`campaign serve --demo` (the demo witp campaign, in this test's own home), offline, the real witp
+economy.
+
+Pick the Allied side; enter a Command Point income line: the rules' verdict shows before anything
+is recorded, then the statement and the chart change; try a spend beyond the balance: the page shows
+the rule's reason (the same finding `campaign ledger add` gives) and nothing is recorded; close the
+turn: the close is recorded and the statement says so. Screenshots go to
+``test-artifacts/ledger-*.png`` (look at them).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant.ui import testing as T
+
+from uikit import campaign_cli, require_chromium, shot, start_serve
+
+require_chromium()
+pytest.importorskip("assistant.rules.witp.economy", reason="the witp economy (issue 11 point 1) is not installed")
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
+
+VIEWPORT = {"width": 1500, "height": 1000}
+SIDE = "allies"
+INCOME_ITEM = "CP income"
+INCOME = 20
+TOO_MUCH = 40
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    home = tmp_path_factory.mktemp("ledger-home")
+    r = campaign_cli("demo", "--json", home=home)
+    assert r.returncode == 0, r.stderr
+    s = start_serve(home, "--demo")
+    yield s
+    code = s.stop()
+    assert code == 0, "".join(s.output)
+
+
+def ledger_url(served) -> str:
+    return f"{served.base}/voila/render/ledger.ipynb" + (f"?token={served.token}" if served.token else "")
+
+
+def text_of(page, selector: str) -> str:
+    return page.eval_on_selector(selector, "e => e.textContent.replace(/\u00a0/g, ' ')")
+
+
+def wait_text(page, selector: str, text: str, timeout_ms: int = 30_000) -> None:
+    page.wait_for_function(
+        "([s, t]) => [...document.querySelectorAll(s)].some(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
+        arg=[selector, text], timeout=timeout_ms, polling=100)
+
+
+def choose(page, selector: str, text: str) -> None:
+    idx = page.eval_on_selector_all(f"{selector} option",
+                                    "(els, t) => els.findIndex(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
+                                    text)
+    assert idx >= 0, f"no option with {text!r} in {selector}"
+    page.select_option(f"{selector} select", index=idx)
+
+
+def enter(page, selector: str, value: str) -> None:
+    """Type into a text field and leave it (the page checks the entry when the field is left)."""
+    page.fill(f"{selector} input", value)
+    page.press(f"{selector} input", "Enter")
+
+
+def statements(served) -> dict:
+    r = campaign_cli("ledger", str(served.file), "--side", SIDE, "--json", home=served.home)
+    assert r.returncode == 0, r.stderr
+    return {s["account"]: s for s in json.loads(r.stdout)}
+
+
+def chart_src(page) -> str:
+    return page.eval_on_selector(".ca-ledger-chart", "e => e.getAttribute('src') || ''")
+
+
+def test_ledger_dashboard_entry_checked_recorded_refused_and_closed(served, browser):
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    probe = T.PageProbe.attach(page)
+    try:
+        page.goto(ledger_url(served), wait_until="commit", timeout=90_000)
+        page.wait_for_selector(".ca-ledger-side select", timeout=90_000)
+        assert "Production ledger" in page.inner_text(".ca-ledger")
+        assert "marked [sample]" in text_of(page, ".ca-samples-note")  # the demo's samples are labelled
+        choose(page, ".ca-ledger-side", f"({SIDE})")
+        page.click(".ca-ledger-tabs .lm-TabBar-tab:has-text('Charts')")
+        wait_text(page, ".ca-ledger-chart-note", "No entries yet")
+        shot(page, "ledger-01-open")
+
+        # An income line: the item is priced/booked by the rules, the verdict shows before recording.
+        enter(page, ".ca-ledger-item", INCOME_ITEM)
+        wait_text(page, ".ca-ledger-price", INCOME_ITEM)
+        assert text_of(page, ".ca-ledger-kind select option:checked") == "income"
+        enter(page, ".ca-ledger-amount", str(INCOME))
+        wait_text(page, ".ca-ledger-findings", "The rules allow this entry")
+        assert statements(served)["CP"]["lines"] == []  # checked, not recorded
+        shot(page, "ledger-02-checked")
+        page.click(".ca-ledger-record")
+        wait_text(page, ".ca-ledger-message", "Recorded", timeout_ms=60_000)
+        st = statements(served)["CP"]
+        assert st["closing"] == INCOME and st["lines"][0]["amount"] == INCOME
+        page.wait_for_function("() => getComputedStyle(document.querySelector('.ca-ledger-chart')).display !== 'none'",
+                               timeout=60_000)
+        first_chart = chart_src(page)
+        assert first_chart
+        page.click(".ca-ledger-tabs .lm-TabBar-tab:has-text('Statement')")
+        wait_text(page, ".ca-ledger-statements .ca-ledger-closing", str(INCOME))
+        assert INCOME_ITEM in text_of(page, ".ca-ledger-statements")
+        shot(page, "ledger-03-recorded")
+
+        # A spend beyond the balance: the rule's reason, as the CLI gives it, and nothing recorded.
+        r = campaign_cli("ledger", str(served.file), "add", "--side", SIDE, "--kind", "spend", "--amount",
+                         str(TOO_MUCH), "--account", "CP", "--json", home=served.home)
+        assert r.returncode == 1, (r.stdout, r.stderr)
+        finding = next(f for f in json.loads(r.stdout)["findings"] if f["level"] == "error")
+        enter(page, ".ca-ledger-item", "")
+        choose(page, ".ca-ledger-kind", "spend")
+        choose(page, ".ca-ledger-account", "CP")
+        enter(page, ".ca-ledger-amount", str(TOO_MUCH))
+        wait_text(page, ".ca-ledger-findings", "The rules forbid this entry")
+        assert finding["text"] in text_of(page, ".ca-ledger-findings")
+        page.click(".ca-ledger-record")
+        wait_text(page, ".ca-ledger-message", "Refused by the rules", timeout_ms=60_000)
+        msg = text_of(page, ".ca-ledger-message")
+        assert finding["rule"] in msg and finding["text"] in msg
+        assert statements(served)["CP"]["closing"] == INCOME  # nothing recorded
+        shot(page, "ledger-04-refused")
+
+        # Close the turn: one recorded close, and the statement says so.
+        page.click(".ca-ledger-close-turn")
+        wait_text(page, ".ca-ledger-message", "Closed", timeout_ms=60_000)
+        wait_text(page, ".ca-ledger-statements", "This turn is closed")
+        r = campaign_cli("ledger", str(served.file), "close-turn", "--side", SIDE, home=served.home)
+        assert r.returncode == 2 and "closed already" in r.stderr, (r.stdout, r.stderr)
+        page.click(".ca-ledger-tabs .lm-TabBar-tab:has-text('Charts')")
+        page.wait_for_function("() => getComputedStyle(document.querySelector('.ca-ledger-chart')).display !== 'none'",
+                               timeout=30_000)
+        shot(page, "ledger-05-closed")
+
+        assert page.query_selector(".ca-error-panel .ca-error-message") is None or \
+            not page.is_visible(".ca-error-panel"), text_of(page, ".ca-error-panel")
+        assert probe.blocked == [], probe.blocked
+        assert [e for e in probe.console_errors if "favicon" not in e] == []
+    except BaseException:
+        shot(page, "ledger-failed")
+        raise
+    finally:
+        ctx.close()
