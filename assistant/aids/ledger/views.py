@@ -69,8 +69,25 @@ def arrival_turn(state, value: Any, what: str = "arrives") -> int:
         text = value.strip()
         if text.lstrip("-").isdigit():
             return int(text)
-        return state.calendar.find(text, around=state.turn.index)
+        try:
+            return state.calendar.find(text, around=state.turn.index)
+        except CampaignError:
+            found = _by_suffix(state, text)
+            if found is None:
+                raise
+            return found
     raise CampaignError(f"{what} {value!r} is neither a turn label nor a calendar index")
+
+
+def _by_suffix(state, text: str, years: int = 12) -> Optional[int]:
+    """The one turn near the turn in force whose label ends with ``text`` (witp's "0/9/42" for
+    "Strategic G/T 0/9/42"); None if none or several do."""
+    want = " " + " ".join(text.lower().split())
+    cal = state.calendar
+    span = years * len(cal.slots) * len(cal.periods)
+    now = state.turn.index
+    hits = [i for i in range(now - span, now + span) if (" " + " ".join(cal.turn(i).label.lower().split())).endswith(want)]
+    return hits[0] if len(hits) == 1 else None
 
 
 def build_queue(state, side: Optional[str] = None, book: Optional[Book] = None,
@@ -79,11 +96,17 @@ def build_queue(state, side: Optional[str] = None, book: Optional[Book] = None,
     ``pending_only`` keeps those that arrive after the turn in force."""
     book = book or book_of(state)
     now = state.turn.index
+    scheduled = _scheduled(state, book, side)
     out = []
     for e in book.entries:
-        if ARRIVES not in e.data or (side is not None and e.side != side):
+        if side is not None and e.side != side:
             continue
-        at = arrival_turn(state, e.data[ARRIVES], f"entry {e.id}'s arrival")
+        if ARRIVES in e.data:
+            at = arrival_turn(state, e.data[ARRIVES], f"entry {e.id}'s arrival")
+        elif e.id in scheduled:
+            at = scheduled[e.id]
+        else:
+            continue
         if pending_only and at <= now:
             continue
         out.append(QueueItem(entry=e.id, side=e.side, account=e.account, item=e.item, amount=e.amount,
@@ -91,6 +114,24 @@ def build_queue(state, side: Optional[str] = None, book: Optional[Book] = None,
                              arrives=at, arrives_label=state.calendar.turn(at).label, due=at <= now,
                              rule=e.rule, note=e.note))
     out.sort(key=lambda q: (q.arrives, q.entry))
+    return out
+
+
+def _scheduled(state, book: Book, side: Optional[str]) -> dict[int, int]:
+    """Arrivals the game's economy schedules itself (an optional ``arrivals(book, side)`` giving
+    ``{"entry", "arrives"}`` per entry, e.g. witp's Delay Cycles [52.5], [53.8]): entry id -> turn."""
+    try:
+        from .engine import economy
+
+        fn = getattr(economy(state.game), "arrivals", None)
+    except CampaignError:
+        return {}
+    if not callable(fn):
+        return {}
+    out: dict[int, int] = {}
+    for s in ([side] if side is not None else [x.id for x in state.sides]):
+        for a in fn(book, s):
+            out[int(a["entry"])] = arrival_turn(state, a["arrives"], f"entry {a['entry']}'s arrival")
     return out
 
 

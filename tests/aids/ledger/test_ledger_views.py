@@ -94,3 +94,21 @@ def test_forecast_adds_the_rules_income_and_close_and_records_nothing(eco, guada
     assert [(l.kind, l.amount, l.rule) for l in pp.lines] == [("loss", -2, ""), ("income", FIXED_INCOME, "[T 5]"),
                                                                ("adjust", -(have - have // 4), "[T 6]")]
     assert pp.closing == have // 4 and c.state.last_seq == before
+
+
+def test_build_queue_takes_the_arrivals_an_economy_schedules_itself(eco, guadalcanal):
+    """An economy may schedule arrivals itself (witp's Delay Cycles): ``arrivals(book, side)``;
+    a label's tail ("0/9/42" for "Strategic G/T 0/9/42") names the turn when only one label ends so."""
+    c = guadalcanal
+    cal = c.state.calendar
+    now = c.state.turn.index
+    strategic = next(i for i in range(now + 1, now + 10) if cal.turn(i).label.startswith("Strategic"))
+    tail = cal.turn(strategic).label.split()[-1]
+    c.ledger.add("allies", "income", 9)
+    rec = c.ledger.add("allies", "spend", item="Destroyer", data={"delay": 1})
+    eid = rec.body.entries[0]["id"]
+    eco.arrivals = lambda book, side: [{"entry": e.id, "arrives": tail} for e in book.entries
+                                       if e.side == side and "delay" in e.data]
+    q = V.build_queue(c.state, "allies")
+    assert [(x.entry, x.arrives, x.arrives_label) for x in q] == [(eid, strategic, cal.turn(strategic).label)]
+    assert V.build_queue(c.state, "japan") == []

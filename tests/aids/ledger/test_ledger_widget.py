@@ -274,3 +274,35 @@ def test_an_account_in_use_gets_its_statement_and_quiet_ones_one_line(eco, guada
     assert "data-account='PP'" in v.statement.value and "data-account='CP'" not in v.statement.value
     guadalcanal.ledger.add("allies", "income", 5, account="CP")
     assert closing(v, "CP") == "5" and "No entries, balance 0" not in v.statement.value
+
+
+@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+def test_on_each_games_real_economy_the_form_offers_its_prices_and_obeys_its_checks(tmp_path, game):
+    """The page on the game's own economy: the Item list is its catalogue, a priced item fills kind,
+    account and amount, and Record does what the check said (refused with the rule's words and
+    nothing recorded on an error; else recorded and on the statement)."""
+    pytest.importorskip(f"assistant.rules.{game}.economy")
+    from assistant.aids.ledger.engine import context_of, economy
+
+    with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
+        eco = economy(game)
+        side = next(s.id for s in c.state.sides if eco.accounts(s.id))
+        v = page(c, side).view
+        assert v.problem is None, v.problem
+        cat = eco.catalogue(side, context_of(c.state, c.graph()))
+        assert v.item.options == tuple(p.item for p in cat)
+        priced = [p for p in cat if p.amount is not None and p.account in eco.accounts(side)]
+        if not priced:
+            pytest.skip(f"{game}'s catalogue prices nothing for {side}")
+        p = priced[0]
+        fill(v, item=p.item)
+        assert (v.kind.value, v.account.value) == (p.kind, p.account)
+        assert v.draft_entry is not None and v.draft_entry.amount == p.amount
+        errors = [f for f in v.findings if f.level == "error"]
+        before = c.state.last_seq
+        v.record_btn.click()
+        if errors:
+            assert c.state.last_seq == before and "Refused by the rules" in v.message.value
+            assert errors[0].text in v.problem
+        else:
+            assert c.state.last_seq == before + 1 and p.item in v.statement.value, v.problem
