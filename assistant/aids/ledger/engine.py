@@ -133,6 +133,12 @@ class LedgerView:
     def forecast(self, side: str, tables=None) -> list[Statement]:
         return forecast(self.campaign.state, self.campaign.graph(), side, tables)
 
+    def queue(self, side: Optional[str] = None):
+        """The build queue: entries with an arrival turn, by arrival (``views.build_queue``)."""
+        from .views import build_queue
+
+        return build_queue(self.campaign.state, side)
+
     def add(self, side: str, kind: str, amount: Any = None, **kw):
         from .commands import AddEntry
 

@@ -27,7 +27,6 @@ from ...campaign.errors import CampaignError
 from ...rules.ledger import KINDS, Book, Priced, Statement
 from ...ui.dashboard import side_label
 from ...ui.errors import ErrorPanel
-from ...ui.mapview import side_colour
 from .commands import AddEntry, CloseTurn, RuleRefusal
 from .engine import accounts_of, book_of, context_of, economy, forecast, frame, statements_of
 from .views import ARRIVES, SECTION_TITLES, arrival_turn, build_queue, history, sections

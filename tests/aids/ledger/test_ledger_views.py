@@ -35,6 +35,7 @@ def test_build_queue_reads_arrivals_given_as_index_or_label(eco, guadalcanal):
     c.ledger.add("allies", "spend", 6, item="Cruiser", data={"arrives": cal.turn(now + 2).label})
     c.ledger.add("japan", "income", 9, data={"arrives": now})  # another side's, due now
     q = V.build_queue(c.state, "allies")
+    assert c.ledger.queue("allies") == q  # campaign.ledger.queue()
     assert [(x.item, x.arrives, x.arrives_label, x.due) for x in q] == [
         ("Cruiser", now + 2, cal.turn(now + 2).label, False), ("Destroyer", now + 4, cal.turn(now + 4).label, False)]
     assert q[0].ordered == now and q[0].ordered_label == c.state.turn.label and q[1].rule == "[T 1]"
