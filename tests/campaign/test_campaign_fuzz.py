@@ -166,7 +166,7 @@ def test_a_payload_that_is_not_utf8_is_damage(base, tmp_path, capsys):
     """The tester's "Could not decode to UTF-8": a note's text with bytes that are not UTF-8."""
     path, _ = base
     raw = bytearray(path.read_bytes())
-    at = raw.index("Henderson".encode())
+    at = raw.index("note 0: Lunga Point".encode()) + len("note 0: ")  # inside the first note, not a unit
     raw[at:at + 2] = b"\xff\xfe"
     f = tmp_path / "c.campaign"
     f.write_bytes(bytes(raw))
