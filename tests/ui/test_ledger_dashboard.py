@@ -5,7 +5,7 @@ economy.
 Pick the Allied side; enter a Command Point income line: the rules' verdict shows before anything
 is recorded, then the statement and the chart change; try a spend beyond the balance: the page shows
 the rule's reason (the same finding `campaign ledger add` gives) and nothing is recorded; close the
-turn: the close is recorded and the statement says so. Screenshots go to
+turn: the close is recorded and the statement says so; an undo made elsewhere shows here. Screenshots go to
 ``test-artifacts/ledger-*.png`` (look at them).
 """
 
@@ -143,6 +143,15 @@ def test_ledger_dashboard_entry_checked_recorded_refused_and_closed(served, brow
         page.wait_for_function("() => getComputedStyle(document.querySelector('.ca-ledger-chart')).display !== 'none'",
                                timeout=30_000)
         shot(page, "ledger-05-closed")
+
+        # Undone elsewhere (as the campaign dashboard's history does): this page follows.
+        page.click(".ca-ledger-tabs .lm-TabBar-tab:has-text('Statement')")
+        r = campaign_cli("undo", str(served.file), home=served.home)
+        assert r.returncode == 0, r.stderr
+        page.wait_for_function("() => !document.querySelector('.ca-ledger-statements').textContent"
+                               ".includes('This turn is closed')", timeout=60_000)
+        wait_text(page, ".ca-ledger-statements .ca-ledger-closing", str(INCOME))
+        shot(page, "ledger-06-undone-elsewhere")
 
         assert page.query_selector(".ca-error-panel .ca-error-message") is None or \
             not page.is_visible(".ca-error-panel"), text_of(page, ".ca-error-panel")

@@ -600,6 +600,8 @@ class LedgerWidget:
             f"marked [sample]</b>: demo values, not from the rulebook (more)</summary>{_esc(note)}</details>"
         ) if n_sample or n_sample_entries else ""
         self._show()
+        if self.check_note.value and not self._quiet:
+            self.check()  # the shown verdict follows the ledger (another page may have changed a balance)
 
     def _economy_ok(self) -> bool:
         try:

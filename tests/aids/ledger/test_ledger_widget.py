@@ -306,3 +306,11 @@ def test_on_each_games_real_economy_the_form_offers_its_prices_and_obeys_its_che
             assert errors[0].text in v.problem
         else:
             assert c.state.last_seq == before + 1 and p.item in v.statement.value, v.problem
+
+
+def test_the_shown_verdict_follows_a_change_made_elsewhere(eco, guadalcanal):
+    v = page(guadalcanal).view
+    fill(v, kind="spend", amount="5")
+    assert "The rules forbid this entry" in v.check_note.value  # 0 PP cannot pay 5 [T 3]
+    guadalcanal.ledger.add("allies", "income", 5)  # as another page would
+    assert "The rules allow this entry" in v.check_note.value  # the boundary: exactly the balance
