@@ -2,7 +2,7 @@
 
     campaign ledger FILE [--side S] [--turn T] [--json | --csv]      the statements
     campaign ledger FILE add --side S --kind KIND --amount N [--item NAME] [--note T]
-                         [--account A] [--to-side S] [--to-account A]
+                         [--account A] [--to-side S] [--to-account A] [--data KEY=VALUE ...]
     campaign ledger FILE close-turn --side S                          carry-over / expiry
     campaign ledger FILE forecast --side S                            this turn as the rules compute it
     campaign ledger FILE items --side S                               what the text prices
@@ -32,6 +32,8 @@ def register(sub) -> None:
                 (("--side",), {}), (("--turn",), {"help": "a turn label or calendar index (show)"}),
                 (("--kind",), {"choices": KINDS}), (("--amount",), {}), (("--item",), {}), (("--note",), {}),
                 (("--account",), {}), (("--to-side",), {}), (("--to-account",), {}),
+                (("--data",), {"action": "append", "default": [], "metavar": "KEY=VALUE",
+                               "help": "figures the rules read (e.g. delay=2, arrives=6, qty=3; see the game's economy)"}),
                 (("--csv",), {"action": "store_true", "help": "print the statements' lines as CSV"}))
 
 
@@ -49,9 +51,9 @@ def _turn(state, text):
 
 def cmd_ledger(args) -> int | None:
     a = args.action
-    if a != "add" and any(x is not None for x in (args.kind, args.amount, args.item, args.note, args.account,
-                                                    args.to_side, args.to_account)):
-        raise CliError("--kind/--amount/--item/--note/--account/--to-side/--to-account go with 'add'")
+    if a != "add" and (args.data or any(x is not None for x in (args.kind, args.amount, args.item, args.note,
+                                                                  args.account, args.to_side, args.to_account))):
+        raise CliError("--kind/--amount/--item/--note/--account/--to-side/--to-account/--data go with 'add'")
     if a in ("add", "close-turn", "forecast", "items") and not args.side:
         raise CliError(f"'{a}' needs --side")
     if args.csv and a != "show":
@@ -63,7 +65,8 @@ def cmd_ledger(args) -> int | None:
             try:
                 rec = c.execute(AddEntry(side=args.side, kind=args.kind, amount=args.amount, account=args.account,
                                          item=args.item, note=args.note, to_side=args.to_side,
-                                         to_account=args.to_account))
+                                         to_account=args.to_account,
+                                         data=v.key_values(args.data, "data") if args.data else None))
             except RuleRefusal as refusal:
                 fs = refusal.findings
                 emit(args, {"recorded": False, "findings": [f.to_json() for f in fs]},

@@ -100,8 +100,9 @@ def forecast(state, graph, side: str, tables=None) -> list[Statement]:
     eco = economy(state.game)
     ctx = context_of(state, graph, tables)
     book = book_of(state)
-    recorded_income = any(e.kind == "income" and e.side == side and e.turn == ctx.turn for e in book.entries)
-    planned = [] if recorded_income else list(eco.income(book, side, ctx))
+    recorded = {(e.item or "").lower() for e in book.entries if e.kind == "income" and e.side == side
+                and e.turn == ctx.turn}  # a line the player recorded is not forecast again
+    planned = [e for e in eco.income(book, side, ctx) if (e.item or "").lower() not in recorded]
     for e in planned:
         book = book.with_entry(e)
     for e in eco.close_turn(book, side, ctx):

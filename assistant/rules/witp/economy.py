@@ -62,6 +62,10 @@ class WitpEconomy:
 
     game = GAME
 
+    def arrivals(self, book: Book, side: str) -> list[dict]:
+        """The build queue: each PP build's arrival cycle [52.5], [53.8] (``economy_book.arrivals``)."""
+        return B.arrivals(book, side)
+
     # ---- accounts and prices -------------------------------------------------------------------
     def accounts(self, side: str) -> tuple[str, ...]:
         return COMMON + JAPAN_ONLY if side == "japan" else COMMON
