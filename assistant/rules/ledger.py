@@ -24,7 +24,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Optional, Protocol, Sequence
 
-from .strike import Finding
+from .findings import Finding
 from .world import World
 
 KINDS = ("income", "loss", "spend", "transfer", "reserve", "adjust")

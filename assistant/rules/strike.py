@@ -16,28 +16,10 @@ from typing import Any, Mapping, Optional, Protocol, Sequence
 
 from .world import World
 
-LEVELS = ("error", "warning", "info", "question")  # question: the state cannot decide; ask the player
+from .findings import LEVELS, Finding
 
-
-@dataclass(frozen=True)
-class Finding:
-    """One check of a plan: ``error`` (illegal), ``warning``, ``info``, or ``question`` (the
-    state cannot decide it: what the player must check at the table), with its rule."""
-
-    level: str
-    rule: str
-    text: str
-
-    def __post_init__(self):
-        if self.level not in LEVELS:
-            raise ValueError(f"finding level {self.level!r} is not one of {', '.join(LEVELS)}")
-
-    @property
-    def ref(self) -> str:
-        return self.rule if self.rule.startswith("[") else f"[{self.rule}]"
-
-    def to_json(self) -> dict[str, str]:
-        return {"level": self.level, "rule": self.rule, "text": self.text}
+__all__ = ["LEVELS", "Assessment", "Finding", "Launch", "NoAirRules", "Resolution", "StrikeItem", "StrikePlan",
+           "StrikeRules", "rules_for"]
 
 
 @dataclass(frozen=True)
