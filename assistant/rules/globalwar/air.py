@@ -31,7 +31,7 @@ from ..hexnet import truthy
 from ..strike import Assessment, Finding, Resolution, StrikeItem, StrikePlan
 from ..world import Piece, World
 from . import airtables as T
-from .airpath import Flight, flight, neutral_on
+from .airpath import Flight, flight
 from .zoc import NEUTRAL_SIDE
 
 BOMBING, TRANSFER = "bombing", "transfer"
