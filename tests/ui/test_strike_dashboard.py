@@ -12,7 +12,6 @@ Screenshots go to ``test-artifacts/strike-*.png`` (look at them).
 
 from __future__ import annotations
 
-import json
 
 import pytest
 

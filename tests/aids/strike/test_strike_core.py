@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from assistant.aids.strike import engine
-from assistant.aids.strike.commands import ResolveStrike, resolve_strike
+from assistant.aids.strike.commands import resolve_strike
 from assistant.aids.strike.events import strike_log
 from assistant.campaign import Campaign, CampaignError
 from assistant.cli import main
