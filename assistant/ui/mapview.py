@@ -106,6 +106,7 @@ class MapView:
         self._wrap_dx = board.wrap_dx(self.grid)
         self._unit_names_key: Optional[tuple] = None  # (region, units in it) the names picture shows
         self._corrections: tuple[str, ...] = ()
+        self._underlays: dict[str, L.Layer] = {}  # pictures right over the board, under everything else
 
         zoom = self.frame.fit_zoom(*size_hint)
         board_url = board.data_url(board.board_png(gm, cache_dir))
@@ -456,6 +457,15 @@ class MapView:
     def overlay_names(self) -> list[str]:
         return list(self._overlays)
 
+    def set_underlay(self, name: str, layer: Optional[L.Layer]) -> None:
+        """Put ``layer`` (e.g. the player's aligned map scan) right over the board, under the text,
+        the overlays and the units; ``None`` takes it away."""
+        _check_name(name)
+        old = self._underlays.pop(name, None)
+        if layer is not None:
+            self._underlays[name] = layer
+        self._relayer(*([old] if old is not None else []))
+
     def _put(self, name: str, layer) -> None:
         old = self._overlays.get(name)
         if name in self._choropleths and layer is not old:
@@ -472,12 +482,14 @@ class MapView:
                 pictures += [lay] + ([self._details[name]] if name in self._details else [])
             else:
                 vectors.append(lay)
-        fixed = {*self.board_copies, self.board_layer, self.labels_layer, self.unit_names_layer,
+        fixed = {*self.board_copies, *self._underlays.values(), self.board_layer, self.labels_layer,
+                 self.unit_names_layer,
                  self.corrections_layer, self.units_layer, self.ruler_layer, self.selection_layer,
                  self.selection_ring}
         ours = set(pictures) | set(vectors) | set(gone) | set(self._details.values())
         others = [lay for lay in self.map.layers if lay not in fixed and lay not in ours]  # a caller's own
-        self.map.layers = tuple([self.board_layer, *self.board_copies, self.labels_layer] + pictures
+        self.map.layers = tuple([self.board_layer, *self.board_copies, *self._underlays.values(),
+                                 self.labels_layer] + pictures
                                 + [self.unit_names_layer] + vectors + others
                                 + [self.units_layer, self.corrections_layer, self.ruler_layer,
                                    self.selection_layer, self.selection_ring])
