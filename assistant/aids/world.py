@@ -17,6 +17,7 @@ from ..rules.control import Control
 from ..rules.kinds import OTHER, find_kind
 from ..rules.world import Piece, World
 from .supply.events import control_of  # hex control lives in the supply aid's slice
+from .tables.events import rows_of  # the player's tables entered into the campaign (issue 12 point 3)
 
 
 def settings_of(state, overrides: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
@@ -47,7 +48,8 @@ def world_of(state, graph, *, whatif=None, settings: Optional[Mapping[str, Any]]
              tables: Optional[Mapping[str, Any]] = None) -> World:
     """The rules' view of ``state`` on ``graph`` (``Campaign.graph()``): pieces with their kinds'
     roles, hex control from the supply aid's ``control`` slice, the game's settings (``settings``
-    overriding), the player's ``tables`` (name -> rows, e.g. a printed CRT read from CSV); a supply ``WhatIf`` applied when given."""
+    overriding), the player's tables: those entered into the campaign (the tables aid), with ``tables`` (name ->
+    rows, e.g. a printed CRT read from CSV for one query) winning per name; a supply ``WhatIf`` applied when given."""
     pieces = tuple(piece_of(state.game, u) for u in state.units.values())
     sides = {s.id: tuple(n.id for n in s.nations) for s in state.sides}
     nation_side = {n: s for s, ns in sides.items() for n in ns}
@@ -55,7 +57,7 @@ def world_of(state, graph, *, whatif=None, settings: Optional[Mapping[str, Any]]
     control = Control.build(graph, nation_side, ctl.hexes, ctl.regions, pieces)
     world = World(game=state.game, graph=graph, pieces=pieces, control=control,
                         settings=settings_of(state, settings), sides=sides,
-                  tables=MappingProxyType(dict(tables or {})), turn=state.turn.number)
+                  tables=MappingProxyType({**rows_of(state), **dict(tables or {})}), turn=state.turn.number)
     if whatif:
         from .supply.engine import apply_whatif
 
