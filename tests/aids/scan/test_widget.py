@@ -1,0 +1,68 @@
+"""The scan view (issue 12 point 2) without a browser: load, pick three pixels and three hexes,
+align; the image is one picture over the board and under the text, overlays and units; the slider
+changes only its opacity; a missing image is a one-line notice; bad points a one-line message."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.aids.scan.events import scans_of
+from assistant.aids.scan.widget import ScanWidget
+
+
+@pytest.fixture
+def view(guadalcanal):
+    v = ScanWidget(guadalcanal)
+    yield v
+    v.close()
+
+
+def _pick(view, pts):
+    for i, (hex_, u, v) in enumerate(pts):
+        assert view.which.value == i
+        view.pick_pixel(u, v)
+        view.map.select(hex_)  # a click on the map selects the hex
+
+
+def test_align_by_clicks_shows_the_scan_under_grid_and_overlays(view, photo, pts, guadalcanal):
+    view.load(str(photo))
+    assert view.image_size == (320, 260) and view.image_layer.url.startswith("data:image/png")
+    _pick(view, pts)
+    assert [t.value for t in view.hexes] == [p[0] for p in pts]
+    view.map.show_hexes("test/some", ["E2418"])  # an aid's overlay
+    rec = view.align()
+    assert rec is not None and "E" in scans_of(guadalcanal.state)
+    layer = view._layers["E"]
+    layers = list(view.map.map.layers)
+    assert layers.index(view.map.board_layer) < layers.index(layer) < layers.index(view.map.labels_layer)
+    assert layers.index(layer) < layers.index(view.map._overlays["test/some"]) < layers.index(view.map.units_layer)
+    view.opacity.value = 0.3
+    assert layer.opacity == 0.3
+    url = layer.url
+    view.refresh()  # nothing changed: nothing is warped or sent again
+    assert layer.url is url
+    assert view.scans.options == ("E",)
+    guadalcanal.undo()
+    view.refresh()
+    assert layer not in view.map.map.layers and view.scans.options == ()
+
+
+def test_bad_points_are_one_line_and_record_nothing(view, photo, pts, guadalcanal):
+    view.load(str(photo))
+    _pick(view, [pts[0], pts[1], (pts[0][0], 5.0, 200.0)])
+    before = guadalcanal.state.last_seq
+    assert view.align() is None
+    assert "E2418 is given twice" in view.message.value and "ca-scan-error" in view.message.value
+    assert guadalcanal.state.last_seq == before
+
+
+def test_missing_image_is_a_notice_not_an_error(guadalcanal, photo, pts):
+    from assistant.aids.scan.commands import align_scan
+
+    align_scan(guadalcanal, photo, pts)
+    photo.unlink()
+    v = ScanWidget(guadalcanal)
+    assert "not on this machine" in v.notices.value and v._layers == {}
+    assert v.errors.records == []
+    v.load(str(photo))
+    assert "not a file" in v.message.value
