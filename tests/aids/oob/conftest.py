@@ -1,0 +1,62 @@
+"""Fixtures for the orders-of-battle aid's tests: campaign files in tmp_path, the CLI run in-process,
+the rulebook texts, and the campaign test kit (``campaignkit``) on the import path."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "campaign"))
+
+from assistant.campaign import Campaign  # noqa: E402
+from assistant.cli import main  # noqa: E402
+
+RULEBOOKS = Path(os.environ.get("CAMPAIGN_ASSISTANT_RULEBOOKS")
+                 or Path(__file__).resolve().parents[3].parent / "shared" / "rulebooks")
+WITP_TEXT = RULEBOOKS / "000_a763e4ba4882ac34.txt"
+APTO_TEXT = RULEBOOKS / "003_387a492d743658c4.txt"
+
+
+def rulebook(path: Path) -> str:
+    """A rulebook's text; the test fails (never skips) when it is missing."""
+    if not path.is_file():
+        pytest.fail(f"rulebook {path} not found (set CAMPAIGN_ASSISTANT_RULEBOOKS)")
+    return path.read_text(encoding="utf-8")
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return (0 if code is None else code), out, err
+
+
+@pytest.fixture
+def witp_file(tmp_path) -> Path:
+    """A closed witp campaign (the Guadalcanal scenario) at tmp_path/g.campaign."""
+    c = Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942")
+    path = c.path
+    c.close()
+    return Path(path)
+
+
+@pytest.fixture
+def apto_file(tmp_path) -> Path:
+    c = Campaign.create(tmp_path / "a.campaign", game="apto", settings={"campaign_start": "summer_seasonal_1937"})
+    path = c.path
+    c.close()
+    return Path(path)
+
+
+@pytest.fixture
+def write(tmp_path):
+    """write(name, text) -> the path of a CSV file holding ``text``."""
+
+    def _write(name: str, text: str) -> Path:
+        p = tmp_path / name
+        p.write_text(text, encoding="utf-8")
+        return p
+
+    return _write
