@@ -106,7 +106,7 @@ class MapView:
         self._wrap_dx = board.wrap_dx(self.grid)
         self._unit_names_key: Optional[tuple] = None  # (region, units in it) the names picture shows
         self._corrections: tuple[str, ...] = ()
-        self._underlays: dict[str, L.Layer] = {}  # pictures right over the board, under everything else
+        self._underlays: dict[str, L.Layer] = {}  # pictures over the board and text, under overlays
 
         zoom = self.frame.fit_zoom(*size_hint)
         board_url = board.data_url(board.board_png(gm, cache_dir))
@@ -458,8 +458,8 @@ class MapView:
         return list(self._overlays)
 
     def set_underlay(self, name: str, layer: Optional[L.Layer]) -> None:
-        """Put ``layer`` (e.g. the player's aligned map scan) right over the board, under the text,
-        the overlays and the units; ``None`` takes it away."""
+        """Put ``layer`` (e.g. the player's aligned map scan) right over the board and its text layer
+        (which is opaque when zoomed in), under the overlays and the units; ``None`` takes it away."""
         _check_name(name)
         old = self._underlays.pop(name, None)
         if layer is not None:
@@ -488,8 +488,8 @@ class MapView:
                  self.selection_ring}
         ours = set(pictures) | set(vectors) | set(gone) | set(self._details.values())
         others = [lay for lay in self.map.layers if lay not in fixed and lay not in ours]  # a caller's own
-        self.map.layers = tuple([self.board_layer, *self.board_copies, *self._underlays.values(),
-                                 self.labels_layer] + pictures
+        self.map.layers = tuple([self.board_layer, *self.board_copies, self.labels_layer,
+                                 *self._underlays.values()] + pictures
                                 + [self.unit_names_layer] + vectors + others
                                 + [self.units_layer, self.corrections_layer, self.ruler_layer,
                                    self.selection_layer, self.selection_ring])

@@ -115,9 +115,10 @@ def test_scan_align_by_clicks_under_the_grid(served, browser, geometry, photo):
         wait_text(page, ".ca-scan-message", "scan E aligned on E2418, E2818, E2621")
         page.wait_for_function(f"n => ({MAP_IMAGES})().length > n", arg=len(before), timeout=30_000)
         after = page.evaluate(MAP_IMAGES)
-        # the scan is the picture right after the board (witp is not wrapped: no board copies), so
-        # under the text layer, the overlays and the units
-        assert [k for k, im in enumerate(after) if im["op"] == "0.7"] == [1], after
+        # the board, its text layer (opaque when zoomed in), then the scan, then the hex grid's
+        # outlines over it (witp is not wrapped: no board copies); the overlays and units above
+        assert [k for k, im in enumerate(after) if im["op"] == "0.7"] == [2], after
+        assert len(after) >= 4 and after[3]["op"] in ("", "1") and after[3]["w"] > 0, after
         # every click was within a screen pixel (1.25 image pixels here) of the true dot
         r = campaign_cli("scan", "list", str(served.file), "--json", home=served.home)
         assert r.returncode == 0, r.stderr

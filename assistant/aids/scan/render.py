@@ -72,3 +72,28 @@ def warp(scan: Scan, image: Optional[Image.Image] = None, max_px: int = MAX_PX) 
     buf = io.BytesIO()
     out.save(buf, format="PNG", optimize=False, compress_level=1)
     return Warped(png=buf.getvalue(), bounds=[[-y1, x0], [-y0, x1]], size=size)
+
+
+GRID_PPU = 32  # pixels per board unit of the grid-lines picture (about 32 px a hex)
+GRID_LINE = (40, 50, 70, 230)
+
+
+def grid_lines(grid, scan: Scan, max_px: int = MAX_PX) -> Warped:
+    """A transparent picture of the hex outlines over the scan's footprint, drawn once per
+    alignment (not per view): the grid on top of the scan, whatever its opacity."""
+    from PIL import ImageDraw
+
+    from ...hexes.layout import corners
+    from ...ui.board import Region, hexes_in
+
+    x0, y0, x1, y1 = footprint(scan)
+    s = min(GRID_PPU, max_px / max(x1 - x0, 1e-9), max_px / max(y1 - y0, 1e-9))
+    size = (max(1, round((x1 - x0) * s)), max(1, round((y1 - y0) * s)))
+    img = Image.new("RGBA", size, (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    for h in hexes_in(grid, Region(x0, y0, x1, y1, s)):
+        pts = [((cx - x0) * s, (cy - y0) * s) for cx, cy in corners(h, grid.orientation)]
+        d.line(pts + pts[:1], fill=GRID_LINE, width=1)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    return Warped(png=buf.getvalue(), bounds=[[-y1, x0], [-y0, x1]], size=size)

@@ -5,7 +5,7 @@ grid and overlays, with an opacity slider.
 The image is shown for picking in a small leaflet map of its own (Simple CRS, one unit per
 ``1/k`` image pixels, so a click gives the pixel at any zoom). An aligned scan is one picture,
 warped once on the server (``render.warp``) and put on the board view with
-``MapView.set_underlay`` (over the board, under the text, overlays and units); the slider only
+``MapView.set_underlay`` (over the board, under the overlays and units); the slider only
 changes that layer's opacity. A missing image is a one-line notice, never an error. An uploaded
 image is saved beside the campaign file (``scans/``), on the player's machine; only its path
 and size go into the campaign.
@@ -28,7 +28,7 @@ from ...ui.errors import ErrorPanel
 from ...ui.mapview import MapView
 from .commands import AlignScan, RemoveScan, image_size
 from .events import Scan, scans_of
-from .render import notice, warp
+from .render import grid_lines, notice, warp
 
 NAMESPACE = "scan"
 PREVIEW_PX = 1600  # longest side of the picking preview sent to the browser
@@ -53,7 +53,7 @@ class ScanWidget:
         self.image_size: Optional[tuple[int, int]] = None
         self.pixels: list[Optional[tuple[float, float]]] = [None, None, None]
         self._drawn: dict[str, tuple] = {}  # scan name -> (scan, mtime) its picture shows
-        self._layers: dict[str, L.ImageOverlay] = {}
+        self._layers: dict[str, tuple[L.ImageOverlay, L.ImageOverlay]] = {}  # name -> (scan, grid lines)
         guard = self.errors.guard
 
         self.map = MapView(campaign.map, errors=self.errors, height=map_height)
@@ -223,6 +223,9 @@ class ScanWidget:
         self._say(rec.body.summary())
         self.refresh()
         self.scans.value = rec.body.name
+        self.pixels = [None, None, None]  # the next clicks start a new alignment
+        self.which.value = 0
+        self._draw_points()
         return rec
 
     def remove(self, name: Optional[str]):
@@ -271,27 +274,31 @@ class ScanWidget:
         key = (scan, Path(scan.path).stat().st_mtime_ns)
         if self._drawn.get(name) == key:
             return
-        out = warp(scan)
-        layer = self._layers.get(name)
-        if layer is None:
-            layer = L.ImageOverlay(url=data_url(out.png), bounds=out.bounds, opacity=self.opacity.value,
-                                   name=f"{NAMESPACE}/{name}")
-            self._layers[name] = layer
-            self.map.set_underlay(f"{NAMESPACE}/{name}", layer)
+        out, lines = warp(scan), grid_lines(self.campaign.map.grid, scan)
+        layers = self._layers.get(name)
+        if layers is None:
+            layers = (L.ImageOverlay(url=data_url(out.png), bounds=out.bounds, opacity=self.opacity.value,
+                                     name=f"{NAMESPACE}/{name}"),
+                      L.ImageOverlay(url=data_url(lines.png), bounds=lines.bounds, name=f"{NAMESPACE}/{name}/grid"))
+            self._layers[name] = layers
+            self.map.set_underlay(f"{NAMESPACE}/{name}", layers[0])
+            self.map.set_underlay(f"{NAMESPACE}/{name}/grid", layers[1])  # the hex grid over the scan
         else:
-            with layer.hold_sync():
-                layer.bounds = out.bounds
-                layer.url = data_url(out.png)
+            for layer, pic in zip(layers, (out, lines)):
+                with layer.hold_sync():
+                    layer.bounds = pic.bounds
+                    layer.url = data_url(pic.png)
         self._drawn[name] = key
 
     def _drop(self, name: str) -> None:
         if self._layers.pop(name, None) is not None:
+            self.map.set_underlay(f"{NAMESPACE}/{name}/grid", None)
             self.map.set_underlay(f"{NAMESPACE}/{name}", None)
         self._drawn.pop(name, None)
 
     def _on_opacity(self, change) -> None:
-        for layer in self._layers.values():
-            layer.opacity = change["new"]
+        for scan_layer, _grid in self._layers.values():
+            scan_layer.opacity = change["new"]
 
     def set_write_refusal(self, reason: Optional[str]) -> None:
         self.align_btn.disabled = self.remove_btn.disabled = bool(reason)

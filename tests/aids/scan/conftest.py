@@ -3,11 +3,9 @@ witp map whose true pixel <-> board mapping is known (a rotation, a scale and an
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
@@ -15,15 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "campaign"))
 
 from assistant.campaign import Campaign  # noqa: E402
 
-# The true "photo" geometry: board (x, y) -> pixel (u, v) = R(angle) * scale * (x - ox, y - oy) + (20, 30)
-ANGLE, SCALE, ORIGIN, SHIFT = math.radians(7.0), 18.0, (48.0, 64.0), (20.0, 30.0)
-SIZE = (320, 260)
-
-
-def true_pixel(x: float, y: float) -> tuple[float, float]:
-    c, s = math.cos(ANGLE), math.sin(ANGLE)
-    dx, dy = x - ORIGIN[0], y - ORIGIN[1]
-    return SCALE * (c * dx - s * dy) + SHIFT[0], SCALE * (s * dx + c * dy) + SHIFT[1]
+from scankit import SIZE, point, true_pixel  # noqa: E402
 
 
 @pytest.fixture
@@ -48,15 +38,6 @@ def photo(tmp_path, guadalcanal):
     return p
 
 
-def point(gm, label: str) -> tuple[str, float, float]:
-    u, v = true_pixel(*gm.grid.pixel(gm.grid.parse(label)))
-    return label, round(u, 3), round(v, 3)
-
-
 @pytest.fixture
 def pts(guadalcanal):
     return [point(guadalcanal.map, h) for h in ("E2418", "E2818", "E2621")]
-
-
-def board_of(gm, label):
-    return np.array(gm.grid.pixel(gm.grid.parse(label)))

@@ -18,7 +18,7 @@ from assistant.aids.scan.render import footprint, notice, warp
 from assistant.campaign import Campaign, CampaignError
 from assistant.cli import main
 
-from conftest import SIZE, board_of, point, true_pixel
+from scankit import SIZE, board_of, point, true_pixel
 
 
 def test_three_hexes_map_back_and_a_fourth_lands_where_the_affine_predicts(guadalcanal, photo, pts):
@@ -172,3 +172,24 @@ def test_cli_align_list_remove(guadalcanal, photo, pts, capsys):
     assert "removed" in capsys.readouterr().out
     assert main(["scan", "list", f]) in (0, None)
     assert capsys.readouterr().out.strip() == "no scans"
+
+
+def test_grid_lines_over_the_footprint(guadalcanal, photo, pts):
+    """The outline picture covers the scan's footprint and is transparent inside a hex, drawn
+    on the hex edges (a corner of E2720 is on a line; its centre is clear)."""
+    from assistant.aids.scan.render import grid_lines
+    from assistant.hexes.layout import corners
+
+    align_scan(guadalcanal, photo, pts)
+    scan = scans_of(guadalcanal.state)["E"]
+    g = guadalcanal.map.grid
+    out = grid_lines(g, scan)
+    img = Image.open(io.BytesIO(out.png))
+    x0, y0, x1, y1 = footprint(scan)
+    s = img.width / (x1 - x0)
+    h = g.parse("E2720")
+    cx, cy = g.pixel(h)
+    assert img.getpixel((int((cx - x0) * s), int((cy - y0) * s)))[3] == 0
+    kx, ky = corners(h, g.orientation)[0]
+    near = [img.getpixel((int((kx - x0) * s) + dx, int((ky - y0) * s) + dy))[3] for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    assert max(near) > 200

@@ -32,10 +32,14 @@ def test_align_by_clicks_shows_the_scan_under_grid_and_overlays(view, photo, pts
     view.map.show_hexes("test/some", ["E2418"])  # an aid's overlay
     rec = view.align()
     assert rec is not None and "E" in scans_of(guadalcanal.state)
-    layer = view._layers["E"]
+    layer, grid = view._layers["E"]
     layers = list(view.map.map.layers)
-    assert layers.index(view.map.board_layer) < layers.index(layer) < layers.index(view.map.labels_layer)
-    assert layers.index(layer) < layers.index(view.map._overlays["test/some"]) < layers.index(view.map.units_layer)
+    # over the board and its text layer (opaque when zoomed in), the grid lines over the scan,
+    # and both under the aids' overlays and the units
+    assert layers.index(view.map.board_layer) < layers.index(view.map.labels_layer) < layers.index(layer)
+    assert layers.index(layer) + 1 == layers.index(grid) < layers.index(view.map._overlays["test/some"])
+    assert layers.index(view.map._overlays["test/some"]) < layers.index(view.map.units_layer)
+    assert grid.opacity == 1.0
     view.opacity.value = 0.3
     assert layer.opacity == 0.3
     url = layer.url
@@ -44,7 +48,7 @@ def test_align_by_clicks_shows_the_scan_under_grid_and_overlays(view, photo, pts
     assert view.scans.options == ("E",)
     guadalcanal.undo()
     view.refresh()
-    assert layer not in view.map.map.layers and view.scans.options == ()
+    assert layer not in view.map.map.layers and grid not in view.map.map.layers and view.scans.options == ()
 
 
 def test_bad_points_are_one_line_and_record_nothing(view, photo, pts, guadalcanal):
