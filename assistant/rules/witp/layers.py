@@ -73,14 +73,30 @@ def mountain_crossings(net: HexNet) -> np.ndarray:
     return net.cached(("witp", "mountain_x"), lambda: net.edge_has("mountain") & ~net.edge_has("pass"))
 
 
-def table_key(table: Optional[Mapping[str, Any]]) -> tuple:
+def mp_table(table: Any) -> dict[str, Any]:
+    """The player's Ground Movement Table [29.7] as terrain -> MP: a mapping, or the rows of the
+    ``ground_mp`` template (``terrain,mp``; ``campaign table import FILE ground_mp CSV``)."""
+    if table is None:
+        return {}
+    if isinstance(table, Mapping):
+        return dict(table)
+    out = {}
+    for i, row in enumerate(table, 1):
+        if not isinstance(row, Mapping) or not row.get("terrain") or row.get("mp") in (None, ""):
+            raise ValueError(f"ground_mp table row {i}: needs terrain and mp, not {row!r}")
+        out[str(row["terrain"]).strip()] = row["mp"]
+    return out
+
+
+def table_key(table: Any) -> tuple:
     """A player's table (terrain -> MP) as a cache key."""
-    return tuple(sorted((str(k), str(v)) for k, v in dict(table or {}).items()))
+    return tuple(sorted((str(k), str(v)) for k, v in mp_table(table).items()))
 
 
-def ground_mp(net: HexNet, table: Optional[Mapping[str, Any]] = None) -> np.ndarray:
-    """Per hex: the ground MP to enter it (NaN where nobody entered one) [29.7]."""
-    table = dict(table or {})
+def ground_mp(net: HexNet, table: Any = None) -> np.ndarray:
+    """Per hex: the ground MP to enter it (NaN where nobody entered one) [29.7]: the hex's own
+    ``ground_mp``, else its ``terrain`` looked up in the player's Ground Movement Table."""
+    table = mp_table(table)
     key = ("witp", "ground_mp", table_key(table))
 
     def build():
@@ -99,7 +115,7 @@ def ground_mp(net: HexNet, table: Optional[Mapping[str, Any]] = None) -> np.ndar
     return net.cached(key, build)
 
 
-def ground_cost(net: HexNet, table: Optional[Mapping[str, Any]] = None) -> np.ndarray:
+def ground_cost(net: HexNet, table: Any = None) -> np.ndarray:
     """Per CSR edge, searched from the source: the ground MP of the hex the unit's trace enters
     (the edge's tail) [29.7]; 1 where unknown (such a step is blocked or explained elsewhere)."""
     mp = ground_mp(net, table)
