@@ -220,10 +220,14 @@ class CampaignDashboard:
         self.redo_btn.on_click(g(lambda _b: self.campaign.redo(), "redo"))
         history_box = w.VBox([w.HBox([self.undo_btn, self.redo_btn]), self.history])
 
-        self.tabs = w.Tab(children=[units_box, journal_box, history_box])
-        for i, t in enumerate(["Units", "Journal", "History"]):
+        # The map editor (issue 12 point 1) on this page's map, built when its tab is first opened.
+        self.editor = None
+        self.editor_box = w.VBox([])
+        self.tabs = w.Tab(children=[units_box, journal_box, history_box, self.editor_box])
+        for i, t in enumerate(["Units", "Journal", "History", "Map editor"]):
             self.tabs.set_title(i, t)
         self.tabs.add_class("ca-tabs")
+        self.tabs.observe(g(self._on_tab, "open the map editor"), names="selected_index")
 
         # The selected hex's details: a fixed height (scrolls), so the tabs never move.
         self.details = w.HTML(value=self._details_html(None), layout=w.Layout(flex="1 1 auto", min_height="0",
@@ -249,6 +253,15 @@ class CampaignDashboard:
                              layout=w.Layout(width="100%"))
         self.widget.add_class("ca-dashboard")
         self.map.on_select(self._on_select)
+
+    def _on_tab(self, change) -> None:
+        if change["new"] == 3 and self.editor is None:
+            from ..aids.mapedit.widget import MapEditor
+
+            self.editor = MapEditor(self.campaign, self.errors, map_view=self.map)
+            self.editor_box.children = (self.editor.widget,)
+            if self._refusal is not None:
+                self.set_write_refusal(self._refusal)
 
     # ----- commands ------------------------------------------------------------------------
     def _hex(self) -> str:
@@ -463,11 +476,14 @@ class CampaignDashboard:
             f"</summary>{html.escape(note)}</details>") if n_sample else ""
         self.notes.value = self._notes_html(state)
         self.history.value = self._history_html(state)
+        if self.editor is not None:
+            self.editor.refresh(state)
 
     def write_buttons(self) -> list:
         """Every button that records an event."""
         return [self.phase_btn, self.turn_btn, self.place_btn, self.move_btn, self.remove_btn, self.confirm_btn,
-                self.attrs_btn, self.note_btn, self.undo_btn, self.redo_btn]
+                self.attrs_btn, self.note_btn, self.undo_btn, self.redo_btn,
+                *(self.editor.write_buttons() if self.editor is not None else ())]
 
     def set_write_refusal(self, reason: Optional[str]) -> None:
         """Writing off (buttons disabled, the reason shown above the page) or back on (issue 13)."""

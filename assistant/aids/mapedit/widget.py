@@ -1,0 +1,335 @@
+"""The map editor view (issue 12 point 1): pick hexes on the map — one, or a run painted by
+clicking hex after hex in Paint mode — and set a hex attribute of the game's vocabulary on all of
+them at once; pick a hexside (two adjacent hexes in Hexside mode) and set a feature of the game's
+``[hexsides.features]``; import a map CSV. Every change is one ``MapEdited`` event (source=user,
+undone as one step by the dashboard's Undo or ``campaign undo``).
+
+Redrawing is incremental: after a change (this page's or any other's) only the hexes whose
+corrections changed are drawn again, as one small layer ``mapedit/changed``; hexside features are
+redrawn (one polyline per feature) only when hexside corrections changed. No GeoJSON is restyled.
+
+A dashboard-kit view: ``MapEditor(campaign, errors)`` (its own map), or embedded in the campaign
+dashboard on the dashboard's map (``map_view=``).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+import ipywidgets as w
+
+from ...maps.hexsides import feature_vocabulary, hexside_id
+from ...ui.errors import ErrorPanel
+from ...ui.mapview import MapView
+from .commands import EditMap
+from .csvimport import MapCsvError, parse_map_csv
+from .vocab import hex_attributes
+
+RUN_COLOUR = "#ff6f00"
+CHANGED_COLOUR = "#00897b"
+SIDE_PICK_COLOUR = "#ff6f00"
+FEATURE_COLOURS = ("#5d4037", "#1565c0", "#6a1b9a", "#2e7d32", "#c62828", "#00838f", "#ef6c00", "#37474f")
+MAX_RUN = 2000
+
+
+def changed_keys(old: Mapping, new: Mapping) -> list[str]:
+    """Keys whose value differs between two correction tables (a fold replaces only the entries an
+    event touched, so identity decides; equality only where identity differs)."""
+    out = []
+    for k in old.keys() | new.keys():
+        a, b = old.get(k), new.get(k)
+        if a is not b and a != b:
+            out.append(k)
+    return sorted(out)
+
+
+class MapEditor:
+    """The map editor; ``widget`` is displayed (with the map unless it edits a dashboard's map)."""
+
+    def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, map_view: Optional[MapView] = None,
+                 map_height: str = "620px", log_path: Optional[Path] = None):
+        self.campaign = campaign
+        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        self.own_map = map_view is None
+        self.map = map_view if map_view is not None else MapView(campaign.map, errors=self.errors,
+                                                                 height=map_height)
+        gm = campaign.map
+        self.attrs = hex_attributes(gm.spec.id)
+        self.features = feature_vocabulary(gm.spec)
+        self.run: list[str] = []
+        self.side_pick: list[str] = []
+        self.redrawn: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # the last redraw: hexes, hexsides
+        state = campaign.state
+        self._seen_hexes = dict(state.map_corrections)
+        self._seen_sides = dict(state.hexside_corrections)
+        self._build()
+        self.map.on_select(self._on_select)
+        self._draw_features(state)
+        self.refresh(state)
+
+    # ----- layout --------------------------------------------------------------------------
+    def _build(self) -> None:
+        g = self.errors.guard
+        self.mode = w.ToggleButtons(options=[("Hexes", "hexes"), ("Hexside", "hexside")], value="hexes",
+                                    tooltips=["Pick hexes and set their attributes",
+                                              "Click two adjacent hexes and set their hexside's features"])
+        self.mode.add_class("ca-mapedit-mode")
+        self.mode.observe(g(self._on_mode, "editor mode"), names="value")
+        self.paint = w.ToggleButton(value=False, description="Paint a run", icon="paint-brush",
+                                    tooltip="On: each hex clicked is added to the run (clicked again: taken out)")
+        self.paint.add_class("ca-mapedit-paint")
+        self.clear_run_btn = w.Button(description="Clear picks", icon="times", layout=w.Layout(width="auto"))
+        self.clear_run_btn.add_class("ca-mapedit-clear-run")
+        self.clear_run_btn.on_click(g(lambda _b: self.set_run([]), "clear picks"))
+        self.picked = w.HTML()
+        self.picked.add_class("ca-mapedit-picked")
+
+        opts = [(f"{a.id}" + (f"  {a.rule}" if a.rule else ""), a.id) for a in self.attrs.values()]
+        self.attr = w.Dropdown(options=opts, description="attribute", layout=w.Layout(width="100%"))
+        self.attr.add_class("ca-mapedit-attr")
+        self.attr.observe(g(self._on_attr, "attribute"), names="value")
+        self.value = w.Combobox(options=(), placeholder="value", ensure_option=False, description="value",
+                                layout=w.Layout(width="100%"))
+        self.value.add_class("ca-mapedit-value")
+        self.attr_doc = w.HTML()
+        self.apply_btn = w.Button(description="Set", icon="check", button_style="primary")
+        self.apply_btn.add_class("ca-mapedit-apply")
+        self.apply_btn.on_click(g(self._apply, "set hex attribute"))
+        self.unset_btn = w.Button(description="Clear attribute", icon="eraser")
+        self.unset_btn.add_class("ca-mapedit-unset")
+        self.unset_btn.on_click(g(self._unset, "clear hex attribute"))
+        self.hex_box = w.VBox([self.attr, self.attr_doc, self.value, w.HBox([self.apply_btn, self.unset_btn])])
+
+        fopts = [(f"{f.id}  {f.rule}", f.id) for f in self.features.values()]
+        self.feature = w.Dropdown(options=fopts, description="feature", layout=w.Layout(width="100%"))
+        self.feature.add_class("ca-mapedit-feature")
+        self.feature.observe(g(self._on_feature, "feature"), names="value")
+        self.fvalue = w.Combobox(options=(), placeholder="value", ensure_option=False, description="value",
+                                 layout=w.Layout(width="100%"))
+        self.fvalue.add_class("ca-mapedit-fvalue")
+        self.feature_doc = w.HTML()
+        self.side_btn = w.Button(description="Set hexside", icon="check", button_style="primary")
+        self.side_btn.add_class("ca-mapedit-side-apply")
+        self.side_btn.on_click(g(self._apply_side, "set hexside feature"))
+        self.side_unset_btn = w.Button(description="Clear feature", icon="eraser")
+        self.side_unset_btn.add_class("ca-mapedit-side-unset")
+        self.side_unset_btn.on_click(g(self._unset_side, "clear hexside feature"))
+        self.side_box = w.VBox([self.feature, self.feature_doc, self.fvalue,
+                                w.HBox([self.side_btn, self.side_unset_btn])], layout=w.Layout(display="none"))
+
+        self.upload = w.FileUpload(accept=".csv,text/csv", multiple=False, description="CSV…")
+        self.upload.add_class("ca-mapedit-upload")
+        self.import_btn = w.Button(description="Import CSV", icon="upload")
+        self.import_btn.add_class("ca-mapedit-import")
+        self.import_btn.on_click(g(self._import, "import map CSV"))
+        import_box = w.VBox([w.HTML("<b>Import</b> <span style='color:#666'>hex,hex_b,attribute,value rows or "
+                                    "hex[,hex_b],NAME… columns; all rows or none</span>"),
+                             w.HBox([self.upload, self.import_btn])])
+        self.status = w.HTML()
+        self.status.add_class("ca-mapedit-status")
+        self.current = w.HTML()
+        self.current.add_class("ca-mapedit-current")
+        self.panel = w.VBox([w.HBox([self.mode, self.paint]), w.HBox([self.clear_run_btn, self.picked]),
+                             self.hex_box, self.side_box, self.current, import_box, self.status],
+                            layout=w.Layout(width="100%"))
+        self.panel.add_class("ca-mapedit")
+        self._on_attr(None)
+        self._on_feature(None)
+        if self.own_map:
+            side = w.Box([self.panel], layout=w.Layout(width="400px", min_width="400px", padding="0 0 0 8px"))
+            body = w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="400px")), side],
+                          layout=w.Layout(width="100%", align_items="flex-start"))
+            self.widget = w.VBox([self.errors.widget, body], layout=w.Layout(width="100%"))
+        else:
+            self.widget = self.panel
+
+    # ----- picking -------------------------------------------------------------------------
+    def _on_select(self, label: Optional[str]) -> None:
+        if label is None:
+            return
+        if self.mode.value == "hexside":
+            pick = [*self.side_pick, label][-2:]
+            if len(pick) == 2 and (pick[0] == pick[1] or not self._adjacent(*pick)):
+                pick = [label]
+            self.set_side_pick(pick)
+        elif self.paint.value:
+            run = [h for h in self.run if h != label] if label in self.run else [*self.run, label]
+            self.set_run(run[:MAX_RUN])
+        else:
+            self.set_run([label])
+
+    def _adjacent(self, a: str, b: str) -> bool:
+        try:
+            hexside_id(self.map.grid, a, b)
+            return True
+        except ValueError:
+            return False
+
+    def set_run(self, hexes) -> None:
+        """The hexes the next Set acts on (labels; drawn as ``mapedit/run``)."""
+        self.run = list(dict.fromkeys(hexes))
+        if self.run:
+            self.map.show_hexes("mapedit/run", self.run, color=RUN_COLOUR, fill_opacity=0.35, weight=2)
+        else:
+            self.map.clear_overlay("mapedit/run")
+        self._show_picks()
+
+    def set_side_pick(self, hexes) -> None:
+        """The one or two hexes naming the hexside the next Set hexside acts on."""
+        self.side_pick = list(hexes)[-2:]
+        if len(self.side_pick) == 2:
+            self.map.show_hexsides("mapedit/hexside", [tuple(self.side_pick)], color=SIDE_PICK_COLOUR, weight=8)
+        else:
+            self.map.clear_overlay("mapedit/hexside")
+        self._show_picks()
+
+    @property
+    def hexside(self) -> Optional[str]:
+        return hexside_id(self.map.grid, *self.side_pick) if len(self.side_pick) == 2 else None
+
+    def _show_picks(self) -> None:
+        if self.mode.value == "hexside":
+            text = (f"hexside <b>{html.escape(self.hexside)}</b>" if self.hexside else
+                    "click two adjacent hexes" if not self.side_pick else
+                    f"{html.escape(self.side_pick[0])}: now click an adjacent hex")
+        else:
+            n = len(self.run)
+            shown = ", ".join(self.run[:6]) + (" …" if n > 6 else "")
+            text = (f"<b>{n}</b> hex{'es' if n != 1 else ''}: {html.escape(shown)}" if n else
+                    "click a hex" + (" after hex (Paint)" if self.paint.value else " (or Paint a run)"))
+        self.picked.value = f"<span class='ca-mapedit-picks'>{text}</span>"
+        self.apply_btn.description = f"Set on {len(self.run)} hex{'es' if len(self.run) != 1 else ''}"
+        self._show_current()
+
+    def _show_current(self) -> None:
+        state = self.campaign.state
+        if self.mode.value == "hexside":
+            side = self.hexside
+            cur = dict(state.hexside_corrections.get(side, {})) if side else {}
+        else:
+            cur = dict(state.map_corrections.get(self.run[0], {})) if len(self.run) == 1 else {}
+        cur.pop("source", None)
+        self.current.value = ("<span style='color:#666'>your corrections here:</span> "
+                              + html.escape(", ".join(f"{k}={v}" for k, v in sorted(cur.items())))) if cur else ""
+
+    def _on_mode(self, _change) -> None:
+        hexes = self.mode.value == "hexes"
+        self.hex_box.layout.display = None if hexes else "none"
+        self.side_box.layout.display = "none" if hexes else None
+        self.paint.disabled = not hexes
+        self._show_picks()
+
+    def _on_attr(self, _change) -> None:
+        a = self.attrs[self.attr.value]
+        self.value.options = (("true", "false") if a.type == "bool" else a.choices)
+        self.value.value = ""
+        span = f" ({a.low}..{a.high})" if a.type == "int" else ""
+        self.attr_doc.value = f"<span style='color:#666;font-size:11px'>{html.escape(a.doc + span)}</span>"
+
+    def _on_feature(self, _change) -> None:
+        if not self.features:
+            return
+        f = self.features[self.feature.value]
+        self.fvalue.options = ("true", "false") if f.type == "bool" else ()
+        self.fvalue.value = "true" if f.type == "bool" else ""
+        self.feature_doc.value = f"<span style='color:#666;font-size:11px'>{html.escape(f.doc)}</span>"
+
+    # ----- commands ------------------------------------------------------------------------
+    def _execute(self, cmd: EditMap) -> None:
+        rec = self.campaign.execute(cmd)
+        self.status.value = (f"<span class='ca-mapedit-done'>recorded #{rec.seq}: "
+                             f"{html.escape(rec.body.summary())}</span>")
+        self.refresh()  # at once, not only when the page's poller calls (it does too: nothing to redraw then)
+
+    def paint_value(self, attr: str, value: Any) -> None:
+        """Set ``attr`` = ``value`` (None: clear the correction) on every picked hex, as one event."""
+        if not self.run:
+            raise MapCsvError("pick a hex first (click one, or Paint a run)")
+        self._execute(EditMap(how="painted", hexes=[(h, {attr: value}) for h in self.run]))
+
+    def set_feature(self, feature: str, value: Any) -> None:
+        """Set ``feature`` = ``value`` (None: clear) on the picked hexside, as one event."""
+        if len(self.side_pick) != 2:
+            raise MapCsvError("pick a hexside first: click two adjacent hexes in Hexside mode")
+        self._execute(EditMap(how="painted", hexsides=[(tuple(self.side_pick), {feature: value})]))
+
+    def _apply(self, _b=None) -> None:
+        self.paint_value(self.attr.value, self.value.value)
+
+    def _unset(self, _b=None) -> None:
+        self.paint_value(self.attr.value, None)
+
+    def _apply_side(self, _b=None) -> None:
+        self.set_feature(self.feature.value, self.fvalue.value)
+
+    def _unset_side(self, _b=None) -> None:
+        self.set_feature(self.feature.value, None)
+
+    def import_text(self, text: str, name: str = "upload.csv") -> None:
+        """Import a map CSV's text (all rows or none)."""
+        self._execute(parse_map_csv(self.campaign.map, text, name))
+
+    def _import(self, _b=None) -> None:
+        files = self.upload.value
+        items = list(files.values()) if isinstance(files, dict) else list(files)  # ipywidgets 7 | 8
+        if not items:
+            raise MapCsvError("choose a CSV file first (CSV…)")
+        item = items[0]
+        name = item.get("name") or item.get("metadata", {}).get("name") or "upload.csv"
+        try:
+            text = bytes(item["content"]).decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise MapCsvError(f"{name} is not UTF-8 text (byte {e.start})") from None
+        self.import_text(text, name)
+
+    def write_buttons(self) -> list:
+        """Every button that records an event (disabled by the page while writing is off)."""
+        return [self.apply_btn, self.unset_btn, self.side_btn, self.side_unset_btn, self.import_btn]
+
+    # ----- redraw --------------------------------------------------------------------------
+    def refresh(self, state=None) -> None:
+        """Redraw what changed since the last refresh: the changed hexes and, if hexside
+        corrections changed, the hexside features."""
+        state = state if state is not None else self.campaign.state
+        hexes = changed_keys(self._seen_hexes, state.map_corrections)
+        sides = changed_keys(self._seen_sides, state.hexside_corrections)
+        self._seen_hexes, self._seen_sides = dict(state.map_corrections), dict(state.hexside_corrections)
+        if hexes:
+            self.map.show_hexes("mapedit/changed", hexes, color=CHANGED_COLOUR, fill_opacity=0.3, weight=2)
+        if sides:
+            self._draw_features(state)
+        if hexes or sides:
+            self.redrawn = (tuple(hexes), tuple(sides))
+        self._show_current()
+
+    def _draw_features(self, state) -> None:
+        colours = {f: FEATURE_COLOURS[i % len(FEATURE_COLOURS)] for i, f in enumerate(self.features)}
+        items = []
+        for side, feats in state.hexside_corrections.items():
+            on = [f for f, v in feats.items() if f != "source" and v not in (None, False, 0, "")]
+            if on:
+                a, _, b = side.partition("|")
+                items.append((a, b, colours.get(on[0], FEATURE_COLOURS[0])))
+        if items:
+            self.map.show_hexsides("mapedit/features", items, weight=5)
+        else:
+            self.map.clear_overlay("mapedit/features")
+
+    def close(self) -> None:
+        if self.own_map:
+            self.map.clear_overlays("mapedit")
+        else:
+            for name in self.map.overlays_in("mapedit"):
+                self.map.clear_overlay(name)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def map_editor(path=None):
+    """The map editor page for ``path`` (default ``$CAMPAIGN_FILE``, else the demo) through the kit."""
+    from ...ui.kit import dashboard
+
+    return dashboard(MapEditor, path)

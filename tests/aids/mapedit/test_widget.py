@@ -1,0 +1,181 @@
+"""The map editor's view in plain Python (no kernel, no browser), issue 12 point 1: pick one hex
+or paint a run by clicking hex after hex, set an attribute on all of them as one event; pick a
+hexside by two adjacent hexes and set a feature; import a CSV; bad input is one line in the error
+panel and records nothing; after any change only the changed hexes are drawn again."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from assistant.aids.mapedit.widget import MapEditor, changed_keys
+from assistant.campaign import Campaign
+from assistant.cli import main
+
+RUN = ["E2418", "E2419", "E2319"]
+
+
+@pytest.fixture
+def editor(guadalcanal):
+    e = MapEditor(guadalcanal)
+    yield e
+    e.close()
+
+
+def _paint(e, hexes):
+    e.mode.value = "hexes"
+    e.paint.value = True
+    for h in hexes:
+        e.map.select(h)
+
+
+def test_a_painted_run_set_in_one_click_is_one_event(editor, guadalcanal):
+    e, c = editor, guadalcanal
+    _paint(e, RUN)
+    assert e.run == RUN and "3" in e.picked.value and e.apply_btn.description == "Set on 3 hexes"
+    e.map.select("E2419")  # clicked again: out of the run
+    assert e.run == ["E2418", "E2319"]
+    e.map.select("E2419")
+    seq = c.state.last_seq
+    e.attr.value = "ground_mp"
+    e.value.value = "3"
+    e.apply_btn.click()
+    assert not e.errors.records and c.state.last_seq == seq + 1
+    assert {h: c.state.map_corrections[h]["ground_mp"] for h in RUN} == dict.fromkeys(RUN, 3)
+    assert f"#{seq + 1}" in e.status.value
+    e.refresh()
+    assert e.redrawn == (tuple(sorted(RUN)), ())
+    c.undo()  # one step undoes the run
+    e.refresh()
+    assert all(h not in c.state.map_corrections for h in RUN) and e.redrawn == (tuple(sorted(RUN)), ())
+
+
+def test_without_paint_a_click_picks_one_hex(editor):
+    e = editor
+    e.paint.value = False
+    e.map.select("E2418")
+    e.map.select("E2419")
+    assert e.run == ["E2419"]
+
+
+def test_only_what_changed_is_drawn_again(editor, guadalcanal):
+    e, c = editor, guadalcanal
+    _paint(e, ["E2418"])
+    e.attr.value = "port"
+    e.value.value = "minor"
+    e.apply_btn.click()
+    e.mode.value = "hexside"
+    e.map.select("E2418")
+    e.map.select("E2419")
+    e.feature.value = "mountain"
+    e.side_btn.click()
+    e.refresh()
+    features = e.map._overlays["mapedit/features"]
+    board, corrections = e.map.board_layer, e.map.corrections_layer
+    # another writer paints two other hexes
+    path = str(c.path)
+    assert main(["map", "set", path, "E2519", "port=major"]) == 0
+    with Campaign.open(path, readonly=True) as other:
+        e.refresh(other.state)
+    assert e.redrawn == (("E2519",), ())
+    assert e.map._overlays["mapedit/features"] is features  # hexsides untouched: not redrawn
+    assert e.map.board_layer is board and e.map.corrections_layer is corrections
+    assert set(e.map.overlays_in("mapedit")) == {"mapedit/changed", "mapedit/features", "mapedit/hexside",
+                                                 "mapedit/run"}
+
+
+def test_hexside_mode_needs_two_adjacent_hexes(editor, guadalcanal):
+    e, c = editor, guadalcanal
+    e.mode.value = "hexside"
+    assert e.hex_box.layout.display == "none" and e.side_box.layout.display is None
+    e.map.select("E2418")
+    e.map.select("E2420")  # not adjacent: starts again from E2420
+    assert e.side_pick == ["E2420"] and e.hexside is None
+    e.map.select("E2419")
+    assert e.hexside == "E2419|E2420" and "E2419|E2420" in e.picked.value
+    e.feature.value = "mountain"
+    e.side_btn.click()
+    assert c.state.hexside_corrections["E2419|E2420"]["mountain"] is True
+    assert "mountain=True" in e.current.value
+    e.side_unset_btn.click()
+    assert "E2419|E2420" not in c.state.hexside_corrections
+
+
+@pytest.mark.parametrize("attr, value, named", [
+    ("ground_mp", "x", "'x'"), ("port", "huge", "huge"), ("movement_area", "", "''"), ("rail", "maybe", "maybe"),
+])
+def test_a_bad_value_is_one_line_and_records_nothing(editor, guadalcanal, attr, value, named):
+    e, c = editor, guadalcanal
+    _paint(e, RUN)
+    seq = c.state.last_seq
+    e.attr.value = attr
+    e.value.value = value
+    e.apply_btn.click()
+    assert c.state.last_seq == seq
+    (rec,) = e.errors.records
+    assert rec.kind == "rejected" and named in rec.message and "\n" not in rec.message
+
+
+def test_setting_with_nothing_picked_says_so(editor, guadalcanal):
+    editor.apply_btn.click()
+    assert "pick a hex first" in editor.errors.records[-1].message
+    editor.mode.value = "hexside"
+    editor.side_btn.click()
+    assert "pick a hexside first" in editor.errors.records[-1].message
+
+
+def _upload(e, name: str, data: bytes) -> None:
+    e.upload.value = ({"name": name, "type": "text/csv", "size": len(data), "content": memoryview(data),
+                       "last_modified": datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)},)
+
+
+def test_import_an_uploaded_csv_all_or_nothing(editor, guadalcanal):
+    e, c = editor, guadalcanal
+    seq = c.state.last_seq
+    e.import_btn.click()
+    assert "choose a CSV file first" in e.errors.records[-1].message
+    _upload(e, "mine.csv", b"hex,ground_mp\nE2418,3\nE2419,lots\n")
+    e.import_btn.click()
+    assert c.state.last_seq == seq and e.errors.records[-1].message.startswith("mine.csv line 3: ")
+    assert "'lots'" in e.errors.records[-1].message
+    _upload(e, "mine.csv", b"hex,ground_mp\nE2418,\xff\n")
+    e.import_btn.click()
+    assert c.state.last_seq == seq and "not UTF-8" in e.errors.records[-1].message
+    _upload(e, "mine.csv", b"\xef\xbb\xbfhex,ground_mp\nE2418,3\nE2419,4\n")
+    e.import_btn.click()
+    assert c.state.last_seq == seq + 1 and c.state.map_corrections["E2419"]["ground_mp"] == 4
+    assert e.redrawn == (("E2418", "E2419"), ())
+
+
+def test_the_attribute_list_is_the_games_vocabulary(editor):
+    ids = [v for _, v in editor.attr.options]
+    assert {"ground_mp", "port", "airfield", "rail", "movement_area", "terrain", "country"} <= set(ids)
+    editor.attr.value = "port"
+    assert set(editor.value.options) == {"major", "minor", "anchorage", "no"}
+    editor.attr.value = "rail"
+    assert set(editor.value.options) == {"true", "false"}
+    assert {"mountain", "pass"} <= {v for _, v in editor.feature.options}
+
+
+def test_changed_keys():
+    a = {"x": 1, "y": {"k": 1}}
+    b = {"x": 1, "y": {"k": 2}, "z": 3}
+    assert changed_keys(a, b) == ["y", "z"] and changed_keys(b, a) == ["y", "z"] and changed_keys(a, dict(a)) == []
+
+
+def test_the_campaign_dashboard_offers_the_editor_on_its_map(guadalcanal):
+    from assistant.ui.dashboard import CampaignDashboard
+
+    d = CampaignDashboard(guadalcanal)
+    titles = [d.tabs.get_title(i) for i in range(len(d.tabs.children))]
+    assert "Map editor" in titles and d.editor is None
+    d.tabs.selected_index = titles.index("Map editor")
+    assert d.editor is not None and d.editor.map is d.map
+    _paint(d.editor, ["E2418", "E2419"])
+    d.editor.attr.value = "ground_mp"
+    d.editor.value.value = "2"
+    d.editor.apply_btn.click()
+    d.refresh()
+    assert d.editor.redrawn == (("E2418", "E2419"), ()) and set(d.map.corrected_hexes) >= {"E2418", "E2419"}
+    assert d.editor.apply_btn in d.write_buttons()
