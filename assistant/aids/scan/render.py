@@ -15,6 +15,7 @@ from typing import Optional
 
 from PIL import Image
 
+from .align import Affine
 from .events import Scan
 
 MAX_PX = 2048  # longest side of the warped picture (the browser scales it)
@@ -64,6 +65,10 @@ def warp(scan: Scan, image: Optional[Image.Image] = None, max_px: int = MAX_PX) 
     size = (max(1, round(bw * scale)), max(1, round(bh * scale)))
     sx, sy = bw / size[0], bh / size[1]  # board units per output pixel
     inv = scan.affine.inverse()
+    factor = int(native / scale)  # shrink a large image first (cheap box filter), then warp
+    if factor >= 2:
+        image = image.reduce(factor)
+        inv = Affine(*(c / factor for c in inv.coefficients()))
     # output pixel (i, j) -> board (x0 + i*sx, y0 + j*sy) -> image (u, v) = inv(board)
     data = (inv.a * sx, inv.b * sy, inv.a * x0 + inv.b * y0 + inv.c,
             inv.d * sx, inv.e * sy, inv.d * x0 + inv.e * y0 + inv.f)
