@@ -48,7 +48,7 @@ def read_text(path: str) -> str:
 def cmd_import(args) -> None:
     text = read_text(args.csv)
     with opened(args.file) as c:
-        rows = read_csv(text, c.state.game)
+        rows = read_csv(text, c.state.game, Path(args.csv).name)
         rec = c.execute(ImportTypes(rows=rows, replace=args.replace, source=Path(args.csv).name))
         done(args, c, rec, f"{rec.body.summary()} (#{rec.seq})")
 

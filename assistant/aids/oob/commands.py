@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
@@ -24,19 +25,28 @@ from .schema import MAX_TEXT, OobError, attr_columns, kind_schema, load_schema
 
 FIXED = ("type", "kind", "nation", "sample")
 MAX_ROWS = 10_000
+_BREAK = re.compile(r"\r\n|\r|\n")
 TYPE_ATTR = "oob_type"  # the attr that marks a placed unit with its type
 
 
 Row = tuple[int, Mapping[str, Any]]  # (line number, column -> cell)
 
 
-def read_csv(text: str, game: str) -> list[Row]:
-    """The data rows of an OOB CSV with their line numbers; OobError names a bad header or line.
+def read_csv(text: str, game: str, source: Optional[str] = None) -> list[Row]:
+    """The data rows of an OOB CSV with their line numbers; OobError names ``source`` (the file's
+    name) and the bad header or line.
 
     Columns: ``type``, ``kind``, ``nation`` (required), ``sample`` (optional yes/no), and any attr
     the game's schema lists (``campaign oob list FILE`` shows them); an empty cell is no value."""
-    if "\x00" in text:
-        raise OobError(f"line {text[:text.index(chr(0))].count(chr(10)) + 1}: a NUL character is not CSV text")
+    try:
+        return _read_csv(text, game)
+    except OobError as e:
+        raise OobError(f"{source}{'' if str(e).startswith('line') else ':'} {e}" if source else str(e)) from None
+
+
+def _read_csv(text: str, game: str) -> list[Row]:
+    if "\x00" in text:  # lines counted as the reader counts them (\r\n, \r or \n)
+        raise OobError(f"line {len(_BREAK.findall(text[:text.index(chr(0))])) + 1}: a NUL character is not CSV text")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
