@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from assistant.aids.scan.align import AlignError, solve
-from assistant.aids.scan.commands import AlignScan, RemoveScan, align_scan, remove_scan
+from assistant.aids.scan.commands import AlignScan, align_scan, remove_scan
 from assistant.aids.scan.events import scans_of
 from assistant.aids.scan.render import footprint, notice, warp
 from assistant.campaign import Campaign, CampaignError

@@ -70,3 +70,25 @@ def test_missing_image_is_a_notice_not_an_error(guadalcanal, photo, pts):
     assert v.errors.records == []
     v.load(str(photo))
     assert "not a file" in v.message.value
+
+
+def test_upload_is_saved_on_this_machine_and_loaded(guadalcanal, photo, tmp_path):
+    v = ScanWidget(guadalcanal, upload_dir=tmp_path / "uploads")
+    data = photo.read_bytes()
+    v._on_upload({"new": ({"name": "../from phone.png", "content": memoryview(data)},)})
+    saved = tmp_path / "uploads" / "from phone.png"  # the name only: no path from the browser
+    assert saved.read_bytes() == data
+    assert v.image_path == str(saved.resolve()) and v.image_size == (320, 260)
+    v.close()
+
+
+def test_cli_list_shows_the_missing_image_notice(guadalcanal, photo, pts, capsys):
+    from assistant.aids.scan.commands import align_scan
+    from assistant.cli import main
+
+    align_scan(guadalcanal, photo, pts)
+    guadalcanal.close()
+    photo.unlink()
+    assert main(["scan", "list", str(photo.parent / "g.campaign")]) in (0, None)
+    out = capsys.readouterr().out.strip()
+    assert out.startswith("E: ") and "not on this machine" in out and len(out.splitlines()) == 1
