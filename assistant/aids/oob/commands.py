@@ -236,3 +236,20 @@ class PlaceByType:
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:
         return None  # rebuilt on the fresh state: a changed or removed type is refused there
+
+
+def check_rows(state, rows: Sequence[Mapping[str, Any]]) -> list[tuple[int, str]]:
+    """Every problem of a grid's rows before saving, as ``(row number from 1, message)``: each row
+    alone (``parse_type``) and names repeated between rows. Empty: the grid may be saved."""
+    problems: list[tuple[int, str]] = []
+    seen: dict[str, int] = {}
+    for i, row in enumerate(rows, 1):
+        try:
+            t = parse_type(state, row)
+        except CampaignError as e:
+            problems.append((i, v.one_line(e)))
+            continue
+        if t.name.lower() in seen:
+            problems.append((i, f"type {t.name!r} is also on row {seen[t.name.lower()]}"))
+        seen.setdefault(t.name.lower(), i)
+    return problems
