@@ -178,3 +178,20 @@ def test_commands_in_python_and_the_import_check(witp_file, tmp_path):
         assert unit_types(d.state) == {}
         placed = [u for u in d.state.units.values() if u.attrs.get("oob_type") == "Zero"]
         assert placed and placed[0].side == "japan" and placed[0].attrs["carrier"] is True
+
+
+def test_a_tampered_export_is_refused_by_the_import_check(witp_file, tmp_path):
+    """An export whose imported type holds a value the CSV import refuses is not imported."""
+    from assistant.campaign.errors import CampaignFileError
+
+    with Campaign.open(witp_file) as c:
+        c.execute(ImportTypes(rows=[{"type": "Zero", "kind": "Air Points", "nation": "japan", "normal_range": "12"}]))
+        (exported,) = c.export(tmp_path / "out")
+    doc = json.loads(exported.read_text())
+    (ev,) = [e for e in doc["events"] if e["type"] == "unit_types_imported"]
+    ev["payload"]["after"][0]["attrs"]["normal_range"] = 500
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(CampaignFileError, match="normal_range 500 is outside 1..99"):
+        Campaign.import_json(bad, tmp_path / "z.campaign")
+    assert not (tmp_path / "z.campaign").exists()
