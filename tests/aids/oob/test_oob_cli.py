@@ -154,7 +154,7 @@ def test_an_apto_air_type_range_reaches_the_strike_plotter(apto_file, write, cap
         nation = next(n.id for n in c.state.sides[0].nations)
         g = c.graph()
         base = next(n for n, a in g.nodes(data=True) if a.get("surface", "land") == "land" and g.degree(n) == 6)
-    csv_ = f"type,kind,nation,type,strength,range\n"  # a repeated column is refused
+    csv_ = "type,kind,nation,type,strength,range\n"  # a repeated column is refused
     code, _, err = run(capsys, "oob", "import", apto_file, write("dup.csv", csv_ + f"x,Air unit,{nation},F,2,4\n"))
     assert code == 2 and "line 1: column 'type' appears twice" in err
     # apto's "type" column is the counter's letter; the type's name goes in the first column
