@@ -219,7 +219,13 @@ class MapEditor:
         self.hex_box.layout.display = None if hexes else "none"
         self.side_box.layout.display = "none" if hexes else None
         self.paint.disabled = not hexes
-        self._show_picks()
+        # Only the current mode's picks are on the map (a run shown while picking a hexside misleads).
+        if hexes:
+            self.set_side_pick([])
+            self.set_run(self.run)
+        else:
+            self.map.clear_overlay("mapedit/run")
+            self._show_picks()
 
     def _on_attr(self, _change) -> None:
         a = self.attrs[self.attr.value]

@@ -81,8 +81,9 @@ def test_only_what_changed_is_drawn_again(editor, guadalcanal):
     assert e.redrawn == (("E2519",), ())
     assert e.map._overlays["mapedit/features"] is features  # hexsides untouched: not redrawn
     assert e.map.board_layer is board and e.map.corrections_layer is corrections
-    assert set(e.map.overlays_in("mapedit")) == {"mapedit/changed", "mapedit/features", "mapedit/hexside",
-                                                 "mapedit/run"}
+    assert set(e.map.overlays_in("mapedit")) == {"mapedit/changed", "mapedit/features", "mapedit/hexside"}
+    e.mode.value = "hexes"  # back: the run is shown again, the hexside pick is not
+    assert set(e.map.overlays_in("mapedit")) == {"mapedit/changed", "mapedit/features", "mapedit/run"}
 
 
 def test_hexside_mode_needs_two_adjacent_hexes(editor, guadalcanal):
