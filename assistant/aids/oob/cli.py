@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...cli.common import FILE, CliError, add_command, done, emit, opened
-from .commands import ImportTypes, PlaceByType, read_csv, type_rows
+from .commands import FIXED, ImportTypes, PlaceByType, read_csv, type_rows
 from .events import unit_types
 from .schema import OobError, load_schema
 
@@ -21,7 +21,7 @@ def register(sub) -> None:
     p = sub.add_parser("oob", help="orders of battle: unit types from the counters, units placed by type")
     osub = p.add_subparsers(dest="oob_action", metavar="ACTION", required=True)
     add_command(osub, "import", "import unit types from a CSV, checked row by row (one undoable event)", cmd_import,
-                FILE, (("csv",), {"metavar": "CSV", "help": "columns type,kind,nation[,sample] and counter values"}),
+                FILE, (("csv",), {"metavar": "CSV", "help": "columns unit_type,kind,nation[,sample] and counter values"}),
                 (("--replace",), {"action": "store_true", "help": "change types already entered"}),
                 errors=(OobError,))
     add_command(osub, "list", "the unit types entered, and the columns each kind takes", cmd_list, FILE,
@@ -67,9 +67,9 @@ def cmd_list(args) -> None:
 def _text(p) -> str:
     lines = [f"{p['game']} orders of battle: {len(p['types'])} unit type(s)"]
     for t in p["types"]:
-        vals = ", ".join(f"{k}={v}" for k, v in t.items() if k not in ("type", "kind", "nation", "sample"))
-        lines.append(f"  {t['type']:<24} {t['kind']:<20} {t['nation']:<12} {vals}" + ("  [sample]" if t["sample"] else ""))
-    lines.append("columns: type,kind,nation[,sample] and per kind:")
+        vals = ", ".join(f"{k}={v}" for k, v in t.items() if k not in FIXED)
+        lines.append(f"  {t['unit_type']:<24} {t['kind']:<20} {t['nation']:<12} {vals}" + ("  [sample]" if t["sample"] else ""))
+    lines.append("columns: unit_type,kind,nation[,sample] and per kind:")
     for k, attrs in p["kinds"].items():
         lines.append(f"  {k}: " + (", ".join(a["name"] for a in attrs) or "(no counter values)"))
     return "\n".join(lines)

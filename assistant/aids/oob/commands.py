@@ -23,7 +23,7 @@ from ...rules.kinds import find_kind
 from .events import SLICE, UnitType, UnitTypesImported
 from .schema import MAX_TEXT, OobError, attr_columns, kind_schema, load_schema
 
-FIXED = ("type", "kind", "nation", "sample")
+FIXED = ("unit_type", "kind", "nation", "sample")  # "unit_type": apto counters have a "type" value
 MAX_ROWS = 10_000
 _BREAK = re.compile(r"\r\n|\r|\n")
 TYPE_ATTR = "oob_type"  # the attr that marks a placed unit with its type
@@ -36,7 +36,7 @@ def read_csv(text: str, game: str, source: Optional[str] = None) -> list[Row]:
     """The data rows of an OOB CSV with their line numbers; OobError names ``source`` (the file's
     name) and the bad header or line.
 
-    Columns: ``type``, ``kind``, ``nation`` (required), ``sample`` (optional yes/no), and any attr
+    Columns: ``unit_type`` (the type's name), ``kind``, ``nation`` (required), ``sample`` (optional yes/no), and any attr
     the game's schema lists (``campaign oob list FILE`` shows them); an empty cell is no value."""
     try:
         return _read_csv(text, game)
@@ -51,14 +51,14 @@ def _read_csv(text: str, game: str) -> list[Row]:
     try:
         header = next(reader, None)
         if header is None:
-            raise OobError("the CSV is empty: its first line must name the columns (type,kind,nation,...)")
+            raise OobError("the CSV is empty: its first line must name the columns (unit_type,kind,nation,...)")
         header = [h.strip() for h in header]
         known = set(FIXED) | set(attr_columns(game))
         for h in header:
             if h not in known:
-                raise OobError(f"line 1: column {_show(h)} is not type, kind, nation, sample or a counter value "
+                raise OobError(f"line 1: column {_show(h)} is not unit_type, kind, nation, sample or a counter value "
                                f"of {game} (see `campaign oob list FILE`)")
-        for need in ("type", "kind", "nation"):
+        for need in ("unit_type", "kind", "nation"):
             if need not in header:
                 raise OobError(f"line 1: the header has no {need!r} column")
         dup = next((h for h in header if header.count(h) > 1), None)
@@ -99,9 +99,9 @@ def _cell(val: Any) -> str:
 
 def parse_type(state, row: Mapping[str, Any]) -> UnitType:
     """One unit type from one row (cells as text, or already typed); OobError names the bad value."""
-    name = _cell(row.get("type")).strip()
+    name = _cell(row.get("unit_type")).strip()
     if not name or not name.isprintable() or len(name) > MAX_TEXT:
-        raise OobError(f"type {_show(name)} must be a name of 1-{MAX_TEXT} printable characters")
+        raise OobError(f"unit_type {_show(name)} must be a name of 1-{MAX_TEXT} printable characters")
     ks = kind_schema(state.game, _cell(row.get("kind")).strip())
     try:
         nation = v.nation(state, _cell(row.get("nation")))
@@ -186,7 +186,7 @@ class ImportTypes:
 
 def type_rows(t: UnitType) -> dict[str, Any]:
     """A unit type as one row of columns (the form ``ImportTypes`` and the CSV take)."""
-    return {"type": t.name, "kind": t.kind, "nation": t.nation, "sample": t.sample, **t.attrs}
+    return {"unit_type": t.name, "kind": t.kind, "nation": t.nation, "sample": t.sample, **t.attrs}
 
 
 @rebuilds(UnitTypesImported)

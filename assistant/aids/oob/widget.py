@@ -47,7 +47,7 @@ class GridRow:
                  original: Optional[str] = None):
         values = values or {}
         self.original = original  # the saved type's name (None: a new row)
-        self.name = w.Text(value=_cell_text(values.get("type")), placeholder="type", layout=NAME)
+        self.name = w.Text(value=_cell_text(values.get("unit_type")), placeholder="type", layout=NAME)
         self.nation = w.Dropdown(options=nations, value=values.get("nation") or nations[0][1], layout=CELL)
         self.cells = {a: w.Text(value=_cell_text(values.get(a)), placeholder=a, layout=CELL) for a in attrs}
         self.sample = w.Checkbox(value=bool(values.get("sample")), description="sample", indent=False,
@@ -58,7 +58,7 @@ class GridRow:
                               self.note])
 
     def values(self, kind: str) -> dict[str, Any]:
-        return {"type": self.name.value, "kind": kind, "nation": self.nation.value,
+        return {"unit_type": self.name.value, "kind": kind, "nation": self.nation.value,
                 "sample": "yes" if self.sample.value else "no", **{a: c.value for a, c in self.cells.items()}}
 
 
@@ -114,9 +114,9 @@ class OobWidget:
         kind = self.kind.value
         attrs, nations = self._attrs(), self._nations()
         types = [t for t in unit_types(self.campaign.state).values() if t.kind == kind]
-        self.rows = [GridRow(attrs, nations, {"type": t.name, "nation": t.nation, "sample": t.sample, **t.attrs},
+        self.rows = [GridRow(attrs, nations, {"unit_type": t.name, "nation": t.nation, "sample": t.sample, **t.attrs},
                              original=t.name) for t in types]
-        self.header.value = ("<code>type · nation · " + " · ".join(_esc(a) for a in attrs) + "</code>"
+        self.header.value = ("<code>unit_type · nation · " + " · ".join(_esc(a) for a in attrs) + "</code>"
                              + "".join(f"<br><small>{_esc(a.name)} {_esc(a.rule)}: {_esc(a.doc)}"
                                        + (f" ({a.min:g}..{a.max:g})" if a.min is not None and a.max is not None else "")
                                        + "</small>" for a in self.schema[kind].attrs.values()) if kind else "")

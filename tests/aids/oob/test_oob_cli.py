@@ -13,7 +13,7 @@ from assistant.campaign import Campaign
 from campaignkit import file_fingerprint
 from conftest import run
 
-GOOD = """type,kind,nation,normal_range,extended_range,ap_type,air_combat,sample
+GOOD = """unit_type,kind,nation,normal_range,extended_range,ap_type,air_combat,sample
 F4F Wildcat,Air Points,US,10,15,FTR,4L,yes
 SBD Dauntless,Air Points,us,12,,D,2(3)L,yes
 """
@@ -36,7 +36,7 @@ def test_import_is_one_event_with_typed_values(witp_file, write, capsys):
     assert "extended_range" not in types["SBD Dauntless"].attrs  # an empty cell is no value
     code, out, _ = run(capsys, "oob", "list", witp_file, "--json")
     listed = json.loads(out)
-    assert [t["type"] for t in listed["types"]] == ["F4F Wildcat", "SBD Dauntless"]
+    assert [t["unit_type"] for t in listed["types"]] == ["F4F Wildcat", "SBD Dauntless"]
     assert "normal_range" in [a["name"] for a in listed["kinds"]["Air Points"]]
 
 
@@ -51,7 +51,7 @@ def test_one_undo_takes_the_whole_import_back_and_redo_restores_it(witp_file, wr
 
 def test_replace_changes_a_type_and_undo_restores_the_old_values(witp_file, write, capsys):
     run(capsys, "oob", "import", witp_file, write("ap.csv", GOOD))
-    again = write("ap2.csv", "type,kind,nation,normal_range\nF4F Wildcat,Air Points,US,11\n")
+    again = write("ap2.csv", "unit_type,kind,nation,normal_range\nF4F Wildcat,Air Points,US,11\n")
     code, _, err = run(capsys, "oob", "import", witp_file, again)
     assert code == 2 and "ap2.csv line 2: type 'F4F Wildcat' is already in the orders of battle" in err
     assert run(capsys, "oob", "import", witp_file, again, "--replace")[0] == 0
@@ -61,29 +61,29 @@ def test_replace_changes_a_type_and_undo_restores_the_old_values(witp_file, writ
 
 
 BAD = [  # (csv, the line and value the error names)
-    ("type,kind,nation,normal_range\nA,Air Points,US,10\nB,Air Points,US,ten\n", "line 3: normal_range 'ten' is not a whole number"),
-    ("type,kind,nation,normal_range\nA,Air Points,US,100\n", "line 2: normal_range 100 is outside 1..99 [4.1]"),
-    ("type,kind,nation\nA,Airplane,US\n", "line 2: kind 'Airplane' is not a unit kind of witp"),
-    ("type,kind,nation\nA,Air Points,Freedonia\n", "line 2: nation 'Freedonia' is not a nation of witp"),
-    ("type,kind,nation,steps\nA,Air Points,US,2\n", "line 2: steps '2': kind 'Air Points' does not take 'steps'"),
-    ("type,kind,nation,normal_range,extended_range\nA,Air Points,US,12,9\n",
+    ("unit_type,kind,nation,normal_range\nA,Air Points,US,10\nB,Air Points,US,ten\n", "line 3: normal_range 'ten' is not a whole number"),
+    ("unit_type,kind,nation,normal_range\nA,Air Points,US,100\n", "line 2: normal_range 100 is outside 1..99 [4.1]"),
+    ("unit_type,kind,nation\nA,Airplane,US\n", "line 2: kind 'Airplane' is not a unit kind of witp"),
+    ("unit_type,kind,nation\nA,Air Points,Freedonia\n", "line 2: nation 'Freedonia' is not a nation of witp"),
+    ("unit_type,kind,nation,steps\nA,Air Points,US,2\n", "line 2: steps '2': kind 'Air Points' does not take 'steps'"),
+    ("unit_type,kind,nation,normal_range,extended_range\nA,Air Points,US,12,9\n",
      "line 2: extended_range 9 is below normal_range 12 [4.1]"),
-    ("type,kind,nation\nA,Air Points,US\na,Air Points,US\n", "line 3: type 'a' is also on line 2"),
-    ("type,kind,nation\nA,Air Points,US,9\n", "line 2: 4 cells, the header has 3"),
-    ("type,kind,nation,range\nA,Air Points,US,9\n", "line 1: column 'range' is not type, kind, nation, sample"),
-    ("type,kind\nA,Air Points\n", "line 1: the header has no 'nation' column"),
-    ("type,kind,nation\n", "the CSV has no unit types (only its header)"),
+    ("unit_type,kind,nation\nA,Air Points,US\na,Air Points,US\n", "line 3: type 'a' is also on line 2"),
+    ("unit_type,kind,nation\nA,Air Points,US,9\n", "line 2: 4 cells, the header has 3"),
+    ("unit_type,kind,nation,range\nA,Air Points,US,9\n", "line 1: column 'range' is not unit_type, kind, nation, sample"),
+    ("unit_type,kind\nA,Air Points\n", "line 1: the header has no 'nation' column"),
+    ("unit_type,kind,nation\n", "the CSV has no unit types (only its header)"),
     ("", "the CSV is empty"),
-    ("type,kind,nation,hq_type\nX,HQ,US,purple\n", "line 2: hq_type 'purple' is not one of army, fleet"),
-    ("type,kind,nation,carrier\n\"A\nB\",Air Points,US,yes\n",
-     "line 2: type 'A\\nB' must be a name of 1-100 printable characters"),
-    ('type,kind,nation\n"A,Air Points,US\n', "line 2: unexpected end of data"),
+    ("unit_type,kind,nation,hq_type\nX,HQ,US,purple\n", "line 2: hq_type 'purple' is not one of army, fleet"),
+    ("unit_type,kind,nation,carrier\n\"A\nB\",Air Points,US,yes\n",
+     "line 2: unit_type 'A\\nB' must be a name of 1-100 printable characters"),
+    ('unit_type,kind,nation\n"A,Air Points,US\n', "line 2: unexpected end of data"),
 ]
 
 
 @pytest.mark.parametrize("text, named", BAD)
 def test_a_bad_row_exits_2_naming_its_line_and_changes_nothing(witp_file, write, capsys, text, named):
-    run(capsys, "oob", "import", witp_file, write("ok.csv", "type,kind,nation\nKeep,HQ,US\n"))
+    run(capsys, "oob", "import", witp_file, write("ok.csv", "unit_type,kind,nation\nKeep,HQ,US\n"))
     before = file_fingerprint(witp_file), _types(witp_file)
     code, out, err = run(capsys, "oob", "import", witp_file, write("bad.csv", text))
     assert code == 2 and out == ""
@@ -92,9 +92,9 @@ def test_a_bad_row_exits_2_naming_its_line_and_changes_nothing(witp_file, write,
 
 
 def test_a_file_that_is_not_utf8_or_missing(witp_file, tmp_path, capsys):
-    (tmp_path / "latin.csv").write_bytes("type,kind,nation\nZéro,Air Points,japan\n".encode("latin-1"))
+    (tmp_path / "latin.csv").write_bytes("unit_type,kind,nation\nZéro,Air Points,japan\n".encode("latin-1"))
     code, _, err = run(capsys, "oob", "import", witp_file, tmp_path / "latin.csv")
-    assert code == 2 and "latin.csv: byte 18 is not UTF-8 text" in err
+    assert code == 2 and "latin.csv: byte 23 is not UTF-8 text" in err
     code, _, err = run(capsys, "oob", "import", witp_file, tmp_path / "none.csv")
     assert code == 2 and "none.csv: No such file" in err
 
@@ -126,14 +126,14 @@ def test_a_placed_type_drives_the_strike_reach_with_its_normal_range(witp_file, 
     extreme range (i.e., beyond their printed extended-ranges--or normal range if no extended range
     applies) ... out to a maximum of 6 MP's beyond'."""
     target = "E2014"  # a hex west-north-west of Guadalcanal: within 99 MP, far enough for every class
-    probe = write("p.csv", "type,kind,nation,normal_range\nProbe,Air Points,US,99\n")
+    probe = write("p.csv", "unit_type,kind,nation,normal_range\nProbe,Air Points,US,99\n")
     assert run(capsys, "oob", "import", witp_file, probe)[0] == 0
     assert run(capsys, "oob", "place", witp_file, "--type", "Probe", "--hex", "E2418", "--id", "probe")[0] == 0
     d = _reach(capsys, witp_file, target, "probe")["distance"]
     assert d is not None and d > 8 and d == int(d), d
     d = int(d)
     rows = "\n".join([f"Normal,Air Points,US,{d}", f"Short,Air Points,US,{d - 3}", f"Beyond,Air Points,US,{d - 7}"])
-    assert run(capsys, "oob", "import", witp_file, write("t.csv", "type,kind,nation,normal_range\n" + rows + "\n"))[0] == 0
+    assert run(capsys, "oob", "import", witp_file, write("t.csv", "unit_type,kind,nation,normal_range\n" + rows + "\n"))[0] == 0
     classes = {}
     for t in ("Normal", "Short", "Beyond"):
         assert run(capsys, "oob", "place", witp_file, "--type", t, "--hex", "E2418", "--id", t.lower())[0] == 0
@@ -154,21 +154,22 @@ def test_an_apto_air_type_range_reaches_the_strike_plotter(apto_file, write, cap
         nation = next(n.id for n in c.state.sides[0].nations)
         g = c.graph()
         base = next(n for n, a in g.nodes(data=True) if a.get("surface", "land") == "land" and g.degree(n) == 6)
-    csv_ = "type,kind,nation,type,strength,range\n"  # a repeated column is refused
-    code, _, err = run(capsys, "oob", "import", apto_file, write("dup.csv", csv_ + f"x,Air unit,{nation},F,2,4\n"))
-    assert code == 2 and "line 1: column 'type' appears twice" in err
-    # apto's "type" column is the counter's letter; the type's name goes in the first column
-    assert run(capsys, "oob", "import", apto_file, write("a.csv", "type,kind,nation,strength,range\n"
-                                                          f"Zero,Air unit,{nation},3,4\n"))[0] == 0
+    dup = "unit_type,kind,nation,range,strength,range\n"  # a repeated column is refused
+    code, _, err = run(capsys, "oob", "import", apto_file, write("dup.csv", dup + f"x,Air unit,{nation},4,2,4\n"))
+    assert code == 2 and "line 1: column 'range' appears twice" in err
+    # apto's "type" is the counter's letter [4.0]; the type's own name is the unit_type column
+    code, _, err = run(capsys, "oob", "import", apto_file, write("a.csv", "unit_type,kind,nation,type,strength,range\n"
+                                                                 f"Zero,Air unit,{nation},f,3,4\n"))
+    assert code == 0, err
     assert run(capsys, "oob", "place", apto_file, "--type", "Zero", "--hex", base, "--id", "z")[0] == 0
     with Campaign.open(apto_file, readonly=True) as c:
-        assert c.state.units["z"].attrs == {"strength": 3, "range": 4, "oob_type": "Zero"}
+        assert c.state.units["z"].attrs == {"type": "F", "strength": 3, "range": 4, "oob_type": "Zero"}
 
 
 def test_commands_in_python_and_the_import_check(witp_file, tmp_path):
     """The Python API the grid uses, and a JSON export re-imported through the commands' checks."""
     with Campaign.open(witp_file) as c:
-        rec = c.execute(ImportTypes(rows=[{"type": "Zero", "kind": "Air Points", "nation": "japan",
+        rec = c.execute(ImportTypes(rows=[{"unit_type": "Zero", "kind": "Air Points", "nation": "japan",
                                            "normal_range": 12, "carrier": True}], source="grid"))
         assert isinstance(rec.body, UnitTypesImported)
         c.execute(PlaceByType(type="Zero", hex="E2418"))
@@ -185,7 +186,7 @@ def test_a_tampered_export_is_refused_by_the_import_check(witp_file, tmp_path):
     from assistant.campaign.errors import CampaignFileError
 
     with Campaign.open(witp_file) as c:
-        c.execute(ImportTypes(rows=[{"type": "Zero", "kind": "Air Points", "nation": "japan", "normal_range": "12"}]))
+        c.execute(ImportTypes(rows=[{"unit_type": "Zero", "kind": "Air Points", "nation": "japan", "normal_range": "12"}]))
         (exported,) = c.export(tmp_path / "out")
     doc = json.loads(exported.read_text())
     (ev,) = [e for e in doc["events"] if e["type"] == "unit_types_imported"]

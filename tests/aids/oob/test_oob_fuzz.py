@@ -19,7 +19,7 @@ from assistant.rules.kinds import load_kinds
 from campaignkit import file_fingerprint
 from conftest import run
 
-HEADER = ["type", "kind", "nation", "normal_range", "extended_range", "carrier", "bomber_class", "steps"]
+HEADER = ["unit_type", "kind", "nation", "normal_range", "extended_range", "carrier", "bomber_class", "steps"]
 BASE = [
     ["Zero", "Air Points", "japan", "12", "16", "yes", "", ""],
     ["Betty", "Air Points", "Japan", "14", "", "no", "twin", ""],
@@ -37,7 +37,7 @@ def _ok_int(text: str, low: int, high: int) -> bool:
 def _valid(col: str, text: str, row: list[str]) -> bool:
     """An oracle written from the schema's words, independent of the aid's parser."""
     t = text.strip()
-    if col == "type":
+    if col == "unit_type":
         return bool(t) and t.isprintable() and len(t) <= 100 and t.lower() not in ("zero", "betty", "sendai division")
     if col == "kind":
         return t.lower() in (k.lower() for k in ("Air Points", "infantry division")) and t.lower() == row[1].lower()
@@ -73,7 +73,7 @@ def witp(witp_file, capsys):
     """The Guadalcanal campaign with one unit type already entered (it must survive every refusal)."""
     assert run(capsys, "oob", "place", witp_file, "--type", "x", "--hex", "E2418")[0] == 2
     with Campaign.open(witp_file) as c:
-        c.execute(ImportTypes(rows=[{"type": "Kept", "kind": "HQ", "nation": "us", "sea_radius": "10"}]))
+        c.execute(ImportTypes(rows=[{"unit_type": "Kept", "kind": "HQ", "nation": "us", "sea_radius": "10"}]))
     return witp_file
 
 
@@ -114,7 +114,7 @@ def test_structural_damage_is_refused(witp, write, capsys, data):
         rows[i].pop(data.draw(st.integers(0, len(HEADER) - 1)))
     elif how == "unknown column":
         name = data.draw(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=10))
-        assume(name not in ("type", "kind", "nation", "sample", "normal_range", "extended_range", "transfer_range",
+        assume(name not in ("unit_type", "kind", "nation", "sample", "normal_range", "extended_range", "transfer_range",
                             "anti_ship", "bombardment", "carrier", "steps", "tq", "ijn", "elite", "block", "roles",
                             "hq_type", "sea_radius", "nations", "exempt", "commander", "load", "ap_type",
                             "type_name", "air_combat", "night_rated", "bomber_class", "air_capacity")
@@ -141,7 +141,7 @@ def test_structural_damage_is_refused(witp, write, capsys, data):
 def test_any_text_either_imports_or_changes_nothing(witp, write, capsys, text):
     """Arbitrary text after a real header: either a clean import (one event) or one error line."""
     before = _snapshot(witp)
-    code, out, err = run(capsys, "oob", "import", witp, write("t.csv", "type,kind,nation,normal_range\n" + text))
+    code, out, err = run(capsys, "oob", "import", witp, write("t.csv", "unit_type,kind,nation,normal_range\n" + text))
     if code == 0:
         assert _snapshot(witp)[1] == before[1] + 1
         run(capsys, "undo", witp)
