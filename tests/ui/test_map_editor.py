@@ -117,18 +117,38 @@ def choose(page, selector: str, text: str) -> None:
     page.select_option(f"{selector} select", index=idx)
 
 
-def strike_distance(page, frame, grid, side, target) -> str:
-    page.goto(url_of_strike[0], wait_until="commit", timeout=90_000)
+def visit(ctx, address: str):
+    """A new page of ``ctx`` on ``address`` with its probe, once its map is drawn."""
+    page = ctx.new_page()
+    probe = T.PageProbe.attach(page)
+    page.goto(address, wait_until="commit", timeout=90_000)
     T.wait_for_map(page, timeout_ms=90_000)
-    page.wait_for_selector(".ca-strike-side select", timeout=30_000)
-    choose(page, ".ca-strike-side", f"({side})")
-    T.click_hex(page, frame, grid, target)
-    wait_text(page, ".ca-strike-target", target)
-    page.wait_for_selector(".ca-strike-item", timeout=60_000)
-    return text_of(page, ".ca-strike-reach")
+    return page, probe
 
 
-url_of_strike: list = []
+def done_with(page, probe) -> None:
+    """The page loaded nothing from outside and logged no error; then it is closed."""
+    assert probe.blocked == [], probe.blocked
+    assert [e for e in probe.console_errors if "favicon" not in e] == [], probe.console_errors
+    page.close()
+
+
+def strike_distance(ctx, served, frame, grid, side, target, name) -> str:
+    """The strike dashboard's reach list for ``target`` (a fresh page; screenshot ``name``)."""
+    page, probe = visit(ctx, url(served, "strike.ipynb"))
+    try:
+        page.wait_for_selector(".ca-strike-side select", timeout=30_000)
+        choose(page, ".ca-strike-side", f"({side})")
+        T.click_hex(page, frame, grid, target)
+        wait_text(page, ".ca-strike-target", target)
+        page.wait_for_selector(".ca-strike-item", timeout=60_000)
+        reach = text_of(page, ".ca-strike-reach")
+        shot(page, name)
+    except BaseException:
+        shot(page, "mapedit-failed")
+        raise
+    done_with(page, probe)
+    return reach
 
 
 def zoom_in_on(page, frame, grid, label: str, steps: int = 6) -> None:
@@ -154,18 +174,13 @@ def test_paint_jungle_and_a_mountain_hexside_and_the_strike_distance_changes(ser
     before = item.distance
     run = item.path[-4:-1]   # three hexes on the strike's path, before the target
     crossing = (entry, target)  # the hexside every cheapest path crosses into the target
-    url_of_strike[:] = [url(served, "strike.ipynb")]
     ctx = browser.new_context(viewport=VIEWPORT)
-    page = ctx.new_page()
-    probe = T.PageProbe.attach(page)
     try:
-        reach = strike_distance(page, frame, grid, side, target)
+        reach = strike_distance(ctx, served, frame, grid, side, target, "mapedit-01-strike-before")
         assert f"{before:g} MP" in reach, reach
-        shot(page, "mapedit-01-strike-before")
+        page, probe = visit(ctx, url(served, "campaign.ipynb"))
 
         # The campaign dashboard's Map editor tab.
-        page.goto(url(served, "campaign.ipynb"), wait_until="commit", timeout=90_000)
-        T.wait_for_map(page, timeout_ms=90_000)
         page.wait_for_selector(".ca-unit-list select", timeout=30_000)
         page.fill(".ca-hex-field input", target)
         page.press(".ca-hex-field input", "Enter")
@@ -193,6 +208,7 @@ def test_paint_jungle_and_a_mountain_hexside_and_the_strike_distance_changes(ser
         page.click(".ca-mapedit-side-apply")
         wait_text(page, ".ca-mapedit-status", "1 hexside", timeout_ms=60_000)
         shot(page, "mapedit-03-mountain-hexside")
+        done_with(page, probe)
 
         from assistant.campaign import Campaign
 
@@ -210,20 +226,17 @@ def test_paint_jungle_and_a_mountain_hexside_and_the_strike_distance_changes(ser
                               if it.unit == item.unit)
         after = after_item.distance
         assert before < after <= before + entry_mp(served.file, target), (before, after)
-        reach = strike_distance(page, frame, grid, side, target)
+        reach = strike_distance(ctx, served, frame, grid, side, target, "mapedit-04-strike-after")
         assert f"{after:g} MP" in reach and after_item.range_class in reach, reach
-        shot(page, "mapedit-04-strike-after")
 
         # Undone from the command line: the hexside goes, the strike is as before.
         r = campaign_cli("undo", str(served.file), home=served.home)
         assert r.returncode == 0, r.stderr
-        reach = strike_distance(page, frame, grid, side, target)
+        reach = strike_distance(ctx, served, frame, grid, side, target, "mapedit-05-strike-undone")
         assert f"{before:g} MP" in reach, reach
-
-        assert probe.blocked == [], probe.blocked
-        assert [e for e in probe.console_errors if "favicon" not in e] == []
     except BaseException:
-        shot(page, "mapedit-failed")
+        for p in ctx.pages:
+            shot(p, "mapedit-failed")
         raise
     finally:
         ctx.close()

@@ -15,7 +15,6 @@ from typing import Any, Mapping, Optional, Sequence
 from ...campaign import validate as v
 from ...campaign.commands import Context, SetHex, SetHexside
 from ...campaign.errors import CampaignError
-from ...campaign.events import HexCorrected, HexsideCorrected
 from ...campaign.importcheck import rebuilds
 from ...hexes import HexError
 from ...maps.hexsides import SEPARATOR, check_features, hexside_id, split_id
@@ -162,7 +161,3 @@ def _rebuild(b: MapEdited, s, ctx) -> MapEdited:
             raise CampaignError(f"hexside {v.show(sd.hexside)} is not two hexes joined by {SEPARATOR!r}")
         sides.append((tuple(parts), dict(sd.set)))
     return EditMap(how=b.how, hexes=hexes, hexsides=sides, origin=b.origin).build(s, ctx)
-
-
-__all__ = ["EditMap", "check_hex", "check_side", "paint", "set_hexsides", "MAX_CHANGES",
-           "HexCorrected", "HexsideCorrected"]
