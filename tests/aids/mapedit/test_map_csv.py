@@ -112,3 +112,19 @@ def test_cli_map_import_json_and_exit_2_with_the_line(guadalcanal, tmp_path, cap
     capsys.readouterr()
     assert main(["map", "import", path, str(tmp_path / "missing.csv")]) == 2
     assert "cannot read map CSV" in capsys.readouterr().err
+
+
+def test_apto_rail_is_a_hex_attribute_or_a_hexside_feature_by_its_row(tmp_path):
+    """apto names both a hex attribute ``rail`` [6.1] and a hexside feature ``rail`` [5.8]: a row
+    with hex_b sets the hexside's, one without sets the hex's."""
+    from assistant.campaign import Campaign
+
+    with Campaign.create(tmp_path / "a.campaign", game="apto") as c:
+        land = next(h for h, a in c.graph().nodes(data=True) if a.get("surface") == "land")
+        nb = sorted(c.graph().neighbors(land))[0]
+        text = f"hex,hex_b,attribute,value\n{land},,rail,yes\n{land},{nb},rail,yes\n{land},,terrain,Jungle\n"
+        import_map(c, _write(tmp_path, text))
+        assert c.graph().nodes[land]["rail"] is True and c.graph().nodes[land]["terrain"] == "jungle"
+        assert c.graph().edges[land, nb]["rail"] is True
+        with pytest.raises(MapCsvError, match=r"m.csv line 2: .*terrain.*'lava'"):
+            import_map(c, _write(tmp_path, f"hex,terrain\n{land},lava\n"))
