@@ -120,6 +120,9 @@ def cull_interval(cull_after: int) -> int:
     return max(2, min(60, cull_after // 5))
 
 
+PREHEAT_ONLY_HOME = [r".*(?<!campaign\.ipynb)$"]  # every notebook but the campaign dashboard
+
+
 def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size: int = 1,
                   tracebacks: bool = False, cull_after: int = DEFAULT_CULL_AFTER,
                   extra: tuple[str, ...] = ()) -> list[str]:
@@ -140,7 +143,10 @@ def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size
     if not tracebacks:  # a failing cell shows one line (no paths, no traceback); the log has the rest
         cmd.append(f"--VoilaExecutor.cell_error_instruction={CELL_ERROR}")
     if preheat:
-        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
+        # One kernel kept ready for the campaign dashboard, the page `campaign serve` opens; an aid's
+        # page starts its own kernel when opened (a kernel per dashboard would hold ~180 MB each).
+        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}",
+                f"--VoilaKernelManager.preheat_denylist={PREHEAT_ONLY_HOME!r}"]
     return cmd + list(extra)
 
 
