@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, require_chromium, shot, start_serve
+from uikit import campaign_cli, require_chromium, shot, start_serve, text_of, wait_text
 
 require_chromium()
 
@@ -62,16 +62,6 @@ def served(tmp_path_factory):
     s = start_serve(home, "--demo")
     yield s
     assert s.stop() == 0, "".join(s.output)
-
-
-def text_of(page, selector: str) -> str:
-    return page.eval_on_selector(selector, "e => e.textContent.replace(/\u00a0/g, ' ')")
-
-
-def wait_text(page, selector: str, text: str, timeout_ms: int = 30_000) -> None:
-    page.wait_for_function(
-        "([s, t]) => [...document.querySelectorAll(s)].some(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
-        arg=[selector, text], timeout=timeout_ms, polling=100)
 
 
 def click_image_pixel(page, u: float, v: float) -> None:

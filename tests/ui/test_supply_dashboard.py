@@ -18,7 +18,7 @@ import pytest
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, require_chromium, shot, start_serve
+from uikit import campaign_cli, choose, require_chromium, shot, start_serve, text_of, wait_text
 
 
 require_chromium()
@@ -66,29 +66,11 @@ def supply_url(served) -> str:
     return f"{served.base}/voila/render/supply.ipynb" + (f"?token={served.token}" if served.token else "")
 
 
-def text_of(page, selector: str) -> str:
-    return page.eval_on_selector(selector, "e => e.textContent.replace(/\u00a0/g, ' ')")
-
-
 def wait_change(page, selector: str, before: str, timeout_ms: int = 30_000) -> str:
     page.wait_for_function(
         "([s, b]) => { const e = document.querySelector(s); return e && e.textContent.replace(/\u00a0/g, ' ') !== b; }",
         arg=[selector, before], timeout=timeout_ms, polling=100)
     return text_of(page, selector)
-
-
-def wait_text(page, selector: str, text: str, timeout_ms: int = 30_000) -> None:
-    page.wait_for_function(
-        "([s, t]) => [...document.querySelectorAll(s)].some(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
-        arg=[selector, text], timeout=timeout_ms, polling=100)
-
-
-def choose(page, selector: str, text: str) -> None:
-    idx = page.eval_on_selector_all(f"{selector} option",
-                                    "(els, t) => els.findIndex(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
-                                    text)
-    assert idx >= 0, f"no option with {text!r} in {selector}"
-    page.select_option(f"{selector} select", index=idx)
 
 
 def path_points(page) -> int:

@@ -198,3 +198,22 @@ def open_dashboard(browser, url: str, viewport: dict):
     T.wait_for_map(page, timeout_ms=90_000)
     page.wait_for_selector(".ca-unit-list select", timeout=30_000)
     return ctx, page, probe
+
+
+# ----- reading and driving a dashboard page (the aids' browser tests) --------------------------
+def text_of(page, selector: str) -> str:
+    return page.eval_on_selector(selector, "e => e.textContent.replace(/\u00a0/g, ' ')")
+
+
+def wait_text(page, selector: str, text: str, timeout_ms: int = 30_000) -> None:
+    page.wait_for_function(
+        "([s, t]) => [...document.querySelectorAll(s)].some(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
+        arg=[selector, text], timeout=timeout_ms, polling=100)
+
+
+def choose(page, selector: str, text: str) -> None:
+    idx = page.eval_on_selector_all(f"{selector} option",
+                                    "(els, t) => els.findIndex(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
+                                    text)
+    assert idx >= 0, f"no option with {text!r} in {selector}"
+    page.select_option(f"{selector} select", index=idx)
