@@ -64,9 +64,18 @@ def served(tmp_path_factory):
     assert s.stop() == 0, "".join(s.output)
 
 
+IMAGE_RECT = ("() => { const i = document.querySelector('.ca-scan-image img.leaflet-image-layer');"
+              " const b = i.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; }")
+
+
 def click_image_pixel(page, u: float, v: float) -> None:
-    r = page.evaluate("() => { const i = document.querySelector('.ca-scan-image img.leaflet-image-layer');"
-                      " const b = i.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; }")
+    r = page.evaluate(IMAGE_RECT)
+    for _ in range(50):  # the image map may still be fitting the image (a zoom animation): wait until it rests
+        page.wait_for_timeout(100)
+        again = page.evaluate(IMAGE_RECT)
+        if again == r:
+            break
+        r = again
     page.mouse.click(r[0] + u / SIZE[0] * r[2], r[1] + v / SIZE[1] * r[3])
 
 
