@@ -63,10 +63,17 @@ class TableEditor:
         self.from_csv.on_click(g(lambda b: self._csv_to_grid(), "put the CSV into the grid"))
         self.check_btn.on_click(g(lambda b: self.check(), "check the table"))
         self.save.on_click(g(lambda b: self.save_table(), "save the table"))
-        self.widget = w.VBox([self.errors.widget if hasattr(self.errors, "widget") else w.HTML(), self.picker,
+        self.title = w.HTML(f"<b>Rule tables</b> · {html.escape(campaign.map.spec.title)} · "
+                            f"<code>{html.escape(Path(campaign.path).name)}</code>")
+        self.title.add_class("ca-tables-title")
+        self.widget = w.VBox([self.title, self.errors.widget if hasattr(self.errors, "widget") else w.HTML(), self.picker,
                               self.info, self.grid, w.HBox([self.add_row, self.check_btn, self.save]),
                               w.HBox([self.upload, self.from_csv]), self.csv, self.status])
         self.widget.add_class("ca-tables")
+        for part, name in ((self.picker, "picker"), (self.info, "info"), (self.status, "status"), (self.csv, "csv"),
+                           (self.upload, "upload"), (self.from_csv, "from-csv"), (self.check_btn, "check"),
+                           (self.save, "save"), (self.grid, "grid")):
+            part.add_class(f"ca-tables-{name}")  # handles for the browser tests
         self.load()
 
     # ----- the grid -------------------------------------------------------------------------
