@@ -3,7 +3,8 @@ a ratio against a compiled baseline on the same graph in the same run: scipy.spa
 Dijkstra over the map's CSR adjacency (every hexside, 1 per hex, no masks).
 
 * full side-wide status, ``engine.trace_side(world, side)`` for every unit and installation of a
-  side, against one multi-source Dijkstra from that side's providers (HQs, OSBs, ports, UCS);
+  side, against one multi-source Dijkstra from that side's providers (HQs, OSBs, ports, UCS); and
+  the same with every trace's working read (the traces work it out when first read);
 * one unit's path, ``engine.trace_units(world, [unit])``, against one single-source Dijkstra from
   that unit's hex (with predecessors);
 * the graph built once per map version: a second world on the same campaign reuses the graph and
@@ -198,12 +199,13 @@ def _providers(world, side) -> list[int]:
 
 
 def test_the_world(setup, monkeypatch):
+    import assistant.rules._kernels as kernels
     import assistant.rules.hexnet as hexnet
 
     c, info, world, _ = setup
     runs, searches = [], []
-    real = hexnet.dijkstra
-    monkeypatch.setattr(hexnet, "dijkstra", lambda *a, **k: runs.append(1) or real(*a, **k))
+    real = kernels.dijkstra
+    monkeypatch.setattr(kernels, "dijkstra", lambda *a, **k: runs.append(1) or real(*a, **k))
     search = hexnet.HexNet.search
     monkeypatch.setattr(hexnet.HexNet, "search", lambda *a, **k: searches.append(1) or search(*a, **k))
     assert world.net.n == 14002 and len(world.graph) == 14002  # every section of the map
@@ -251,6 +253,17 @@ def test_side_status(benchmark, setup, side):
     report = benchmark.pedantic(lambda: trace_side(world, side), rounds=7, iterations=1, warmup_rounds=1)
     _report(f"trace_side {side} ({len(report.items)} pieces)", benchmark, f"base-multi-{side}")
     assert len(report.items) == PER_SIDE
+
+
+@pytest.mark.parametrize("side", ["japan", "allies"])
+def test_side_status_with_every_working(benchmark, setup, side):
+    """The same, with every trace's working read (path, reasons, steps, base figures: what
+    ``campaign trace --all --json`` prints), for the record: the status above defers it."""
+    _, _, world, _ = setup
+    items = benchmark.pedantic(lambda: [t.to_json() for t in trace_side(world, side).items],
+                               rounds=5, iterations=1, warmup_rounds=1)
+    _report(f"trace_side {side} with every working read ({len(items)} pieces)", benchmark, f"base-multi-{side}")
+    assert all("steps" in t for t in items)
 
 
 def _one_unit(setup) -> str:

@@ -1,12 +1,13 @@
-"""The hex graph compiled for search: networkx stays the model, the hot loops run in scipy.
+"""The hex graph compiled for search: networkx stays the model, the hot loops are compiled.
 
 ``HexNet.of(graph)`` turns a frozen map graph (``assistant.maps.graph``) into index arrays once per
 graph (cached for the graph's lifetime): node labels <-> integers, a CSR adjacency holding every
 hexside in both directions, node attribute columns and hexside feature masks. A query never copies
 the graph: it passes masks and weights (numpy arrays over nodes or over the CSR edges) to
-``HexNet.search``, which runs scipy's compiled Dijkstra on a CSR view built from them -- or its
-breadth-first order when the search is unweighted (1 per hex, whole-number starting costs), about
-ten times cheaper; with a short ``limit`` only the levels within it are read.
+``HexNet.search``, which runs a compiled loop over the CSR arrays (``_kernels``, numba): Dijkstra,
+or a breadth-first search when the search is unweighted (1 per hex, whole-number starting costs).
+Both stop at ``limit``, and neither builds a sparse matrix per query (scipy's csgraph did, which
+cost more than its search: issue 9 point 7).
 
 Masks, all optional:
 
@@ -24,10 +25,9 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 import networkx as nx
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order, dijkstra
+from . import _kernels as K
 
-NO_PRED = -9999  # scipy's marker for "no predecessor"
+NO_PRED = K.NO_PRED  # "no predecessor" (a source, or unreached)
 
 _NETS: "weakref.WeakKeyDictionary[nx.Graph, HexNet]" = weakref.WeakKeyDictionary()
 
@@ -170,123 +170,36 @@ class HexNet:
             inf = np.full(n, np.inf)
             none = np.full(n, -1, dtype=np.int64)
             return SearchResult(self, inf, none.copy(), none)
-        keep = None if edges is None else edges.copy()  # None: every hexside
-        if (enter is not None or through is not None) and keep is None:
-            keep = np.ones(len(self.tail), dtype=bool)
+        keep = edges  # None: every hexside
         if enter is not None:
-            keep &= np.asarray(enter, dtype=bool).take(self.head)
+            keep = (self._all_edges() if keep is None else keep) & np.asarray(enter, dtype=bool).take(self.head)
         if through is not None:
             leave = np.array(through, dtype=bool)
             leave[list(start)] = True
-            keep &= leave.take(self.tail)
-        if weight is None and all(float(v).is_integer() for v in start.values()):
-            return self._bfs(start, keep, limit)
-        w = np.ones(len(self.tail)) if weight is None else np.asarray(weight, dtype=float)
-        offsets = {k: v for k, v in start.items() if v}
-        if not offsets:
-            m = self._csr(keep, w, n)
-            dist, pred, origin = dijkstra(m, directed=True, indices=list(start), limit=limit,
-                                          return_predecessors=True, min_only=True)
-            origin = np.where(np.isfinite(dist), origin, -1)
+            keep = (self._all_edges() if keep is None else keep) & leave.take(self.tail)
+        keep = self._all_edges() if keep is None else np.ascontiguousarray(keep, dtype=bool)
+        srcs = np.fromiter(start, dtype=np.int64, count=len(start))
+        costs = np.fromiter(start.values(), dtype=float, count=len(start))
+        if weight is None and all(c.is_integer() for c in start.values()):
+            # breadth-first, level by level from whole-number starting costs
+            base = costs.min()
+            offs = (costs - base).astype(np.int64)
+            by = np.argsort(offs, kind="stable")
+            top = int(np.floor(limit - base)) if np.isfinite(limit) else int(offs.max()) + n
+            if top < 0:
+                return self.search({}, limit=limit)
+            level, pred, origin = K.bfs(self.indptr, self.head, keep, srcs[by], offs[by], top)
+            dist = np.where(level >= 0, level + base, np.inf)
             return SearchResult(self, dist, pred, origin)
-        # Starting costs: one virtual node (index n, the last CSR row) with an edge of that cost
-        # to each source; the masked rows keep their order, so the CSR is built without sorting.
-        base = min(start.values())
-        srcs = np.fromiter(start, dtype=np.int32, count=len(start))
-        costs = np.fromiter((v - base for v in start.values()), dtype=float, count=len(start))
-        rows = self._indptr(keep)
-        indptr = np.append(rows, rows[-1] + len(srcs)).astype(np.int32)
-        m = csr_matrix((np.concatenate([_kept(w, keep), costs]), np.concatenate([_kept(self.head, keep), srcs]), indptr),
-                       shape=(n + 1, n + 1))
-        dist, pred = dijkstra(m, directed=True, indices=n, limit=limit - base, return_predecessors=True)
-        dist, pred = dist[:n] + base, pred[:n]
-        pred = np.where(pred == n, NO_PRED, pred)
-        return SearchResult(self, dist, pred)  # each node's source: from the predecessors, when read
-
-    def _bfs(self, start: dict[int, float], keep: Optional[np.ndarray], limit: float) -> SearchResult:
-        """Unweighted search (1 per hex): scipy's breadth-first order, about ten times faster than
-        its Dijkstra. Whole-number starting costs ride on a chain of virtual nodes n..n+K: chain node
-        k leads to the next and to every source whose cost is base + k, so a breadth-first search
-        from the chain's head reaches each node at (its nearest source's cost + hexes) + 1."""
-        n = self.n
-        base = min(start.values())
-        offs = {s: int(v - base) for s, v in start.items()}
-        k_max = max(offs.values())
-        chain_rows: list[list[int]] = [[] for _ in range(k_max + 1)]
-        for s, o in offs.items():
-            chain_rows[o].append(s)
-        for k in range(k_max):
-            chain_rows[k].append(n + k + 1)
-        rows = self._indptr(keep)
-        extra = np.fromiter((len(r) for r in chain_rows), dtype=np.int64, count=len(chain_rows))
-        indptr = np.concatenate([rows, rows[-1] + np.cumsum(extra)]).astype(np.int32)
-        heads = np.concatenate([_kept(self.head, keep), np.fromiter((h for r in chain_rows for h in r), dtype=np.int32)])
-        size = n + k_max + 1
-        m = csr_matrix((np.ones(len(heads)), heads, indptr), shape=(size, size))
-        order, pred_all = breadth_first_order(m, n, directed=True, return_predecessors=True)
-        # Positions in breadth-first order of the reached nodes; each one's parent position, or
-        # itself for a root (a source, reached from the chain, or a chain node): pointer jumping
-        # over those gives each node's source and its hexes from it.
-        R = len(order)
-        local = np.empty(size, dtype=np.int64)
-        local[order] = np.arange(R)
-        up = pred_all.take(order)
-        rooted = (order >= n) | (up >= n) | (up < 0)
-        par = local.take(np.maximum(up, 0))  # each position's parent's (the chain head's: itself)
-        levels = int(np.floor(limit - base)) + 1 if np.isfinite(limit) else -1
-        if 0 <= levels <= 64:
-            # A short limit: the order lists the nodes level by level (level k at cost
-            # base + k - 1) and each level's parents in order, so a level ends where the
-            # parents leave the level before it: only the levels within the limit are read.
-            bounds = [0, 1]
-            while len(bounds) - 1 <= levels and bounds[-1] < R:
-                bounds.append(max(bounds[-1], 1 + int(np.searchsorted(par[1:], bounds[-1], side="left"))))
-                if bounds[-1] == bounds[-2]:
-                    break
-            cut = bounds[-1]
-            order, up, rooted = order[:cut], up[:cut], rooted[:cut]
-            anc = np.where(rooted, np.arange(cut), par[:cut])
-            _jump(anc)
-            level = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
-            real = order < n
-            nodes, root, up = order[real], order.take(anc)[real], up[real]
-            d = (base - 1.0) + level[real]
-        else:
-            anc = np.where(rooted, np.arange(R), par)
-            hops = _jump(anc, (~rooted).astype(np.int64))
-            real = order < n
-            nodes, root, hops, up = order[real], order.take(anc)[real], hops[real], up[real]
-            cost = np.full(n, np.inf)
-            srcs = np.fromiter(offs, dtype=np.int64, count=len(offs))
-            cost[srcs] = [start[s] for s in offs]
-            d = hops + cost.take(root)
-        within = d <= limit
-        nodes, root, d, up = nodes[within], root[within], d[within], up[within]
-        dist = np.full(n, np.inf)
-        dist[nodes] = d
-        pred = np.full(n, NO_PRED, dtype=np.int64)
-        pred[nodes] = np.where(up < n, up, NO_PRED)
-        origin = np.full(n, -1, dtype=np.int64)
-        origin[nodes] = root
+        w = self._ones() if weight is None else np.ascontiguousarray(weight, dtype=float)
+        dist, pred, origin = K.dijkstra(self.indptr, self.head, keep, w, srcs, costs, float(limit))
         return SearchResult(self, dist, pred, origin)
 
-    def _indptr(self, keep: Optional[np.ndarray]) -> np.ndarray:
-        """CSR row pointers of the kept edges (the rows keep their order; None: every edge)."""
-        if keep is None:
-            return self.indptr
-        cs = np.empty(len(keep) + 1, dtype=np.int32)
-        cs[0] = 0
-        np.cumsum(keep, dtype=np.int32, out=cs[1:])
-        return cs.take(self.indptr)
+    def _all_edges(self) -> np.ndarray:
+        return self.cached(("all-edges",), lambda: np.ones(len(self.tail), dtype=bool))
 
-    def _csr(self, keep: Optional[np.ndarray], w: np.ndarray, n: int) -> csr_matrix:
-        return csr_matrix((_kept(w, keep), _kept(self.head, keep), self._indptr(keep).astype(np.int32)),
-                          shape=(n, n))
-
-
-def _kept(values: np.ndarray, keep: Optional[np.ndarray]) -> np.ndarray:
-    """Per-edge values of the kept edges (None: all of them), a new array the CSR may own."""
-    return values.copy() if keep is None else values[keep]
+    def _ones(self) -> np.ndarray:
+        return self.cached(("unit-weight",), lambda: np.ones(len(self.tail)))
 
 
 def _jump(anc: np.ndarray, hops: Optional[np.ndarray] = None) -> Optional[np.ndarray]:

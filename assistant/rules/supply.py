@@ -10,11 +10,11 @@ graph with corrections, pieces with their kinds' roles, hex control, settings) a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Protocol, Sequence
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 from .world import Piece, World
 
-__all__ = ["NoRules", "Piece", "Reason", "SupplyRules", "SupplyWorld", "Trace", "World", "rules_for"]
+__all__ = ["DeferredTrace", "NoRules", "Piece", "Reason", "SupplyRules", "SupplyWorld", "Trace", "World", "rules_for"]
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,72 @@ class Trace:
         lines += [f"  {r.ref} {r.text}" for r in self.reasons]
         lines += [f"  {s}" for s in self.steps]
         return "\n".join(lines)
+
+
+    def later(self, fn: Callable[["Trace"], None]) -> None:
+        """Run ``fn(self)`` once the working is complete (at once: it always is, here)."""
+        fn(self)
+
+
+def _deferred(name: str) -> property:
+    store = "_" + name
+
+    def get(self):
+        if self._finish is not None:
+            self._complete()
+        return self.__dict__[store]
+
+    def put(self, value) -> None:
+        self.__dict__[store] = value
+
+    return property(get, put, doc=f"``{name}``, worked out on first reading")
+
+
+class DeferredTrace(Trace):
+    """A ``Trace`` whose status, source, length and limit are known at once and whose working --
+    ``path``, ``reasons``, ``steps``, ``extra`` -- is worked out on first reading, by
+    ``finish(trace, *args)`` (with the tracer's searches of the same call: the answer is the same,
+    only later). A side-wide status (an overlay, a count per turn) then costs the linking searches
+    alone; the one trace the player opens pays for its own working. Reading any of the four
+    completes all of them. Few objects per trace: a side-wide call makes hundreds."""
+
+    path = _deferred("path")
+    reasons = _deferred("reasons")
+    steps = _deferred("steps")
+    extra = _deferred("extra")
+
+    def __init__(self, finish: Callable[..., None], args: tuple, *, unit: Optional[str], hex: str, side: str,
+                 supplied: bool = False, status: str = "", kind: Optional[str] = None, role: Optional[str] = None,
+                 source: Optional[dict[str, Optional[str]]] = None, length: Optional[float] = None,
+                 limit: Optional[float] = None, hypothetical: bool = False):
+        d = self.__dict__
+        d["unit"], d["hex"], d["side"], d["supplied"], d["status"] = unit, hex, side, supplied, status
+        d["kind"], d["role"], d["source"], d["length"], d["limit"] = kind, role, source, length, limit
+        d["hypothetical"] = hypothetical
+        d["_finish"], d["_args"], d["_then"] = finish, args, None
+
+    def _complete(self) -> None:
+        d = self.__dict__
+        finish, args, then = d["_finish"], d["_args"], d["_then"]
+        d["_finish"] = d["_args"] = d["_then"] = None
+        for name, empty in (("_path", list), ("_reasons", list), ("_steps", list), ("_extra", dict)):
+            if name not in d:
+                d[name] = empty()
+        finish(self, *args)
+        for fn in then or ():
+            fn(self)
+
+    def later(self, fn: Callable[["Trace"], None]) -> None:
+        if self._finish is None:
+            fn(self)
+        elif self._then is None:
+            self._then = [fn]
+        else:
+            self._then.append(fn)
+
+    @property
+    def complete(self) -> bool:
+        return self._finish is None
 
 
 def _num(x: Optional[float]) -> Optional[float | int]:

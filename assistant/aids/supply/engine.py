@@ -93,8 +93,9 @@ def _traced(world: SupplyWorld, side: str, pieces: Sequence[Piece], whatif: Opti
     except ValueError as e:  # a bad counter value or setting the rules name in one line
         raise CampaignError(str(e)) from None
     notes = whatif.describe() if whatif else []
-    for t in traces:
-        t.steps.extend(notes)
+    if notes:
+        for t in traces:
+            t.later(lambda t: t.steps.extend(notes))
     return traces
 
 

@@ -106,6 +106,7 @@ class Reach:
         self._offsets: Optional[dict[int, float]] = None
         self._top: Optional[float] = None
         self._paths: dict[int, list[int]] = {}
+        self._co: Optional[np.ndarray] = None  # the clear search's origins, once searched
 
     @property
     def providers(self) -> dict[int, Provider]:
@@ -159,10 +160,13 @@ class Reach:
 
     def clear_nearest(self, node: int) -> Optional[Provider]:
         """The provider of the shortest clear path to ``node`` (None when none is in range)."""
-        if not self.providers:
-            return None
-        o = self.clear.origin.item(node)
-        return self.providers[o] if o >= 0 else None
+        co = self._co
+        if co is None:
+            if not self.providers:
+                return None
+            co = self._co = self.clear.origin
+        o = co.item(node)
+        return self._providers[o] if o >= 0 else None
 
     def hit(self, node: int) -> Optional[Provider]:
         """The provider linking ``node``: a clear path within that provider's range."""
@@ -187,6 +191,14 @@ class HQLink:
     reasons: list[Reason] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     radius: Optional[float] = None
+    why: Optional[Callable[[], list[Reason]]] = None  # the cut path's diagnosis, worked out when asked
+
+    def all_reasons(self) -> list[Reason]:
+        """The reasons, with the diagnosis of a cut path to the UCS (once)."""
+        if self.why is not None:
+            self.reasons += self.why()
+            self.why = None
+        return self.reasons
 
 
 class Links:
@@ -408,8 +420,8 @@ class Links:
             out.linked = not out.reasons
             out.steps.append(f"[29.0] sea path of {len(out.path) - 1} hexes to {out.ucs}")
         else:
-            out.reasons += self._diagnose(self._hq_search(clear=False), node, np.inf, {i: 0.0 for i in self.ucs},
-                                          "the Ultimate Command Sources", sea=True)
+            out.why = lambda: self._diagnose(self._hq_search(clear=False), node, np.inf, {i: 0.0 for i in self.ucs},
+                                             "the Ultimate Command Sources", sea=True)
         return out
 
     # ----- providers per set of HQs ------------------------------------------------------------

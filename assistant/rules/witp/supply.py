@@ -10,9 +10,11 @@ controlling HQs [29.2.5]; for bases one per UCS set and one to the supply bases 
 uses clear searches (blocked hexes masked out, stopped at the largest range: breadth-first at
 sea); a layer's penalised search (a blocked step costs more than any clear path) runs only when a
 piece is not linked (one per layer and set of providers, shared by every such piece) and shows
-what cuts the link. Measured on the whole witp map with 300 units a side
-(``benchmarks/bench_supply.py``): 17-18 searches (9 of them Dijkstra), about 21-24x one csgraph
-multi-source Dijkstra side-wide, 4.4-4.9x a single-source one for one unit.
+what cuts the link. Each trace's status, source, length and limit come from the linking searches;
+its path, reasons, steps and base figures are worked out when first read (``DeferredTrace``), so a
+side-wide status runs no penalised search and no [32.1.1] distance search. Measured on the whole
+witp map with 300 units a side (``benchmarks/bench_supply.py``): 9-11 searches, about 3.4-4.1x one
+csgraph multi-source Dijkstra side-wide, 2.2-2.4x a single-source one for one unit.
 
 Status words: "linked" / "isolated" (``supplied`` = linked). A trace's ``path`` runs from the unit's
 hex to its provider (HQ, OSB, port, emergency-link end); ``source`` is that provider, ``extra["hq"]``
@@ -31,7 +33,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..hexnet import truthy
-from ..supply import Piece, Reason, SupplyWorld, Trace
+from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace
 from . import distance as D
 from . import layers as L
 from .command import GROUND, INSTALLATION, NAVAL, Links, Reach, capable, piece_class
@@ -60,6 +62,7 @@ class _Tracer:
         self._em = None
         self._rail = None
         self._dist: dict[Any, Any] = {}
+        self._plans: dict[Any, tuple] = {}
 
     # ----- shared results ---------------------------------------------------------------------
     def hex_linked(self, node: int) -> bool:
@@ -115,23 +118,38 @@ class _Tracer:
 
     # ----- traces -----------------------------------------------------------------------------
     def run(self, pieces: Sequence[Piece]) -> list[Trace]:
+        """Each piece's status, source, length and limit now; its working (path, reasons, steps,
+        base figures) when first read (``DeferredTrace``), from this call's searches."""
         out = []
         for p in pieces:
             if p.role == "hq":
-                t = self.trace_hq(p)
+                how = self.trace_hq(p)
             elif p.role == "ucs":
-                t = self.trace_ucs(p)
+                how = self.trace_ucs(p)
             else:
-                t = self.trace_piece(p)
-            t.steps += [n for n in self.links.air.notes]
-            if p.role == "combat" and p.hex in self.net.index:
+                how = self.trace_piece(p)
+            out.append(self._trace(p, how))
+        return out
+
+    def _trace(self, p: Piece, how: tuple) -> DeferredTrace:
+        """The trace of ``p``: ``how`` = (status tuple, working tuple)."""
+        (supplied, source, length, limit), work = how
+        return DeferredTrace(self._work, (p, work), unit=p.id, hex=p.hex, side=p.side, supplied=supplied,
+                             status="linked" if supplied else "isolated", kind=p.kind, role=p.role,
+                             source=source, length=length, limit=limit, hypothetical=p.hypothetical)
+
+    def _work(self, t: Trace, p: Piece, work: tuple) -> None:
+        """The working of ``p``'s trace: what linked it or why it is not, then what every piece
+        on the map carries -- the air-blocking notes, its controlling HQ [29.2.5] (combat units),
+        its base figures [32.1.1]."""
+        getattr(self, "_work_" + work[0])(t, p, *work[1:])
+        t.steps.extend(self.links.air.notes)
+        if p.hex in self.net.index:
+            if p.role == "combat":
                 hq, _, why = self.controlling(p)
                 t.extra["controlling_hq"] = hq.id if hq else None
                 t.steps.append(why)
-            if p.hex in self.net.index:
-                self.base_figures(p, t)
-            out.append(t)
-        return out
+            self.base_figures(p, t)
 
     def controlling(self, p: Piece) -> tuple[Optional[Piece], Optional[float], str]:
         """[29.2.5] the HQ controlling a ground unit: the HQ that activated it (``activated_by``),
@@ -174,100 +192,153 @@ class _Tracer:
         d = float(res.dist[node])
         return hq, d, f"[29.2.5] controlling HQ {hq.id}: the closest able to activate it, {d:g} {unit}"
 
-    def _new(self, p: Piece) -> Trace:
-        return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=False, status="isolated", kind=p.kind,
-                     role=p.role, hypothetical=p.hypothetical)
-
-    def trace_hq(self, p: Piece) -> Trace:
-        t = self._new(p)
+    # Each trace_* returns (status, working): status = (supplied, source, length, limit), known
+    # from the linking searches; working = (name, args...) for ``_work_<name>``, run when read.
+    def trace_hq(self, p: Piece) -> tuple:
         h = self.links.hqs[p.id]
+        if not h.linked:
+            return (False, None, None, None), ("hq", h)
+        source = {"unit": self.links.ucs_piece.get(h.path[-1]), "hex": self.net.labels[h.path[-1]]}
+        return (True, source, len(h.path) - 1, None), ("hq", h)
+
+    def _work_hq(self, t: Trace, p: Piece, h) -> None:
         t.steps += h.steps
-        t.reasons += h.reasons
+        t.reasons += h.all_reasons()
         t.extra.update({"unit": "sea hexes", "link": "hq", "radius": h.radius})
         if h.linked:
-            t.supplied, t.status = True, "linked"
             t.path = [self.net.labels[i] for i in h.path]
-            t.source = {"unit": self.links.ucs_piece.get(h.path[-1]), "hex": t.path[-1]}
             t.extra["ucs"] = h.ucs
-            t.length = len(h.path) - 1
-        return t
 
-    def trace_ucs(self, p: Piece) -> Trace:
+    def trace_ucs(self, p: Piece) -> tuple:
         """[28.10.1] an Ultimate Command Source is where command links end."""
-        t = self._new(p)
         node = self.net.index.get(p.hex)
         if node is not None and node in self.links.ucs:
-            t.supplied, t.status = True, "linked"
-            t.path, t.source, t.length = [p.hex], {"unit": p.id, "hex": p.hex}, 0
+            return (True, {"unit": p.id, "hex": p.hex}, 0, None), ("ucs", self.links.ucs[node][0])
+        return (False, None, None, None), ("ucs", None)
+
+    def _work_ucs(self, t: Trace, p: Piece, what: Optional[str]) -> None:
+        if what is not None:
+            t.path = [p.hex]
             t.extra.update({"link": "ucs", "unit": "sea hexes"})
-            t.steps.append(f"[28.10.1] {self.links.ucs[node][0]} is an Ultimate Command Source")
+            t.steps.append(f"[28.10.1] {what} is an Ultimate Command Source")
         else:
             owner = self.world.control.owner(p.hex)
             t.reasons.append(Reason("[28.10.1]", f"{p.hex} is controlled by {owner}: no Ultimate Command Source"))
-        return t
 
-    def trace_piece(self, p: Piece) -> Trace:
-        t = self._new(p)
-        net, links = self.net, self.links
+    def trace_piece(self, p: Piece) -> tuple:
+        net = self.net
         if p.hex not in net.index:
-            t.reasons.append(Reason("[28.10]", f"{p.hex} is not a hex of the map"))
-            return t
+            return (False, None, None, None), ("off_map",)
         node = net.index[p.hex]
         klass = piece_class(p)
-        if p.role == "other":
-            t.steps.append(f"kind {p.kind!r} is not a witp kind: traced as an installation (any HQ links it)")
-        ids, refused, unlinked = self.hq_set(p, klass)
-        surface = net.column("surface")[node]
-        sea_ok = surface == "coastal" or (klass == NAVAL and surface == "sea")
-        land_ok = surface in L.LANDED and klass != NAVAL  # ships do not trace overland
-        here = self.hq_hexes(ids).get(p.hex, [])
-        if here:  # [29.0] "occupy a hex that is ... occupied by a linked HQ"
-            t.supplied, t.status = True, "linked"
-            t.path, t.source, t.length = [p.hex], {"unit": here[0].id, "hex": p.hex}, 0
-            t.extra.update({"link": "hq hex", "unit": "sea hexes", "provider": f"HQ {here[0].id}", "hq": here[0].id})
-            t.steps.append(f"[29.0] in the hex of the linked HQ {here[0].id}")
-            return t
-        # The cheapest path over all linked HQs' providers, when it ends at one able to link this
-        # unit, is also the cheapest over the able ones: the searches of the smaller set of HQs run
-        # only for a layer where that is not so.
-        tried: list[tuple[str, Reach, Reach]] = []  # (layer, all linked HQs, the able ones)
-        if ids:
-            for layer, reach_all, ok, i in zip(("sea", "overland"), links.reaches(self.all_ids),
-                                               (sea_ok, land_ok), (0, 1)):
-                if ok:
-                    tried.append((layer, reach_all, links.reaches(ids)[i] if ids != self.all_ids else reach_all))
+        ids, refused, unlinked, sea_ok, land_ok, here, tried = self._plan(p, klass, net.column("surface")[node])
+        if p.hex in here:  # [29.0] "occupy a hex that is ... occupied by a linked HQ"
+            hq = here[p.hex][0].id
+            return (True, {"unit": hq, "hex": p.hex}, 0, None), ("hq_hex", hq)
         for layer, reach_all, able in tried:
             near = reach_all.clear_nearest(node) if reach_all is not None else None
-            if near is not None and (near.hq is None or capable(near.hq, p, klass) is None):
-                return self._linked(t, layer, reach_all, node, near)
-            hit = able.hit(node) if able is not None and near is not None else None
+            if near is None:
+                continue
+            if near.hq is None or near.hq.id in ids:  # a provider of an HQ able to link it [29.2]
+                return self._linked(layer, reach_all, node, near)
+            hit = able.hit(node) if able is not None else None
             if hit is not None:
-                return self._linked(t, layer, able, node, hit)
+                return self._linked(layer, able, node, hit)
         if klass in (GROUND, INSTALLATION) and land_ok:
             ends, em = self.emergency()
-            for e in ends:
-                if not e.valid:
-                    t.steps += [f"{e.what} {e.end.id}: {r}" for r in e.reasons]
-            if em is not None and em.hit(node) is not None:
-                self._linked(t, "emergency", em, node, em.hit(node))
-                t.steps.append("[31.5] drawing on an emergency command link: every CP spent costs one more "
-                               "(activation 2 -> 4)")
-                if em.hit(node).what == "Tokyo Express end":
-                    t.steps.append("[31.1.5] only 2D6 Japanese ground steps tracing to the Express end are "
-                                   "linked each cycle (the roll is the player's)")
-                t.extra["cp_multiplier"] = 2
-                return t
+            hit = em.hit(node) if em is not None else None
+            if hit is not None:
+                return self._linked("emergency", em, node, hit)
         ports, rail = self.rail()
         if rail is not None and rail.reached(node) and self._is_base(node, rail_exception=True):
-            t.supplied, t.status = True, "linked"
-            t.path = [net.labels[i] for i in rail.path(node)]
-            port = int(rail.origin[node])
-            t.source = {"unit": None, "hex": net.labels[port]}
-            t.length = len(t.path) - 1
-            t.extra.update({"link": "rail", "unit": "rail hexes", "provider": f"port {net.labels[port]}"})
-            t.steps.append(f"[29.7.1] direct rail line to the non-isolated port {net.labels[port]}")
-            return t
-        # isolated: every reason, with its rule
+            port = net.labels[int(rail.origin[node])]
+            # breadth-first: the rail distance is the path's hexes less one
+            return (True, {"unit": None, "hex": port}, int(rail.dist[node]), None), ("rail", node, port)
+        return (False, None, None, None), ("isolated", node, klass, (ids, refused, unlinked), tried, sea_ok, land_ok)
+
+    def _plan(self, p: Piece, klass: str, surface: Any) -> tuple:
+        """What the linking of ``p`` needs, the same for every piece of its kind of unit, nation
+        and surface (once per call): the able HQs (``hq_set``), the layers it may trace in, the
+        hexes of the able HQs, and per layer the reach of all linked HQs and of the able ones."""
+        key = (klass, p.nation, truthy(p.attr("ijn")), surface)
+        plan = self._plans.get(key)
+        if plan is None:
+            ids, refused, unlinked = self.hq_set(p, klass)
+            sea_ok = surface == "coastal" or (klass == NAVAL and surface == "sea")
+            land_ok = surface in L.LANDED and klass != NAVAL  # ships do not trace overland
+            # The cheapest path over all linked HQs' providers, when it ends at one able to link
+            # this unit, is also the cheapest over the able ones: the searches of the smaller set
+            # of HQs run only for a layer where that is not so.
+            tried: list[tuple[str, Reach, Reach]] = []  # (layer, all linked HQs, the able ones)
+            if ids:
+                for layer, reach_all, ok, i in zip(("sea", "overland"), self.links.reaches(self.all_ids),
+                                                   (sea_ok, land_ok), (0, 1)):
+                    if ok:
+                        tried.append((layer, reach_all,
+                                      self.links.reaches(ids)[i] if ids != self.all_ids else reach_all))
+            plan = self._plans[key] = (ids, refused, unlinked, sea_ok, land_ok, self.hq_hexes(ids), tried)
+        return plan
+
+    def _linked(self, layer: str, reach: Reach, node: int, hit) -> tuple:
+        source = {"unit": hit.piece.id if hit.piece else None, "hex": self.net.labels[hit.node]}
+        return (True, source, reach.length(node), hit.radius), ("linked", layer, reach, node, hit)
+
+    def _work_other(self, t: Trace, p: Piece) -> None:
+        """What every piece off the HQs' own hexes starts its working with."""
+        if p.role == "other":
+            t.steps.append(f"kind {p.kind!r} is not a witp kind: traced as an installation (any HQ links it)")
+
+    def _work_off_map(self, t: Trace, p: Piece) -> None:
+        self._work_other(t, p)
+        t.reasons.append(Reason("[28.10]", f"{p.hex} is not a hex of the map"))
+
+    def _work_hq_hex(self, t: Trace, p: Piece, hq: str) -> None:
+        self._work_other(t, p)
+        t.path = [p.hex]
+        t.extra.update({"link": "hq hex", "unit": "sea hexes", "provider": f"HQ {hq}", "hq": hq})
+        t.steps.append(f"[29.0] in the hex of the linked HQ {hq}")
+
+    def _emergency_notes(self, t: Trace, p: Piece) -> None:
+        """[31] the emergency-link ends that are not valid (in the working of ground units and
+        installations on land that no HQ links)."""
+        if piece_class(p) in (GROUND, INSTALLATION) and self.net.column("surface")[self.net.index[p.hex]] in L.LANDED:
+            ends, _ = self.emergency()
+            t.steps += [f"{e.what} {e.end.id}: {r}" for e in ends if not e.valid for r in e.reasons]
+
+    def _work_linked(self, t: Trace, p: Piece, layer: str, reach: Reach, node: int, hit) -> None:
+        self._work_other(t, p)
+        net = self.net
+        if layer == "emergency":
+            self._emergency_notes(t, p)
+        t.path = [net.labels[i] for i in reach.clear.path(node)]
+        rule = {"sea": "[29.6]", "overland": "[29.7]", "emergency": "[31]"}[layer]
+        unit = "sea hexes" if layer == "sea" else "ground MP"
+        t.extra.update({"link": layer, "unit": unit, "provider": hit.label(net),
+                        "hq": hit.hq.id if hit.hq else None})
+        t.steps.append(f"{rule} {layer} link to {hit.label(net)} at {net.labels[hit.node]}: "
+                       f"{t.length:g} of {hit.radius:g} {unit}")
+        if layer == "emergency":
+            t.steps.append("[31.5] drawing on an emergency command link: every CP spent costs one more "
+                           "(activation 2 -> 4)")
+            if hit.what == "Tokyo Express end":
+                t.steps.append("[31.1.5] only 2D6 Japanese ground steps tracing to the Express end are "
+                               "linked each cycle (the roll is the player's)")
+            t.extra["cp_multiplier"] = 2
+
+    def _work_rail(self, t: Trace, p: Piece, node: int, port: str) -> None:
+        self._work_other(t, p)
+        self._emergency_notes(t, p)
+        t.path = [self.net.labels[i] for i in self.rail()[1].path(node)]
+        t.extra.update({"link": "rail", "unit": "rail hexes", "provider": f"port {port}"})
+        t.steps.append(f"[29.7.1] direct rail line to the non-isolated port {port}")
+
+    def _work_isolated(self, t: Trace, p: Piece, node: int, klass: str, sets, tried, sea_ok: bool,
+                       land_ok: bool) -> None:
+        """Every reason a piece is not linked, with its rule (the penalised searches run here)."""
+        self._work_other(t, p)
+        self._emergency_notes(t, p)
+        links = self.links
+        ids, refused, unlinked = sets
         if not ids:
             if refused:
                 t.reasons += [Reason(r.split(" ", 1)[0], r.split(" ", 1)[1]) for r in refused]
@@ -276,7 +347,7 @@ class _Tracer:
                                         + " could link it but cannot trace to an Ultimate Command Source"))
             if not refused and not unlinked:
                 t.reasons.append(Reason("[28.10]", f"no friendly HQ able to link a {klass} unit"))
-            return t
+            return
         if not sea_ok and not land_ok:
             t.reasons.append(Reason("[29.6]", f"{p.hex} is a sea hex: only ships trace command links at sea"))
         sea = None
@@ -292,22 +363,6 @@ class _Tracer:
         if sea_ok and sea is None:
             t.reasons.append(Reason("[29.1]", "no linked HQ with a Sea Command Radius entered, and no linked "
                                               "port OSB, able to link it by sea"))
-        return t
-
-    def _linked(self, t: Trace, layer: str, reach: Reach, node: int, hit) -> Trace:
-        net = self.net
-        t.supplied, t.status = True, "linked"
-        t.path = [net.labels[i] for i in reach.clear.path(node)]
-        t.source = {"unit": hit.piece.id if hit.piece else None, "hex": net.labels[hit.node]}
-        t.length = reach.length(node)
-        t.limit = hit.radius
-        rule = {"sea": "[29.6]", "overland": "[29.7]", "emergency": "[31]"}[layer]
-        unit = "sea hexes" if layer == "sea" else "ground MP"
-        t.extra.update({"link": layer, "unit": unit, "provider": hit.label(net),
-                        "hq": hit.hq.id if hit.hq else None})
-        t.steps.append(f"{rule} {layer} link to {hit.label(net)} at {net.labels[hit.node]}: "
-                       f"{t.length:g} of {hit.radius:g} {unit}")
-        return t
 
     # ----- supply distance [32] -----------------------------------------------------------------
     def _is_base(self, node: int, rail_exception: bool = False) -> bool:
