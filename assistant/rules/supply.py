@@ -87,10 +87,14 @@ class Trace:
         lines += [f"  {s}" for s in self.steps]
         return "\n".join(lines)
 
-
     def later(self, fn: Callable[["Trace"], None]) -> None:
         """Run ``fn(self)`` once the working is complete (at once: it always is, here)."""
         fn(self)
+
+    def errors_as(self, wrap: Callable[[str], Exception]) -> None:
+        """A ``ValueError`` met while the working is worked out later (a bad counter value) is
+        raised as ``wrap(message)`` -- the caller's one-line error. Nothing is left to work out
+        here."""
 
 
 def _deferred(name: str) -> property:
@@ -128,16 +132,25 @@ class DeferredTrace(Trace):
         d["unit"], d["hex"], d["side"], d["supplied"], d["status"] = unit, hex, side, supplied, status
         d["kind"], d["role"], d["source"], d["length"], d["limit"] = kind, role, source, length, limit
         d["hypothetical"] = hypothetical
-        d["_finish"], d["_args"], d["_then"] = finish, args, None
+        d["_finish"], d["_args"], d["_then"], d["_wrap"] = finish, args, None, None
 
     def _complete(self) -> None:
         d = self.__dict__
         finish, args, then = d["_finish"], d["_args"], d["_then"]
         d["_finish"] = d["_args"] = d["_then"] = None
-        for name, empty in (("_path", list), ("_reasons", list), ("_steps", list), ("_extra", dict)):
-            if name not in d:
-                d[name] = empty()
-        finish(self, *args)
+        names = [n for n in ("_path", "_reasons", "_steps", "_extra") if n not in d]
+        for name in names:
+            d[name] = {} if name == "_extra" else []
+        try:
+            finish(self, *args)
+        except ValueError as e:
+            # nothing half-worked is kept: the next reading tries again, and fails the same way
+            for name in names:
+                del d[name]
+            d["_finish"], d["_args"], d["_then"] = finish, args, then
+            if d["_wrap"] is None:
+                raise
+            raise d["_wrap"](str(e)) from None
         for fn in then or ():
             fn(self)
 
@@ -148,6 +161,9 @@ class DeferredTrace(Trace):
             self._then = [fn]
         else:
             self._then.append(fn)
+
+    def errors_as(self, wrap: Callable[[str], Exception]) -> None:
+        self._wrap = wrap
 
     @property
     def complete(self) -> bool:

@@ -2,6 +2,8 @@
 piece's status at once and works out a trace's path, reasons, steps and figures only when one of
 them is first read -- once, with what was queued after it (``later``) in order."""
 
+import pytest
+
 from assistant.rules.supply import DeferredTrace, Reason, Trace
 
 
@@ -33,3 +35,26 @@ def test_a_deferred_trace_reads_like_a_plain_one():
     lazy = DeferredTrace(finish, (), unit="u", hex="A", side="s", supplied=False, status="isolated")
     plain = Trace(unit="u", hex="A", side="s", supplied=False, status="isolated", path=["A"], steps=["s"])
     assert lazy.to_json() == plain.to_json() and lazy.explain() == plain.explain()
+
+
+
+def test_a_bad_value_met_in_the_working_is_the_callers_one_line_error_and_keeps_nothing_half_worked():
+    class OneLine(Exception):
+        pass
+
+    calls = []
+
+    def finish(t):
+        calls.append(1)
+        t.steps.append("half")
+        raise ValueError("msu-1: load 'abc' is not a number >= 0")
+
+    t = DeferredTrace(finish, (), unit="u", hex="A", side="s", supplied=True, status="linked")
+    t.errors_as(OneLine)
+    for read in ("steps", "path"):  # every reading fails the same way: nothing half-worked is shown
+        with pytest.raises(OneLine, match=r"^msu-1: load 'abc' is not a number >= 0$"):
+            getattr(t, read)
+    assert calls == [1, 1] and not t.complete and t.status == "linked"
+    bare = DeferredTrace(finish, (), unit="u", hex="A", side="s")  # no caller's error: the ValueError
+    with pytest.raises(ValueError, match="load 'abc'"):
+        bare.reasons

@@ -93,8 +93,9 @@ def _traced(world: SupplyWorld, side: str, pieces: Sequence[Piece], whatif: Opti
     except ValueError as e:  # a bad counter value or setting the rules name in one line
         raise CampaignError(str(e)) from None
     notes = whatif.describe() if whatif else []
-    if notes:
-        for t in traces:
+    for t in traces:
+        t.errors_as(CampaignError)  # a bad value met when the working is read: the same one line
+        if notes:
             t.later(lambda t: t.steps.extend(notes))
     return traces
 

@@ -350,7 +350,9 @@ class SupplyWidget:
                     self.trace = trace_units(world, [subject.ref], self.whatif)[0]
                 else:
                     self.trace = trace_hex(world, subject.ref, subject.side, self.whatif)
+                self.trace.path  # its working, read here: a bad counter value it meets is one line
             except (CampaignError, HexError, ModuleNotFoundError) as e:
+                self.trace = None
                 if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                     raise
                 self.problem = self._one_line(e)
@@ -449,7 +451,11 @@ class SupplyWidget:
         self.report = None
         try:
             self.report = trace_side(self.world(), side, self.whatif) if side else None
+            for t in self.report.items if self.report else ():
+                self._status_colour(t.status, t.supplied)  # colours in the report's order
+            html = self._report_html(self.report) if self.report else ""  # reads the working
         except (CampaignError, ModuleNotFoundError) as e:
+            self.report = None
             if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                 raise
             self.map.clear_overlay(STATUS)
@@ -461,7 +467,6 @@ class SupplyWidget:
             return None
         by_hex: dict[str, set[str]] = {}
         for t in self.report.items:
-            self._status_colour(t.status, t.supplied)
             by_hex.setdefault(t.hex, set()).add(t.status)
         values = {h: next(iter(s)) if len(s) == 1 else MIXED for h, s in by_hex.items()}
         palette = {k: v for k, v in self._colours.items() if k in set(values.values())}
@@ -472,7 +477,7 @@ class SupplyWidget:
         # A hex is a few pixels wide when the whole map shows, under its unit marker: a ring of the
         # same colour around each marker (one small layer, one point per hex) keeps it readable.
         self._draw_halos(values, palette)
-        self.side_report.value = self._report_html(self.report)
+        self.side_report.value = html
         return self.report
 
     def _draw_halos(self, values: dict[str, str], palette: dict[str, str]) -> None:

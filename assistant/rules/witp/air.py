@@ -206,11 +206,10 @@ class WitpAirRules:
         from ..supply import rules_for
         piece = ab.piece or Piece(id=f"airbase@{ab.hex}", side=plan.side, kind="Airfield", role="base",
                                   hex=ab.hex, category="installation", hypothetical=True)
-        try:
-            t = rules_for("witp").trace(world, plan.side, [piece])[0]
+        try:  # the category is working, worked out when read: read inside
+            return rules_for("witp").trace(world, plan.side, [piece])[0].extra.get("category")
         except (KeyError, ValueError, LookupError):
             return None
-        return t.extra.get("category")
 
     def _capacity(self, world: World, plan: StrikePlan, hex_: str, b: dict[str, Any], a: Assessment) -> None:
         """[4.3.1] APs over capacity are inoperable (owner's choice); [4.3.2] (A) twin-engined bombers

@@ -404,6 +404,29 @@ def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, mo
             page.close()
 
 
+
+def test_a_bad_counter_value_met_in_the_working_is_one_line_on_the_page(tmp_path, monkeypatch, home):
+    """The real witp rules work out a trace's base figures when they are read ([32.4.1] reads the
+    MSU's load then): a bad load is still one line on the page -- for the traced unit and the side
+    report -- never an error in the dashboard's log."""
+    monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(home))
+    with Campaign.create(tmp_path / "w.campaign", game="witp", scenario="guadalcanal-1942") as c:
+        c.place_unit("allies", "MSU", "E2418", id="msu-x", attrs={"load": "abc", "mitigates": "E2418"})
+        page = attach(W.SupplyWidget, c, log_path=tmp_path / "d.log")
+        try:
+            view = page.view
+            view.side.value = "allies"
+            view.unit.value = "1st-marine-division"
+            assert view.trace is None and view.problem == "msu-x: load 'abc' is not a number >= 0"
+            assert "Cannot trace" in view.working.value
+            view.overlay.value = True
+            assert view.report is None
+            assert "msu-x: load &#x27;abc&#x27; is not a number &gt;= 0" in view.side_report.value
+            assert view.errors.records == []
+        finally:
+            page.close()
+
+
 def test_an_unchanged_side_overlay_sends_nothing_again(camp, rules, tmp_path):
     """The kit's poller redraws on every campaign change: a redraw whose statuses did not change
     sends no widget message (no new picture, no new halo layer)."""

@@ -94,6 +94,24 @@ def test_bad_input_is_one_line(demo, capsys, argv, named):
     assert file_fingerprint(Path(demo)) == before
 
 
+
+@pytest.mark.parametrize("argv", [
+    ["--unit", "1st-marine-division"],
+    ["--unit", "1st-marine-division", "--json"],
+    ["--all", "--side", "allies", "--json"],
+    ["--hex", "E2418", "--side", "allies"],
+])
+def test_a_bad_counter_value_met_in_the_working_is_one_line(demo, capsys, argv):
+    """The MSU's load is read for [32.4.1] when the base figures are worked out (after the status,
+    issue 9 point 7): the bad value still gives one line naming it, exit 2."""
+    run(capsys, "place", demo, "--side", "allies", "--kind", "MSU", "--hex", "E2418", "--id", "msu-x",
+        "--attr", "load=abc", "--attr", "mitigates=E2418")
+    before = file_fingerprint(Path(demo))
+    code, out, err = run(capsys, "trace", demo, *argv)
+    assert code == 2 and err == "error: msu-x: load 'abc' is not a number >= 0\n"
+    assert file_fingerprint(Path(demo)) == before
+
+
 def test_history_csv(demo, capsys):
     code, out, _ = run(capsys, "trace", demo, "--history", "--csv")
     assert code == 0
