@@ -68,6 +68,25 @@ def bfs(indptr, head, keep, sources, offsets, max_level):
 
 
 @njit(cache=True, nogil=True)
+def _push(hd, hs, hv, size, d, seq, v):
+    """Push (cost d, entry number seq, node v) onto the binary heap of ``size`` entries (ordered by
+    cost, then entry: first come, first served); the new size."""
+    j = size
+    while j > 0:
+        p = (j - 1) >> 1
+        if hd[p] < d or (hd[p] == d and hs[p] < seq):
+            break
+        hd[j] = hd[p]
+        hs[j] = hs[p]
+        hv[j] = hv[p]
+        j = p
+    hd[j] = d
+    hs[j] = seq
+    hv[j] = v
+    return size + 1
+
+
+@njit(cache=True, nogil=True)
 def dijkstra(indptr, head, keep, weight, sources, costs, limit):
     """Cheapest costs from the sources (each with its starting cost); costs above ``limit`` are
     not reached. A binary heap with lazy deletion; equal costs leave in the order they entered."""
@@ -89,20 +108,7 @@ def dijkstra(indptr, head, keep, weight, sources, costs, limit):
             dist[v] = c
             origin[v] = v
             pred[v] = NO_PRED
-            # push
-            j = size
-            size += 1
-            while j > 0:
-                p = (j - 1) >> 1
-                if hd[p] < c or (hd[p] == c and hs[p] < seq):
-                    break
-                hd[j] = hd[p]
-                hs[j] = hs[p]
-                hv[j] = hv[p]
-                j = p
-            hd[j] = c
-            hs[j] = seq
-            hv[j] = v
+            size = _push(hd, hs, hv, size, c, seq, v)
             seq += 1
     while size > 0:
         d = hd[0]
@@ -145,18 +151,6 @@ def dijkstra(indptr, head, keep, weight, sources, costs, limit):
                     dist[v] = nd
                     pred[v] = u
                     origin[v] = origin[u]
-                    j = size
-                    size += 1
-                    while j > 0:
-                        p = (j - 1) >> 1
-                        if hd[p] < nd or (hd[p] == nd and hs[p] < seq):
-                            break
-                        hd[j] = hd[p]
-                        hs[j] = hs[p]
-                        hv[j] = hv[p]
-                        j = p
-                    hd[j] = nd
-                    hs[j] = seq
-                    hv[j] = v
+                    size = _push(hd, hs, hv, size, nd, seq, v)
                     seq += 1
     return dist, pred, origin
