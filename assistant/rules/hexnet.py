@@ -34,28 +34,12 @@ _NETS: "weakref.WeakKeyDictionary[nx.Graph, HexNet]" = weakref.WeakKeyDictionary
 
 class SearchResult:
     """Distances from the nearest source, the predecessor of each node and the source it was
-    reached from (``-1`` where unreached; worked out from the predecessors when first read if the
-    search did not give it)."""
+    reached from (``-1`` where unreached)."""
 
-    __slots__ = ("net", "dist", "pred", "_origin")
+    __slots__ = ("net", "dist", "pred", "origin")
 
-    def __init__(self, net: "HexNet", dist: np.ndarray, pred: np.ndarray, origin: Optional[np.ndarray] = None):
-        self.net, self.dist, self.pred, self._origin = net, dist, pred, origin
-
-    @property
-    def origin(self) -> np.ndarray:
-        if self._origin is None:
-            n = len(self.dist)
-            origin = np.full(n, -1, dtype=np.int64)
-            at = np.flatnonzero(np.isfinite(self.dist))
-            local = np.full(n, -1, dtype=np.int64)
-            local[at] = np.arange(len(at))
-            up = self.pred[at]
-            anc = np.where(up >= 0, local.take(np.maximum(up, 0)), np.arange(len(at)))
-            _jump(anc)
-            origin[at] = at.take(anc)
-            self._origin = origin
-        return self._origin
+    def __init__(self, net: "HexNet", dist: np.ndarray, pred: np.ndarray, origin: np.ndarray):
+        self.net, self.dist, self.pred, self.origin = net, dist, pred, origin
 
     def reached(self, node: int) -> bool:
         return self.dist.item(node) < np.inf
@@ -200,18 +184,6 @@ class HexNet:
 
     def _ones(self) -> np.ndarray:
         return self.cached(("unit-weight",), lambda: np.ones(len(self.tail)))
-
-
-def _jump(anc: np.ndarray, hops: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
-    """Pointer jumping in place: ``anc[i]`` becomes the root above ``i`` (a root points to
-    itself); ``hops`` (steps to the parent) becomes the steps to the root."""
-    while True:
-        nxt = anc.take(anc)
-        if hops is not None:
-            hops += hops.take(anc)
-        if np.array_equal(nxt, anc):
-            return hops
-        anc[:] = nxt
 
 
 def truthy(v: Any) -> bool:
