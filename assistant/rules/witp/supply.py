@@ -13,8 +13,8 @@ piece is not linked (one per layer and set of providers, shared by every such pi
 what cuts the link. Each trace's status, source, length and limit come from the linking searches;
 its path, reasons, steps and base figures are worked out when first read (``DeferredTrace``), so a
 side-wide status runs no penalised search and no [32.1.1] distance search. Measured on the whole
-witp map with 300 units a side (``benchmarks/bench_supply.py``): 9-11 searches, about 3.6-4.5x one
-csgraph multi-source Dijkstra side-wide, 2.3-2.6x a single-source one for one unit.
+witp map with 300 units a side (``benchmarks/bench_supply.py``, figures in its README): 9-11
+searches, within 5x one csgraph multi-source Dijkstra side-wide and a single-source one for one unit.
 
 Status words: "linked" / "isolated" (``supplied`` = linked). A trace's ``path`` runs from the unit's
 hex to its provider (HQ, OSB, port, emergency-link end); ``source`` is that provider, ``extra["hq"]``
