@@ -92,6 +92,15 @@ def _num(x: Optional[float]) -> str:
     return f"{int(x):,}" if x.is_integer() else f"{x:,.2f}"
 
 
+def _figure(v: Any) -> str:
+    return _num(v) if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) else str(v)
+
+
+def _figures(d: dict) -> str:
+    """``key value · key value``, the values bold (one line of a trace's figures)."""
+    return " · ".join(f"{_esc(k)} <b>{_esc(_figure(v))}</b>" for k, v in d.items())
+
+
 def rule_ref(rule: str) -> str:
     """A rule reference as the rules wrote it, in brackets once ("[29.6]", "[apto 10.42]")."""
     rule = str(rule).strip()
@@ -425,11 +434,18 @@ class SupplyWidget:
                     + (f" of limit <b>{_num(t.limit)}</b>" if t.limit is not None else " (no limit)")
                     + (f" {_esc(unit)}" if unit else "")
                     + (" <b style='color:#c62828'>over the limit</b>" if over else "") + "</div>")
-        figures = {k: v for k, v in t.extra.items() if k != "unit"}
+        figures = {k: v for k, v in t.extra.items() if k != "unit" and not isinstance(v, dict)}
         if figures:
-            rows.append("<div class='ca-supply-figures'>" + " · ".join(
-                f"{_esc(k)} <b>{_esc(_num(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)}</b>"
-                for k, v in figures.items()) + "</div>")
+            rows.append("<div class='ca-supply-figures'>" + _figures(figures) + "</div>")
+        for k, v in t.extra.items():  # a table of figures (witp: the category's effects [32.2])
+            if isinstance(v, dict) and v:
+                rule = v.get("rule")
+                parts = {g: x for g, x in v.items() if g != "rule"}
+                items = "".join(f"<li><b>{_esc(g)}</b>: {_figures(x) if isinstance(x, dict) else _esc(_figure(x))}</li>"
+                                for g, x in parts.items())
+                rows.append(f"<details class='ca-supply-table'><summary>{_esc(k.replace('_', ' '))}"
+                            + (f" <span class='ca-rule'>{_esc(rule)}</span>" if rule else "")
+                            + f"</summary><ul>{items}</ul></details>")
         if t.path:
             rows.append(f"<div>Path ({len(t.path) - 1} hex{'es' if len(t.path) != 2 else ''}): "
                         f"<span class='ca-supply-path' style='font-family:monospace;font-size:11px'>"

@@ -395,6 +395,10 @@ def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, mo
                     f"{want.extra['unit']}") in view.working.value
             assert all(f"<li class='ca-supply-step'>{html.escape(s)}</li>" in view.working.value for s in want.steps)
             assert all(f"{html.escape(r.rule)}</span> {html.escape(r.text)}" in view.working.value for r in want.reasons)
+            # the category's effects [32.2] as a readable list, one line per branch, never a dict's repr
+            effects = want.extra["effects"]
+            assert "<summary>effects <span class='ca-rule'>" in view.working.value and "{&#x27;" not in view.working.value
+            assert all(f"<li><b>{branch}</b>: " in view.working.value for branch in effects if branch != "rule")
             view.overlay.value = True
             report = engine.trace_side(engine.world_of(c.state, c.graph()), "allies")
             assert {e.label for e in view.map.choropleth_legend(W.STATUS)} == {t.status for t in report.items}
