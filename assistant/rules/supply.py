@@ -96,6 +96,11 @@ class Trace:
         raised as ``wrap(message)`` -- the caller's one-line error. Nothing is left to work out
         here."""
 
+    def worked(self) -> "Trace":
+        """This trace with its working complete (here it always is): a bad value met in the working
+        is raised now, where the caller catches it, not at the first reading."""
+        return self
+
 
 def _deferred(name: str) -> property:
     store = "_" + name
@@ -164,6 +169,11 @@ class DeferredTrace(Trace):
 
     def errors_as(self, wrap: Callable[[str], Exception]) -> None:
         self._wrap = wrap
+
+    def worked(self) -> "Trace":
+        if self._finish is not None:
+            self._complete()
+        return self
 
     @property
     def complete(self) -> bool:

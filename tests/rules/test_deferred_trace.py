@@ -21,6 +21,7 @@ def test_the_working_is_worked_out_once_when_first_read_then_what_was_queued():
                       source={"unit": None, "hex": "B"}, length=1)
     t.later(lambda t: t.steps.append("what-if note"))
     assert calls == [] and not t.complete and t.status == "linked" and t.length == 1
+    assert t.worked() is t and t.complete and calls == [("A", "B")]  # worked out now, once
     assert t.steps == ["worked", "what-if note"] and calls == [("A", "B")] and t.complete
     assert t.path == ["A", "B"] and t.extra == {"x": 1} and calls == [("A", "B")]
     t.later(lambda t: t.steps.append("after"))  # complete: at once
@@ -54,7 +55,9 @@ def test_a_bad_value_met_in_the_working_is_the_callers_one_line_error_and_keeps_
     for read in ("steps", "path"):  # every reading fails the same way: nothing half-worked is shown
         with pytest.raises(OneLine, match=r"^msu-1: load 'abc' is not a number >= 0$"):
             getattr(t, read)
-    assert calls == [1, 1] and not t.complete and t.status == "linked"
+    with pytest.raises(OneLine):
+        t.worked()  # the same, asked for at once
+    assert calls == [1, 1, 1] and not t.complete and t.status == "linked"
     bare = DeferredTrace(finish, (), unit="u", hex="A", side="s")  # no caller's error: the ValueError
     with pytest.raises(ValueError, match="load 'abc'"):
         bare.reasons

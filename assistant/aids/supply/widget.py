@@ -356,12 +356,11 @@ class SupplyWidget:
             try:
                 world = self.world()
                 if subject.kind == "unit":
-                    self.trace = trace_units(world, [subject.ref], self.whatif)[0]
+                    trace = trace_units(world, [subject.ref], self.whatif)[0]
                 else:
-                    self.trace = trace_hex(world, subject.ref, subject.side, self.whatif)
-                self.trace.path  # its working, read here: a bad counter value it meets is one line
+                    trace = trace_hex(world, subject.ref, subject.side, self.whatif)
+                self.trace = trace.worked()  # the page shows all of it: a bad value is one line here
             except (CampaignError, HexError, ModuleNotFoundError) as e:
-                self.trace = None
                 if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                     raise
                 self.problem = self._one_line(e)
