@@ -1,5 +1,5 @@
 """Finding the modules that plug into the package (an aid's ``events``, ``tables``, ``cli``) by
-looking, never by a list to edit (design.md section 1)."""
+looking, never by a list to edit: adding a plug-in edits no existing module."""
 
 from __future__ import annotations
 

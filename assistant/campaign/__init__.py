@@ -1,4 +1,4 @@
-"""Campaign state (design.md section 4): an event-sourced campaign file that never loses a record.
+"""Campaign state: an event-sourced campaign file that never loses a record.
 
     from assistant.campaign import Campaign, CampaignError
     c = Campaign.create("pacific.campaign", game="witp", scenario="guadalcanal-1942")

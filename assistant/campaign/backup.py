@@ -1,4 +1,4 @@
-"""``campaign backup FILE DEST``: a consistent copy of a campaign at any moment (issue 13 point 1).
+"""``campaign backup FILE DEST``: a consistent copy of a campaign at any moment.
 
 SQLite's online backup API copies one consistent snapshot of the file *and* its write-ahead log
 (while pages and other processes keep writing), into a hidden temporary file beside DEST that is

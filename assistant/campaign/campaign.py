@@ -50,7 +50,14 @@ def state_json(state: CampaignState) -> str:
 
 
 class Campaign:
-    """An open campaign file. Build with ``Campaign.create`` or ``Campaign.open``; ``close()`` it."""
+    """An open campaign file. Build with ``Campaign.create`` or ``Campaign.open``; ``close()`` it.
+
+    ``state`` is the current ``CampaignState`` (the fold of the file's events). Every change is a
+    command: ``execute(cmd)`` validates it against the state, appends its one event in one
+    transaction and only then updates the state and calls the subscribers; a refused command raises
+    CampaignError and changes nothing. The file is the shared state between processes: ``poll`` (or
+    ``watch``) folds in events that other processes appended. ``map`` and ``graph()`` are the
+    pinned ``GameMap`` and its hex graph with the campaign's corrections."""
 
     def __init__(self, store: Store, state: CampaignState, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
                  clock: Callable[[], str] = utc_now, rng: Optional[random.Random] = None):
@@ -100,7 +107,7 @@ class Campaign:
         left untouched: everything is validated through a read-only connection first. ``rng`` is the
         random source commands roll dice with (default: a fresh ``random.Random()``).
         ``readonly="auto"``: read-write where this process can write the file, else read-only with
-        ``readonly_reason`` saying why (a read-only directory or mount; issue 13 point 5)."""
+        ``readonly_reason`` saying why (a read-only directory or mount)."""
         if check not in ("quick", "full", "none"):
             raise CampaignError(f"check {check!r} must be 'quick', 'full' or 'none'")
         if readonly not in (True, False, "auto"):
@@ -155,7 +162,7 @@ class Campaign:
 
     @property
     def map(self):
-        """The GameMap this campaign plays on: its pinned geometry (issue 7 point 4)."""
+        """The GameMap this campaign plays on: its pinned geometry."""
         pin = self._state.map_pin
         if self._map is None or self._map[0] != pin:
             self._map = (pin, map_for(self._state.game, pin))
@@ -286,7 +293,7 @@ class Campaign:
                 raise
             self._state = new
             self._pending.append((new, seen + [rec]))
-            if rec.seq % self._snapshot_every == 0:  # under the lock: one transaction at a time (issue 13)
+            if rec.seq % self._snapshot_every == 0:  # under the lock: one transaction at a time
                 self._store_snapshot(new)
         self._drain()
         return rec
@@ -540,7 +547,7 @@ def initial_records(game: str, scenario: Optional[str] = None, *, settings: Opti
 
 def _keep_notices(store: Store, notices: list[str], clock: Callable[[], str]) -> None:
     """Record in the file what a vanished ``-wal`` cost: SQLite rebuilt ``-shm`` on this opening and
-    has forgotten it, so the next ``info`` would otherwise say a bare "ok" (issue 13 point 7). Done
+    has forgotten it, so the next ``info`` would otherwise say a bare "ok". Done
     through a short read-write connection when this one is read-only and the place is writable."""
     writer = store
     try:

@@ -21,7 +21,7 @@ from .events import (UNIT_FIELDS, EventBody, EventRecord, HexCorrected, HexsideC
                      Position, Redone, TurnAdvanced, UnitData, UnitMoved, UnitPlaced, UnitRemoved, UnitUpdated, Undone)
 from .model import CampaignState, MapPin
 
-SURFACES = ("sea", "coastal", "land")  # design.md section 2, per-hex attributes
+SURFACES = ("sea", "coastal", "land")  # a hex's surface in the derived map (per-hex attribute)
 
 
 MAX_DICE = 100
@@ -30,7 +30,8 @@ MAX_DICE = 100
 @dataclass
 class Context:
     """What commands may consult besides the state: the game map, the event log, and the random
-    source that any dice are rolled with (injectable: ``Campaign.open(..., rng=random.Random(7))``)."""
+    source that any dice are rolled with (injectable: ``Campaign.open(..., rng=random.Random(7))``).
+    ``Campaign.execute`` and ``Campaign.check`` make one for each command they run."""
 
     map: Any
     event: Callable[[int], EventRecord]
@@ -216,7 +217,7 @@ HEXSIDE_ATTR = "hexside feature"
 class SetHexside:
     """Set features of the hexside between hexes ``a`` and ``b`` (source=user; None deletes one).
     Features are the game's hexside vocabulary (``[hexsides.features]`` in game.toml), each value
-    coerced to its type: true/false, a whole number or text (issue 7 point 3)."""
+    coerced to its type: true/false, a whole number or text."""
 
     a: Any
     b: Any
@@ -277,7 +278,7 @@ def _feature(gm: Any, key: str, value: Any) -> Any:
 @dataclass
 class PinMap:
     """Move the campaign to ``pin`` (a map version), if every hex the campaign refers to (units,
-    hex and hexside corrections) is still on that map's geometry (issue 7 point 4)."""
+    hex and hexside corrections) is still on that map's geometry."""
 
     pin: Any
     grid: Any = None  # the Grid of ``pin`` (None: built from the pin)

@@ -54,7 +54,14 @@ def register_upcaster(type_: str, from_version: int):
 
 
 class EventBody(BaseModel):
-    """Base of every event type."""
+    """Base of every event type: a frozen pydantic model of the event's payload, stored as JSON under
+    its ``type`` and ``schema_version`` (an older version is upcast when read).
+
+    Commands build events; the fold calls ``apply`` to change its working copy of the state (a
+    ``fold.Builder``). ``inverse`` gives the compensating event that undoes it (every undoable type
+    has one; undo is an event too, never a deletion); ``undoable`` False keeps it off the undo
+    stack; ``side`` names the side it concerns, if any. An aid's event types subclass this and are
+    made known with ``@register_event``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     type: ClassVar[str] = ""
@@ -169,7 +176,7 @@ class EventRecord:
         return self.body.summary(cal)
 
 
-# ----- the event types of issue 3 -------------------------------------------------------------
+# ----- the core event types: creation, units, map corrections, notes, turns, undo/redo --------
 class UnitData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
@@ -214,7 +221,7 @@ class CampaignCreated(EventBody):
     start: Position
     sample_note: Optional[str] = None
     undo_limit: int = 1000
-    # The map the campaign is played on (issue 7 point 4); absent in files written before pins.
+    # The map the campaign is played on; absent in files written before campaigns pinned their map.
     map: Optional[MapPin] = None
 
     def apply(self, b, rec):
@@ -379,7 +386,7 @@ HexsideScalar = Union[StrictBool, StrictInt, StrictStr]
 
 @register_event
 class HexsideCorrected(EventBody):
-    """A player's setting of one hexside's features (source=user; issue 7 point 3). ``hexside`` is
+    """A player's setting of one hexside's features (source=user). ``hexside`` is
     the canonical id of ``assistant.maps.hexsides.hexside_id`` ("B1949|B2048"). None deletes a key."""
 
     type: ClassVar[str] = "hexside_corrected"
@@ -400,7 +407,7 @@ class HexsideCorrected(EventBody):
 
 @register_event
 class MapPinned(EventBody):
-    """The campaign moved to another map version (``campaign map upgrade``; issue 7 point 4).
+    """The campaign moved to another map version (``campaign map upgrade``).
     ``pin`` None (only as the undo of pinning an old, unpinned file) means "the current map"."""
 
     type: ClassVar[str] = "map_pinned"

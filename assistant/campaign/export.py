@@ -97,7 +97,7 @@ def neutralise(df: pd.DataFrame) -> pd.DataFrame:
 
 def excel_safe(df: pd.DataFrame) -> pd.DataFrame:
     """A copy in which the control characters a workbook cannot hold (XML 1.0 forbids them; openpyxl
-    raises IllegalCharacterError) are written escaped, ``\\x1b`` for ESC. Files written before issue 13
+    raises IllegalCharacterError) are written escaped, ``\\x1b`` for ESC. Files written by older versions
     may hold them in notes; commands now refuse them."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
@@ -112,7 +112,7 @@ def excel_safe(df: pd.DataFrame) -> pd.DataFrame:
 def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
     """Call ``write(tmp)`` for a temporary file next to ``path``, fsync it, rename it into place.
     The temporary file is locked while written, so a later run removes it if this one is killed."""
-    clean_stale(path.parent)  # temporary files of a killed export (issue 13 point 9)
+    clean_stale(path.parent)  # temporary files a killed export left behind
     with locked_temp(path.parent, path.name, ".tmp") as tmp_path:
         write(tmp_path)
         with open(tmp_path, "rb+") as f:
@@ -284,7 +284,7 @@ def read_export(source: Path) -> tuple[list[EventRecord], CampaignState]:
         try:
             ours, theirs = state_to_json(state), doc["state"]
             keys = set(theirs)
-            if not set(ours) <= keys:  # an export from before issue 7: compare the keys it has
+            if not set(ours) <= keys:  # an older version's export has fewer keys: compare those
                 theirs = {**ours, **theirs}
             back = state_to_json(state_from_json(theirs))
             same = {k: back[k] for k in keys} == {k: ours[k] for k in keys if k in ours} and keys <= set(ours)

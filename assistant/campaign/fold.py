@@ -17,7 +17,7 @@ from .notelog import NoteLogBuilder
 from .slices import SLICES
 
 # Bump when the fold's output for the same events changes: older snapshots are then ignored.
-# 2: hexside corrections, map revision and pin, aid slices stored through their to_json (issue 7).
+# 2: hexside corrections, map revision and pin, aid slices stored through their to_json.
 FOLD_VERSION = 2
 
 

@@ -1,4 +1,4 @@
-"""Imported events pass the checks the commands that make them pass (issue 13 point 4).
+"""Imported events pass the checks the commands that make them pass.
 
 A JSON export is untrusted input. Before anything is written, ``check_import`` walks the events in
 order and, for each one, rebuilds it with the command that records it (``AddNote`` for

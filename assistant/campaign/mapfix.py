@@ -29,5 +29,5 @@ def corrected_hexes(hexes: pd.DataFrame, state: CampaignState) -> pd.DataFrame:
 
 
 def corrections_of(state: CampaignState) -> MapCorrections:
-    """A campaign's per-hex and per-hexside corrections, for ``GameMap.graph`` (issue 7 point 1)."""
+    """A campaign's per-hex and per-hexside corrections, for ``GameMap.graph``."""
     return MapCorrections(hexes=state.map_corrections, hexsides=state.hexside_corrections)

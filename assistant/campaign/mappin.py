@@ -1,4 +1,4 @@
-"""A campaign pins its map (issue 7 point 4): the map version and placed geometry it was created
+"""A campaign pins its map: the map version and placed geometry it was created
 on, so that a later ``campaign map derive`` does not silently move hexes under it.
 
 ``pin_for`` reads the installed map's version; ``map_for`` builds the GameMap a campaign plays

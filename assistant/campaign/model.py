@@ -26,7 +26,7 @@ def frozen_map(d: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
 
 
 class MapPin(BaseModel):
-    """The map a campaign is pinned to (issue 7 point 4): the grid model, the map data version
+    """The map a campaign is pinned to: the grid model, the map data version
     (``assistant.maps.version.map_version``) and the placed grid geometry (``GridSpec`` JSON)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -96,6 +96,16 @@ class Note:
 
 @dataclass(frozen=True)
 class CampaignState:
+    """The whole campaign as of one event: an immutable value that only the fold (``fold.fold``) makes
+    from the events, or that ``state_from_json`` reads back from a snapshot or an export.
+
+    It holds the game and scenario, the settings chosen for the rules' ambiguities, the sides and
+    their nations, the calendar and the current turn and phase, the units by id (``retired_ids``:
+    ids of removed units, never reused), the journal (``notes``), the player's map corrections per
+    hex and per hexside with the pinned map, the undo and redo stacks (event seqs), and in ``extra``
+    each aid's slice under its registered name (read one with ``aid(name)``). ``last_seq`` is the
+    seq of the last event folded in. Commands read it and build events; replace it, never mutate it."""
+
     game: str
     scenario: Optional[str]
     settings: Mapping[str, Any]

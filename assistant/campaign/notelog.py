@@ -4,7 +4,7 @@
 ``CHUNK``; a changed log shares every untouched chunk with the old one. ``NoteLogBuilder`` is the
 fold's working copy: new notes go into a plain list and are chunked once, when the fold ends, so
 replaying n notes costs O(n) and one command O(CHUNK + n / CHUNK) pointer copies, not the O(n)
-copies of the note list and note-id set that every command paid before issue 13 (point 8).
+copies of the note list and note-id set that a fold copying them would pay on every command.
 Note ids normally rise (``AddNote`` gives ``next_note``); lookups by id then bisect, else they scan.
 """
 

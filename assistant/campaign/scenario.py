@@ -2,7 +2,7 @@
 
 A scenario names its start turn (a label of the game's calendar) and lists units to place. Any
 unit carrying values the rulebook text does not give is ``sample = true`` and the file then has a
-top-level ``sample_note`` that the UI shows (design.md section 2).
+top-level ``sample_note`` that the UI shows: the player must know which values are not the rulebook's.
 """
 
 from __future__ import annotations

@@ -10,10 +10,10 @@ Opening never writes to a file it has not first validated read-only (header byte
 
 SQLite's sidecars (``FILE-wal``, ``FILE-shm``) take the campaign's mode when created, so reading a
 0444 campaign makes 0444 sidecars that outlive the reader and, after ``chmod 644`` on the campaign,
-refuse every write (issue 8 defect 5). Every connection here therefore leaves the player's own
+refuse every write. Every connection here therefore leaves the player's own
 sidecars owner-writable (``release_sidecars``), and a write refused for a read-only file names it.
 
-Issue 13: every commit is followed by ``PRAGMA wal_checkpoint(FULL)`` before it is acknowledged, so
+Every commit is followed by ``PRAGMA wal_checkpoint(FULL)`` before it is acknowledged, so
 the ``.campaign`` file alone holds every acknowledged event (a plain copy is complete; deleting or
 truncating ``-wal`` loses nothing acknowledged). The file's identity (st_dev, st_ino) is compared
 with the path's before and after every write and on every poll: a deleted, moved or replaced file
@@ -46,7 +46,7 @@ FORMAT = "campaign-assistant"
 MAGIC = b"SQLite format 3\x00"
 KEEP_SNAPSHOTS = 3  # snapshots kept per file (the newest); writing one prunes the older ones
 BUSY_TIMEOUT_S = 30.0  # reading and validating (a long foreign write may finish)
-WRITE_BUSY_TIMEOUT_S = 5.0  # an interactive write waits this long for a foreign lock (issue 13 point 9)
+WRITE_BUSY_TIMEOUT_S = 5.0  # an interactive write waits this long for a foreign lock
 
 SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -136,7 +136,7 @@ def file_identity(path: Path) -> tuple[int, int]:
 def wal_notices(path: Path) -> list[str]:
     """Read ``FILE-shm``'s header (before SQLite recovers it): if it records committed frames that
     are neither in the file (backfilled) nor in ``FILE-wal`` (missing or truncated), say so. SQLite
-    itself would rebuild the index from what is left and report "ok" (issue 13 point 7)."""
+    itself would rebuild the index from what is left and report "ok"."""
     wal, shm = sidecar_paths(path)
     try:
         with open(shm, "rb") as f:
@@ -171,7 +171,7 @@ def _readonly_place(e: sqlite3.Error) -> bool:
 
 def utf8_text(path: Path) -> Callable[[bytes], str]:
     """A ``text_factory`` reading TEXT as UTF-8 that calls a column which is not UTF-8 (a corrupted
-    file: sqlite3 raised UnicodeDecodeError or "Could not decode") damage, naming the file (issue 13 point 7)."""
+    file: sqlite3 raised UnicodeDecodeError or "Could not decode") damage, naming the file."""
 
     def decode(raw: bytes) -> str:
         try:
@@ -185,7 +185,7 @@ def utf8_text(path: Path) -> Callable[[bytes], str]:
 def ro_connect(path: Path, timeout: float = BUSY_TIMEOUT_S) -> tuple[sqlite3.Connection, bool]:
     """A read-only connection and whether it is ``immutable``: where SQLite cannot create the
     ``-shm`` it needs (a read-only directory or mount) and no write-ahead log holds anything, the
-    file alone is the whole campaign and is read as immutable (issue 13 point 5)."""
+    file alone is the whole campaign and is read as immutable."""
     con = sqlite3.connect(_ro_uri(path), uri=True, isolation_level=None, check_same_thread=False, timeout=timeout)
     try:
         con.execute("PRAGMA application_id").fetchone()
@@ -270,7 +270,7 @@ def inspect(path: Path, check: str = "quick") -> dict[str, str]:
             if result != "ok":
                 raise CampaignFileError(f"{name} is damaged: integrity check says {result}")
         return meta
-    except UnicodeDecodeError:  # SQLite's own text (its schema) is not UTF-8 (issue 13 point 7)
+    except UnicodeDecodeError:  # SQLite's own text (its schema) is not UTF-8
         raise CampaignFileError(f"{name} is damaged: its schema is not UTF-8 text") from None
     except sqlite3.Error as e:
         if "readonly" in str(e):  # not damage: SQLite could not make its sidecars
@@ -328,7 +328,7 @@ class Store:
                 raise CampaignError(f"{path} exists already; a new campaign never overwrites a file")
             if not path.parent.is_dir():
                 raise CampaignError(f"directory {path.parent} does not exist")
-            clean_stale(path.parent)  # what a killed new/import left here (issue 13 point 9)
+            clean_stale(path.parent)  # what a killed new/import left here
             temp = ExitStack()
             tmp_path = temp.enter_context(locked_temp(path.parent, path.name, ".creating"))
         except OSError as e:
@@ -413,7 +413,7 @@ class Store:
         if self.gone is None:
             release_sidecars(self.path)
 
-    # ----- the file at its path (issue 13 point 2) -------------------------------------------
+    # ----- the file at its path -------------------------------------------------------------
     def check_in_place(self) -> None:
         """Raise FileGoneError (and remember why) unless the file at ``path`` is still the file this
         store has open: compares (st_dev, st_ino) with the ones seen at opening."""
@@ -553,7 +553,7 @@ class Store:
                 con.execute("INSERT OR REPLACE INTO snapshots (seq, fold_version, time, state) VALUES (?, ?, ?, ?)",
                             (seq, fold_version, time, state_json))
                 # Keep the newest KEEP_SNAPSHOTS only: a snapshot holds the whole state, so keeping
-                # every one grew the file quadratically with the journal (issue 13 point 8).
+                # every one grew the file quadratically with the journal.
                 con.execute("DELETE FROM snapshots WHERE seq < (SELECT seq FROM snapshots ORDER BY seq DESC "
                             "LIMIT 1 OFFSET ?)", (KEEP_SNAPSHOTS - 1,))
         except (CampaignError, sqlite3.Error):

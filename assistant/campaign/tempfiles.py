@@ -1,5 +1,5 @@
 """Hidden temporary files for atomic writes (new, import, export, backup) that a killed run does
-not leave behind for good (issue 13 point 9).
+not leave behind for good.
 
 A writer holds ``flock(LOCK_EX)`` on its temporary file for as long as it writes it; the next run in
 the same directory (``clean_stale``) deletes every such file whose lock is free, i.e. whose writer

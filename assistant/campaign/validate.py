@@ -82,7 +82,7 @@ def parse_scalar(raw: str) -> Any:
     if low in ("true", "false"):
         return low == "true"
     if re.fullmatch(r"[+-]?\d{1,4300}", raw.strip()):
-        return int(raw)  # exact at any length; ``scalar`` refuses one beyond ±2**53 (issue 13 point 4)
+        return int(raw)  # exact at any length, never rounded: ``scalar`` then refuses one beyond ±2**53
     if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", raw.strip()):
         v = float(raw)
         if math.isfinite(v):

@@ -3,7 +3,7 @@
 Everything game-specific (label style, which pair is the column, orientation, offset parity, how
 each section is turned, where it sits, overlaps, the east-west wrap) comes from a ``GridSpec``;
 nothing here knows a game. Hexes are ``Axial`` values in the global grid; labels are parsed and
-printed only at the edges (design.md section 3).
+printed only at the edges (in ``parse`` and ``label``).
 """
 
 from __future__ import annotations
@@ -218,10 +218,11 @@ class Grid:
         return self.canonical(h) is not None
 
     # ----- metric -------------------------------------------------------------------------
-    # THE metric of a game (issue 7 point 2): the number of hexes counted across the map, i.e.
-    # an on-map shortest path (section joins, stated seam links and the wrap included). The O(1)
-    # lattice distance is a lower bound; where a shortest lattice path (the straight line) stays
-    # on the map it is the answer, otherwise an exact A* search with that bound finds it.
+    # THE metric of a game, one for the ruler, the hex graph and the CLI so that they never disagree:
+    # the number of hexes counted across the map, i.e. an on-map shortest path (section joins,
+    # stated seam links and the wrap included). The O(1) lattice distance is a lower bound; where a
+    # shortest lattice path (the straight line) stays on the map it is the answer, otherwise an exact
+    # A* search with that bound finds it.
     def _nearest_image(self, a: Axial, b: Axial) -> Axial:
         """The copy of b (under the wrap) closest to a."""
         return min(self._representatives(b), key=lambda c: ax.distance(a, c))

@@ -1,4 +1,5 @@
-"""Place a game's hex grid on the globe from its gazetteer (design.md section 2, "Derived maps").
+"""Place a game's hex grid on the globe from its gazetteer: the printed maps are not available, so the
+places the rulebook names with a hex, at their known real coordinates, place the whole grid.
 
 Per map section: a least-squares transform from projected (lon, lat) to the section's own board
 plane (unit hex spacing), with residuals in hexes. Sections are then joined into one global grid
@@ -24,7 +25,7 @@ from ..hexes.grid import section_axial
 from .gamespec import GameSpec
 
 Projection = Literal["equirectangular", "mercator", "movement_area"]
-SUSPECT_RESIDUAL = 2.0  # hexes; issue 2 item 4: above this an anchor is listed, not hidden
+SUSPECT_RESIDUAL = 2.0  # hexes: an anchor fitted worse than this is listed as suspect, not hidden
 MIN_ANCHORS = 3
 ELONGATED = 0.15  # anchors whose spread across is under this share of their spread along: no affine
 # Gazetteer rows whose note starts with one of these are not used to fit (they are still

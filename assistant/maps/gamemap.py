@@ -92,7 +92,7 @@ class GameMap:
     @classmethod
     def from_grid_spec(cls, spec: GameSpec, grid_spec: GridSpec, model: str) -> "GameMap":
         """The game's map on the placed geometry ``grid_spec`` instead of the one calibrated now
-        (a campaign's pinned map, issue 7 point 4); the data tables are the installed ones."""
+        (a campaign's pinned map); the data tables are the installed ones."""
         gm = cls(spec, model)
         gm.grid_spec, gm.grid = grid_spec, Grid(grid_spec)
         return gm
@@ -201,7 +201,7 @@ class GameMap:
         """The hex at a real-world position: of the hexes the section fits put there, the one
         whose centre is nearest the point in the plane of the fit that places that hex (the fit
         ``geo`` and ``where`` use), so ``locate`` at the centre ``where`` reports gives the hex
-        back, in section overlaps too (issue 7 point 8).
+        back, in section overlaps too.
 
         Where two sections meet, their separate fits can disagree by a hex or two; a point no
         fit puts on a hex of its own goes to the nearest map hex within ``SEAM_TOLERANCE``

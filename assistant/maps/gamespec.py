@@ -1,4 +1,4 @@
-"""A game as data: ``data/games/<game>/game.toml`` loaded into typed models (design.md section 2)."""
+"""A game as data: ``data/games/<game>/game.toml`` loaded into typed models."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Hexes the rulebook gives a role to (``data/games/<game>/rulebook_hexes.csv``), and the surface
-each role requires (issue 7 point 8): a port or an island fort holds land and sea, a naval set-up
+each role requires: a port or an island fort holds land and sea, a naval set-up
 hex holds sea, a land unit's hex holds land. Where the land mask disagrees, the text wins
 (``source=rulebook`` in the derived map).
 

@@ -1,4 +1,4 @@
-"""Which map a campaign is played on (issue 7 point 4): a version for a game's derived map.
+"""Which map a campaign is played on: a version for a game's derived map.
 
 The version is a sha256 over the placed grid geometry (``GridSpec`` JSON: model, section extents
 and offsets, wrap, links) and the map data files that ``campaign map derive`` and the game data
