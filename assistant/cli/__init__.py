@@ -1,4 +1,4 @@
-"""The ``campaign`` command (design.md section 6). Each command group lives in its own module and
+"""The ``campaign`` command. Each command group lives in its own module and
 registers its sub-commands with ``register(subparsers)``; this module finds them (no list to edit),
 and owns argument parsing, ``--json`` and error handling.
 

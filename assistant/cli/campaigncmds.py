@@ -1,6 +1,5 @@
 """``campaign new|info|place|move|remove|update|note|log|undo|redo|advance|export|import|backup|units`` and
-``campaign map set`` (issue 3 item 7), ``campaign map side|upgrade`` (issue 7 points 3, 4). Each opens
-the campaign file, runs one command, closes it."""
+``campaign map set|side|upgrade``. Each opens the campaign file, runs one command, closes it."""
 
 from __future__ import annotations
 

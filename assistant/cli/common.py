@@ -47,7 +47,7 @@ def emit(args: argparse.Namespace, payload: Any, text: Callable[[Any], str] | st
 
 def escape_line(text: str) -> str:
     """``text`` on one line: line breaks and other control characters (from an argument such as
-    ``$'a\\nb'``) are shown escaped, as ``repr`` shows them (issue 13 point 7)."""
+    ``$'a\\nb'``) are shown escaped, as ``repr`` shows them, so that an error stays one line."""
     return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
 
 

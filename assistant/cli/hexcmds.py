@@ -1,4 +1,4 @@
-"""``campaign games``, ``campaign hex ...`` and ``campaign map info|derive`` (issue 2 item 6)."""
+"""``campaign games``, ``campaign hex ...`` and ``campaign map info|derive``."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def cmd_games(args):
 def cmd_distance(args):
     gm = load_map(args.game)
     a, b = gm.parse(args.a), gm.parse(args.b)
-    # THE metric (issue 7 point 2): hexes counted across the map, the ruler's and the graph's.
+    # THE metric: hexes counted across the map, the same as the ruler's and the graph's.
     d = gm.grid.distance(a, b)
     path = [gm.grid.label(h) for h in gm.grid.line(a, b)]
     emit(args, {"game": args.game, "from": gm.grid.label(a), "to": gm.grid.label(b),

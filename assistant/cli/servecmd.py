@@ -66,7 +66,7 @@ def resolve_campaign(args) -> tuple[Path, bool]:
     """(campaign file, is_demo). Bad input -> CliError naming it; nothing is created then."""
     if args.file and args.demo:
         raise CliError(f"give a campaign FILE or --demo, not both (got {args.file!r} and --demo)")
-    if args.file is None:  # "" is a bad FILE, not the demo (issue 13 point 7)
+    if args.file is None:  # "" is a bad FILE, not the demo
         from ..ui.demo import ensure_demo
 
         try:
@@ -79,7 +79,7 @@ def resolve_campaign(args) -> tuple[Path, bool]:
     from ..campaign import Campaign
 
     try:  # fail here, in one line, rather than in every dashboard
-        c = Campaign.open(path, readonly="auto")  # read-only media: served read-only (issue 13 point 5)
+        c = Campaign.open(path, readonly="auto")  # read-only media: served read-only
         c.close()
     except Exception as e:  # noqa: BLE001 - any reason the file cannot be opened
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__

@@ -98,7 +98,11 @@ def _exit(px: float, py: float, dx: float, dy: float, x0: float, y0: float, x1: 
 
 
 class Grid:
-    """Geometry of one game's map. Immutable; cheap queries; build once per game."""
+    """Geometry of one game's map: printed labels <-> global ``Axial`` hexes, sections and their
+    overlaps, seams and the east-west wrap, all read from a ``GridSpec`` (nothing game-specific in
+    code). ``distance`` is the game's one metric (hexes counted across the map); ``neighbors``,
+    ``line``, ``ring``, ``range`` and the pixel conversions are the other queries. Immutable; cheap
+    queries; build once per game (a ``GameMap`` holds one as ``grid``)."""
 
     def __init__(self, spec: GridSpec):
         self.spec = spec

@@ -79,7 +79,11 @@ class HexInfo:
 
 
 class GameMap:
-    """Read-only map of one game. Build with ``load_map(game)``; cheap to share."""
+    """Read-only map of one game: its ``GameSpec``, the calibration that places its grid on the globe,
+    the placed ``Grid`` (``grid``), the gazetteer and the derived per-hex attributes (``hexes``,
+    ``places``), real-world lookups (``geo``, ``locate``, ``where``) and the hex graph the searches
+    run on (``graph``). Build with ``load_map(game)`` (the installed map, cached) or
+    ``from_grid_spec`` (a campaign's pinned geometry, as ``Campaign.map`` does); cheap to share."""
 
     def __init__(self, spec: GameSpec, model: Optional[str] = None):
         self.spec = spec

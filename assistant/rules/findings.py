@@ -1,6 +1,7 @@
 """A finding: one check's result with the rule that decides it -- ``error`` (the rules forbid it),
 ``warning``, ``info``, or ``question`` (the state cannot decide: what the players check at the
-table). Every aid reports its checks this way (advise, don't enforce: design.md section 1).
+table). Every aid reports its checks this way: it advises, never enforces (the physical table is the
+authority).
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ hexside in both directions, node attribute columns and hexside feature masks. A 
 the graph: it passes masks and weights (numpy arrays over nodes or over the CSR edges) to
 ``HexNet.search``, which runs a compiled loop over the CSR arrays (``_kernels``, numba): Dijkstra,
 or a breadth-first search when the search is unweighted (1 per hex, whole-number starting costs).
-Both stop at ``limit``, and neither builds a sparse matrix per query (scipy's csgraph did, which
-cost more than its search: issue 9 point 7).
+Both stop at ``limit``, and neither builds a sparse matrix per query: scipy's csgraph did, and that
+cost more than its search (a side-wide trace is meant to stay within 5x of one plain csgraph search,
+benchmarks/README.md).
 
 Masks, all optional:
 
@@ -64,7 +65,11 @@ class SearchResult:
 
 
 class HexNet:
-    """Index arrays of one map graph. Build with ``HexNet.of(graph)``."""
+    """Index arrays of one map graph: ``labels``/``index`` map hex labels to node numbers, and
+    ``tail``/``head``/``indptr`` hold every hexside in both directions as a CSR adjacency (edge ``e``
+    runs ``tail[e] -> head[e]``). Build with ``HexNet.of(graph)``, which compiles a graph once and
+    reuses it for as long as the graph lives; the rules reach it as ``World.net``. ``search`` runs
+    one masked, limited search; ``cached`` keeps per-graph columns that queries share."""
 
     def __init__(self, graph: nx.Graph):
         self.graph = graph

@@ -38,10 +38,11 @@ def _frozen(d: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
 
 @dataclass(frozen=True)
 class Entry:
-    """One ledger entry. ``turn`` is the calendar index it belongs to; ``account`` the game's
-    account name (witp "CP"/"PP", apto "EP", globalwar "PP"); ``data`` holds game figures the
-    rules computed (e.g. ``{"season": "Spring", "raw_loss": 52}``) and where it came from
-    (``{"source": "strike 3"}``)."""
+    """One ledger entry: points gained, spent, lost, moved, held back or adjusted (``kind``, one of
+    ``KINDS``), as the player records it or a game's economy computes it. ``turn`` is the calendar
+    index it belongs to; ``account`` the game's account name (witp "CP"/"PP", apto "EP", globalwar
+    "PP"); ``data`` holds game figures the rules computed (e.g. ``{"season": "Spring", "raw_loss":
+    52}``) and where it came from (``{"source": "strike 3"}``)."""
 
     side: str
     turn: int
@@ -125,7 +126,10 @@ class Statement:
 
 @dataclass(frozen=True)
 class Book:
-    """Every entry of a campaign, in the order recorded, with the balances they fold into."""
+    """Every entry of a campaign, in the order recorded, with the balances they fold into. The ledger
+    aid builds it from a campaign state (its own entries and the losses other aids record for it);
+    ``balance`` is an account's running total, ``statement`` one side's account over one turn
+    (opening, every line with its rule, closing). Immutable: ``with_entry`` gives a new book."""
 
     entries: tuple[Entry, ...] = ()
     labels: Mapping[int, str] = field(default_factory=_frozen)  # turn index -> label

@@ -32,9 +32,11 @@ class Launch:
 
 @dataclass(frozen=True)
 class StrikePlan:
-    """A strike as plotted. ``mission`` is in the game's vocabulary (``RULES.missions``);
-    ``options`` holds the game's own switches (apto ``own_base``, ``sneak``; witp ``staging``;
-    globalwar ``atomic`` ...), each documented by the game's rules module."""
+    """A strike as plotted: the side, the target hex, the launching bases and their units, escorts
+    and the rest of what the player chose (the strike aid builds it from the page or the CLI); a
+    game's ``RULES.assess`` and ``RULES.resolve`` read it. ``mission`` is in the game's vocabulary
+    (``RULES.missions``); ``options`` holds the game's own switches (apto ``own_base``, ``sneak``;
+    witp ``staging``; globalwar ``atomic`` ...), each documented by the game's rules module."""
 
     side: str
     target: str
@@ -122,9 +124,10 @@ class Assessment:
 
 @dataclass
 class Resolution:
-    """A strike resolved with ``dice`` (entered or rolled): the outcome lines, the changes to
-    units (``{"unit", "set": {attr: value}, "before": {attr: value}}``: losses, aborts, damage),
-    and entries for the production ledger (``{"side", "kind", "amount", "rule", "note"}``)."""
+    """A strike resolved with ``dice`` (entered or rolled), as a game's ``RULES.resolve`` gives it:
+    the outcome lines, the changes to units (``{"unit", "set": {attr: value}, "before": {attr:
+    value}}``: losses, aborts, damage), and entries for the production ledger (``{"side", "kind",
+    "amount", "rule", "note"}``)."""
 
     plan: StrikePlan
     dice: tuple[int, ...]

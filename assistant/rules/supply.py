@@ -35,7 +35,8 @@ class Reason:
 
 @dataclass
 class Trace:
-    """One traced unit, installation or hex, with its working.
+    """One traced unit, installation or hex, with its working: what a game's ``RULES.trace`` gives per
+    piece (``SupplyRules``), what the supply page draws and ``campaign trace`` prints.
 
     ``status`` is in the game's own words (witp linked/isolated, apto supplied/out of supply,
     globalwar attack/defence/unsupplied); ``path`` runs from the traced hex to the source's hex,

@@ -39,23 +39,10 @@ class Calc:
         return self.show(payload)
 
 
-def _int(lo: int, hi: int, what: str):
-    def conv(s: str) -> int:
-        try:
-            v = int(s)
-        except ValueError:
-            raise ValueError(f"{what} {s!r} is not a whole number") from None
-        if not lo <= v <= hi:
-            raise ValueError(f"{what} {v} must be from {lo} to {hi}")
-        return v
-    conv.__name__ = what
-    return conv
-
-
 def _air_attack_args(p) -> None:
-    p.add_argument("--strength", required=True, type=_int(0, 99, "strength"), help="attacker's printed strength")
-    p.add_argument("--quality", type=_int(0, 9, "quality"), default=0, help="attacker's quality (none = 0)")
-    p.add_argument("--target-quality", type=_int(0, 9, "target quality"), default=0, help="target's quality")
+    p.add_argument("--strength", required=True, type=whole_number("strength", 0, 99), help="attacker's printed strength")
+    p.add_argument("--quality", type=whole_number("quality", 0, 9), default=0, help="attacker's quality (none = 0)")
+    p.add_argument("--target-quality", type=whole_number("target quality", 0, 9), default=0, help="target's quality")
     p.add_argument("--own-base", action="store_true", help="+1 strength over its own airbase [4.18]")
     p.add_argument("--escort", action="store_true", help="+1 strength, escort bonus [4.18]")
     p.add_argument("--elite", action="store_true", help="+1 strength, Elite Pilots [11.46]")
@@ -74,8 +61,8 @@ def _air_attack(a) -> dict:
 
 
 def _return_fire_args(p) -> None:
-    p.add_argument("--bomber-quality", required=True, type=_int(0, 9, "bomber quality"))
-    p.add_argument("--fighter-quality", required=True, type=_int(0, 9, "fighter quality"))
+    p.add_argument("--bomber-quality", required=True, type=whole_number("bomber quality", 0, 9))
+    p.add_argument("--fighter-quality", required=True, type=whole_number("fighter quality", 0, 9))
 
 
 def _return_fire(a) -> dict:
@@ -85,7 +72,7 @@ def _return_fire(a) -> dict:
 
 
 def _naval_args(p) -> None:
-    p.add_argument("--armor", required=True, type=_int(0, 30, "armor"), help="target's printed armor")
+    p.add_argument("--armor", required=True, type=whole_number("armor", 0, 30), help="target's printed armor")
     p.add_argument("--attacker", choices=("land", "naval_air"), default="land",
                    help="land-based Bomber-type or Naval-Air unit [4.20]")
     p.add_argument("--named", action="store_true", help="target is a CV/CVL/BB/BBCV/CA/Raider")
@@ -97,15 +84,15 @@ def _naval_args(p) -> None:
     p.add_argument("--japanese-vs-sub", action="store_true", help="-1 Japanese air unit vs a submarine")
     p.add_argument("--kamikaze", action="store_true", help="+2 flat, replaces the other modifiers [10.7]")
     p.add_argument("--damaged", action="store_true", help="target already damaged/depleted: a hit sinks")
-    p.add_argument("--aa", type=_int(0, 4, "AA value"), default=None, help="the AA value (else from --gunnery)")
-    p.add_argument("--gunnery", type=_int(0, 999, "gunnery"), default=0, help="total current gunnery in the location [4.21]")
+    p.add_argument("--aa", type=whole_number("AA value", 0, 4), default=None, help="the AA value (else from --gunnery)")
+    p.add_argument("--gunnery", type=whole_number("gunnery", 0, 999), default=0, help="total current gunnery in the location [4.21]")
     p.add_argument("--port", choices=("none", "minor", "major", "fortified"), default="none", help="docked in a friendly port [4.21]")
     p.add_argument("--dd-screen", action="store_true", help="+1 AA: DDs >= the other chits, or an undamaged named carrier [4.21]")
     p.add_argument("--us-1944", action="store_true", help="+1 AA: >= 50%% US units, 1944 or later [4.21]")
     p.add_argument("--dd-present", action="store_true", help="a DD is present: a roll of 2 is always an AA hit [4.21]")
-    p.add_argument("--strength", type=_int(0, 99, "strength"), default=None,
+    p.add_argument("--strength", type=whole_number("strength", 0, 99), default=None,
                    help="bomber's printed strength: adds the series of its attacks on this ship [4.20]")
-    p.add_argument("--steps", type=_int(1, 2, "steps"), default=2, help="bomber's steps left (AA hits to eliminate it)")
+    p.add_argument("--steps", type=whole_number("steps", 1, 2), default=2, help="bomber's steps left (AA hits to eliminate it)")
 
 
 def _naval(a) -> dict:

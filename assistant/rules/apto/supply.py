@@ -1,4 +1,4 @@
-"""apto supply rules (Advanced Pacific Theater of Operations, Part 7; issue 9 point 1).
+"""apto supply rules (Advanced Pacific Theater of Operations, Part 7).
 
 ``RULES.trace(world, side, pieces)`` gives one ``Trace`` per piece, in order. Status words:
 "supplied", "supplied (chit)", "supplied (fortification)", "out of supply"; supply chits and

@@ -21,19 +21,6 @@ from .air import RULES
 MAX_UNITS = 60
 
 
-def _count(what: str, lo: int, hi: int):
-    def conv(s: str) -> int:
-        try:
-            v = int(s)
-        except ValueError:
-            raise ValueError(f"{what} {s!r} is not a whole number") from None
-        if not lo <= v <= hi:
-            raise ValueError(f"{what} {v} must be from {lo} to {hi}")
-        return v
-    conv.__name__ = what
-    return conv
-
-
 def _table(spec: str) -> tuple[str, list[dict[str, str]]]:
     name, eq, path = spec.partition("=")
     name, path = name.strip(), path.strip()
@@ -53,11 +40,11 @@ class Raid:
     help = "an LRB raid on the player's AD-to-LRB and LRB CRTs [17.3.1] (24.5)"
 
     def add_arguments(self, p) -> None:
-        p.add_argument("--ads", type=_count("ads", 0, 10), default=0, help="ADs over the target (at most 10 [17.2.2])")
-        p.add_argument("--ad-attack", type=_count("ad attack", 0, 99), default=0, help="strength of each AD")
-        p.add_argument("--lrbs", type=_count("lrbs", 1, MAX_UNITS), required=True, help="LRBs in the raid")
-        p.add_argument("--lrb-attack", type=_count("lrb attack", 0, 99), required=True, help="LRB CRT strength of each LRB")
-        p.add_argument("--lrb-defence", type=_count("lrb defence", 0, 99), default=0, help="defence of each LRB against ADs")
+        p.add_argument("--ads", type=whole_number("ads", 0, 10), default=0, help="ADs over the target (at most 10 [17.2.2])")
+        p.add_argument("--ad-attack", type=whole_number("ad attack", 0, 99), default=0, help="strength of each AD")
+        p.add_argument("--lrbs", type=whole_number("lrbs", 1, MAX_UNITS), required=True, help="LRBs in the raid")
+        p.add_argument("--lrb-attack", type=whole_number("lrb attack", 0, 99), required=True, help="LRB CRT strength of each LRB")
+        p.add_argument("--lrb-defence", type=whole_number("lrb defence", 0, 99), default=0, help="defence of each LRB against ADs")
         p.add_argument("--table", action="append", default=[], metavar="NAME=CSV",
                        help=f"{T.AD_LRB_CRT}=CSV and/or {T.LRB_CRT}=CSV (templates/README.md)")
 

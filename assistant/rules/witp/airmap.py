@@ -1,5 +1,5 @@
 """witp reach of a base as a map: every hex the base's Air Points can strike, by range class,
-from ONE forward search (for the strike dashboard's range display, issue 10 point 4).
+from ONE forward search (for the strike dashboard's range display).
 
 Air distance is in MP, not hexes [5.1.8]: each hex entered costs its Movement Area's MP, doubled
 across a mountain hexside unless the mission flies High, so the reach is no hex circle. The
