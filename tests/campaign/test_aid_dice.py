@@ -1,4 +1,4 @@
-"""The dice roll record (issue 7 point 5): explicit chance events. Dice notation as the rulebooks
+"""The dice roll record: explicit chance events. Dice notation as the rulebooks
 write it (witp "1D10", "2D6"; apto "a die roll (6-sided)"; the witp d10's "0" read as zero or ten),
 an injectable random source, the values stored in the event (replay, undo and redo never roll)."""
 
@@ -206,7 +206,8 @@ def test_a_fresh_process_reads_dice_events_without_importing_aids_first(tmp_path
     (lambda p: p.update(roll_id=9), ["dice_rolled", "roll_id"]),         # not the next roll's id
 ])
 def test_an_imported_roll_passes_the_commands_checks(tmp_path, change, words):
-    """Issue 13 point 4 for an aid: an imported roll is rebuilt by RollDice (as entered dice)."""
+    """An aid's imported events pass its commands' checks too: an imported roll is rebuilt by
+    RollDice (as entered dice)."""
     import copy
     import json
 

@@ -1,4 +1,4 @@
-"""Aid state is JSON-exact across snapshots (issue 7 point 5), aids register without a central list,
+"""Aid state is JSON-exact across snapshots, aids register without a central list,
 and ``Campaign.check`` validates without recording.
 
 The hypothesis test appends random mixes of core events and the dice aid's events (whose slice

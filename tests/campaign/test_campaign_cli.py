@@ -1,5 +1,5 @@
-"""``campaign new|info|place|move|remove|update|map set|note|log|undo|redo|advance|export|import``
-(issue 3 item 7): text and --json output, one ``error:`` line and exit 2 on bad input."""
+"""``campaign new|info|place|move|remove|update|map set|note|log|undo|redo|advance|export|import``:
+text and --json output, one ``error:`` line and exit 2 on bad input."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""Issue 13 points 1 and 7: a plain copy of the ``.campaign`` file alone holds every acknowledged
+"""A plain copy of the ``.campaign`` file alone holds every acknowledged
 event, even while a dashboard-like reader and an API ``Campaign`` keep the file open and a writer
 process keeps writing; ``campaign backup`` makes a consistent copy at any moment; deleting or
 truncating ``-wal`` loses nothing acknowledged; a vanished ``-wal`` that held committed frames is
@@ -145,7 +145,7 @@ def test_the_backup_is_a_single_file_that_opens_read_only_anywhere(tmp_path):
     assert notes_in(dest) == {2: "kept"}
 
 
-# ----- point 7: -wal deleted or truncated under an open Campaign --------------------------------------
+# ----- -wal deleted or truncated under an open Campaign ---------------------------------------------
 @pytest.mark.parametrize("how", ["delete", "delete-both", "truncate"])
 def test_deleting_or_truncating_the_wal_under_an_open_campaign_loses_nothing_acknowledged(tmp_path, how):
     path = tmp_path / "w.campaign"
@@ -170,7 +170,8 @@ def test_deleting_or_truncating_the_wal_under_an_open_campaign_loses_nothing_ack
 
 
 def _commit_without_checkpoint_and_die(path: Path, n: int) -> None:
-    """A writer that commits into -wal only (as every writer did before issue 13), then is killed."""
+    """A writer that commits into -wal only (as every writer did before commits were checkpointed),
+    then is killed."""
     code = (f"import sqlite3, os, signal, json\n"
             f"c = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
             f"c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0')\n"

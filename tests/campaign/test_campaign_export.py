@@ -48,11 +48,11 @@ def test_json_export_import_reproduces_an_identical_campaign(rich, tmp_path):
         assert "6th-base-force" in copy.state.units
 
 
-def test_import_reads_an_export_written_before_issue_7(guadalcanal, tmp_path):
+def test_import_reads_an_export_written_before_map_pins(guadalcanal, tmp_path):
     """An export from before map pins, hexsides and aid slices (no ``map`` in campaign_created, no
     such keys in its state) still imports, unpinned; a tampered one is still refused."""
     guadalcanal.set_hex("E2519", surface="land")
-    guadalcanal.add_note("before issue 7")
+    guadalcanal.add_note("an old export")
     (out,) = guadalcanal.export(tmp_path, "json")
     doc = json.loads(out.read_text())
     doc["events"][0]["payload"].pop("map")
@@ -229,7 +229,7 @@ def test_export_refuses_bad_format_or_directory(rich, tmp_path):
 
 
 def test_export_makes_a_missing_directory(rich, tmp_path):
-    """Issue 8: ``export --to DIR`` refused a DIR not made yet; it is made, parents too."""
+    """``export --to DIR`` once refused a DIR not made yet; it is made, parents too."""
     paths = rich.export(tmp_path / "a" / "b", "csv")
     assert paths and all(p.parent == tmp_path / "a" / "b" and p.is_file() for p in paths)
 

@@ -1,4 +1,4 @@
-"""Issue 13 point 7 (the defect list of point 8): no traceback for any bad input.
+"""No traceback for any bad input.
 
 Every case ends in exactly one line ``error: ...`` on stderr, exit status 2, and nothing changed
 (the campaign file's fingerprint is equal; a refused ``new``/``import`` leaves no file). The import

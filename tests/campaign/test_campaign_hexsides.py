@@ -1,4 +1,4 @@
-"""Hexside corrections (issue 7 point 3): one canonical hexside id (the two canonical labels,
+"""Hexside corrections: one canonical hexside id (the two canonical labels,
 sorted), only between adjacent hexes, features from the game's vocabulary, source=user, undoable
 like hex corrections; every map change bumps ``map_revision``; ``campaign map side`` on the CLI."""
 

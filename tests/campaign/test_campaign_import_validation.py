@@ -1,4 +1,4 @@
-"""Issue 13 point 4: an imported event passes the checks of the command that makes it, or the import
+"""An imported event passes the checks of the command that makes it, or the import
 is refused with the event number and field named, and nothing is written (no half file, no file
 that blocks a re-import, no temporary file).
 

@@ -1,4 +1,4 @@
-"""A campaign pins its map (issue 7 point 4): ``campaign new`` records the grid model, the map
+"""A campaign pins its map: ``campaign new`` records the grid model, the map
 version and the placed geometry; a later ``campaign map derive`` (here: a changed calibration or
 derived map in a copy of the game data) does not move hexes under an existing campaign;
 ``campaign info`` says which version a file uses and whether the installed one differs; old files

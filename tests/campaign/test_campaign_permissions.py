@@ -1,4 +1,4 @@
-"""Issue 8 defects 5 and 6: file permissions as a player meets them (the tests run as root, so each
+"""File permissions as a player meets them (the tests run as root, so each
 command runs with root's permission-overriding capabilities dropped: ``campaignkit.run_as_player``).
 
 - A read-only campaign must not leave read-only SQLite sidecars (``-wal``, ``-shm``) behind: SQLite
@@ -110,7 +110,7 @@ def test_new_under_a_regular_file_is_one_error_line(tmp_path):
 
 def test_a_campaign_in_a_read_only_directory_is_not_called_damaged(tmp_path):
     """SQLite must create ``-shm`` beside a WAL campaign even to read it; in a read-only directory
-    the campaign is read anyway (issue 13 point 5: immutable, the file alone holds it) and a write
+    the campaign is read anyway (immutable: the file alone holds it) and a write
     names the read-only directory as the cause, not damage."""
     d = tmp_path / "shelf"
     d.mkdir()

@@ -1,4 +1,4 @@
-"""Issue 13 point 5: a healthy campaign in a place that cannot be written (a read-only mount,
+"""A healthy campaign in a place that cannot be written (a read-only mount,
 simulated by a 0555 directory and a 0444 file met without root's permission-overriding
 capabilities: ``campaignkit.run_as_player``) opens read-only — view, export, info, backup — with a
 notice, instead of being called "damaged"; a write is one line naming the cause; the dashboard

@@ -1,4 +1,4 @@
-"""Reliability (issue 3 item 8): SIGKILL during writes loses no acknowledged event and leaves a sound
+"""Reliability: SIGKILL during writes loses no acknowledged event and leaves a sound
 file; several processes appending at once lose nothing and duplicate nothing, in a consistent order."""
 
 import os

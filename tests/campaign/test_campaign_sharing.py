@@ -110,7 +110,8 @@ def test_stale_advance_and_undo_are_rejected(pair):
 
 def test_watch_notices_another_process_at_its_next_poll(tmp_path):
     """The watcher finds another process's commit at the first poll it starts after the commit, so
-    the delay is at most one ``interval`` plus a poll (counted in polls, not timed: issue 8 point 6)."""
+    the delay is at most one ``interval`` plus a poll (counted in polls, not timed: a wall-clock bound
+    would fail on a busy machine)."""
     p = tmp_path / "watched.campaign"
     with Campaign.create(p, game="witp") as c:
         got = threading.Event()

@@ -1,6 +1,7 @@
-"""Issue 13 point 8: snapshots bounded. The file keeps only the newest KEEP_SNAPSHOTS snapshots, and a
-command never copies the journal (the note list and note-id set every command copied before), while
-states stay JSON-exact across snapshots and equal to the replay."""
+"""Snapshots bounded, so the file does not grow quadratically with the journal. The file keeps only
+the newest KEEP_SNAPSHOTS snapshots, and a command never copies the journal (the note list and
+note-id set every command once copied), while states stay JSON-exact across snapshots and equal to
+the replay."""
 
 from __future__ import annotations
 

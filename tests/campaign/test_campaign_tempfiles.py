@@ -1,4 +1,4 @@
-"""Issue 13 point 9: killed imports and exports left hidden temporary files for good. Each is now
+"""Killed imports and exports once left hidden temporary files for good. Each is now
 locked while written; the next run in the same directory removes those whose writer died, and
 leaves alone those a live writer still holds."""
 

@@ -137,7 +137,7 @@ def test_snapshots_every_n_events_and_replay_equals_snapshot(tmp_path):
     con = sqlite3.connect(p)
     seqs = [r[0] for r in con.execute("SELECT seq FROM snapshots ORDER BY seq")]
     con.close()
-    # every 5th event wrote one; only the newest KEEP_SNAPSHOTS are kept (issue 13 point 8)
+    # every 5th event wrote one; only the newest KEEP_SNAPSHOTS are kept (the file stays bounded)
     assert len(seqs) == KEEP_SNAPSHOTS and all(s % 5 == 0 for s in seqs) and seqs[-1] > 5 * 5
     with Campaign.open(p) as c:
         snap = c.state

@@ -1,4 +1,4 @@
-"""Issue 13 point 2 (and its part of 9): the file under an open campaign is watched. Deleted, moved
+"""The file under an open campaign is watched. Deleted, moved
 or replaced (a restore, a sync tool's rename), every open Campaign refuses further writes with one
 line naming the path and what happened, and never acknowledges a write that did not reach the file
 at its path; the CLI, which opens the path afresh, and the API agree on what the file holds.
@@ -141,7 +141,7 @@ def test_the_dashboard_poller_reports_it_and_writing_turns_off(tmp_path):
         assert len(seen) == 1 and str(path) in seen[0]
 
 
-# ----- issue 13 point 9: threads, foreign locks ------------------------------------------------------
+# ----- threads, foreign locks ----------------------------------------------------------------------
 def test_threads_sharing_one_campaign_never_collide_around_snapshots(tmp_path):
     path = tmp_path / "threads.campaign"
     Campaign.create(path, game="witp").close()

@@ -1,6 +1,7 @@
-"""Issue 7 point 2: one metric. ``Grid.distance`` is the number of hexes counted across the map
-(an on-map shortest path, section joins, seam links and the wrap included), the same number
-networkx finds over the grid's neighbour graph; sections the rules join leave no sliver."""
+"""One metric, so that the ruler, the hex graph and the CLI never disagree. ``Grid.distance`` is
+the number of hexes counted across the map (an on-map shortest path, section joins, seam links and
+the wrap included), the same number networkx finds over the grid's neighbour graph; sections the
+rules join leave no sliver."""
 
 import networkx as nx
 import pytest

@@ -1,11 +1,11 @@
-"""Every distance and adjacency the rulebooks state (design.md section 3), on the real grids."""
+"""Every distance and adjacency the rulebooks state, on the real grids."""
 
 import pytest
 
 from assistant.maps import load_game_spec, load_map
 
-# design.md section 3 "Fixtures from the rulebooks (all must hold)", each with its rule.
-DESIGN_FIXTURES = [
+# Distances and adjacencies the rulebooks state (all must hold on every grid), each with its rule.
+RULEBOOK_DISTANCES = [
     ("witp", "B1949", "B2048", 1, "[40.3.2] hexside between Bataan and Manila"),
     ("witp", "E2418", "E2519", 1, "[13.8.1] Guadalcanal occupies E2418, 2519 & 2619"),
     ("witp", "G1822", "G1923", 1, "[34.2.8] Samoa: both G1822 & 1923"),
@@ -19,8 +19,9 @@ DESIGN_FIXTURES = [
 ]
 
 
-@pytest.mark.parametrize("game,a,b,d,why", DESIGN_FIXTURES, ids=[f"{g}-{a}-{b}" for g, a, b, *_ in DESIGN_FIXTURES])
-def test_design_fixture(game, a, b, d, why):
+@pytest.mark.parametrize("game,a,b,d,why", RULEBOOK_DISTANCES,
+                         ids=[f"{g}-{a}-{b}" for g, a, b, *_ in RULEBOOK_DISTANCES])
+def test_rulebook_distance(game, a, b, d, why):
     g = load_map(game).grid
     assert g.distance(g.parse(a), g.parse(b)) == d, why
 

@@ -1,4 +1,4 @@
-"""Calibration of each game's grid to the globe (issue 2 item 4) and the derived base map (item 5)."""
+"""Calibration of each game's grid to the globe and the derived base map."""
 
 
 import pandas as pd
@@ -32,8 +32,9 @@ def test_every_fitted_section_is_within_a_hex_rms(game):
         assert s.rms < 1.0, (s.section, s.rms)
 
 
-def test_witp_section_b_matches_the_design_measurement():
-    """design.md: 'witp section B, 25 places, RMS 0.5 hex, max 1.1 hex'."""
+def test_witp_section_b_fit_is_as_good_as_first_measured():
+    """witp section B was first fitted from 25 places with RMS 0.5 hex, max 1.1 hex; a data or fit
+    change must keep it near that."""
     b = next(s for s in load_map("witp").calibration.chosen().sections if s.section == "B")
     assert b.anchors >= 25 and b.rms < 0.6 and b.max < 1.3
 

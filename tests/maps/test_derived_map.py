@@ -1,4 +1,4 @@
-"""The derived base map (issue 2 item 5): surface from the land mask, places, movement areas."""
+"""The derived base map: surface from the land mask, places, movement areas."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The hex graph (issue 7 point 1) and hexsides as data (point 3)."""
+"""The hex graph and hexsides as data."""
 
 from __future__ import annotations
 
@@ -190,7 +190,7 @@ def test_hexside_id_is_canonical_and_symmetric():
     assert hexside_id(grid, "b2048", "B1949") == hexside_id(grid, "B1949", "B2048") == "B1949|B2048"
 
 
-# ----- one metric (point 2): the graph and the ruler agree ---------------------------------------
+# ----- one metric: the graph and the ruler agree -----------------------------------------------
 @pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())

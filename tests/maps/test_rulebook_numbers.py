@@ -1,4 +1,4 @@
-"""Issue 7 point 8: the derived map agrees with the rulebooks' own numbers -- stated distances,
+"""The derived map agrees with the rulebooks' own numbers -- stated distances,
 what the text says a hex holds, and locate/where answering each other."""
 
 import networkx as nx

@@ -1,0 +1,94 @@
+"""Hex control is campaign state (issue 9 point 1): set per hex or per region by events, undone
+and redone, exported and imported through the command's own checks, and bad input changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant.campaign import Campaign, CampaignError
+from assistant.campaign.control import SetControl, control_of, set_control
+from assistant.campaign.world import world_of
+from assistant.cli import main
+
+from campaignkit import file_fingerprint
+
+
+def test_set_per_hex_and_region_then_undo_redo(guadalcanal):
+    c = guadalcanal
+    set_control(c, "hex", ["E 2418", "E2519"], "japan")
+    set_control(c, "region", ["Solomons"], "allies")
+    assert dict(control_of(c.state).hexes) == {"E2418": "japan", "E2519": "japan"}
+    assert dict(control_of(c.state).regions) == {"Solomons": "allies"}
+    set_control(c, "hex", ["E2418", "E2619"], "allies")  # E2418 had japan, E2619 nothing
+    c.undo()
+    assert dict(control_of(c.state).hexes) == {"E2418": "japan", "E2519": "japan"}
+    c.redo()
+    assert dict(control_of(c.state).hexes) == {"E2418": "allies", "E2519": "japan", "E2619": "allies"}
+    set_control(c, "hex", ["E2418"], None)
+    assert "E2418" not in control_of(c.state).hexes
+    # the resolver sees the campaign's settings
+    w = world_of(c.state, c.graph())
+    assert w.control.resolve("E2519") == ("japan", "hex")
+
+
+@pytest.mark.parametrize("scope, targets, side, named", [
+    ("hex", ["Z9999"], "allies", "Z9999"),
+    ("hex", ["E2418"], "nobody", "nobody"),
+    ("province", ["E2418"], "allies", "province"),
+    ("hex", [], "allies", "at least one"),
+    ("hex", "E2418", "allies", "at least one"),
+    ("region", [""], "allies", "region"),
+])
+def test_bad_control_is_one_line_and_changes_nothing(guadalcanal, scope, targets, side, named):
+    before = guadalcanal.state.last_seq
+    with pytest.raises(CampaignError) as e:
+        guadalcanal.execute(SetControl(scope=scope, targets=targets, side=side))
+    assert named in str(e.value) and "\n" not in str(e.value)
+    assert guadalcanal.state.last_seq == before
+
+
+def test_setting_what_is_already_set_records_nothing(guadalcanal):
+    set_control(guadalcanal, "hex", ["E2418"], "allies")
+    with pytest.raises(CampaignError, match="already controlled by allies"):
+        set_control(guadalcanal, "hex", ["E2418"], "allies")
+
+
+def test_export_import_round_trip_keeps_control(guadalcanal, tmp_path):
+    c = guadalcanal
+    set_control(c, "hex", ["E2418"], "japan")
+    set_control(c, "hex", ["E2418", "E2519"], "allies")
+    c.undo()  # a restoring event with mixed holders (japan, None)
+    set_control(c, "region", ["Solomons"], "allies")
+    paths = c.export(tmp_path / "out", "json")
+    with Campaign.import_json(paths[0], tmp_path / "copy.campaign") as d:
+        assert control_of(d.state) == control_of(c.state)
+
+
+def test_import_refuses_a_control_event_naming_an_unknown_side(guadalcanal, tmp_path):
+    c = guadalcanal
+    set_control(c, "hex", ["E2418"], "japan")
+    paths = c.export(tmp_path / "out", "json")
+    doc = json.loads(paths[0].read_text())
+    for ev in doc["events"]:
+        if ev["type"] == "control_set":
+            ev["payload"]["holders"] = ["martians"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(CampaignError, match="martians"):
+        Campaign.import_json(bad, tmp_path / "bad.campaign")
+    assert not (tmp_path / "bad.campaign").exists()
+
+
+def test_cli_control(guadalcanal, capsys):
+    path = str(guadalcanal.path)
+    guadalcanal.close()
+    assert main(["control", path, "--hex", "E2418", "--side", "japan"]) in (0, None)
+    assert main(["control", path, "--at", "E2418", "--json"]) in (0, None)
+    out = capsys.readouterr().out
+    assert json.loads(out[out.index("{"):]) == {"hex": "E2418", "side": "japan", "by": "hex"}
+    before = file_fingerprint(guadalcanal.path)
+    assert main(["control", path, "--hex", "E2418", "--side", "japan", "--clear"]) == 2
+    assert "give --side SIDE or --clear" in capsys.readouterr().err
+    assert file_fingerprint(guadalcanal.path) == before
