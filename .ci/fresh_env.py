@@ -1,7 +1,7 @@
 """Prove that the running interpreter is a fresh environment: none of the project's declared
 dependencies (``[project].dependencies`` and the ``test`` extra of pyproject.toml) is installed or
 importable. ``.ci/run`` runs this in its new virtual environment BEFORE installing anything, so
-the README's test command is shown to pass from nothing (issue 8 point 5).
+the README's test command is shown to pass from nothing.
 
     python .ci/fresh_env.py [PYPROJECT]     exit 0: fresh; exit 1: names what is already there
 """

@@ -1,4 +1,4 @@
-"""Issue 8: what a new player tripped over on the command line — a pipe closed early, a game named
+"""What a new player tripped over on the command line — a pipe closed early, a game named
 in capitals, a duplicate or empty unit name, an export directory not made yet, ``new --help`` that
 names no game, and a demo with no way back to its start."""
 
@@ -39,7 +39,7 @@ def guadalcanal(tmp_path):
     return p
 
 
-# ----- defect 6: a reader that stops reading --------------------------------------------------
+# ----- a reader that stops reading ------------------------------------------------------------
 def test_units_json_into_a_closed_pipe_exits_quietly(guadalcanal):
     """``campaign units FILE --json | head -c 400``: the reader has gone before the output is
     written. Python's documented handling of SIGPIPE: no traceback, no message, exit status 1."""

@@ -1,4 +1,4 @@
-"""``campaign games|hex|map`` (issue 2 item 6): JSON shapes, labels in the game's style, errors."""
+"""``campaign games|hex|map``: JSON shapes, labels in the game's style, errors."""
 
 import json
 import subprocess
@@ -39,7 +39,7 @@ def test_distance_path_crosses_section_joins(capsys):
 
 
 def test_distance_walks_round_a_concave_map_corner(capsys):
-    """Issue 7 point 2: the CLI counts hexes across the map, like the ruler and the hex graph;
+    """One metric: the CLI counts hexes across the map, like the ruler and the hex graph;
     the straight lattice line A0752-C0744 (38 hexes) leaves the map west of section C."""
     import networkx as nx
 

@@ -1,6 +1,6 @@
-"""The CLI kit (issue 7 point 7): command groups are discovered, not listed by hand, and the public
+"""The CLI kit: command groups are discovered, not listed by hand, and the public
 helpers give every group (an aid's ``cli.py`` among them) "open FILE, run, emit JSON or text,
-one-line errors" (design.md section 6: exit 2 with one ``error: ...`` line for bad input)."""
+one-line errors" (exit 2 with one ``error: ...`` line for bad input)."""
 
 from __future__ import annotations
 

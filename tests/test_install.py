@@ -1,4 +1,4 @@
-"""A non-editable install carries the games' data and the notebooks (issue 2 item 1)."""
+"""A non-editable install carries the games' data and the notebooks."""
 
 import json
 import os
@@ -51,7 +51,7 @@ def test_wheel_install_works_from_another_directory(tmp_path):
     assert info["events"] >= 2, info
 
 
-# ----- .ci/run proves the README's test command in a fresh environment (issue 8 point 5) ------
+# ----- .ci/run proves the README's test command in a fresh environment --------------------------
 CI_RUN = ROOT / ".ci" / "run"
 FRESH = ROOT / ".ci" / "fresh_env.py"
 

@@ -1,4 +1,4 @@
-"""Hex control (issue 9 point 1): the documented default order, and an explicit setting wins."""
+"""Hex control: the documented default order, and an explicit setting wins."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``DeferredTrace`` (assistant/rules/supply.py, issue 9 point 7): a side-wide trace gives every
+"""``DeferredTrace`` (assistant/rules/supply.py): a side-wide trace gives every
 piece's status at once and works out a trace's path, reasons, steps and figures only when one of
 them is first read -- once, with what was queued after it (``later``) in order."""
 

@@ -1,5 +1,5 @@
-"""The compiled hex graph (assistant/rules/hexnet.py): the supply tracer's searches (issue 9
-points 1 and 7) give networkx's answers, honour every mask, and never copy the graph."""
+"""The compiled hex graph (assistant/rules/hexnet.py): the supply tracer's searches give
+networkx's answers, honour every mask, and never copy the graph."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kinds with roles (issue 9 point 4): each game's kinds.toml is checked as it loads, every
+"""Kinds with roles: each game's kinds.toml is checked as it loads, every
 declared role is from the one vocabulary, and an undeclared kind has role "other"."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ledger's fold (issue 11 points 1-2): each kind's effect on the balances, and the one-pass
+"""The ledger's fold: each kind's effect on the balances, and the one-pass
 statements equal the balances entry by entry (property test)."""
 
 from __future__ import annotations

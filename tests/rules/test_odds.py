@@ -1,4 +1,4 @@
-"""Exact odds by enumeration (issue 10 point 2): distributions of Fractions that sum to exactly 1,
+"""Exact odds by enumeration: distributions of Fractions that sum to exactly 1,
 checked against hand counts."""
 
 from __future__ import annotations

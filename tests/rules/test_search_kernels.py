@@ -1,4 +1,4 @@
-"""The compiled search loops under ``HexNet.search`` (assistant/rules/_kernels.py, issue 9 point 7)
+"""The compiled search loops under ``HexNet.search`` (assistant/rules/_kernels.py)
 against scipy's csgraph as the oracle, on the real witp and globalwar maps with random masks,
 starting costs, weights and limits:
 

@@ -1,4 +1,4 @@
-"""apto's economy on a real campaign (issue 11 points 1 and 5): entries through
+"""apto's economy on a real campaign: entries through
 ``campaign.ledger`` (a refusal raises ``RuleRefusal`` and records nothing), the close of a Seasonal
 Turn with the [2.0] cap under both readings, statements' opening and closing, the forecast from the
 player's Table X, and once through ``campaign ledger`` (exit 1 with the rule's reason and nothing

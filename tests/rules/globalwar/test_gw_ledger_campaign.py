@@ -1,4 +1,4 @@
-"""Global War's economy through the ledger aid on a real campaign (issue 11 points 1, 4, 5): the
+"""Global War's economy through the ledger aid on a real campaign: the
 production the map gives [18.0.D] with 24.5's raid booked to Germany [17.3.2], entries the rules
 refuse raise RuleRefusal and record nothing (overspending [18.0.E], gearing [18.9.1], Lend-Lease
 over the pipeline [18.8.1]), the close loses the unspent PPs [18.5.1], next turn's maintenance

@@ -1,4 +1,4 @@
-"""witp supply distance of bases through the tracer [32.1.1]-[32.9], [60.14.3] (issue 9 point 6):
+"""witp supply distance of bases through the tracer [32.1.1]-[32.9], [60.14.3]:
 y to the nearest UCS, x to the nearest functioning friendly supply base, in hexes."""
 
 import pytest

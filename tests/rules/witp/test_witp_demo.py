@@ -1,4 +1,4 @@
-"""The witp tracer on the real map with the Guadalcanal demo (issue 9): the kinds the demo uses
+"""The witp tracer on the real map with the Guadalcanal demo: the kinds the demo uses
 have their roles, the sample sources link the HQs, and what the text lacks is asked, not invented."""
 
 import pytest

@@ -1,5 +1,5 @@
-"""witp supply distance arithmetic and the tables of [31.3.1], [32.2], [32.4.1] (issue 9 point 6),
-from the rulebook's own examples."""
+"""witp supply distance arithmetic and the tables of [31.3.1], [32.2], [32.4.1], from
+the rulebook's own examples."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""witp's economy on a real campaign (issue 11 points 1, 4 and 5): entries go through
+"""witp's economy on a real campaign: entries go through
 ``campaign.ledger`` and ``campaign ledger``; what the rules forbid is refused with the rule and
 nothing is recorded; the close of a turn books the carry-over the rules compute; statements show
 the opening and closing balances; the strike plotter's mining loss lands in Japan's MSP account."""

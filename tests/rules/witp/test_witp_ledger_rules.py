@@ -1,4 +1,4 @@
-"""witp's economy for the production ledger (issue 11 points 1 and 5): the rulebook's own examples
+"""witp's economy for the production ledger: the rulebook's own examples
 read from its text ([28.4], [52.4.1], [44.4.5]), [53.2.3], and each check of
 ``assistant.rules.witp.economy`` refusing what the rule forbids and accepting the boundary case,
 on hand-built books whose answers are counted here."""

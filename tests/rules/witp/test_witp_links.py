@@ -1,4 +1,4 @@
-"""witp command links on small hand-built maps (issue 9 point 6): every limit and every blocking
+"""witp command links on small hand-built maps: every limit and every blocking
 rule of [29]-[31] counted by hand. Rows are axial hexes H0000, H0100, ... each touching the next."""
 
 import pytest

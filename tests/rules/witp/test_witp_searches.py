@@ -1,4 +1,4 @@
-"""How the witp tracer searches (issue 9 point 7): links come from clear searches (blocked hexes
+"""How the witp tracer searches: links come from clear searches (blocked hexes
 masked out, stopped at the range); the penalised search that explains a cut link runs only when a
 piece is not linked, once per layer for every such piece -- and both give the rulebook's answers
 ([29.1]/[29.6] sea radius, [29.8.1] air blocking), counted by hand on a row of hexes."""
