@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
+from ..calculators import whole_number
 from ..odds import as_json, check
 from .aircombat import OUTCOMES, Attack, Engagement, Flyer, attack_dist, engagement_dist, return_fire_dist
 from .airnaval import NavalAttack, aa_value, attack_odds, attacks_per_bomber, series_odds

@@ -12,6 +12,7 @@ from typing import Any
 
 import networkx as nx
 
+from ..calculators import whole_number
 from ..control import Control
 from ..strike import Launch, StrikePlan
 from ..world import Piece, World
