@@ -184,7 +184,7 @@ def test_dashboard_in_browser(benchmark):
     run_in_browser(benchmark, measure, table)
 
 
-# ----- issue 8: writes on the page --------------------------------------------------------------
+# ----- writes on the page -----------------------------------------------------------------------
 WRITE_ROUNDS = int(os.environ.get("BENCH_WRITE_ROUNDS", "5"))
 ZOOM_STEPS = 6  # wheel steps in on Guadalcanal: the zoomed-in view where a note cost 0.92 s
 
@@ -248,7 +248,7 @@ def _write_round(i: int, a, b, frame, grid) -> dict[str, tuple[float, float]]:
 
 
 def measure_writes(rounds: int = WRITE_ROUNDS) -> dict:
-    """Issue 8 point 4: Place / Move / Undo / a note clicked in one of two open pages, both
+    """Place / Move / Undo / a note clicked in one of two open pages, both
     zoomed in on Guadalcanal, until visible in each page; against the hex-click latency of the
     same page in the same run (the baseline: one small message each way)."""
     from assistant.maps import load_map

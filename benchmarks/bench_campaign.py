@@ -1,4 +1,4 @@
-"""Campaign state throughput (issue 3 item 9). Each figure is printed with a ratio against a
+"""Campaign state throughput. Each figure is printed with a ratio against a
 baseline measured in the same run:
 
 * appends: ``Campaign.add_note`` / ``move_unit`` (validate, one transaction, fold, notify) against a
@@ -151,7 +151,7 @@ def test_open(benchmark, files, n, how):
     print(f"\nopen {n:,} events via {how}: {mean * 1000:,.0f} ms{ratio}")
 
 
-# ----- issue 7: aid state, check, map versions -------------------------------------------------
+# ----- aid state, check, map versions ----------------------------------------------------------
 def _fold_time(records) -> float:
     import time
 
@@ -268,7 +268,7 @@ def test_map_version_against_open(benchmark, tmp_path, what):
     print(f"\n{what}: {median * 1000:,.1f} ms (median){ratio}")
 
 
-# ----- issue 13 point 8: a command's cost and the snapshots against the number of notes ---------
+# ----- a command's cost and the snapshots against the number of notes --------------------------
 def _journal_state(n: int):
     """A witp state whose journal holds ``n`` notes (folded, so exactly what commands make)."""
     (created,), _ = initial_records("witp")
@@ -279,8 +279,8 @@ def _journal_state(n: int):
     return fold(None, records)
 
 
-def _before_issue_13(state, rec):
-    """What a command cost before issue 13: the fold copied the journal into a list, built the
+def _with_journal_copies(state, rec):
+    """What a command cost when the fold copied the journal into a list, built the
     note-id set and froze the list back into a tuple on every command (fold.py up to 2a151a8),
     besides the fold that remains."""
     notes = list(state.notes)
@@ -293,17 +293,17 @@ def _before_issue_13(state, rec):
 JOURNALS: dict[int, object] = {}
 
 
-@pytest.mark.parametrize("how", ["before-issue-13", "now"])
+@pytest.mark.parametrize("how", ["journal-copied", "now"])
 @pytest.mark.parametrize("n", [1_000, 100_000])
 def test_command_cost_against_notes(benchmark, n, how):
     """The fold of one note command (the state work of ``Campaign.execute``) on a journal of n notes:
-    now, and with the copies every command made before issue 13, in the same run."""
+    now, and with the copies every command once made (``_with_journal_copies``), in the same run."""
     if n not in JOURNALS:
         JOURNALS[n] = _journal_state(n)
     state = JOURNALS[n]
     rec = EventRecord.make(state.last_seq + 1, utc_now(), state.turn.index, None,
                            NoteAdded(note_id=state.next_note, text="one more line"))
-    fn = (lambda: fold(state, [rec])) if how == "now" else (lambda: _before_issue_13(state, rec))
+    fn = (lambda: fold(state, [rec])) if how == "now" else (lambda: _with_journal_copies(state, rec))
     new = benchmark.pedantic(fn, rounds=200 if n < 50_000 else 40, iterations=1, warmup_rounds=3)
     assert len(new.notes) == n + 1 and new.notes[-1].text == "one more line"
     RESULTS[f"cmd-{how}-{n}"] = median = _stat(benchmark, "median")
@@ -314,7 +314,7 @@ def test_command_cost_against_notes(benchmark, n, how):
 
 def test_snapshot_storage_against_notes(benchmark, tmp_path):
     """15,000 events (a third notes), a snapshot every 1,000: the bytes the snapshots table keeps
-    now (the newest KEEP_SNAPSHOTS) against every snapshot kept (before issue 13), and the events."""
+    now (the newest KEEP_SNAPSHOTS) against every snapshot kept (as the file once did), and the events."""
     from assistant.campaign.store import KEEP_SNAPSHOTS
 
     records = synthetic_records(15_000)
@@ -337,11 +337,11 @@ def test_snapshot_storage_against_notes(benchmark, tmp_path):
         store.close()
     assert count == KEEP_SNAPSHOTS
     print(f"\n15,000 events ({len(state.notes):,} notes): events {events / 1e6:.2f} MB; snapshots kept now "
-          f"{count} = {kept_now / 1e6:.2f} MB; every snapshot kept (before issue 13) {kept_all / 1e6:.2f} MB "
+          f"{count} = {kept_now / 1e6:.2f} MB; every snapshot kept {kept_all / 1e6:.2f} MB "
           f"({kept_all / kept_now:.1f}x)")
 
 
-# ----- issue 13 point 1: the checkpoint after every commit ---------------------------------------------
+# ----- the checkpoint after every commit -------------------------------------------------------------
 def test_baseline_bare_insert_with_checkpoint(benchmark, tmp_path):
     """The bare insert of ``test_baseline_bare_sqlite_insert`` followed by ``PRAGMA wal_checkpoint(FULL)``,
     as ``Store.transaction`` now does before a command is acknowledged (the file alone holds it)."""
@@ -362,7 +362,8 @@ def test_baseline_bare_insert_with_checkpoint(benchmark, tmp_path):
 
 @pytest.mark.parametrize("checkpoint", ["on", "off"])
 def test_add_note_with_and_without_the_checkpoint(benchmark, tmp_path, monkeypatch, checkpoint):
-    """``Campaign.add_note`` as shipped, and with ``Store.checkpoint`` made a no-op (before issue 13)."""
+    """``Campaign.add_note`` as shipped, and with ``Store.checkpoint`` made a no-op (as before
+    every commit was checkpointed)."""
     if checkpoint == "off":
         monkeypatch.setattr(Store, "checkpoint", lambda self: True)
     with Campaign.create(tmp_path / "c.campaign", game="witp") as c:

@@ -1,4 +1,4 @@
-"""The hex graph (issue 7 point 1). Each figure (a median) is printed with a ratio against a baseline measured
+"""The hex graph. Each figure (a median) is printed with a ratio against a baseline measured
 in the same run: a bare ``nx.Graph`` with the same nodes (canonical labels) and the same edges, no
 attributes.
 

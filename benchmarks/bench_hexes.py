@@ -1,4 +1,4 @@
-"""Geometry throughput (issue 2 item 7). Each figure is printed with a ratio against a baseline
+"""Geometry throughput. Each figure is printed with a ratio against a baseline
 measured in the same run: raw axial distance (no labels, no wrap) and a bare networkx grid graph."""
 
 import random
@@ -36,7 +36,7 @@ def _fresh(game) -> Grid:
 
 def _kind(g: Grid, a, b) -> str:
     """Which way Grid.distance answers a pair: the O(1) block test, the straight-line check,
-    or the exact search (issue 7 point 2)."""
+    or the exact search."""
     image = g._nearest_image(a, b)
     bound, via = g._bound(a, b)
     if via is None and bound == ax.distance(a, image) and g._in_blocks(a, image):

@@ -1,4 +1,4 @@
-"""The production ledger's fold (issue 11 point 6): a synthetic full campaign of each game (its
+"""The production ledger's fold: a synthetic full campaign of each game (its
 whole calendar, every side, ~50 entries per side per turn, each entry one ``ledger_entered``
 event as ``campaign ledger add`` records it, a ``turn_advanced`` between turns). Measured: rebuild
 every statement of every side, account and turn and the whole-history DataFrame from the campaign

@@ -1,4 +1,4 @@
-"""The map editor (issue 12 point 1): a painted run or an imported CSV as one event, and the
+"""The map editor: a painted run or an imported CSV as one event, and the
 redraw after an edit touching only what changed.
 
 Each figure (a median) is printed with a ratio against a baseline in the same run:

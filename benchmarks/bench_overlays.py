@@ -1,4 +1,4 @@
-"""Whole-map overlays (issue 7 point 6): a choropleth of every witp hex against the GeoJSON
+"""Whole-map overlays: a choropleth of every witp hex against the GeoJSON
 ``MapView.show_hexes`` baseline, measured in the same run on the same data.
 
 The data: all 14,002 witp hexes, each in one of 4 categories (a side-wide supply status). Two
@@ -162,7 +162,7 @@ def test_zoomed_in_region(benchmark, witp, cache, zoom):
 
 
 def test_report_and_targets():
-    """Targets from the issue: <= 0.5 MB over the websocket and >= 5x faster than show_hexes."""
+    """Targets: <= 0.5 MB over the websocket and >= 5x faster than show_hexes."""
     if not all(f"{k} {p}" in RESULTS for k in ("hexes s", "chor s") for p in ("random", "regional")):
         pytest.skip("run the whole module: the figures come from the benchmarks above")
     print("\nWhole-map overlays, witp, 14,002 hexes in 4 colours (means)")
@@ -187,7 +187,7 @@ def test_report_and_targets():
         assert RESULTS[f"hexes s {p}"] / RESULTS[f"chor s {p}"] >= 5
 
 
-# ----- issue 8: a campaign change on a zoomed-in map (kernel side) ---------------------------
+# ----- a campaign change on a zoomed-in map (kernel side) ------------------------------------
 WRITES: dict[str, tuple[float, float]] = {}
 
 
@@ -203,7 +203,7 @@ def _units(n_moved: int):
 @pytest.mark.parametrize("what", ["text layer (baseline)", "note", "move"])
 def test_write_on_a_zoomed_in_map(benchmark, witp, cache, what):
     """What one campaign change costs the map, zoomed in on Guadalcanal (the view where a note
-    cost 0.92 s, issue 8 defect 3): the baseline is one redraw of the view's text layer (what
+    once cost 0.92 s): the baseline is one redraw of the view's text layer (what
     every change cost before); a note gives the same units again; a move changes one unit's
     hex. Seconds and bytes sent per change."""
     with CommMeter() as meter:

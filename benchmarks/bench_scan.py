@@ -1,4 +1,4 @@
-"""The player's map scan (issue 12 point 2): putting an aligned scan under the grid costs a few
+"""The player's map scan: putting an aligned scan under the grid costs a few
 image decodes, not per-hex work. Baseline in the same run: reading the scan file (decode to
 RGBA). Measured: ``render.warp`` (decode, one affine warp in Pillow, PNG encode) and
 ``render.grid_lines`` (the hex outlines over the footprint, drawn once per alignment).

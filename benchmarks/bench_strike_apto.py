@@ -1,4 +1,4 @@
-"""apto air combat odds (issue 10 point 7): the exact distribution of a 10-vs-10 air combat by
+"""apto air combat odds: the exact distribution of a 10-vs-10 air combat by
 enumeration (``engagement_dist``) against a 100,000-trial Monte Carlo of the same combat
 (``simulate_engagement``, the same rules with random dice) in the same run. Target: exact, and at
 least 10x faster than the Monte Carlo.

@@ -1,4 +1,4 @@
-"""The supply tracer on the whole witp map (issue 9 point 7). Each figure (a median) is printed with
+"""The supply tracer on the whole witp map. Each figure (a median) is printed with
 a ratio against a compiled baseline on the same graph in the same run: scipy.sparse.csgraph's
 Dijkstra over the map's CSR adjacency (every hexside, 1 per hex, no masks).
 

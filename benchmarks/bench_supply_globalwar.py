@@ -1,4 +1,4 @@
-"""The globalwar supply rules on the whole globalwar map (issue 9 points 1 and 7), each figure (a
+"""The globalwar supply rules on the whole globalwar map, each figure (a
 median) printed with a ratio against a compiled baseline on the same graph in the same run:
 scipy.sparse.csgraph's Dijkstra over the map's CSR adjacency (every hexside, 1 per hex, no masks).
 

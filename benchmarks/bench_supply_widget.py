@@ -1,4 +1,5 @@
-"""The supply dashboard's side-wide overlay on the whole witp map (issue 9 point 3, "keep it fast").
+"""The supply dashboard's side-wide overlay on the whole witp map: a page that
+colours a whole side must stay fast.
 
 The campaign of ``bench_supply.py`` (14,002 hexes, 300 pieces a side, every witp rule in use).
 Each figure (a median) is printed with a ratio against a baseline in the same run:
