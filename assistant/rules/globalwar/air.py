@@ -32,6 +32,7 @@ from ..strike import Assessment, Finding, Resolution, StrikeItem, StrikePlan
 from ..world import Piece, World
 from . import airtables as T
 from .airpath import Flight, flight
+from .combat import value
 from .zoc import NEUTRAL_SIDE
 
 BOMBING, TRANSFER = "bombing", "transfer"
@@ -65,18 +66,9 @@ def _live(p: Piece) -> bool:
 
 def strength(p: Piece, key: str) -> int:
     """A counter value the player entered (``attack``/``defence``): a whole number >= 0."""
-    v = p.attrs.get(key)
-    if v is None:
+    if p.attrs.get(key) is None:
         raise ValueError(f"{p.kind} {p.id} has no {key} strength: enter it (campaign place/set {key}=N)")
-    if isinstance(v, bool):
-        raise ValueError(f"{p.kind} {p.id} {key} {v!r} is not a strength")
-    try:
-        n = int(str(v).strip())
-    except ValueError:
-        raise ValueError(f"{p.kind} {p.id} {key} {v!r} is not a whole number") from None
-    if n < 0:
-        raise ValueError(f"{p.kind} {p.id} {key} {n} is negative")
-    return n
+    return value(p, key)
 
 
 def _mission(m: Optional[str]) -> str:

@@ -41,6 +41,8 @@ def _k(p: Piece) -> str:
 
 
 def value(p: Piece, key: str, default: Optional[int] = None) -> int:
+    """A counter value the player entered (piece attribute ``key``): a whole number >= 0;
+    ``default`` where none is entered (without a default, that is an error)."""
     v = p.attrs.get(key)
     if v is None:
         if default is not None:
