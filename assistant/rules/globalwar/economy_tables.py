@@ -63,22 +63,25 @@ def multiple(tables: Mapping[str, Any], turn: int, nation: str) -> Optional[int]
 def cost(tables: Mapping[str, Any], what: str, type_: str) -> Optional[int]:
     """The PP cost of ``what`` (build, rebuild, undeplete) of one ``type_`` from the player's
     Production Cost Table; the printed [18.2.2] build cost of a Mech without it."""
-    rows = _rows(tables, COSTS)
-    for i, row in enumerate(rows or (), 1):
-        if _cell(COSTS, i, row, "type") == type_:
-            if _cell(COSTS, i, row, f"{what}_cost") == "":
-                return None
-            return _int(COSTS, i, row, f"{what}_cost", 0)
+    found, pp = _cost_row(tables, type_, f"{what}_cost")
+    if found:
+        return pp
     return PRINTED_BUILD.get(type_) if what == "build" else None
 
 
 def delay(tables: Mapping[str, Any], what: str, type_: str) -> Optional[int]:
     """Turns on the Production Track from the turn paid to the turn the unit appears [18.0.G-H];
     the printed [18.2.2] delay of a new Mech without the table."""
-    rows = _rows(tables, COSTS)
-    for i, row in enumerate(rows or (), 1):
-        if _cell(COSTS, i, row, "type") == type_:
-            if _cell(COSTS, i, row, f"{what}_turns") == "":
-                return None
-            return _int(COSTS, i, row, f"{what}_turns", 0)
+    found, turns = _cost_row(tables, type_, f"{what}_turns")
+    if found:
+        return turns
     return PRINTED_DELAY.get(type_) if what == "build" else None
+
+
+def _cost_row(tables: Mapping[str, Any], type_: str, column: str) -> tuple[bool, Optional[int]]:
+    """Whether the player's Production Cost Table has a row for ``type_``, and that row's
+    ``column`` (None where the cell is left blank)."""
+    for i, row in enumerate(_rows(tables, COSTS) or (), 1):
+        if _cell(COSTS, i, row, "type") == type_:
+            return True, (None if _cell(COSTS, i, row, column) == "" else _int(COSTS, i, row, column, 0))
+    return False, None
