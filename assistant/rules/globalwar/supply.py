@@ -30,7 +30,7 @@ Settings (``[settings.supply_*]`` in game.toml): ``supply_mountain_hexsides``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -265,13 +265,11 @@ class _Run:
                 out[n.key] = self._trace(n.piece, "attack", res.walk(node))
             elif self.result(n.att, n.home).end(n.index) is not None:
                 flows.setdefault((n.att, n.home), []).append(n)
-        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.key for x in kv[1])):
-            got = self._flow(src, home, group)
-            for n in group:
-                if n.key in got:
-                    out[n.key] = self._trace(n.piece, "attack", self._assigned(src, home, n, got[n.key]))
-                else:
-                    waiting[n.key] = "attack"
+        for n, _, _, route in self._pipelined(flows):
+            if route is not None:
+                out[n.key] = self._trace(n.piece, "attack", route)
+            else:
+                waiting[n.key] = "attack"
         for n in pending:
             if n.key not in out:
                 waiting.setdefault(n.key, "")
@@ -290,16 +288,13 @@ class _Run:
                 out[n.key] = self._defence(n, special, waiting)
             elif self.result(n.dfn, n.home).end(n.index) is not None:
                 flows.setdefault((n.dfn, n.home), []).append(n)
-        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.key for x in kv[1])):
-            got = self._flow(src, home, group)
-            for n in group:
-                if n.key in got:
-                    t = self._trace(n.piece, "defence", self._assigned(src, home, n, got[n.key]))
-                    out[n.key] = self._defence(n, t, waiting)
-                else:
-                    t = self._unsupplied(n.piece, "9.0.A")
-                    t.reasons.append(self._short(n, src, home))
-                    out[n.key] = t
+        for n, src, home, route in self._pipelined(flows):
+            if route is not None:
+                out[n.key] = self._defence(n, self._trace(n.piece, "defence", route), waiting)
+            else:
+                t = self._unsupplied(n.piece, "9.0.A")
+                t.reasons.append(self._short(n, src, home))
+                out[n.key] = t
         for n in needs:
             if n.key not in out:
                 t = self._unsupplied(n.piece, "9.0.A")
@@ -309,6 +304,16 @@ class _Run:
                                                           "must be supplied by sea"))
                 out[n.key] = t
         return out
+
+    def _pipelined(self, flows: dict[tuple[frozenset, Optional[str]], list[_Need]]
+                   ) -> Iterator[tuple[_Need, frozenset, Optional[str], Optional[Route]]]:
+        """Each unit of ``flows`` (grouped by the sources it needs and its home country), with those
+        sources, that home and the route max-flow gave it over pipeline capacity [9.2.4] (None
+        where the capacity ran out)."""
+        for (src, home), group in sorted(flows.items(), key=lambda kv: sorted(x.key for x in kv[1])):
+            got = self._flow(src, home, group)
+            for n in group:
+                yield n, src, home, (self._assigned(src, home, n, got[n.key]) if n.key in got else None)
 
     def _defence(self, n: _Need, t: Trace, waiting: dict[str, str]) -> Trace:
         """Explain why a unit in Defence Supply has no Attack Supply."""
