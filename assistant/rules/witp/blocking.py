@@ -8,7 +8,8 @@ Air Point attributes read: ``ap_type`` (FB, D, T, B, FTR, C, ...), ``normal_rang
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from functools import cached_property
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -36,26 +37,23 @@ class AirBlock:
     mask: np.ndarray
     notes: list[str] = field(default_factory=list)
     groups: list[tuple[tuple[int, ...], str, list[Piece]]] = field(default_factory=list)  # (hexes, who, APs)
-    _by: Optional[dict[int, list[str]]] = None
-    _aps: Optional[dict[int, list[Piece]]] = None
 
-    @property
+    @cached_property
     def by(self) -> dict[int, list[str]]:
-        if self._by is None:
-            self._by = {}
-            for reach, who, _ in self.groups:
-                for v in reach:
-                    self._by.setdefault(v, []).append(who)
-        return self._by
+        return _per_hex((reach, [who]) for reach, who, _ in self.groups)
 
-    @property
+    @cached_property
     def aps(self) -> dict[int, list[Piece]]:
-        if self._aps is None:
-            self._aps = {}
-            for reach, _, aps in self.groups:
-                for v in reach:
-                    self._aps.setdefault(v, []).extend(aps)
-        return self._aps
+        return _per_hex((reach, aps) for reach, _, aps in self.groups)
+
+
+def _per_hex(groups: Iterable[tuple[tuple[int, ...], list]]) -> dict[int, list]:
+    """Node -> the items of every group whose hexes include it, in the groups' order."""
+    out: dict[int, list] = {}
+    for reach, items in groups:
+        for v in reach:
+            out.setdefault(v, []).extend(items)
+    return out
 
 
 def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
