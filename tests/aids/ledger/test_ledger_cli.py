@@ -1,4 +1,4 @@
-"""``campaign ledger`` (issue 11 point 4): the statements as text, JSON (the contract: side, turn,
+"""``campaign ledger``: the statements as text, JSON (the contract: side, turn,
 opening, lines with kind/amount/rule/note, closing) and CSV; ``add`` records an entry, exits 1 with
 the rule's reason and records nothing when the rules forbid it, exits 2 on bad input; ``close-turn``
 applies the carry-over once; ``forecast`` and ``items``. The stand-in economy of conftest.py gives

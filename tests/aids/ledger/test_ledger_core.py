@@ -1,4 +1,4 @@
-"""The ledger's core (issue 11 points 1, 2 and 4) with a stand-in economy whose answers the test
+"""The ledger's core with a stand-in economy whose answers the test
 works out itself: entries are checked before they are recorded (a refusal records nothing), a
 turn's close is one undoable event applied once, the strike plotter's losses are in the book,
 ``campaign.ledger`` is the accessor, and imports rebuild entries through the same checks."""

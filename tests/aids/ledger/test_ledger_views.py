@@ -1,4 +1,4 @@
-"""The ledger's views (issue 11 point 2): a statement read by section (income, spending and losses,
+"""The ledger's views: a statement read by section (income, spending and losses,
 carry-over/expiry), the build queue with arrival turns (``data["arrives"]``: a turn label or a
 calendar index, the key the economies write), the history per turn that the charts draw, the whole
 history as ``campaign.ledger.frame()`` and the forecast, all counted here by hand on the stand-in

@@ -1,4 +1,4 @@
-"""The ledger dashboard's view in plain Python (no kernel, no browser), issue 11 point 3.
+"""The ledger dashboard's view in plain Python (no kernel, no browser).
 
 The view has no rules: the stand-in economy of conftest.py prices a destroyer at 4 PP "[T 1]",
 forbids deficit spending "[T 3]", and at the close keeps a quarter of the PP "[T 6]", so every

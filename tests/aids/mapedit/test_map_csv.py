@@ -1,4 +1,4 @@
-"""Bulk import of hex attributes and hexside features from a CSV (issue 12 points 1 and 5): every
+"""Bulk import of hex attributes and hexside features from a CSV: every
 row checked, a bad row named by its line and value, nothing half-imported; ``campaign map import``
 with --json, exit 2 and the offending line on bad input; ``map set``/``map side`` still work."""
 

@@ -1,4 +1,4 @@
-"""Issue 12 point 7 for the map CSV: hypothesis-generated malformed CSVs never corrupt a campaign
+"""Fuzzing the map CSV: hypothesis-generated malformed CSVs never corrupt a campaign
 and always give the project's own one-line error (exit 2, ``error: NAME line N: ...`` naming the
 bad value), the campaign file unchanged; arbitrary text is either imported whole or refused so."""
 

@@ -1,4 +1,4 @@
-"""The map editor's event and command (issue 12 point 1): a painted run of hexes or a hexside set
+"""The map editor's event and command: a painted run of hexes or a hexside set
 is one campaign event (source=user, one undo step), checked against the game's vocabularies, and
 what the rules read changes accordingly (witp air MP across a mountain hexside [5.1.8])."""
 

@@ -1,4 +1,4 @@
-"""The map editor's view in plain Python (no kernel, no browser), issue 12 point 1: pick one hex
+"""The map editor's view in plain Python (no kernel, no browser): pick one hex
 or paint a run by clicking hex after hex, set an attribute on all of them as one event; pick a
 hexside by two adjacent hexes and set a feature; import a CSV; bad input is one line in the error
 panel and records nothing; after any change only the changed hexes are drawn again."""

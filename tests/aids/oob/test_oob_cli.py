@@ -1,4 +1,4 @@
-"""`campaign oob import/list/place` (issue 12 points 4, 5): row-by-row checks, one undoable event,
+"""`campaign oob import/list/place`: row-by-row checks, one undoable event,
 units placed by type, and a placed type driving the strike plotter's reach [4.1], [5.15]."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12 point 7 for orders of battle: hypothesis-generated malformed OOB CSV (and malformed
+"""Fuzzing orders of battle: hypothesis-generated malformed OOB CSV (and malformed
 rows from the grid's Python API) never corrupt a campaign -- the file's bytes and the state stay
 as they were -- and always give the project's own one-line error naming the bad line."""
 

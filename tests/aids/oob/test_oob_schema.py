@@ -1,4 +1,4 @@
-"""The per-game counter-value schemas (issue 12 point 4) against kinds.toml and the rulebook."""
+"""The per-game counter-value schemas against kinds.toml and the rulebook."""
 
 from __future__ import annotations
 

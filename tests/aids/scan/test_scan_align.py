@@ -1,4 +1,4 @@
-"""Issue 12 point 2: a scan of the player's own map, aligned by three known hexes, stored in the
+"""A scan of the player's own map, aligned by three known hexes, stored in the
 campaign (path and size only, never the image), undoable; the affine is exact; degenerate
 input is refused in one line naming the bad value and changes nothing."""
 

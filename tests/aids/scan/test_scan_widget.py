@@ -1,4 +1,4 @@
-"""The scan view (issue 12 point 2) without a browser: load, pick three pixels and three hexes,
+"""The scan view without a browser: load, pick three pixels and three hexes,
 align; the image is one picture over the board and under the text, overlays and units; the slider
 changes only its opacity; a missing image is a one-line notice; bad points a one-line message."""
 

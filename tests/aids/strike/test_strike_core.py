@@ -1,4 +1,4 @@
-"""The strike plotter's core (issue 10 points 3 and 5), with a stand-in for a game's air rules whose
+"""The strike plotter's core, with a stand-in for a game's air rules whose
 answers the test works out itself: plans are checked at the edge, a resolution's dice are entered
 or rolled and stored, its unit changes applied as one undoable event, imports rebuild it, and an
 assessment never writes to the campaign."""

@@ -1,4 +1,4 @@
-"""The strike dashboard's view in plain Python (no kernel, no browser), issue 10 point 4.
+"""The strike dashboard's view in plain Python (no kernel, no browser).
 
 The view has no rules: these tests give the engine a small stand-in rules object (range in hexes
 over the real witp map graph, counted here with networkx, independently of any game's air rules),

@@ -1,4 +1,4 @@
-"""The analysis notebook (issue 9 point 5) runs top to bottom under nbclient on a copy of the demo
+"""The analysis notebook runs top to bottom under nbclient on a copy of the demo
 campaign with three turns played, shows the history of every turn, the chart and the bases, and
 writes nothing to the campaign. Needs the real witp supply rules (the kernel is another process)."""
 

@@ -1,5 +1,5 @@
-"""The current report as a table (``trace_frame``) and the bases at risk (``bases_frame``, issue 9
-point 5: "the bases at risk"), with a stand-in for the game's rules whose answers are set by hand:
+"""The current report as a table (``trace_frame``) and the bases at risk (``bases_frame``), with
+a stand-in for the game's rules whose answers are set by hand:
 each base's figures come from its own attributes, so the order can be checked exactly."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Supply history for analysts (issue 9 point 5): ``history_frame`` traces every unit at the end of
+"""Supply history for analysts: ``history_frame`` traces every unit at the end of
 each turn played, from the event log, and ``counts_frame`` counts them per turn and side.
 
 The game's rules are replaced by a tiny stand-in whose answer can be counted by hand (a unit is

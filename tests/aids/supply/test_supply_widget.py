@@ -1,4 +1,4 @@
-"""The supply dashboard's view in plain Python (no kernel, no browser), issue 9 point 3.
+"""The supply dashboard's view in plain Python (no kernel, no browser).
 
 The view has no rules: these tests give the engine a small stand-in rules object (a shortest
 path over the real witp map to one source per side, cut by enemy units), so what the page must

@@ -1,4 +1,4 @@
-"""``campaign trace`` (issue 9 point 4): the JSON contract of a traced item, the side-wide report,
+"""``campaign trace``: the JSON contract of a traced item, the side-wide report,
 a hypothetical unit at a hex, what-ifs that never touch the campaign file, another reading of a
 rule with --set, and one-line errors."""
 
@@ -103,7 +103,7 @@ def test_bad_input_is_one_line(demo, capsys, argv, named):
 ])
 def test_a_bad_counter_value_met_in_the_working_is_one_line(demo, capsys, argv):
     """The MSU's load is read for [32.4.1] when the base figures are worked out (after the status,
-    issue 9 point 7): the bad value still gives one line naming it, exit 2."""
+    which a side-wide trace gives first): the bad value still gives one line naming it, exit 2."""
     run(capsys, "place", demo, "--side", "allies", "--kind", "MSU", "--hex", "E2418", "--id", "msu-x",
         "--attr", "load=abc", "--attr", "mitigates=E2418")
     before = file_fingerprint(Path(demo))

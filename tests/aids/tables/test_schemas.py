@@ -1,4 +1,4 @@
-"""The schemas of the unprinted tables (issue 12 point 3): one for every table an aid reads, the
+"""The schemas of the unprinted tables: one for every table an aid reads, the
 template header matching it, and the cells the READMEs and rulebooks quote accepted; bad cells
 named by line, column and value."""
 

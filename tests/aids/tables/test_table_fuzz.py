@@ -1,4 +1,4 @@
-"""Fuzzing (issue 12 point 7): hypothesis-generated malformed CSV and table input -- bad encodings,
+"""Fuzzing: hypothesis-generated malformed CSV and table input -- bad encodings,
 ragged rows, huge numbers, NaN, empty input, header mismatches, control characters -- never
 corrupts a campaign (file fingerprint and state unchanged) and always fails with the project's own
 one-line error (``CampaignError``; ``error: ...`` and exit 2 from the command line)."""

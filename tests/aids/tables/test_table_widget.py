@@ -1,4 +1,4 @@
-"""The table editor (issue 12 point 3): schema and rule shown, a bad cell refused with the
+"""The table editor: schema and rule shown, a bad cell refused with the
 schema's message before saving, a good grid saved as one undoable event the aids then read."""
 
 from __future__ import annotations
