@@ -2,7 +2,7 @@
 is refused with the event number and field named, and nothing is written (no half file, no file
 that blocks a re-import, no temporary file).
 
-Each case is one of the tester's fuzzed inputs from the issue, applied to a real export of the
+Each case is a fuzzed input that a tester once got past the import, applied to a real export of the
 Guadalcanal scenario (its ``state`` dropped, so that only the events are checked, as the tester did)."""
 
 from __future__ import annotations

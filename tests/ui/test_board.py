@@ -150,7 +150,7 @@ def test_unit_names_are_written_in_their_hex_when_there_is_room(witp):
     assert not differs(far)  # and not when hexes are too small for them
 
 
-# ----- issue 8: readable place names at whole-map zoom -----------------------------------------
+# ----- readable place names at whole-map zoom -------------------------------------------------
 def _whole_map(gm, size=(1000, 620)):
     f = board.BoardFrame.for_grid(gm.grid)
     z = f.fit_zoom(*size)
@@ -172,7 +172,7 @@ def _overlap(a, b) -> bool:
 
 @pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
 def test_no_two_place_names_overlap_at_whole_map_zoom(game):
-    """Issue 8: names piled up over Europe and Japan/Korea. At whole-map zoom no two drawn names
+    """Names once piled up over Europe and Japan/Korea. At whole-map zoom no two drawn names
     overlap (their halo included), no name covers another place's dot, and the names drawn
     are the ones the text layer paints (measured from the picture itself)."""
     gm = load_map(game)

@@ -189,7 +189,7 @@ def _hops(grid, a: str, b: str) -> int:
     return nx.shortest_path_length(g, grid.parse(a), grid.parse(b))
 
 
-# ----- issue 8: what the player clicks and reads ------------------------------------------------
+# ----- what the player clicks and reads ---------------------------------------------------------
 def option_index(page, selector: str, text: str) -> int:
     idx = page.eval_on_selector_all(f"{selector} option",
                                     "(els, t) => els.findIndex(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
@@ -215,7 +215,7 @@ def wait_centred(page, frame, grid, label: str, timeout_ms: int = 30_000) -> Non
 
 
 def test_choose_a_unit_to_find_it_then_remove_asks_and_stays(served, browser, geometry):
-    """Issue 8 defects 1 and 7, as the new player did it: choose Kido Butai in the Units list (the
+    """Remove acts on the unit shown, as a new player did it: choose Kido Butai in the Units list (the
     map pans to it), click hex E2418 (its units fill the details), press Remove."""
     grid, frame = geometry
     ctx, page, probe = open_page(browser, served.url)
@@ -278,7 +278,7 @@ def tops(page) -> dict[str, float]:
 
 
 def test_the_layout_holds_still(served, browser, geometry):
-    """Issue 8: on a narrower screen a long turn label (also one another process advanced to),
+    """On a narrower screen a long turn label (also one another process advanced to),
     five stacked errors and a selected hex move neither the map nor the tabs; every Units list
     entry fits the list. Every check is made and all that fail are reported together."""
     grid, frame = geometry
@@ -357,7 +357,7 @@ def test_the_layout_holds_still(served, browser, geometry):
             campaign_cli("undo", str(served.file), home=served.home)
 
 
-# ----- whole-map overlays (issue 7 point 6) ---------------------------------------------------
+# ----- whole-map overlays ----------------------------------------------------------------------
 OVERLAY_NOTEBOOK = '''\
 import random
 from assistant.maps import load_map

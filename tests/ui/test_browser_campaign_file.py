@@ -1,4 +1,4 @@
-"""Issue 13 points 2 and 5 in a real browser: the campaign file under an open dashboard is deleted,
+"""In a real browser: the campaign file under an open dashboard is deleted,
 or the campaign lives on read-only media. The page says why writing is off, every button that
 records an event is disabled, and nothing is acknowledged. Screenshots go to ``test-artifacts/``.
 """
@@ -46,7 +46,7 @@ def test_a_deleted_file_turns_writing_off_on_the_open_page(tmp_path, demo_home, 
         try:
             on = disabled(page)
             assert not any(v for k, v in on.items() if k != ".ca-redo"), on  # (nothing to redo yet)
-            # point 1 first: a note from the page and one from the API, then a copy of the file alone
+            # first, a plain copy of the file alone holds a note from the page and one from the API
             page.click(".ca-tabs .lm-TabBar-tab:has-text('Journal')")
             page.fill(".ca-note-text textarea", "written on the page")
             page.click(".ca-add-note")

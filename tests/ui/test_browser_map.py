@@ -1,4 +1,4 @@
-"""The board on the page (issue 8), in a real browser (Playwright driving Debian's chromium),
+"""The board on the page, in a real browser (Playwright driving Debian's chromium),
 served by ``campaign serve``, offline: globalwar drawn wrapped, the map legend, the Fit map
 button, a note that sends no map picture, map corrections drawn on the board.
 
@@ -88,7 +88,7 @@ def near_colour(rgb, colours, tol: int = 40) -> bool:
 
 
 def test_globalwar_is_drawn_wrapped_and_a_click_on_the_copy_selects(gw_served, browser):
-    """Issue 8: panning east past the E section showed emptiness though distances wrap. The
+    """Panning east past the E section once showed emptiness though distances wrap. The
     board is drawn one wrap east and west; past the east edge the W section shows again, and a
     click there selects the W section's hex."""
     from assistant.maps import load_map
@@ -142,7 +142,7 @@ def test_globalwar_is_drawn_wrapped_and_a_click_on_the_copy_selects(gw_served, b
 
 
 def test_legend_on_the_map_and_fit_map_after_zooming(witp_served, browser):
-    """Issue 8: no legend for marker colours or the "+1" suffix, no way back to the whole map."""
+    """A legend for marker colours and the "+1" suffix, and a way back to the whole map."""
     ctx, page, probe = open_page(browser, witp_served.url)
     try:
         legend = page.inner_text(".ca-map-legend").replace("\u00a0", " ")
@@ -171,7 +171,7 @@ def test_legend_on_the_map_and_fit_map_after_zooming(witp_served, browser):
 
 
 def test_a_note_zoomed_in_sends_no_map_picture(witp_served, browser):
-    """Issue 8 defect 3: a journal note re-rendered the map's text picture (0.92 s zoomed in).
+    """A journal note once re-rendered the map's text picture (0.92 s zoomed in).
     Zoomed in on Guadalcanal, a note now sends no picture to the page: the websocket carries
     fewer bytes than one text-layer picture of the view."""
     from assistant.maps import load_map
@@ -204,7 +204,7 @@ def test_a_note_zoomed_in_sends_no_map_picture(witp_served, browser):
 
 
 def test_a_map_correction_from_the_cli_is_outlined_on_the_board(witp_served, browser):
-    """Issue 8: corrections (``campaign map set``) never appeared on the board. One made by the
+    """Corrections (``campaign map set``) once never appeared on the board. One made by the
     CLI (another process) is outlined at its hex on the open page, and the legend says what the
     outline means; undoing it takes the outline away."""
     from assistant.maps import load_map

@@ -1,4 +1,5 @@
-"""Issue 13 point 3 and defect 9 in a real browser (Playwright on Debian's chromium).
+"""Only its own pages, to its own user, and no traceback on a page, in a real browser (Playwright on
+Debian's chromium).
 
 * A page of a second origin (another loopback address and port, open in the same browser where the
   player's dashboard is open, so the player's cookies exist) loads the dashboard ten times as

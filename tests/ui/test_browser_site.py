@@ -1,4 +1,4 @@
-"""The served site in a real browser (issue 8, "what must be true" 2 and 3; defects 2 and 8):
+"""The served site in a real browser:
 ``campaign serve`` prints one URL, a home page of our own that names the campaign and links every
 dashboard, with no network fetch and no console error on any page; and pages that are reloaded,
 closed, or that vanish without a word give their kernels back.

@@ -157,9 +157,9 @@ def test_a_failing_poll_is_reported_once_and_slows_down(page, dash, camp, monkey
     assert page.poller.interval == 0.25
 
 
-# ----- issue 8: what the player clicks and reads ----------------------------------------------
+# ----- what the player clicks and reads -------------------------------------------------------
 def test_remove_acts_on_the_unit_shown_and_asks_first(dash, camp):
-    """Issue 8 defect 1: choose Kido Butai, click another hex (its units fill the details), press
+    """Choose Kido Butai, click another hex (its units fill the details), press
     Remove: the page says which unit it will remove, asks, and afterwards stays on the hex."""
     dash.unit_list.value = "kido-butai"
     dash.map.select("E2418")
@@ -215,7 +215,7 @@ def test_confirmation_is_dropped_when_the_chosen_unit_changes(dash, camp):
 
 
 def test_choosing_a_unit_centres_the_map_on_it(dash, camp):
-    """Issue 8 defect 7: "Units (choose one to find it)" pans the map to the unit."""
+    """"Units (choose one to find it)" pans the map to the unit."""
     want = dash.map.latlng_of("B3327")
     assert tuple(dash.map.map.center) != pytest.approx(want)
     dash.unit_list.value = "kido-butai"

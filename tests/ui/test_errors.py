@@ -58,7 +58,7 @@ def test_guard_returns_the_value_when_nothing_fails():
 
 
 def test_the_panel_carries_its_floating_style():
-    """The panel floats over what follows it and scrolls (issue 8: stacked errors pushed the map
+    """The panel floats over what follows it and scrolls (stacked errors once pushed the map
     down ~230 px; tests/ui/test_browser.py measures that the map stays put)."""
     from assistant.ui.errors import STYLE
 

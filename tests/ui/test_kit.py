@@ -1,4 +1,4 @@
-"""The dashboard kit (issue 7 point 7) in plain Python, no browser: a page opens the campaign (a
+"""The dashboard kit in plain Python, no browser: a page opens the campaign (a
 file, ``$CAMPAIGN_FILE``, the demo) or shows why it cannot; it polls for other processes' changes
 on the running event loop; every callback's error lands in the panel and the log."""
 

@@ -1,4 +1,4 @@
-"""The ledger dashboard (issue 11 point 3) in a real browser: Playwright driving Debian's chromium,
+"""The ledger dashboard in a real browser: Playwright driving Debian's chromium,
 `campaign serve --demo` (the demo witp campaign, in this test's own home), offline, the real witp
 economy.
 
@@ -20,7 +20,7 @@ from assistant.ui import testing as T
 from uikit import campaign_cli, choose, require_chromium, shot, start_serve, text_of, wait_text
 
 require_chromium()
-pytest.importorskip("assistant.rules.witp.economy", reason="the witp economy (issue 11 point 1) is not installed")
+pytest.importorskip("assistant.rules.witp.economy", reason="the witp economy is not installed")
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 

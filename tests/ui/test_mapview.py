@@ -174,7 +174,7 @@ def test_ruler_across_the_apto_seam_and_the_globalwar_wrap(board_cache):
     assert len(gw.ruler_layer.layers) == 2
 
 
-# ----- issue 8: writes redraw only what changed ------------------------------------------------
+# ----- writes redraw only what changed ---------------------------------------------------------
 def zoom_in_on(mv: MapView, label: str, zoom: int = 7, half=(6.0, 4.0)) -> None:
     """What the browser reports when the player has zoomed in on ``label``."""
     x, y = mv.grid.pixel(mv.grid.parse(label))
@@ -188,7 +188,7 @@ DEMO_UNITS = [UnitMark("1mar", "E2519", "allies", "1st Marine Div", "marine", si
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Counts of the board's text-picture renders (the 0.92 s of issue 8 defect 3) and of
+    """Counts of the board's text-picture renders (0.92 s each when zoomed in) and of
     unit-name renders, by wrapping the real functions."""
     from collections import Counter
 
@@ -209,7 +209,7 @@ def counted(monkeypatch):
 
 
 def test_a_note_redraws_nothing_and_a_move_only_the_unit_layer(mv, counted):
-    """Issue 8 defect 3: a campaign change that leaves the units as they were (a journal note)
+    """A campaign change that leaves the units as they were (a journal note)
     sends nothing to the map; a move redraws the unit layer, never the text picture."""
     zoom_in_on(mv, "E2519")
     mv.set_units(DEMO_UNITS, side_order=["allies", "japan"])
@@ -251,7 +251,7 @@ def test_the_text_picture_is_redrawn_when_the_view_moves_away(mv, counted):
     assert counted["render_unit_names"] <= 1
 
 
-# ----- issue 8: fit the whole map ---------------------------------------------------------------
+# ----- fit the whole map ------------------------------------------------------------------------
 def test_fit_button_shows_the_whole_map_at_the_page_size(mv):
     zoom_in_on(mv, "E2519", zoom=7, half=(500 / 128, 310 / 128))  # a 1000 x 620 px view at zoom 7
     assert mv.map.zoom == 7
@@ -263,7 +263,7 @@ def test_fit_button_shows_the_whole_map_at_the_page_size(mv):
     assert f.width * 2 ** mv.map.zoom <= 1000 and f.height * 2 ** mv.map.zoom <= 620
 
 
-# ----- issue 8: a legend on the map ----------------------------------------------------------
+# ----- a legend on the map -------------------------------------------------------------------
 def test_map_legend_names_the_marker_colours_and_the_plus_suffix(mv):
     from assistant.ui.mapview import side_colour
 
@@ -277,7 +277,7 @@ def test_map_legend_names_the_marker_colours_and_the_plus_suffix(mv):
     assert "selected" in text
 
 
-# ----- issue 8: map corrections drawn on the board --------------------------------------------
+# ----- map corrections drawn on the board ---------------------------------------------------
 def test_corrected_hexes_are_outlined_and_listed(mv):
     n = mv.set_corrections({"E2519": {"surface": "land"}, "B2048": {"port": 2}})
     assert n == 2
@@ -300,7 +300,7 @@ def test_corrected_hexes_are_outlined_and_listed(mv):
     assert mv.corrections_layer.data["features"] == []
 
 
-# ----- issue 8: globalwar drawn wrapped ----------------------------------------------------------
+# ----- globalwar drawn wrapped -------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def gw(board_cache):
     from assistant.maps import load_map

@@ -1,4 +1,4 @@
-"""Whole-map overlays (issue 7 point 6), without a browser: the choropleth picture is aligned with
+"""Whole-map overlays, without a browser: the choropleth picture is aligned with
 the board and the hexes, re-sent only when its colours change, its legend counts the hexes;
 namespaced names; hexside segments sit on the shared edge; range outlines enclose Grid.range."""
 
@@ -144,7 +144,7 @@ def test_unchanged_data_is_not_resent_and_changes_send_one_small_update(witp, bo
         first = meter.bytes_since(mark)
         layer = mv._overlays["supply/status"]
         assert first >= len(layer.url)  # the picture went out once
-        assert first < 500_000  # 14,002 hexes in 4 colours (the issue's budget: 0.5 MB)
+        assert first < 500_000  # 14,002 hexes in 4 colours (the budget: 0.5 MB)
 
         mark = meter.mark()
         same = dict(reversed(list(status.items())))  # same data, another order

@@ -1,4 +1,4 @@
-"""Dashboards are discovered (issue 7 point 7): every notebook in ``notebooks/`` and every notebook
+"""Dashboards are discovered: every notebook in ``notebooks/`` and every notebook
 an aid ships in its package is served by ``campaign serve`` and listed on the dashboard home;
 nothing is listed by hand."""
 

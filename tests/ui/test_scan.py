@@ -1,4 +1,4 @@
-"""The scan view (issue 12 point 2) in a real browser: `campaign serve --demo`, a small generated
+"""The scan view in a real browser: `campaign serve --demo`, a small generated
 PNG standing in for a photo of the player's map (red dots at the hex centres of a known rotated,
 scaled "photo" geometry). Load it by path, click three dots on the image and the three hexes on
 the map, align: the scan is drawn over the board and under the text layer, overlays and units,

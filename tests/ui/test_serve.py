@@ -192,7 +192,7 @@ def test_served_dashboards_keep_the_staged_order_then_campaign_first(tmp_path):
                                                 ("alpha.ipynb", "alpha"), ("broken.ipynb", "broken")]
 
 
-# ----- issue 13 point 3: only its own pages, to its own user --------------------------------
+# ----- only its own pages, to its own user ---------------------------------------------------
 def _ws_status(url: str, headers: dict) -> int:
     """The HTTP status a websocket upgrade gets (101 when it is accepted)."""
     import asyncio
@@ -302,7 +302,7 @@ def test_allow_host_lets_the_named_host_in_and_bad_names_are_one_line_errors(tmp
 
 
 def test_error_pages_are_one_line_without_server_paths_or_tracebacks(tmp_path):
-    """Issue 13 defect 9: a dashboard whose code fails showed Python's traceback with the server's
+    """A dashboard whose code fails once showed Python's traceback with the server's
     paths; HTTP errors of every handler say one line."""
     import nbformat
 

@@ -1,4 +1,4 @@
-"""Issue 13 point 6: ``campaign serve`` never leaves orphans. Voila and its kernels end with it on
+"""``campaign serve`` never leaves orphans. Voila and its kernels end with it on
 SIGHUP (the terminal closed), SIGKILL (nothing of serve runs any more: Voila gets its parent-death
 signal and a watchdog; kernels follow their parent, Voila) and SIGTERM after the reader of its output
 has gone (printing raises BrokenPipeError before the stop). Afterwards no process started with the

@@ -1,4 +1,4 @@
-"""The supply dashboard (issue 9 point 3) in a real browser: Playwright driving Debian's chromium,
+"""The supply dashboard in a real browser: Playwright driving Debian's chromium,
 `campaign serve --demo` (the demo campaign, in this test's own home), offline, the real witp
 supply rules.
 
