@@ -89,14 +89,11 @@ class StrikeItem:
         return not any(f.level == "error" for f in self.findings)
 
     def to_json(self) -> dict[str, Any]:
-        out = {"unit": self.unit, "base": self.base, "distance": _num(self.distance),
-               "distance_unit": self.distance_unit, "range_class": self.range_class, "path": list(self.path),
-               "findings": [f.to_json() for f in self.findings], "legal": self.legal, "steps": list(self.steps)}
-        if self.odds is not None:
-            out["odds"] = self.odds
-        for k, v in self.extra.items():
-            out.setdefault(k, v)
-        return out
+        return _with_odds_and_extra(
+            {"unit": self.unit, "base": self.base, "distance": _num(self.distance),
+             "distance_unit": self.distance_unit, "range_class": self.range_class, "path": list(self.path),
+             "findings": [f.to_json() for f in self.findings], "legal": self.legal, "steps": list(self.steps)},
+            self.odds, self.extra)
 
 
 @dataclass
@@ -112,14 +109,21 @@ class Assessment:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out = {"target": self.plan.target, "side": self.plan.side, "mission": self.plan.mission,
-               "items": [i.to_json() for i in self.items], "findings": [f.to_json() for f in self.findings],
-               "steps": list(self.steps)}
-        if self.odds is not None:
-            out["odds"] = self.odds
-        for k, v in self.extra.items():
-            out.setdefault(k, v)
-        return out
+        return _with_odds_and_extra(
+            {"target": self.plan.target, "side": self.plan.side, "mission": self.plan.mission,
+             "items": [i.to_json() for i in self.items], "findings": [f.to_json() for f in self.findings],
+             "steps": list(self.steps)},
+            self.odds, self.extra)
+
+
+def _with_odds_and_extra(out: dict[str, Any], odds: Optional[dict[str, Any]], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``out`` with the odds, where the rules fix them, and the game's own figures (``extra``),
+    which never replace a key every game gives."""
+    if odds is not None:
+        out["odds"] = odds
+    for k, v in extra.items():
+        out.setdefault(k, v)
+    return out
 
 
 @dataclass
