@@ -1,4 +1,5 @@
-"""The aids (design.md section 1): one folder per aid, found by discovery, never listed by hand.
+"""The aids: one folder per aid, found by discovery, never listed by hand, so that adding an aid
+edits no existing module (docs/architecture.md shows how an aid is laid out).
 
 Importing this package imports every ``assistant/aids/<aid>/events.py``, which registers the aid's
 event types and its state slice with the campaign layer (``assistant.campaign.slices``). The CLI

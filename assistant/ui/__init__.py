@@ -1,6 +1,6 @@
 """Dashboards: ipywidgets + ipyleaflet views over a campaign. Views read state and emit
-commands; they hold no rules (design.md section 1). ``assistant.ui.kit.dashboard(View)`` is how a
-notebook opens a campaign and shows a view on it."""
+commands; they hold no rules (those live below, in ``assistant.rules``).
+``assistant.ui.kit.dashboard(View)`` is how a notebook opens a campaign and shows a view on it."""
 
 from .dashboard import CampaignDashboard, campaign_dashboard
 from .errors import ErrorPanel

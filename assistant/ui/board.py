@@ -1,7 +1,7 @@
 """The board view's pictures, drawn on the server with Pillow (no widgets here).
 
 Why images: ipyleaflet re-sends a whole GeoJSON layer on every restyle, and one feature per hex
-for the ~13,000 witp hexes is ~6 MB and ~12 s to interactive (design.md section 5). So the static
+for the ~13,000 witp hexes is ~6 MB and ~12 s to interactive. So the static
 board — every hex coloured by surface, hex outlines, map-section boundaries — is one PNG, drawn
 once per game and cached on disk; a second, small transparent PNG covers only the visible area
 with the text a player needs at that zoom (place names; hex labels and crisp outlines when zoomed
@@ -152,8 +152,8 @@ def render_board(gm, scale: int = BOARD_SCALE) -> Image.Image:
     grid = gm.grid
     frame = BoardFrame.for_grid(grid)
     w, h = math.ceil(frame.width * scale), math.ceil(frame.height * scale)
-    # A wrapped map is drawn again one wrap east and west (issue 8): its margin is transparent so
-    # the copies' edge hexes show through where the pictures meet.
+    # A wrapped map is drawn again one wrap east and west (pan past an edge and the other side shows):
+    # its margin is transparent so the copies' edge hexes show through where the pictures meet.
     wrapped = wrap_dx(grid) != 0
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0)) if wrapped else Image.new("RGB", (w, h), BACKGROUND)
     d = ImageDraw.Draw(img)
@@ -487,7 +487,7 @@ def _draw_unit_names(d: ImageDraw.ImageDraw, grid: Grid, region: Region, units) 
                 d.text((x, yy + (line_h - 2) / 2), text, fill=(255, 255, 255, 255), font=f, anchor="mm")
 
 
-# ----- place names: greedy placement by priority (issue 8) -----------------------------------
+# ----- place names: greedy placement by priority ---------------------------------------------
 NAME_STROKE = 2  # px of white halo around a place name
 SAME_NAME_PX = 160  # a name repeated over several hexes is written once within this distance
 

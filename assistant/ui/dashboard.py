@@ -10,7 +10,7 @@ by the error panel.
 
 What Move, Remove and Set act on is always the *chosen unit*, named in its own line above those
 buttons (chosen in the Units list or among the selected hex's units); clicking hexes never changes
-it, and Remove asks first (issue 8 defect 1). Sides read "Japanese (japan)": the name the rules
+it, and Remove asks first. Sides read "Japanese (japan)": the name the rules
 use and the id the CLI, JSON and exports use.
 """
 
@@ -102,7 +102,7 @@ class CampaignDashboard:
         self.prefs = prefs if prefs is not None else PagePrefs.for_campaign(Path(campaign.path))
         self._quiet = 0  # > 0 while the page itself sets widget values (no command, no pan)
         self._pending_remove: Optional[str] = None
-        self._refusal: Optional[str] = None  # why writing is off (read-only place, file gone; issue 13)
+        self._refusal: Optional[str] = None  # why writing is off (read-only place, file gone)
         gm = campaign.map
         self.map = MapView(gm, errors=self.errors, height=map_height)
         self._build(gm)
@@ -220,7 +220,7 @@ class CampaignDashboard:
         self.redo_btn.on_click(g(lambda _b: self.campaign.redo(), "redo"))
         history_box = w.VBox([w.HBox([self.undo_btn, self.redo_btn]), self.history])
 
-        # The map editor (issue 12 point 1) on this page's map, built when its tab is first opened.
+        # The map editor on this page's map, built when its tab is first opened.
         self.editor = None
         self.editor_box = w.VBox([])
         self.tabs = w.Tab(children=[units_box, journal_box, history_box, self.editor_box])
@@ -314,7 +314,7 @@ class CampaignDashboard:
         self.campaign.move_unit(self._chosen_unit(), self._hex())
 
     def _ask_remove(self, _b=None) -> None:
-        """Remove asks first, naming the unit, its side and its hex (issue 8 defect 1)."""
+        """Remove asks first, naming the unit, its side and its hex."""
         uid = self._chosen_unit()
         u = self.campaign.state.units[uid]
         self._pending_remove = uid
@@ -441,7 +441,7 @@ class CampaignDashboard:
                           sample=u.sample, side_name=names.get(u.side, u.side)) for u in units]
         side_ids = [x.id for x in state.sides] + sorted({u.side for u in units} - {x.id for x in state.sides})
         self.map.set_units(marks, side_order=side_ids)
-        self.map.set_corrections(state.map_corrections)  # corrected hexes outlined (issue 8)
+        self.map.set_corrections(state.map_corrections)  # corrected hexes outlined
         sides = [(side_label(x.name, x.id), x.id) for x in state.sides]
         if list(self.side.options) != sides:
             ids = {x.id for x in state.sides}
@@ -486,7 +486,7 @@ class CampaignDashboard:
                 *(self.editor.write_buttons() if self.editor is not None else ())]
 
     def set_write_refusal(self, reason: Optional[str]) -> None:
-        """Writing off (buttons disabled, the reason shown above the page) or back on (issue 13)."""
+        """Writing off (buttons disabled, the reason shown above the page) or back on."""
         self._refusal = reason
         for b in self.write_buttons():
             tips = self.__dict__.setdefault("_tooltips", {})

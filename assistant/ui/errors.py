@@ -1,6 +1,6 @@
 """Visible errors: Voila hides tracebacks and swallows callback exceptions, so every widget
 callback in the dashboards goes through ``ErrorPanel.guard`` and every error lands in a panel on
-the page and in a log file, never nowhere (design.md section 5).
+the page and in a log file, never nowhere.
 
 A rejected command (the project's own one-line errors: ``ValueError`` subclasses such as
 ``CampaignError`` and ``HexError``) is shown as its one line; anything else is a bug and is shown
@@ -22,7 +22,7 @@ import ipywidgets as w
 MAX_SHOWN = 5
 
 # The panel floats over what follows it (the map) instead of pushing it down, and scrolls when
-# errors stack (issue 8: five errors moved the map ~230 px). A page that is only the panel (the
+# errors stack (pushed down, five errors moved the map ~230 px). A page that is only the panel (the
 # kit's error page) keeps it in the flow. The rules travel with the panel, so every page has them.
 STYLE = """<style>
 .ca-dashboard, .ca-page { position: relative; }

@@ -1,4 +1,4 @@
-"""MapView: the one board view every aid uses (design.md section 5).
+"""MapView: the one board view every aid uses.
 
 An ipyleaflet map in ``projections.Simple`` with no basemap (works offline). The static board is
 one server-rendered image (``board.py``); place names, and hex labels when zoomed in, are a second
@@ -80,7 +80,11 @@ def side_colour(side: str, order: Sequence[str] = ()) -> str:
 
 
 class MapView:
-    """Board view of one game map. ``widget`` is the thing to display."""
+    """Board view of one game map (a ``GameMap``): an ipyleaflet map of the server-drawn board with
+    hex selection, the ruler, unit markers and the aids' overlays under namespaced names
+    (``show_choropleth``, ``show_path``, ``show_range_ring``, ``show_hexsides``; cleared with
+    ``clear_overlays(namespace)``). Built by a page (the campaign dashboard, an aid's view) for
+    its campaign's map; ``widget`` is the thing to display."""
 
     def __init__(self, gm, *, errors: Optional[ErrorPanel] = None, height: str = "620px",
                  cache_dir=None, size_hint: tuple[int, int] = DEFAULT_SIZE):
@@ -111,14 +115,14 @@ class MapView:
         zoom = self.frame.fit_zoom(*size_hint)
         board_url = board.data_url(board.board_png(gm, cache_dir))
         self.board_layer = L.ImageOverlay(url=board_url, bounds=self.frame.bounds, name="board")
-        # A wrapped map (globalwar) is drawn again one wrap west and east (issue 8); a click on a
+        # A wrapped map (globalwar) is drawn again one wrap west and east; a click on a
         # copy selects the map's hex (Grid.hex_at applies the wrap).
         self.board_copies = tuple(
             L.ImageOverlay(url=board_url, bounds=_shifted(self.frame.bounds, dx), name=f"board (wrap {dx:+g})")
             for dx in board.copy_shifts(self.grid) if dx)
         self.labels_layer = L.ImageOverlay(url="", bounds=self.frame.bounds, name="labels")
         # Unit names in their hexes (zoomed in) on a picture of their own: a campaign change
-        # redraws this small picture, never the text layer (issue 8 defect 3).
+        # redraws this small picture, never the text layer (0.92 s to redraw zoomed in).
         self.unit_names_layer = L.ImageOverlay(url="", bounds=self.frame.bounds, name="unit names")
         # Corrected hexes: the hex outlined, and a ring of screen size around its centre (a hex
         # is a few pixels wide at whole-map zoom), drawn over the unit markers.
@@ -175,7 +179,7 @@ class MapView:
         self.legend_box = w.VBox([], layout=w.Layout(padding="4px 6px"))
         self.legend_box.add_class("ca-legends")
         self.legend_control = L.WidgetControl(widget=self.legend_box, position="bottomright")
-        # What the marks on the board mean (issue 8): marker colours, the "+N" suffix, selection,
+        # What the marks on the board mean: marker colours, the "+N" suffix, selection,
         # corrected hexes. Small, in the map's corner, folded with a click.
         self._legend_sides: tuple[tuple[str, str, str], ...] = ()
         self.map_legend = w.HTML(value=self._map_legend_html())
@@ -255,7 +259,7 @@ class MapView:
     def set_units(self, units: Iterable[UnitMark], side_order: Sequence[str] = ()) -> None:
         """Draw these units (replacing the previous set). Only what changed is sent: the same
         units (a note, a turn) send nothing; a move sends the markers and, zoomed in, the small
-        unit-name picture of the view; the text layer is never redrawn here (issue 8)."""
+        unit-name picture of the view; the text layer is never redrawn here."""
         units = tuple(units)
         if units == self._units and tuple(side_order) == self._side_order:
             return

@@ -1,6 +1,6 @@
-"""A player's page preferences that outlive a page load (issue 8: the Side dropdown reset on every
-load). Kept per campaign file in one small JSON file in the user's data directory; never in the
-campaign (a preference is one player's, the campaign is shared)."""
+"""A player's page preferences that outlive a page load (without them the Side dropdown reset on
+every load). Kept per campaign file in one small JSON file in the user's data directory; never in
+the campaign (a preference is one player's, the campaign is shared)."""
 
 from __future__ import annotations
 

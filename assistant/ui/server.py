@@ -9,14 +9,14 @@ campaign file handed to every kernel in ``CAMPAIGN_FILE``. Nothing is fetched fr
 Voila serves the widget JavaScript (ipywidgets, jupyter-leaflet) from the installed lab
 extensions, and the map has no tile basemap.
 
-Who may use it (issue 13 point 3): the server answers only requests whose ``Host`` is a loopback
+Who may use it: the server answers only requests whose ``Host`` is a loopback
 name with its port (127.0.0.1, localhost, [::1], or a name given with ``allow_hosts``) and whose
 ``Origin``, if any, is that same host -- a DNS-rebinding page at a foreign name reads nothing --
 and every page and websocket needs the key (``token``) that is in the one printed URL; the first
 page opened with it sets a same-site cookie for the rest. A foreign page cannot load a dashboard,
 so it cannot start a kernel either.
 
-No orphans (issue 13 point 6): Voila gets ``PR_SET_PDEATHSIG`` (SIGTERM when the process that
+No orphans: Voila gets ``PR_SET_PDEATHSIG`` (SIGTERM when the process that
 started it dies, even by SIGKILL) and watches that pid itself (``assistant.ui.site``); its kernels
 exit within a second of Voila (ipykernel's parent poller, ``JPY_PARENT_PID``).
 """

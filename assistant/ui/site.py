@@ -17,13 +17,13 @@ with these changes, made in ``init_handlers`` and the kernel manager class:
   Jupyter Server's own rule counts kernel messages as activity, and a dashboard whose page is
   gone still redraws its widgets on every campaign write, so it would never be culled.
   Preheated kernels waiting in Voila's pool are never culled (Voila's manager skips them).
-* Only its own pages, to its own user (issue 13 point 3): ``HostGate`` refuses, before any handler
+* Only its own pages, to its own user: ``HostGate`` refuses, before any handler
   runs, a request whose ``Host`` is not a loopback name with the server's port (or a name the user
   allowed) -- a DNS-rebinding page -- or whose ``Origin`` is another site; every page, API call and
   websocket needs the key from the printed URL (Jupyter Server's token, kept in a same-site cookie
   once a page was opened with it), else ``KeyNeededHandler`` says so; no kernel starts for such a
   request. Error pages say one line, without paths or tracebacks (``PlainErrors``).
-* It dies with ``campaign serve`` (issue 13 point 6): a watchdog thread stops Voila once the process
+* It dies with ``campaign serve``: a watchdog thread stops Voila once the process
   named in ``CAMPAIGN_SERVE_PID`` is no longer its parent (besides the parent-death signal
   ``assistant.ui.server`` sets); its kernels exit within a second of it (ipykernel's parent poller).
 """

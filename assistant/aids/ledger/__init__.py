@@ -1,4 +1,4 @@
-"""The production ledger (issue 11): every point accounted for, every restriction checked.
+"""The production ledger: every point accounted for, every restriction checked.
 
 ``events`` stores ledger entries as campaign events (one per entry; a turn's close as one event);
 ``commands`` check an entry against the game's economy (``assistant.rules.<game>.economy``) before

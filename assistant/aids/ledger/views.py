@@ -1,4 +1,4 @@
-"""Views of the ledger that the dashboard and the analyst share (issue 11 point 2), no widgets:
+"""Views of the ledger that the dashboard and the analyst share, no widgets:
 
 - ``sections(statement)``: a statement's lines as the player reads them (income, spending and
   losses, carry-over/expiry), each with its signed amount, item, rule and note;

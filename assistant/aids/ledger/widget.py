@@ -1,4 +1,4 @@
-"""The production ledger's dashboard view (issue 11 point 3).
+"""The production ledger's dashboard view.
 
 No rules here: prices come from the game's economy (``catalogue``), every check from
 ``AddEntry.draft`` (the economy's findings, shown BEFORE anything is recorded), the record from

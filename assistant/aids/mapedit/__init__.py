@@ -1,4 +1,4 @@
-"""The map editor (issue 12 points 1, 5, 6, 7): set hex attributes and hexside features by hand or
+"""The map editor: set hex attributes and hexside features by hand or
 from a CSV, many at once as one undoable campaign event.
 
 ``vocab`` is each game's hex-attribute vocabulary (the attributes its rules modules read, with the

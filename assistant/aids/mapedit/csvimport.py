@@ -1,4 +1,4 @@
-"""A map CSV read and checked row by row (issue 12 points 1 and 5): every bad row is refused with
+"""A map CSV read and checked row by row: every bad row is refused with
 its line number and the bad value, before anything is recorded.
 
 Two layouts, told apart by the header (names compared case-insensitively):

@@ -1,4 +1,4 @@
-"""The map editor view (issue 12 point 1): pick hexes on the map — one, or a run painted by
+"""The map editor view: pick hexes on the map — one, or a run painted by
 clicking hex after hex in Paint mode — and set a hex attribute of the game's vocabulary on all of
 them at once; pick a hexside (two adjacent hexes in Hexside mode) and set a feature of the game's
 ``[hexsides.features]``; import a map CSV. Every change is one ``MapEdited`` event (source=user,

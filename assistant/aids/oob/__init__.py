@@ -1,3 +1,3 @@
-"""Orders of battle (issue 12 point 4): unit types the player enters from the counters, imported
+"""Orders of battle: unit types the player enters from the counters, imported
 from CSV row by row against each game's schema (``data/games/<game>/oob_schema.toml``), and units
 placed on the map by type."""

@@ -1,4 +1,4 @@
-"""The orders-of-battle dashboard view (issue 12 point 4): an editable grid of unit types per kind,
+"""The orders-of-battle dashboard view: an editable grid of unit types per kind,
 checked row by row before saving, and units placed on the map by type.
 
 Choose a kind: its types are a grid (one row a type: name, nation, each counter value the game's

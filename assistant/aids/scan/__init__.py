@@ -1,4 +1,4 @@
-"""The player's own map scan (issue 12 point 2): a photo or scan of a map section, aligned by
+"""The player's own map scan: a photo or scan of a map section, aligned by
 three known hexes and shown under the hex grid, so the screen matches the table.
 
 ``align`` is the affine transform from three control points; ``events`` the ``scan`` slice

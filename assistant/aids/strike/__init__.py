@@ -1,4 +1,4 @@
-"""The strike plotter (issue 10): reach, legality, exposure, odds and resolution for witp, apto and
+"""The strike plotter: reach, legality, exposure, odds and resolution for witp, apto and
 globalwar air strikes.
 
 ``engine`` builds a ``StrikePlan`` from the player's input and asks the game's air rules

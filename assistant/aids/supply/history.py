@@ -1,4 +1,4 @@
-"""Supply over a campaign's history, for analysts (issue 9 point 5).
+"""Supply over a campaign's history, for analysts.
 
 ``history_frame(campaign)`` traces every unit and installation of every side as the campaign stood
 at the END of each turn played so far (the last state in which that turn was the current one,

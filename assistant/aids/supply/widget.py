@@ -1,4 +1,4 @@
-"""The supply tracer's dashboard view (issue 9 point 3, and the chart of point 5).
+"""The supply tracer's dashboard view, with the chart of supply over the campaign.
 
 No rules here: every answer comes from ``engine`` (``world_of``, ``trace_units``, ``trace_hex``,
 ``trace_side``, ``WhatIf``) and is drawn as it comes — ``Trace.path`` on the map
@@ -205,7 +205,7 @@ class SupplyWidget:
             self.tabs.set_title(i, t)
         self.tabs.add_class("ca-supply-tabs")
         self.tabs.observe(g(self._on_tab, "supply tabs"), names="selected_index")
-        # On the map itself while any what-if is on (issue 9: "clearly labelled").
+        # On the map itself while any what-if is on: a what-if must never be mistaken for the campaign.
         self.map_badge = w.HTML()
         self.map_badge.add_class("ca-supply-whatif-badge")
         self.map_badge_control = L.WidgetControl(widget=self.map_badge, position="topleft")  # over the margin

@@ -58,8 +58,9 @@ def _per_hex(groups: Iterable[tuple[tuple[int, ...], list]]) -> dict[int, list]:
 
 def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
     """Hexes within 4 hexes, or normal range, whichever is less, of enemy combat APs [29.8.1].
+    The rule compares hexes with MP, so its reading is a setting (``supply_air_block_range``).
     ``reading`` "air_mp": within 4 hexes and within the AP's normal range in air MP (Movement Area
-    cost of each hex entered) -- digest 8.1 item 7; "base_area_hexes": the normal range turned into
+    cost of each hex entered); "base_area_hexes": the normal range turned into
     hexes at the base's own Movement Area cost, the lesser of that and 4 hexes."""
     net = world.net
     mask = np.zeros(net.n, dtype=bool)
