@@ -1,4 +1,4 @@
-"""apto's economy for the production ledger (digest apto.md 6; Part 8).
+"""apto's economy for the production ledger (Part 8).
 
 Accounts. Each income nation keeps an EP Track and an Economic Reserve [8.1], [8.4]. Side
 ``japan`` has one nation: accounts ``EP`` and ``reserve``. Side ``allies`` keeps one pair per

@@ -23,7 +23,7 @@ from ..world import Piece, World
 from .terrain import Terrain, norm
 
 OIL = {"W 1912": ("Palembang", 15), "W 2019": ("Balikpapan", 7), "W 2418": ("Brunei", 6),
-       "W 1617": ("Soerabaja", 4)}  # [8.2]; Soerabaja W 1617 per [9.0]/[11.42] (digest 8.2 erratum)
+       "W 1617": ("Soerabaja", 4)}  # [8.2]; Soerabaja W 1617 per [9.0]/[11.42] ([2.3]/[2.9] print W 1614)
 COLONY, CAPTURED, OIL_ITEM, DEBIT = ("Colony resource hexes", "Captured resource hexes", "Oil hexes",
                                      "Conquest debit")
 

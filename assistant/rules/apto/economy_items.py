@@ -1,4 +1,4 @@
-"""apto's priced items: every EP cost or credit the text gives (digest apto.md 6.5), with when it
+"""apto's priced items: every EP cost or credit the text gives, with when it
 may be paid, which nations pay it, whether the Economic Reserve may pay it in a monthly turn [8.4],
 and per-game limits. Costs the text does not print come from the player's EP Costs Table
 (``data/games/apto/templates/ep_costs.csv``; Player Aid Card IV [8.6])."""

@@ -1,4 +1,4 @@
-"""Global War's economy for the production ledger (rule 18.0 and related; digest globalwar.md 6).
+"""Global War's economy for the production ledger (rule 18.0 and related).
 
 Accounts: each Major Power keeps its PPs [18.0.C] (``germany``, ``italy``, ``japan``;
 ``commonwealth``, ``us``, ``ussr``, ``france``; the first of a side is its main account) and a

@@ -2,9 +2,9 @@
 templates (``data/games/globalwar/templates``) and the one it does print, 18.10.2.
 
 - ``production_multiples`` (``turn,nation,multiple``): the Production Multiple "for that country on
-  that turn" [18.0.D] from the Turn Record Track / Production Track (digest 6.1: a gap). Production
-  Mode and Production Multiple are read as one value (digest 9.1 #18), so a recaptured home IH
-  produces at Mode 1 = 1 PP [18.4.2].
+  that turn" [18.0.D] from the Turn Record Track / Production Track (not in the text). Production
+  Mode and Production Multiple are read as one value (the text uses both names, apparently for one
+  thing), so a recaptured home IH produces at Mode 1 = 1 PP [18.4.2].
 - ``production_costs`` (``type,build_cost,build_turns,rebuild_cost,rebuild_turns,undeplete_cost,
   undeplete_turns``): the Production Cost Table [18.0.F], [18.1.1] (a gap; the only printed cost is
   one German mechanized SP for 3 PP [18.2.2]). A blank cell: not on the chart.
@@ -27,7 +27,7 @@ MAINTENANCE: Mapping[str, Fraction] = {
     "Inf": Fraction(0), "Mech": Fraction(1), "LRB": Fraction(1), "SS": Fraction(1, 2),
     "ASW": Fraction(1, 2), "Surf-A": Fraction(3), "Surf-B": Fraction(2)}
 
-#: Buildable types: the 22.4.1 headings (digest 6.3).
+#: Buildable types: the 22.4.1 headings.
 TYPES = ("Inf", "Mech", "Fort", "Port", "AD", "LRB", "ASW", "Surf-A", "Surf-B", "Amph", "SS", "MS", "A-Bomb")
 #: [18.2.2] "one new German mechanized SP costs 3 PP" -- the one printed build cost.
 PRINTED_BUILD = {"Mech": 3}

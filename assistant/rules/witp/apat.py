@@ -4,8 +4,8 @@ copy of the table (``world.tables["air_point_availability"]``; the table is not 
 
 Column bands: the text prints only the "0" and "61+" columns and the example that 25 MP shifted
 4 right is one column past "61+" while 24 MP is not [9.0]. Setting ``air_apat_columns``:
-``bands_12`` reads the bands 0 | 1-12 | 13-24 | 25-36 | 37-48 | 49-60 | 61+ (the digest's
-inference, which fits the example); ``table`` reads them from the header of the player's table.
+``bands_12`` reads the bands 0 | 1-12 | 13-24 | 25-36 | 37-48 | 49-60 | 61+ (an
+inference that fits the example); ``table`` reads them from the header of the player's table.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""witp's economy for the production ledger (digest witp.md section 6): Command Points [28] and
+"""witp's economy for the production ledger: Command Points [28] and
 Production Points [51]-[53], each check citing its rule.
 
 Accounts (``WitpEconomy.accounts``): ``CP`` the cycle's allotment not yet allocated, ``PP`` the

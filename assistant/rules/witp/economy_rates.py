@@ -1,4 +1,4 @@
-"""witp's economic arithmetic, each function one rule of the text (digest witp.md section 6).
+"""witp's economic arithmetic, each function one rule of the text.
 
 Pure numbers, no book: the exchange rates of Command Points [28.6.1], [28.8], [28.9], the gearing
 limits [28.4], [52.4.1], the future-operations pool [28.5], PP stockpiling [52.4.3], Japanese PP

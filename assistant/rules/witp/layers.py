@@ -1,4 +1,4 @@
-"""The witp map as search layers (digest witp.md 5.8): which hexes and hexsides each kind of trace
+"""The witp map as search layers: which hexes and hexsides each kind of trace
 may use, and at what cost. Everything here is computed from the hex graph's attributes once per
 graph (``HexNet.cached``) or once per trace call.
 
@@ -52,7 +52,8 @@ def land_nodes(net: HexNet) -> np.ndarray:
 
 def sea_edges(net: HexNet) -> np.ndarray:
     """Hexsides a sea trace may cross: both hexes navigable, the hexside not all-land nor one of
-    the marked blocked hexsides [17.13.7] (inference, digest 5.8: "sea hexes"/"overwater")."""
+    the marked blocked hexsides [17.13.7] (an inference: the supply rules say only "sea hexes"/"overwater", so a sea
+    trace is given the naval passability of [17.13.7])."""
     def build():
         nav = sea_nodes(net)
         return nav[net.tail] & nav[net.head] & ~net.edge_has("land") & ~net.edge_has("blocked")

@@ -1,5 +1,5 @@
-"""witp strike legality, checklist L1-L20 (digest witp.md 4.4): each check the state decides is a
-``Finding`` with its rule; each it cannot decide is a ``question`` for the player.
+"""witp strike legality, twenty checks numbered L1-L20 here (each with its rule): each check the
+state decides is a ``Finding`` with its rule; each it cannot decide is a ``question`` for the player.
 
 Unit attributes read (``data/games/witp/kinds.toml``, Air Points): ``missions_this_phase`` [5.1.1],
 ``struck_last_phase``, ``last_strike_night`` [5.1.5], ``bombardment_missions`` (this G/T) [5.1.2],

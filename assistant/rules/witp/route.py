@@ -6,7 +6,7 @@ sea)" is the distance [32.3.1], [32.3.2].
 
 The search runs on two copies of the hex net -- land/rail (nodes 0..n-1) and sea (n..2n-1) --
 joined at the linked friendly ports with a zero-cost edge, in scipy's compiled Dijkstra. The text
-gives no blocking rule for supply distance (digest 5.5), so nothing blocks it.
+gives no blocking rule for supply distance [32], so nothing blocks it.
 """
 
 from __future__ import annotations
