@@ -7,7 +7,7 @@ same events from the campaign file (``Store.rows`` + ``EventRecord.from_row``, J
 Target: within 3x the baseline (the fold must not be the bottleneck).
 
 The games' own economies are used where they are installed (only their ``accounts`` matter to the
-fold); a game without one uses a stand-in naming the accounts of its digest, and the run says so.
+fold); a game without one uses a stand-in naming the game's accounts, and the run says so.
 
 Run: python -m pytest benchmarks/bench_ledger.py -p no:cacheprovider -s
 """

@@ -100,7 +100,7 @@ def test_apto_reading_summer_seasonal_1937_rule_8_13():
 
 
 # ----- globalwar -------------------------------------------------------------------------------
-def test_globalwar_default_turn1_fall_1939_digest_1_5_inference():
+def test_globalwar_default_turn1_is_fall_1939_as_italys_entry_window_implies():
     c = cal("globalwar")
     assert c.turn(0).label == "Turn 1 (Fall 1939)"
     # Italy may be brought in on Turns 3-10 [11.3.2.A] = Spring 1940 to Winter 1942 [19.2.1]

@@ -158,7 +158,7 @@ def test_every_game_gets_a_board(board_cache):
 
 
 def test_ruler_across_the_apto_seam_and_the_globalwar_wrap(board_cache):
-    """[apto digest] W 6134 is adjacent to E 0135 across the seam; globalwar wraps east-west."""
+    """apto's W 6134 is adjacent to E 0135 across the seam [5.15]; globalwar wraps east-west."""
     from assistant.maps import load_map
 
     apto = MapView(load_map("apto"), cache_dir=board_cache)
@@ -309,7 +309,7 @@ def gw(board_cache):
 
 
 def test_globalwar_board_is_drawn_one_copy_east_and_west(gw):
-    """[globalwar digest] the map wraps east-west: panning past the E section shows the W section
+    """Global War's map wraps east-west: panning past the E section shows the W section
     again, one wrap (the Grid's wrap vector) away, in the same picture."""
     wx, wy = gw.grid.pixel(gw.grid._wrap)
     assert wx > 0 and wy == 0

@@ -15,7 +15,7 @@ SUPPLY = sorted(k for k in load_game_spec("apto").settings if k.startswith("supp
 SOURCE = "\n".join(p.read_text() for p in Path(apto_rules.__file__).parent.glob("*.py"))
 
 
-def test_the_digest_ambiguities_are_settings():
+def test_the_rules_ambiguities_are_settings():
     assert SUPPLY == ["supply_friendly_hexes", "supply_island_chain_zoc", "supply_jungle_rail",
                       "supply_port_supplied", "supply_single_home_source", "supply_source_hex",
                       "supply_soviet_permission"]
