@@ -187,20 +187,8 @@ class SetHex:
         hex_ = v.hex_label(ctx.map, self.label)
         if not isinstance(self.attrs, Mapping) or not self.attrs:
             raise CampaignError(f"map correction of {hex_} names nothing to set")
-        cur = s.map_corrections.get(hex_, {})
-        new, before = {}, {}
-        for k, val in self.attrs.items():
-            v.key(k, "hex attribute name")
-            if k == "source":
-                raise CampaignError("'source' is set by the campaign (user corrections are source=user)")
-            if val is None:
-                if k not in cur:
-                    raise CampaignError(f"hex {hex_} has no correction {k!r} to delete")
-            else:
-                val = v.scalar(val, f"hex attribute {k}")
-                if k == "surface" and val not in SURFACES:
-                    raise CampaignError(f"surface {v.show(val)} must be one of {', '.join(SURFACES)}")
-            new[k], before[k] = val, cur.get(k)
+        new, before = _corrections(self.attrs, s.map_corrections.get(hex_, {}), f"hex {hex_}", "hex attribute",
+                                   _hex_attribute)
         return HexCorrected(hex=hex_, set=new, before=before)
 
     def conflict(self, view, fresh, ctx):
@@ -208,6 +196,32 @@ class SetHex:
         if view.map_corrections.get(hex_) == fresh.map_corrections.get(hex_):
             return None
         return f"the corrections of hex {hex_} have changed"
+
+
+def _hex_attribute(k: str, val: Any) -> Any:
+    """A player's value for hex attribute ``k``: a scalar; a surface is one the maps know."""
+    val = v.scalar(val, f"hex attribute {k}")
+    if k == "surface" and val not in SURFACES:
+        raise CampaignError(f"surface {v.show(val)} must be one of {', '.join(SURFACES)}")
+    return val
+
+
+def _corrections(attrs: Mapping[Any, Any], cur: Mapping[str, Any], where: str, what: str,
+                 coerce: Callable[[str, Any], Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A player's corrections of ``where`` (a hex or a hexside): the new values, each ``what``
+    checked by ``coerce``, None deleting a correction ``cur`` has, and the values they replace."""
+    new, before = {}, {}
+    for k, val in attrs.items():
+        v.key(k, f"{what} name")
+        if k == "source":
+            raise CampaignError("'source' is set by the campaign (user corrections are source=user)")
+        if val is None:
+            if k not in cur:
+                raise CampaignError(f"{where} has no correction {k!r} to delete")
+        else:
+            val = coerce(k, val)
+        new[k], before[k] = val, cur.get(k)
+    return new, before
 
 
 HEXSIDE_ATTR = "hexside feature"
@@ -239,19 +253,8 @@ class SetHexside:
         if not isinstance(self.attrs, Mapping) or not self.attrs:
             raise CampaignError(f"hexside {side_id} correction names nothing to set")
         cur = s.hexside_corrections.get(side_id, {})
-        new, before = {}, {}
-        for k, val in self.attrs.items():
-            v.key(k, f"{HEXSIDE_ATTR} name")
-            if k == "source":
-                raise CampaignError("'source' is set by the campaign (user corrections are source=user)")
-            if val is None:
-                if k not in cur:
-                    raise CampaignError(f"hexside {side_id} has no correction {k!r} to delete")
-            else:
-                if isinstance(val, float):
-                    raise CampaignError(f"{HEXSIDE_ATTR} {k} {v.show(val)} must be true/false, a whole number or text")
-                val = _feature(ctx.map, k, v.scalar(val, f"{HEXSIDE_ATTR} {k}"))
-            new[k], before[k] = val, cur.get(k)
+        new, before = _corrections(self.attrs, cur, f"hexside {side_id}", HEXSIDE_ATTR,
+                                   lambda k, val: _feature(ctx.map, k, val))
         if all(k in cur and new[k] == cur[k] and type(new[k]) is type(cur[k]) for k in new):
             raise CampaignError(f"hexside {side_id} already has those values")
         return HexsideCorrected(hexside=side_id, set=new, before=before)
@@ -264,9 +267,13 @@ class SetHexside:
 
 
 def _feature(gm: Any, key: str, value: Any) -> Any:
-    """``value`` coerced to hexside feature ``key`` of the game's vocabulary (if it has one)."""
+    """A player's ``value`` for hexside feature ``key``: true/false, a whole number or text,
+    coerced to the feature's type in the game's vocabulary (if it has one)."""
     from ..maps.hexsides import HexsideError, check_features, feature_vocabulary
 
+    if isinstance(value, float):
+        raise CampaignError(f"{HEXSIDE_ATTR} {key} {v.show(value)} must be true/false, a whole number or text")
+    value = v.scalar(value, f"{HEXSIDE_ATTR} {key}")
     if not feature_vocabulary(gm.spec):
         return value
     try:
