@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Callable
 
 from ..campaign import Campaign
 from ..campaign import commands as cmds
+from ..campaign.events import EventRecord
 from ..campaign.validate import key_values
 from ..rules.kinds import find_kind, load_kinds
 from . import hexcmds
@@ -163,28 +165,29 @@ def cmd_remove(args) -> None:
         done(args, c, rec, f"removed {rec.body.unit_id} (#{rec.seq})")
 
 
-def cmd_update(args) -> None:
+def _record(args, change: Callable[[Campaign], EventRecord]) -> None:
+    """Make one change to the campaign file and report the event it recorded in its own words."""
     with opened(args.file) as c:
-        rec = c.execute(cmds.UpdateUnit(unit_id=args.unit, changes=key_values(args.values)))  # any key, even unit_id
-        done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+        rec = change(c)
+        done(args, c, rec, f"{rec.describe(c.state.calendar)} (#{rec.seq})")
+
+
+def cmd_update(args) -> None:
+    _record(args, lambda c: c.execute(cmds.UpdateUnit(
+        unit_id=args.unit, changes=key_values(args.values))))  # any key, even unit_id
 
 
 def cmd_map_set(args) -> None:
-    with opened(args.file) as c:
-        rec = c.execute(cmds.SetHex(label=args.hex, attrs=key_values(args.values, "hex attribute")))
-        done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+    _record(args, lambda c: c.execute(cmds.SetHex(label=args.hex, attrs=key_values(args.values, "hex attribute"))))
 
 
 def cmd_map_side(args) -> None:
-    with opened(args.file) as c:
-        rec = c.execute(cmds.SetHexside(a=args.hex_a, b=args.hex_b, attrs=key_values(args.values, "hexside feature")))
-        done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+    _record(args, lambda c: c.execute(cmds.SetHexside(
+        a=args.hex_a, b=args.hex_b, attrs=key_values(args.values, "hexside feature"))))
 
 
 def cmd_map_upgrade(args) -> None:
-    with opened(args.file) as c:
-        rec = c.upgrade_map()
-        done(args, c, rec, f"{rec.describe()} (#{rec.seq})")
+    _record(args, lambda c: c.upgrade_map())
 
 
 def cmd_note(args) -> None:
@@ -208,15 +211,11 @@ def cmd_log(args) -> None:
 
 
 def cmd_undo(args) -> None:
-    with opened(args.file) as c:
-        rec = c.undo()
-        done(args, c, rec, f"{rec.describe(c.state.calendar)} (#{rec.seq})")
+    _record(args, lambda c: c.undo())
 
 
 def cmd_redo(args) -> None:
-    with opened(args.file) as c:
-        rec = c.redo()
-        done(args, c, rec, f"{rec.describe(c.state.calendar)} (#{rec.seq})")
+    _record(args, lambda c: c.redo())
 
 
 def cmd_advance(args) -> None:
