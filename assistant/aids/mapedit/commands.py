@@ -65,6 +65,13 @@ def _same(x: Any, y: Any) -> bool:
     return x == y and type(x) is type(y)
 
 
+def _changes(wanted: dict[str, Any], cur: Mapping[str, Any]) -> dict[str, Any]:
+    """What of ``wanted`` changes the corrections ``cur``: a deletion of a key it has, or a value
+    it does not hold already (an edit that repeats the map records nothing for it)."""
+    return {k: val for k, val in wanted.items()
+            if not (val is None and k not in cur) and not (val is not None and k in cur and _same(cur[k], val))}
+
+
 @dataclass
 class EditMap:
     """Set ``hexes`` and ``hexsides`` at once (``how`` "painted" or "imported"; ``origin`` a CSV
@@ -105,16 +112,12 @@ class EditMap:
         hexes, sides = self._parse(ctx)
         hex_events = []
         for hex_, attrs in hexes.items():
-            cur = s.map_corrections.get(hex_, {})
-            new = {k: val for k, val in attrs.items()
-                   if not (val is None and k not in cur) and not (val is not None and k in cur and _same(cur[k], val))}
+            new = _changes(attrs, s.map_corrections.get(hex_, {}))
             if new:
                 hex_events.append(SetHex(label=hex_, attrs=new).build(s, ctx))
         side_events = []
         for side, feats in sides.items():
-            cur = s.hexside_corrections.get(side, {})
-            new = {k: val for k, val in feats.items()
-                   if not (val is None and k not in cur) and not (val is not None and k in cur and _same(cur[k], val))}
+            new = _changes(feats, s.hexside_corrections.get(side, {}))
             if new:
                 a, b = split_id(side)
                 side_events.append(SetHexside(a=a, b=b, attrs=new).build(s, ctx))
