@@ -31,8 +31,8 @@ from scipy.sparse.csgraph import dijkstra
 pytest.importorskip("assistant.rules.witp.air", reason="the witp air rules (issue 10 point 1) are not installed")
 
 from assistant.aids.strike.engine import reach  # noqa: E402
-from assistant.aids.world import world_of  # noqa: E402
 from assistant.campaign import Campaign  # noqa: E402
+from assistant.campaign.world import world_of  # noqa: E402
 
 SEED = 10
 BASES = 60

@@ -9,6 +9,11 @@ Modules: ``store`` (SQLite I/O), ``events`` (typed, versioned event types), ``fo
 fold), ``commands``/``validate`` (validation), ``calendar``/``gamedata``/``scenario`` (game data),
 ``export`` (JSON/CSV/Parquet/Excel), ``slices`` (aids' state slices and their discovery),
 ``mappin`` (the map a campaign is pinned to), ``campaign`` (the Campaign object).
+
+State several aids read lives here, not in any one aid: ``control`` (hex control),
+``printedtables`` (the printed tables a player entered), ``world`` (the rules' ``World`` built
+from a state), ``dicenotation`` (``2d6``, ``1d10z``), and ``handover`` (the named kinds of record
+one aid hands another, such as the strike losses the ledger books).
 """
 
 from .calendar import Calendar, Phase, TurnInfo
@@ -18,6 +23,10 @@ from .events import EVENT_TYPES, EventBody, EventRecord, register_event, registe
 from .model import CampaignState, MapPin, Nation, Note, Side, Unit
 from .scenario import list_scenarios, load_scenario
 from .slices import StateSlice, load_aids, model_slice, register_slice
+
+# Hex control and the printed tables are core event types and slices: registered whenever the
+# campaign layer loads, so a file holding them opens with or without any aid installed.
+from . import control, printedtables  # noqa: F401
 
 __all__ = [
     "BusyError", "Calendar", "Campaign", "CampaignError", "CampaignFileError", "CampaignState", "EVENT_TYPES",

@@ -5,6 +5,11 @@ its part of the state with ``register_slice(StateSlice(...))``. The fold keeps e
 in ``CampaignState.extra[name]``; snapshots and exports store ``slice.to_json(value)`` and read it
 back with ``slice.from_json`` so that a reopened state equals the replayed one exactly.
 
+A slice that moves to a new owner under a new name (hex control, once the supply aid's ``supply``
+slice, now the campaign layer's ``control``) declares its old name in ``formerly``: snapshots and
+exported states that hold it under the old name are read as the new one, so older files open with
+the same state. A former name stays reserved: no other slice may be registered under it.
+
 Nothing here imports an aid. ``load_aids()`` imports the ``assistant.aids`` package by name (it
 imports its subpackages' ``events`` modules by discovery) and any ``campaign_assistant.aids``
 entry points of installed distributions: a plugin hook, called before a reader declares an event
@@ -44,6 +49,7 @@ class StateSlice(Generic[T]):
     from_json: Callable[[Any], T]
     thaw: Optional[Callable[[T], Any]] = None
     freeze: Optional[Callable[[Any], T]] = None
+    formerly: tuple[str, ...] = ()  # names older files stored this slice under (read as this one)
 
     def __post_init__(self):
         if (self.thaw is None) != (self.freeze is None):
@@ -53,12 +59,12 @@ class StateSlice(Generic[T]):
 M = TypeVar("M", bound=BaseModel)
 
 
-def model_slice(name: str, model: type[M]) -> StateSlice[M]:
+def model_slice(name: str, model: type[M], formerly: tuple[str, ...] = ()) -> StateSlice[M]:
     """A slice whose value is a frozen pydantic model (tuples, not lists, for sequences)."""
     if not model.model_config.get("frozen"):
         raise TypeError(f"slice {name!r}: {model.__name__} must be a frozen pydantic model")
     return StateSlice(name=name, initial=model, to_json=lambda v: v.model_dump(mode="json"),
-                      from_json=model.model_validate)
+                      from_json=model.model_validate, formerly=tuple(formerly))
 
 
 class Registry:
@@ -66,6 +72,7 @@ class Registry:
 
     def __init__(self) -> None:
         self.slices: dict[str, StateSlice] = {}
+        self.former: dict[str, str] = {}  # a slice's former name -> its name now
         self.errors: dict[str, str] = {}  # entry points that failed to load
         self._loaded = False
 
@@ -73,15 +80,21 @@ class Registry:
         old = self.slices.get(s.name)
         if old is not None and old is not s:
             raise ValueError(f"state slice {s.name!r} registered twice")
+        if s.name in self.former:
+            raise ValueError(f"state slice {s.name!r}: older files hold slice {self.former[s.name]!r} under that name")
+        for former in s.formerly:
+            if former in self.slices or self.former.get(former, s.name) != s.name:
+                raise ValueError(f"state slice {s.name!r}: its former name {former!r} is taken")
         self.slices[s.name] = s
+        self.former.update((former, s.name) for former in s.formerly)
         return s
 
     def get(self, name: str) -> StateSlice:
-        """The slice called ``name``; loads the aids first if it is not known yet."""
-        if name not in self.slices:
+        """The slice called ``name`` (or formerly called so); loads the aids first if it is not known yet."""
+        if name not in self.slices and name not in self.former:
             load_aids()
         try:
-            return self.slices[name]
+            return self.slices[self.former.get(name, name)]
         except KeyError:
             raise CampaignFileError(f"aid state {name!r} is unknown to this version of Campaign Assistant "
                                     "(was the file written with an aid that is not installed?)"
@@ -128,4 +141,11 @@ def slices_to_json(extra: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def slices_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {name: SLICES.get(name).from_json(value) for name, value in data.items()}
+    """The slices of a stored state by their names now (one stored under a former name included)."""
+    out: dict[str, Any] = {}
+    for name, value in data.items():
+        s = SLICES.get(name)
+        if s.name in out:
+            raise CampaignFileError(f"aid state {s.name!r} is stored twice (also as {name!r})")
+        out[s.name] = s.from_json(value)
+    return out

@@ -1,8 +1,9 @@
 """Hex control: which side holds a hex ("friendly land hexes", enemy home hexes, captured
 Industrial Hexes).
 
-Control is campaign state (the supply aid's ``control`` slice: set per hex or per region and
-changed by events); this module resolves it, in this order, and says which step decided:
+Control is campaign state (``assistant.campaign.control``, the campaign layer's ``control`` slice:
+set per hex or per region and changed by events, read by every aid); this module resolves it, in
+this order, and says which step decided:
 
 1. ``hex``: a side set for the hex itself;
 2. ``region``: a side set for the hex's ``region`` or ``country`` attribute (map data or a player's

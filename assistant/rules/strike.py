@@ -2,7 +2,7 @@
 item per launching unit or base (distance, range class, path, findings, odds), and a resolution.
 
 Layering: below the campaign (plain values). The strike aid (``assistant/aids/strike``) builds a
-``World`` from a campaign (``assistant.aids.world.world_of``) and a ``StrikePlan`` from the
+``World`` from a campaign (``assistant.campaign.world.world_of``) and a ``StrikePlan`` from the
 player's input, asks the game's ``StrikeRules`` (``assistant.rules.<game>.air.RULES``), and
 records a ``Resolution`` as an event. Advise, don't enforce: an illegal strike is a finding of
 level ``error``, never a refusal of the input.

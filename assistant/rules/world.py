@@ -1,6 +1,7 @@
 """The world the rules read: a map graph, the pieces on it, hex control, settings, sides and the
-player's tables -- plain values, no campaign file (the aids build it from a campaign state:
-``assistant.aids.world.world_of``). Shared by the supply tracer and the strike plotter.
+player's tables -- plain values, no campaign file (the campaign layer builds it from a campaign
+state: ``assistant.campaign.world.world_of``). Shared by the supply tracer, the strike plotter
+and the ledger.
 """
 
 from __future__ import annotations

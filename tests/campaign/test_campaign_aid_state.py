@@ -222,7 +222,7 @@ def test_a_broken_aid_is_named_when_its_events_are_unknown(tmp_path):
         "import sys\n"
         "class Breaker:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'assistant.aids.dice.notation':\n"
+        "        if name == 'assistant.aids.dice.events':\n"
         "            raise ImportError('simulated breakage')\n"
         "sys.meta_path.insert(0, Breaker())\n"
         "from assistant.campaign import Campaign, CampaignError\n"

@@ -1,5 +1,7 @@
-"""Hex control is campaign state (issue 9 point 1): set per hex or per region by events, undone
-and redone, exported and imported through the command's own checks, and bad input changes nothing."""
+"""Hex control is campaign state of the campaign layer: set per hex or per region by events, undone
+and redone, exported and imported through the command's own checks, and bad input changes nothing.
+Files written while it was the supply aid's slice (stored as ``supply``) open and import with the
+same control."""
 
 from __future__ import annotations
 
@@ -7,8 +9,11 @@ import json
 
 import pytest
 
-from assistant.campaign import Campaign, CampaignError
-from assistant.campaign.control import SetControl, control_of, set_control
+from assistant.campaign import Campaign, CampaignError, CampaignFileError
+from assistant.campaign.control import ControlState, SetControl, control_of, set_control
+from assistant.campaign.fold import FOLD_VERSION
+from assistant.campaign.model import state_to_json
+from assistant.campaign.slices import model_slice, register_slice, slices_from_json
 from assistant.campaign.world import world_of
 from assistant.cli import main
 
@@ -92,3 +97,51 @@ def test_cli_control(guadalcanal, capsys):
     assert main(["control", path, "--hex", "E2418", "--side", "japan", "--clear"]) == 2
     assert "give --side SIDE or --clear" in capsys.readouterr().err
     assert file_fingerprint(guadalcanal.path) == before
+
+
+def _old_layout(state_doc: dict) -> dict:
+    """A stored state as files wrote it while hex control was the supply aid's ``supply`` slice."""
+    extra = dict(state_doc["extra"])
+    extra["supply"] = extra.pop("control")
+    return {**state_doc, "extra": extra}
+
+
+def test_a_snapshot_holding_control_as_the_supply_slice_opens_with_the_same_control(guadalcanal, caplog):
+    c = guadalcanal
+    set_control(c, "hex", ["E2418", "E2519"], "japan")
+    set_control(c, "region", ["Solomons"], "allies")
+    want, seq = c.state, c.state.last_seq
+    c._store.write_snapshot(seq, FOLD_VERSION, "t", json.dumps(_old_layout(state_to_json(want))))
+    stored = json.loads(c._store.con.execute("SELECT state FROM snapshots WHERE seq = ?", (seq,)).fetchone()[0])
+    assert "supply" in stored["extra"] and "control" not in stored["extra"]
+    path = c.path
+    c.close()
+    for readonly in (True, False):
+        with Campaign.open(path, readonly=readonly) as d:
+            assert control_of(d.state) == control_of(want) and d.state == want
+    assert "ignoring snapshot" not in caplog.text  # read as it is, not rebuilt after a failure
+
+
+def test_an_export_holding_control_as_the_supply_slice_imports_with_the_same_control(guadalcanal, tmp_path):
+    c = guadalcanal
+    set_control(c, "hex", ["E2418"], "japan")
+    (path,) = c.export(tmp_path / "out", "json")
+    doc = json.loads(path.read_text())
+    doc["state"] = _old_layout(doc["state"])
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc))
+    with Campaign.import_json(old, tmp_path / "old.campaign") as d:
+        assert dict(control_of(d.state).hexes) == {"E2418": "japan"}
+
+
+def test_a_state_holding_control_under_both_names_is_refused():
+    doc = {"control": {"hexes": {"E2418": "japan"}, "regions": {}}, "supply": {"hexes": {}, "regions": {}}}
+    with pytest.raises(CampaignFileError, match="stored twice"):
+        slices_from_json(doc)
+
+
+def test_a_former_slice_name_stays_reserved():
+    with pytest.raises(ValueError, match="older files hold slice 'control' under that name"):
+        register_slice(model_slice("supply", ControlState))
+    with pytest.raises(ValueError, match="its former name 'supply' is taken"):
+        register_slice(model_slice("elsewhere", ControlState, formerly=("supply",)))

@@ -63,7 +63,7 @@ def demo_strike(path):
     import numpy as np
 
     from assistant.aids.strike.engine import reach
-    from assistant.aids.world import world_of
+    from assistant.campaign.world import world_of
     from assistant.campaign import Campaign
     from assistant.rules.hexnet import HexNet
     from assistant.rules.witp.airrange import from_hex, hex_mp
@@ -102,7 +102,7 @@ def demo_overland(path):
     import networkx as nx
 
     from assistant.aids.supply.engine import trace_hex
-    from assistant.aids.world import world_of
+    from assistant.campaign.world import world_of
     from assistant.campaign import Campaign
     from assistant.rules.hexnet import HexNet
     from assistant.rules.witp import layers as L
@@ -320,7 +320,7 @@ def test_paint_jungle_a_mountain_hexside_and_import_a_table_and_the_aids_answer_
 
         # The strike dashboard: the distance has grown by at most the target hex's MP [5.1.8].
         from assistant.aids.strike.engine import reach as reach_of
-        from assistant.aids.world import world_of
+        from assistant.campaign.world import world_of
 
         with Campaign.open(served.file, readonly=True) as c:
             after_item = next(it for it in reach_of(world_of(c.state, c.graph()), side, target)

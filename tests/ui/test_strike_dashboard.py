@@ -53,7 +53,7 @@ def demo_strike(served):
     Points reaches at some distance, found with the strike engine on the demo file, as a player
     would read it off the reach list (the page must show the same)."""
     from assistant.aids.strike.engine import reach
-    from assistant.aids.world import world_of
+    from assistant.campaign.world import world_of
     from assistant.campaign import Campaign
 
     c = Campaign.open(served.file, readonly=True)

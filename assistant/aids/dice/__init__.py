@@ -13,9 +13,9 @@ stores the values, so replay, undo and redo never roll again.
 
 from __future__ import annotations
 
+from ...campaign.dicenotation import DiceSpec, parse_notation
 from .commands import RollDice, roll_dice
 from .events import DICE, DiceLog, DiceRolled, DiceRollWithdrawn, Roll, roll_log
-from .notation import DiceSpec, parse_notation
 
 __all__ = ["DICE", "DiceLog", "DiceRollWithdrawn", "DiceRolled", "DiceSpec", "Roll", "RollDice",
            "parse_notation", "roll_dice", "roll_log"]

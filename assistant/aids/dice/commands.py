@@ -7,9 +7,9 @@ from typing import Any, Optional
 
 from ...campaign import validate as v
 from ...campaign.commands import Context
+from ...campaign.dicenotation import parse_notation
 from ...campaign.importcheck import rebuilds
 from .events import SLICE, DiceRolled
-from .notation import parse_notation
 
 
 @dataclass

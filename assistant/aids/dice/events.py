@@ -12,9 +12,9 @@ from typing import ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from ...campaign.dicenotation import parse_notation
 from ...campaign.events import EventBody, FoldError, register_event
 from ...campaign.slices import model_slice, register_slice
-from .notation import parse_notation
 
 SLICE = "dice"
 

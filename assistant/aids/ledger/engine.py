@@ -1,8 +1,9 @@
 """The ledger's engine: the book of a campaign, its statements, a forecast, and a DataFrame.
 
-``book_of(state)`` gathers the recorded entries (the ``ledger`` slice) and the losses the strike
-plotter handed over (each resolved strike's ``ledger`` lines, booked to the side's main account in
-the strike's turn). ``statements_of`` folds them per side, account and turn; ``frame`` is the
+``book_of(state)`` gathers the recorded entries (the ``ledger`` slice) and the lines other aids
+hand over (``assistant.campaign.handover.LEDGER_LINES``: e.g. the strike plotter's losses, booked to
+the side's main account in the strike's turn); with no such aid installed there are none to book.
+``statements_of`` folds them per side, account and turn; ``frame`` is the
 whole history as a pandas DataFrame; ``forecast`` is next turn's statement as the rules compute
 it (income, then the close) without recording anything. ``LedgerView`` is ``campaign.ledger``.
 """
@@ -13,9 +14,10 @@ from typing import Any, Iterable, Optional
 
 from ...campaign.accessors import register_accessor
 from ...campaign.errors import CampaignError
+from ...campaign.handover import LEDGER_LINES, provided
 from ...campaign.mapfix import corrections_of
+from ...campaign.world import world_of
 from ...rules.ledger import Book, Economy, Entry, LedgerContext, NoEconomy, Statement, economy_for, statements
-from ..world import world_of
 from .events import ledger_entries
 
 COLUMNS = ["turn", "turn_label", "side", "account", "kind", "amount", "item", "rule", "note", "entry",
@@ -35,23 +37,15 @@ def labels_of(state) -> dict[int, str]:
 
 
 def book_of(state) -> Book:
-    """Every ledger entry of ``state`` and the strike plotter's losses, in recorded order."""
+    """Every ledger entry of ``state`` and the lines other aids hand over, in recorded order."""
     eco = economy(state.game)
     entries = [Entry.from_json(e) for e in ledger_entries(state)]
-    try:
-        from ..strike.events import strike_log
-        strikes = strike_log(state)
-    except ImportError:  # pragma: no cover - the strike aid missing
-        strikes = ()
-    for s in strikes:
-        for i, line in enumerate(s.resolution.get("ledger", [])):
-            side = line.get("side")
-            accounts = eco.accounts(side) if side else ()
-            entries.append(Entry(side=side, turn=s.turn, kind=line.get("kind", "loss"), amount=line.get("amount", 0),
-                                 account=line.get("account") or (accounts[0] if accounts else "?"),
-                                 item=line.get("item") or f"strike {s.id}", note=line.get("note"),
-                                 rule=line.get("rule", ""), data={"source": f"strike {s.id}"},
-                                 id=-(s.id * 100 + i + 1), seq=s.seq))
+    for line in provided(LEDGER_LINES, state):
+        accounts = eco.accounts(line.side) if line.side else ()
+        entries.append(Entry(side=line.side, turn=line.turn, kind=line.kind, amount=line.amount,
+                             account=line.account or (accounts[0] if accounts else "?"),
+                             item=line.item or line.source, note=line.note, rule=line.rule,
+                             data={"source": line.source}, id=line.id, seq=line.seq))
     entries.sort(key=lambda e: e.seq)
     return Book(tuple(entries), labels_of(state))
 

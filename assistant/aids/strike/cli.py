@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 from ...campaign import validate as v
+from ...campaign.world import world_of
 from ...cli.common import FILE, CliError, add_command, done, emit, opened
-from ..world import world_of
 from .commands import ResolveStrike
 from .engine import assess, plan_of, reach, tables_from
 from .events import strike_log

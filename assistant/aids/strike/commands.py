@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ...campaign.commands import Context
+from ...campaign.dicenotation import parse_notation
 from ...campaign.errors import CampaignError
 from ...campaign.importcheck import rebuilds
 from ...campaign.mapfix import corrections_of
+from ...campaign.world import world_of
 from ...rules.strike import StrikePlan
-from ..dice.notation import parse_notation
-from ..world import world_of
 from .engine import _wrap, air_rules
 from .events import SLICE, StrikeResolved
 

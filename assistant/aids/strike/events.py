@@ -5,6 +5,9 @@ the outcome lines, the unit changes it applies (``{"unit", "set", "before"}``: l
 damage as unit attributes) and the entries it hands to the production ledger. Undo withdraws it:
 the units get their ``before`` values back and the log loses the entry (the event stays in the
 campaign's history); redo applies it again with the same dice.
+
+The ledger never reads this log: the plotter hands each logged strike's ``ledger`` lines over as
+``LedgerLine`` records of kind ``LEDGER_LINES`` (``assistant.campaign.handover``), registered here.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any, ClassVar, Optional
 from pydantic import BaseModel, ConfigDict
 
 from ...campaign.events import EventBody, FoldError, register_event
+from ...campaign.handover import LEDGER_LINES, LedgerLine, register_provider
 from ...campaign.model import frozen_map
 from ...campaign.slices import model_slice, register_slice
 
@@ -45,6 +49,19 @@ register_slice(model_slice(SLICE, StrikeLog))
 
 def strike_log(state) -> tuple[LoggedStrike, ...]:
     return state.aid(SLICE).strikes
+
+
+def ledger_lines(state) -> list[LedgerLine]:
+    """The entries the logged strikes hand to the production ledger (their ``ledger`` lines), each
+    from its strike's turn; ``id`` counts down from -(strike * 100 + 1), one per line."""
+    return [LedgerLine(id=-(s.id * 100 + i + 1), seq=s.seq, turn=s.turn, source=f"strike {s.id}",
+                       side=line.get("side"), amount=line.get("amount", 0), kind=line.get("kind", "loss"),
+                       account=line.get("account"), item=line.get("item"), note=line.get("note"),
+                       rule=line.get("rule", ""))
+            for s in strike_log(state) for i, line in enumerate(s.resolution.get("ledger", []))]
+
+
+register_provider(LEDGER_LINES, SLICE, ledger_lines)
 
 
 def _apply_changes(b, changes: list[dict[str, Any]], key: str) -> None:

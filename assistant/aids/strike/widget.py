@@ -29,12 +29,12 @@ import ipywidgets as w
 
 from ...campaign import validate
 from ...campaign.errors import CampaignError
+from ...campaign.world import world_of
 from ...hexes import HexError
 from ...rules.strike import Assessment, StrikeItem
 from ...ui.dashboard import side_label
 from ...ui.errors import ErrorPanel
 from ...ui.mapview import MapView, UnitMark
-from ..world import world_of
 from .commands import ResolveStrike
 from .engine import _wrap, air_rules, assess, plan_of, reach
 from .events import strike_log

@@ -1,5 +1,6 @@
-"""``campaign trace`` (supply and command lines, what-ifs, history) and ``campaign control`` (who
-holds hexes and regions), found by the CLI's discovery of ``assistant.aids.<aid>.cli``.
+"""``campaign trace`` (supply and command lines, what-ifs, history), found by the CLI's discovery
+of ``assistant.aids.<aid>.cli``. Hex control, which the tracer reads, is set with the core
+``campaign control`` (``assistant.cli.controlcmd``).
 
     campaign trace FILE --unit ID                 one unit (repeat --unit for several)
     campaign trace FILE --hex HEX --side SIDE     a hypothetical unit of SIDE at HEX
@@ -14,10 +15,8 @@ from __future__ import annotations
 import sys
 
 from ...campaign import validate as v
-from ...cli.common import FILE, CliError, add_command, done, emit, opened
-from .commands import SetControl
+from ...cli.common import FILE, CliError, add_command, emit, opened
 from .engine import WhatIf, trace_hex, trace_side, trace_units, world_of
-from .events import control_of
 
 
 def register(sub) -> None:
@@ -36,14 +35,6 @@ def register(sub) -> None:
                 (("--set",), {"action": "append", "default": [], "metavar": "SETTING=VALUE",
                               "help": "trace under another reading of an ambiguous rule"}),
                 (("--csv",), {"action": "store_true", "help": "print a table as CSV (--all, --history)"}))
-    add_command(sub, "control", "who controls hexes or regions (supply: friendly hexes); no target lists them",
-                cmd_control, FILE,
-                (("--hex",), {"nargs": "+", "default": [], "metavar": "HEX"}),
-                (("--region",), {"nargs": "+", "default": [], "metavar": "REGION",
-                                 "help": "every hex whose region or country attribute is REGION"}),
-                (("--side",), {"help": "the side that controls them"}),
-                (("--clear",), {"action": "store_true", "help": "clear the setting: the default applies"}),
-                (("--at",), {"metavar": "HEX", "help": "who controls HEX, and why"}))
 
 
 def _whatif(args, gm) -> WhatIf:
@@ -122,33 +113,3 @@ def _report_text(report) -> str:
         lines.append(f"  {t.unit or '?':<28} {t.hex:<8} {t.status:<14} {src}{length}{why}")
     return "\n".join(lines)
 
-
-def cmd_control(args) -> None:
-    if args.at:
-        if args.hex or args.region or args.side or args.clear:
-            raise CliError("--at HEX only reports; give it alone")
-        with opened(args.file, readonly=True) as c:
-            hex_ = v.hex_label(c.map, args.at)
-            world = world_of(c.state, c.graph())
-            side, why = world.control.resolve(hex_)
-        emit(args, {"hex": hex_, "side": side, "by": why},
-             f"{hex_}: {side or 'nobody'} (decided by {why}; see assistant/rules/control.py for the order)")
-        return
-    if not args.hex and not args.region:
-        if args.side or args.clear:
-            raise CliError("name the hexes (--hex) or regions (--region) to set")
-        with opened(args.file, readonly=True) as c:
-            ctl = control_of(c.state)
-        payload = {"hexes": dict(ctl.hexes), "regions": dict(ctl.regions)}
-        emit(args, payload, lambda p: "\n".join(
-            [f"hex {h}: {s}" for h, s in sorted(p["hexes"].items())]
-            + [f"region {r}: {s}" for r, s in sorted(p["regions"].items())]) or "no control set: defaults apply")
-        return
-    if args.hex and args.region:
-        raise CliError("give --hex or --region, not both")
-    if bool(args.side) == args.clear:
-        raise CliError("give --side SIDE or --clear")
-    scope, targets = ("hex", args.hex) if args.hex else ("region", args.region)
-    with opened(args.file) as c:
-        rec = c.execute(SetControl(scope=scope, targets=list(targets), side=None if args.clear else args.side))
-        done(args, c, rec, f"{rec.body.summary()} (#{rec.seq})")

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
 from ...campaign.errors import CampaignError
+from ...campaign.world import piece_of, settings_of, world_of
 from ...rules.supply import NoRules, Piece, SupplyWorld, Trace, rules_for
-from ..world import piece_of, settings_of, world_of
 
 __all__ = ["HYPOTHETICAL_KIND", "SideReport", "WhatIf", "apply_whatif", "piece_of", "settings_of", "trace_hex",
            "trace_side", "trace_units", "world_of"]

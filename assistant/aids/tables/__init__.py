@@ -1,4 +1,4 @@
-"""Rule tables from the game box (issue 12 point 3): the printed tables a rulebook references but
+"""Rule tables from the game box: the printed tables a rulebook references but
 does not contain, entered once into the campaign and used by every aid from then on.
 
     from assistant.aids.tables import import_table, tables_of, schemas
@@ -6,13 +6,15 @@ does not contain, entered once into the campaign and used by every aid from then
     tables_of(campaign.state)["lrb_radius"].rows
 
 ``schema`` reads ``data/games/<game>/templates/schemas.toml`` and checks a table row by row;
-``events`` holds the ``tables`` slice and ``TableSet``; ``commands`` ``SetTable``/``RemoveTable``;
-``cli`` is ``campaign table list|import|show``; ``widget`` the dashboard's table editor.
-``assistant.aids.world.world_of`` merges the stored tables under any per-query ``tables``.
+``commands`` ``SetTable``/``RemoveTable``; ``cli`` is ``campaign table list|import|show``;
+``widget`` the dashboard's table editor. The tables themselves (the ``tables`` slice and
+``TableSet``) are campaign state every aid reads, so they live in
+``assistant.campaign.printedtables``; ``assistant.campaign.world.world_of`` merges them under any
+per-query ``tables``.
 """
 
+from ...campaign.printedtables import StoredTable, TableSet, rows_of, tables_of
 from .commands import RemoveTable, SetTable, import_table
-from .events import StoredTable, TableSet, rows_of, tables_of
 from .schema import TableSchema, check_csv, check_grid, schema_of, schemas
 
 __all__ = ["RemoveTable", "SetTable", "StoredTable", "TableSchema", "TableSet", "check_csv", "check_grid",

@@ -1,4 +1,4 @@
-"""``campaign table``: the rule tables from the game box (issue 12 point 5), found by the CLI's
+"""``campaign table``: the rule tables from the game box, found by the CLI's
 discovery of ``assistant.aids.<aid>.cli``.
 
     campaign table list FILE [--json]              every table of the game: rule, used by, entered, rows
@@ -14,9 +14,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ...campaign.printedtables import tables_of
 from ...cli.common import FILE, CliError, Parser, add_json, command_errors, done, emit, opened
 from .commands import RemoveTable, SetTable
-from .events import tables_of
 from .schema import MAX_BYTES, schemas, to_csv
 
 

@@ -8,7 +8,7 @@ from typing import Any, Optional
 from ...campaign.commands import Context
 from ...campaign.errors import CampaignError
 from ...campaign.importcheck import rebuilds
-from .events import SLICE, StoredTable, TableSet
+from ...campaign.printedtables import SLICE, StoredTable, TableSet
 from .schema import check_csv, check_grid, schema_of
 
 

@@ -14,9 +14,9 @@ from typing import Optional
 import ipywidgets as w
 
 from ...campaign.errors import CampaignError
+from ...campaign.printedtables import tables_of
 from ...ui.errors import ErrorPanel
 from .commands import SetTable
-from .events import tables_of
 from .schema import TableSchema, check_csv, check_grid, schemas, to_csv
 
 MAX_GRID_ROWS = 80  # larger tables are edited as CSV text

@@ -1,6 +1,6 @@
 """The ledger's core with a stand-in economy whose answers the test
 works out itself: entries are checked before they are recorded (a refusal records nothing), a
-turn's close is one undoable event applied once, the strike plotter's losses are in the book,
+turn's close is one undoable event applied once, the lines other aids hand over are in the book,
 ``campaign.ledger`` is the accessor, and imports rebuild entries through the same checks."""
 
 from __future__ import annotations
@@ -87,23 +87,18 @@ def test_close_turn_once_and_undo(camp):
     assert fc.closing == 0 and [l.amount for l in fc.lines] == [12, -12]
 
 
-def test_the_strike_plotters_losses_are_in_the_book(camp):
-    from assistant.aids.strike.events import StrikeResolved
+def test_lines_another_aid_hands_over_are_in_the_book(camp, monkeypatch):
+    """The ledger books what a provider of ``LEDGER_LINES`` hands over (the strike plotter is one),
+    through the handover contract alone: no other aid's state is read."""
+    from assistant.campaign.handover import LEDGER_LINES, PROVIDERS, LedgerLine
 
-    class Record:  # a resolution as the strike plotter records it
-        def build(self, s, ctx):
-            return StrikeResolved(strike_id=1, side_id="allies", target="E2418", summary_text="test",
-                                  resolution={"plan": {}, "dice": [], "outcome": [], "changes": [],
-                                              "ledger": [{"side": "japan", "kind": "loss", "amount": 8, "rule": "[56.4.3]",
-                                                          "note": "port attack"}]})
-
-        def conflict(self, view, fresh, ctx):
-            return None
-
-    camp.execute(Record())
+    line = LedgerLine(id=-101, seq=camp.state.last_seq, turn=camp.state.turn.index, source="strike 1",
+                      side="japan", amount=8, rule="[56.4.3]", note="port attack")
+    monkeypatch.setitem(PROVIDERS, LEDGER_LINES, {**PROVIDERS.get(LEDGER_LINES, {}), "stand-in": lambda state: [line]})
     book = camp.ledger.book()
     (e,) = [e for e in book.entries if e.data.get("source") == "strike 1"]
-    assert (e.side, e.kind, e.amount, e.account, e.rule) == ("japan", "loss", 8, "PP", "[56.4.3]")
+    assert (e.side, e.kind, e.amount, e.account, e.rule, e.note) == ("japan", "loss", 8, "PP", "[56.4.3]", "port attack")
+    assert (e.item, e.id, e.seq) == ("strike 1", -101, camp.state.last_seq)  # no item: its source names it
     assert camp.ledger.frame().query("side == 'japan' and kind == 'loss'")["amount"].tolist() == [-8]
 
 

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from assistant.aids.tables import SetTable, tables_of
-from assistant.aids.world import world_of
 from assistant.campaign import Campaign
+from assistant.campaign.world import world_of
 from assistant.cli import main
 
 

@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from assistant.aids.world import world_of
 from assistant.campaign import Campaign
+from assistant.campaign.world import world_of
 from assistant.cli import main
 from assistant.rules.hexnet import HexNet
 from assistant.rules.witp import layers as L

@@ -1,6 +1,9 @@
-"""The tables aid's state slice and event: the player's copies of the printed tables a rulebook
-references but does not contain, per table name (header and rows of text cells, as checked
-against ``data/games/<game>/templates/schemas.toml`` when entered).
+"""The printed tables a player entered: copies of the tables a rulebook references but does not
+contain (a combat results table, a movement chart), per table name.
+
+Every aid that asks the rules reads them (the rules see them as ``world.tables``), so they live
+here, below the aids, and load with the campaign whether or not the tables aid (which checks a
+table against its game's schema and edits it) is installed. The slice is stored as ``tables``.
 
 ``TableSet`` replaces one table whole (``table=None`` removes it) and carries the table it
 replaced in ``before``, so undo puts that back and redo the new one again.
@@ -12,8 +15,8 @@ from typing import ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-from ...campaign.events import EventBody, register_event
-from ...campaign.slices import model_slice, register_slice
+from .events import EventBody, register_event
+from .slices import model_slice, register_slice
 
 SLICE = "tables"
 
@@ -31,7 +34,7 @@ class StoredTable(BaseModel):
 
 
 class TablesState(BaseModel):
-    """The tables aid's slice: the player's tables by name."""
+    """The player's tables by name."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     tables: dict[str, StoredTable] = {}

@@ -2,8 +2,10 @@
 
 ``world_of(state, graph)`` gives ``assistant.rules.world.World``: the campaign's map graph (with
 its corrections), its units as ``Piece`` with their kinds' roles (``data/games/<game>/kinds.toml``),
-hex control (the ``supply`` slice: set per hex or region, defaults in ``assistant.rules.control``),
-the game's settings (documented defaults, the campaign's choices, then per-query overrides).
+hex control (``control``: set per hex or region, defaults in ``assistant.rules.control``), the
+game's settings (documented defaults, the campaign's choices, then per-query overrides) and the
+printed tables the player entered (``printedtables``). It reads only the campaign layer's own
+state, so every aid can build the same world whichever other aids are installed.
 """
 
 from __future__ import annotations
@@ -11,13 +13,13 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
-from ..campaign.errors import CampaignError
 from ..maps.gamespec import load_game_spec
 from ..rules.control import Control
 from ..rules.kinds import OTHER, find_kind
 from ..rules.world import Piece, World
-from .supply.events import control_of  # hex control lives in the supply aid's slice
-from .tables.events import rows_of  # the player's tables entered into the campaign (issue 12 point 3)
+from .control import control_of
+from .errors import CampaignError
+from .printedtables import rows_of
 
 
 def settings_of(state, overrides: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
@@ -44,24 +46,17 @@ def piece_of(game: str, u) -> Piece:
                  role=k.role if k else OTHER, hex=u.hex, category=u.category, attrs=u.attrs, name=u.name)
 
 
-def world_of(state, graph, *, whatif=None, settings: Optional[Mapping[str, Any]] = None,
+def world_of(state, graph, *, settings: Optional[Mapping[str, Any]] = None,
              tables: Optional[Mapping[str, Any]] = None) -> World:
     """The rules' view of ``state`` on ``graph`` (``Campaign.graph()``): pieces with their kinds'
-    roles, hex control from the supply aid's ``control`` slice, the game's settings (``settings``
-    overriding), the player's tables: those entered into the campaign (the tables aid), with ``tables`` (name ->
-    rows, e.g. a printed CRT read from CSV for one query) winning per name; a supply ``WhatIf`` applied when given."""
+    roles, hex control as the players set it, the game's settings (``settings`` overriding), the
+    player's tables: those entered into the campaign, with ``tables`` (name -> rows, e.g. a printed
+    CRT read from CSV for one query) winning per name."""
     pieces = tuple(piece_of(state.game, u) for u in state.units.values())
     sides = {s.id: tuple(n.id for n in s.nations) for s in state.sides}
     nation_side = {n: s for s, ns in sides.items() for n in ns}
     ctl = control_of(state)
     control = Control.build(graph, nation_side, ctl.hexes, ctl.regions, pieces)
-    world = World(game=state.game, graph=graph, pieces=pieces, control=control,
-                        settings=settings_of(state, settings), sides=sides,
-                  tables=MappingProxyType({**rows_of(state), **dict(tables or {})}), turn=state.turn.number)
-    if whatif:
-        from .supply.engine import apply_whatif
-
-        world = apply_whatif(world, whatif)
-    return world
-
-
+    return World(game=state.game, graph=graph, pieces=pieces, control=control,
+                 settings=settings_of(state, settings), sides=sides,
+                 tables=MappingProxyType({**rows_of(state), **dict(tables or {})}), turn=state.turn.number)

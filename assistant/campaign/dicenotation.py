@@ -5,6 +5,9 @@ say how a "0" reads (witp glossary, Troop Quality: 'DR's of "0" (read as "zero")
 interdiction: '1D10; reading "0" as "ten"'): ``1d10z`` is a die whose faces read 0..9, ``1d10``
 one whose "0" reads as ten (1..10). An optional ``+K`` / ``-K`` is a die roll modifier (DRM)
 added to the total. A bare ``d6`` means ``1d6``.
+
+It is read by more than one aid (the dice roller, and the strike plotter asking for the dice a
+strike needs), so it lives here, below them.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...campaign import CampaignError
-from ...campaign.validate import show
+from .errors import CampaignError
+from .validate import show
 
 MAX_DICE = 100
 MAX_SIDES = 100

@@ -1,0 +1,57 @@
+"""``campaign control``: who holds hexes and regions, as the players set it.
+
+    campaign control FILE                             the settings (no target lists them)
+    campaign control FILE --hex HEX ... --side SIDE   set (or --clear) hexes; --region R ... for regions
+    campaign control FILE --at HEX                    who controls HEX, and which rule decided
+
+Hex control is campaign state several aids read, so its command is a core group, not an aid's.
+"""
+
+from __future__ import annotations
+
+from ..campaign import validate as v
+from ..campaign.control import SetControl, control_of
+from ..campaign.world import world_of
+from .common import FILE, CliError, add_command, done, emit, opened
+
+
+def register(sub) -> None:
+    add_command(sub, "control", "who controls hexes or regions (supply: friendly hexes); no target lists them",
+                cmd_control, FILE,
+                (("--hex",), {"nargs": "+", "default": [], "metavar": "HEX"}),
+                (("--region",), {"nargs": "+", "default": [], "metavar": "REGION",
+                                 "help": "every hex whose region or country attribute is REGION"}),
+                (("--side",), {"help": "the side that controls them"}),
+                (("--clear",), {"action": "store_true", "help": "clear the setting: the default applies"}),
+                (("--at",), {"metavar": "HEX", "help": "who controls HEX, and why"}))
+
+
+def cmd_control(args) -> None:
+    if args.at:
+        if args.hex or args.region or args.side or args.clear:
+            raise CliError("--at HEX only reports; give it alone")
+        with opened(args.file, readonly=True) as c:
+            hex_ = v.hex_label(c.map, args.at)
+            world = world_of(c.state, c.graph())
+            side, why = world.control.resolve(hex_)
+        emit(args, {"hex": hex_, "side": side, "by": why},
+             f"{hex_}: {side or 'nobody'} (decided by {why}; see assistant/rules/control.py for the order)")
+        return
+    if not args.hex and not args.region:
+        if args.side or args.clear:
+            raise CliError("name the hexes (--hex) or regions (--region) to set")
+        with opened(args.file, readonly=True) as c:
+            ctl = control_of(c.state)
+        payload = {"hexes": dict(ctl.hexes), "regions": dict(ctl.regions)}
+        emit(args, payload, lambda p: "\n".join(
+            [f"hex {h}: {s}" for h, s in sorted(p["hexes"].items())]
+            + [f"region {r}: {s}" for r, s in sorted(p["regions"].items())]) or "no control set: defaults apply")
+        return
+    if args.hex and args.region:
+        raise CliError("give --hex or --region, not both")
+    if bool(args.side) == args.clear:
+        raise CliError("give --side SIDE or --clear")
+    scope, targets = ("hex", args.hex) if args.hex else ("region", args.region)
+    with opened(args.file) as c:
+        rec = c.execute(SetControl(scope=scope, targets=list(targets), side=None if args.clear else args.side))
+        done(args, c, rec, f"{rec.body.summary()} (#{rec.seq})")
