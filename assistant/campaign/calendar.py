@@ -17,36 +17,10 @@ from typing import Any, Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from ..maps.gamefile import Origin, Period, Phase, Slot
 from .errors import CampaignError
 
-
-class Phase(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    id: str
-    name: str
-    rule: str = ""
-
-
-class Period(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    months: tuple[str, ...] = ()
-
-
-class Slot(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    kind: str
-    label: str
-    phases: str
-    rule: str = ""
-    month: Optional[int] = None  # 1-based index into the period's months
-
-
-class Origin(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    year: int
-    period: str
-    slot: int = 0
+__all__ = ["Calendar", "Origin", "Period", "Phase", "Slot", "TurnInfo", "build_calendar"]
 
 
 class Calendar(BaseModel):

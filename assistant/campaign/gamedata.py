@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from ..maps import UnknownGame, load_game_spec
+from ..maps import GameSpec, UnknownGame, load_game_spec
 from .calendar import Calendar, build_calendar
 from .errors import CampaignError
 from .model import Nation, Side
 
 
-def game_raw(game: str) -> dict[str, Any]:
+def _spec(game: str) -> GameSpec:
     try:
-        return load_game_spec(game).raw
+        return load_game_spec(game)
     except UnknownGame as e:
         raise CampaignError(str(e)) from None
 
@@ -20,11 +20,9 @@ def game_raw(game: str) -> dict[str, Any]:
 def load_sides(game: str) -> tuple[Side, ...]:
     """The game's ``[[sides]]`` with their ``[[sides.nations]]``, as the rules name them."""
     out = []
-    for s in game_raw(game).get("sides", []):
-        nations = tuple(Nation(id=n["id"], name=n["name"], rule=n.get("rule", ""), note=n.get("note", ""))
-                        for n in s.get("nations", []))
-        out.append(Side(id=s["id"], name=s["name"], nations=nations, rule=s.get("rule", ""),
-                        note=s.get("note", "")))
+    for s in _spec(game).sides:
+        nations = tuple(Nation(id=n.id, name=n.name, rule=n.rule, note=n.note) for n in s.nations)
+        out.append(Side(id=s.id, name=s.name, nations=nations, rule=s.rule, note=s.note))
     if not out:
         raise CampaignError(f"game {game!r} lists no [[sides]] in its game.toml")
     return tuple(out)
@@ -46,7 +44,7 @@ def resolve_settings(game: str, chosen: Optional[Mapping[str, Any]] = None) -> d
 
 
 def load_calendar(game: str, settings: Mapping[str, Any]) -> Calendar:
-    raw = game_raw(game).get("calendar")
+    raw = _spec(game).raw.get("calendar")
     if not raw:
         raise CampaignError(f"game {game!r} has no [calendar] table in its game.toml")
     return build_calendar(raw, settings)

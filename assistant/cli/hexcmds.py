@@ -56,7 +56,7 @@ def register(sub) -> None:
 @_errors
 def cmd_games(args):
     games = [{"id": g, "title": load_game_spec(g).title,
-              "sections": [s["id"] for s in load_game_spec(g).grid["sections"]]} for g in list_games()]
+              "sections": [s.id for s in load_game_spec(g).grid.sections]} for g in list_games()]
     emit(args, {"games": games},
          lambda d: "\n".join(f"{g['id']:<10} {g['title']}  (sections {' '.join(g['sections'])})" for g in d["games"]))
 

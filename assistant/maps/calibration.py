@@ -22,6 +22,7 @@ from ..hexes import Axial, Grid, GridSpec, HexError
 from ..hexes import axial as ax
 from ..hexes.layout import SQRT3_2, from_pixel_fractional, to_pixel
 from ..hexes.grid import section_axial
+from .gamefile import GeometryModel
 from .gamespec import GameSpec
 
 Projection = Literal["equirectangular", "mercator", "movement_area"]
@@ -73,11 +74,11 @@ class Bands(BaseModel):
 
 
 def bands_of(game: GameSpec) -> Optional[Bands]:
-    raw = game.raw.get("derive", {}).get("movement_area")
-    if not raw or "nm_per_hex" not in raw:
+    areas = game.derive.movement_area
+    if areas is None or areas.nm_per_hex is None:
         return None
-    return Bands(tropical_max_abs_lat=raw["tropical_max_abs_lat"], arctic_min_lat=raw["arctic_min_lat"],
-                 tropical_max_lat=raw.get("tropical_max_lat"), nm_per_hex=raw["nm_per_hex"])
+    return Bands(tropical_max_abs_lat=areas.tropical_max_abs_lat, arctic_min_lat=areas.arctic_min_lat,
+                 tropical_max_lat=areas.tropical_max_lat, nm_per_hex=areas.nm_per_hex.model_dump())
 
 
 class ModelFit(BaseModel):
@@ -417,15 +418,12 @@ def wrap_vector(spec: GridSpec, fits: dict[str, SectionFit]) -> tuple[int, int]:
 # ----- the whole calibration -------------------------------------------------------------------
 def model_specs(game: GameSpec) -> dict[str, GridSpec]:
     """Every candidate geometry of a game (one unless the rulebook leaves it open)."""
-    base = {k: v for k, v in game.grid.items()
-            if k in {"label", "first_pair", "orientation", "shifted", "precedence"}}
-    sections = game.grid["sections"]
-    models = game.grid.get("models") or {"rulebook": {}}
-    out = {}
-    for name, over in models.items():
-        fields = {**base, **{k: v for k, v in over.items() if k in {"orientation", "shifted"}}}
-        out[name] = GridSpec(game=game.id, sections=sections, **fields)
-    return out
+    g = game.grid
+    models = g.models or {"rulebook": GeometryModel()}
+    return {name: GridSpec(game=game.id, label=g.label, first_pair=g.first_pair,
+                           orientation=over.orientation or g.orientation, shifted=over.shifted or g.shifted,
+                           precedence=list(g.precedence), sections=[s.model_copy() for s in g.sections])
+            for name, over in models.items()}
 
 
 SPARSE = 3  # a section with this many usable anchors or fewer borrows its neighbour's scale
@@ -450,7 +448,7 @@ def _borrow_for_sparse_sections(spec: GridSpec, fits: dict[str, SectionFit], anc
 def projections_for(game: GameSpec) -> tuple[Projection, ...]:
     """Candidate projections: the two plain ones, and witp's stepped Movement-Area projection
     [2.1.4] where game.toml gives the nm per hex of each area."""
-    pinned = game.grid.get("projection")
+    pinned = game.grid.projection
     if pinned:
         return (pinned,)
     return ("equirectangular", "mercator") + (("movement_area",) if bands_of(game) else ())
@@ -469,7 +467,7 @@ def calibrate(game: GameSpec, gazetteer: pd.DataFrame, progress=None,
                     for s in spec.sections}
             _borrow_for_sparse_sections(spec, fits, anchors, projection, pb)
             offsets, links = join_sections(spec, fits, anchors, projection, game.fixtures,
-                                           wraps="wrap" in game.grid, bands=pb)
+                                           wraps=game.grid.wrap is not None, bands=pb)
             for sid, (off, basis) in offsets.items():
                 fits[sid].offset, fits[sid].offset_basis = off, basis
             for sid, f in fits.items():
@@ -477,7 +475,7 @@ def calibrate(game: GameSpec, gazetteer: pd.DataFrame, progress=None,
                     f.note = (f.note + "; " if f.note else "") + "not placed in the global grid"
             all_res = [r.residual for f in fits.values() for r in f.residuals
                        if r.residual <= SUSPECT_RESIDUAL] or [0.0]
-            wrap = wrap_vector(spec, fits) if "wrap" in game.grid else None
+            wrap = wrap_vector(spec, fits) if game.grid.wrap is not None else None
             mf = ModelFit(model=name, projection=projection, bands=pb, sections=list(fits.values()),
                           wrap=wrap, links=links, rms=round(float(np.sqrt(np.mean(np.square(all_res)))), 3))
             placed = spec.model_copy(update={"wrap": wrap, "links": links, "sections": [

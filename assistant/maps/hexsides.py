@@ -89,9 +89,7 @@ class Feature:
 
 def feature_vocabulary(spec: GameSpec) -> dict[str, Feature]:
     """The hexside features of a game (``[hexsides.features]`` in game.toml), by id."""
-    feats = spec.raw.get("hexsides", {}).get("features", {})
-    return {k: Feature(id=k, type=v.get("type", "bool"), rule=v.get("rule", ""), doc=v.get("doc", ""))
-            for k, v in feats.items()}
+    return {k: Feature(id=k, type=f.type, rule=f.rule, doc=f.doc) for k, f in spec.hexsides.features.items()}
 
 
 def check_features(spec: GameSpec, features: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,13 +17,15 @@ role ``other``: it is kept and shown, and the aids say they do not know what it 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
+from pydantic import BaseModel, ConfigDict
+
 from ..paths import game_dir
+from ..tomldata import DataFileError, load_model
 
 ROLES: tuple[str, ...] = (
     "hq", "osb", "ucs", "supply_base", "supply_source", "supply_chit", "industrial_hex",
@@ -52,15 +54,36 @@ class Kind:
                 "attrs": dict(self.attrs), "rule": self.rule, "doc": self.doc}
 
 
+class _Entry(BaseModel):
+    """One ``[[kinds]]`` entry as written: only its keys are allowed (values are checked below)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Any = None
+    role: Any = None
+    category: Any = "unit"
+    rule: Any = ""
+    doc: Any = ""
+    attrs: dict[str, Any] = {}
+
+
+class _KindsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kinds: list[_Entry] = []
+
+
 @lru_cache(maxsize=None)
 def load_kinds(game: str) -> Mapping[str, Kind]:
-    """The kinds of ``game`` by name (case as declared); empty if the game declares none."""
+    """The kinds of ``game`` by name (case as declared); empty if the game declares none. A key
+    the file should not have is a KindError naming the file, the key and its line."""
     path = game_dir(game) / "kinds.toml"
     if not path.is_file():
         return MappingProxyType({})
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        entries = load_model(_KindsFile, path).kinds
+    except DataFileError as e:
+        raise KindError(str(e)) from None
     out: dict[str, Kind] = {}
-    for i, row in enumerate(raw.get("kinds", []), 1):
+    for i, row in enumerate((e.model_dump() for e in entries), 1):
         name = row.get("kind")
         if not isinstance(name, str) or not name.strip():
             raise KindError(f"{game} kinds.toml entry {i}: kind {name!r} must be a name")

@@ -5,11 +5,11 @@ import pandas as pd
 import pytest
 
 from assistant.hexes import HexError
-from assistant.maps import load_game_spec, load_map
+from assistant.maps import list_games, load_game_spec, load_map
 from assistant.maps.calibration import SUSPECT_RESIDUAL, calibrate, fit_section
 from assistant.maps.gamemap import load_gazetteer
 
-GAMES = ["witp", "apto", "globalwar"]
+GAMES = list_games()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -18,7 +18,7 @@ def test_committed_calibration_is_what_the_gazetteer_gives(game):
     fresh = calibrate(load_game_spec(game), load_gazetteer(game))
     stored = load_map(game).calibration
     assert fresh.model == stored.model
-    assert len(fresh.chosen().sections) == len(stored.chosen().sections) == len(load_game_spec(game).grid["sections"])
+    assert len(fresh.chosen().sections) == len(stored.chosen().sections) == len(load_game_spec(game).grid.sections)
     for a, b in zip(fresh.chosen().sections, stored.chosen().sections):
         assert (a.section, tuple(a.offset), a.rms) == (b.section, tuple(b.offset), b.rms)
 

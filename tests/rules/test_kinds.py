@@ -8,6 +8,7 @@ import json
 import pytest
 
 from assistant.cli import main
+from assistant.maps import list_games
 from assistant.rules import kinds as K
 
 
@@ -46,6 +47,8 @@ category = "installation"
     ('[[kinds]]\nkind = ""\nrole = "hq"\n', "entry 1"),
     ('[[kinds]]\nkind = "HQ"\nrole = "hq"\ncategory = "building"\n', "'building'"),
     ('[[kinds]]\nkind = "HQ"\nrole = "hq"\n[[kinds]]\nkind = "hq"\nrole = "hq"\n', "declared twice"),
+    ('[[kinds]]\nkind = "HQ"\nrole = "hq"\n[[kinds]]\nkind = "OSB"\nrol = "osb"\n',
+     r"kinds.toml:6: kinds\[1\]\.rol: unknown key 'rol' \(did you mean 'role'\?\)"),
 ])
 def test_a_bad_entry_names_itself(game_dir, body, named):
     (game_dir / "kinds.toml").write_text(body)
@@ -53,7 +56,7 @@ def test_a_bad_entry_names_itself(game_dir, body, named):
         K.load_kinds("x")
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_each_game_declares_kinds_with_roles_from_the_vocabulary(game, capsys):
     K.load_kinds.cache_clear()
     ks = K.load_kinds(game)
