@@ -12,9 +12,9 @@ import pytest
 
 from assistant.aids.mapedit.commands import EditMap, paint, set_hexsides
 from assistant.aids.mapedit.events import MapEdited
-from assistant.maps import list_games
 from assistant.aids.mapedit.vocab import COUNTRY, PLACE, REGION, hex_attributes
 from assistant.campaign import Campaign, CampaignError
+from assistant.maps import list_games
 from assistant.maps.hexsides import feature_vocabulary
 from assistant.rules.hexnet import HexNet
 from assistant.rules.witp.airrange import MP_PER_HEX_DEFAULT, from_hex
