@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Optional, Protocol, Sequence
 
 from .findings import Finding
+from .registry import MissingRules, rules_module
 from .world import World
 
 KINDS = ("income", "loss", "spend", "transfer", "reserve", "adjust")
@@ -236,7 +237,7 @@ class Economy(Protocol):
         ...
 
 
-class NoEconomy(LookupError):
+class NoEconomy(MissingRules):
     """A game has no economy module."""
 
 
@@ -252,17 +253,7 @@ def _num(x: Optional[Number]) -> Optional[int | float | str]:
 
 def economy_for(game: str) -> Economy:
     """The economy rules of ``game`` (``assistant.rules.<game>.economy.RULES``)."""
-    from importlib import import_module
-    from importlib.util import find_spec
-
-    name = f"assistant.rules.{game}.economy"
-    try:
-        found = find_spec(name) is not None
-    except ModuleNotFoundError:
-        found = False
-    if not found:
-        raise NoEconomy(f"no economy rules for {game!r}")
-    return import_module(name).RULES
+    return rules_module(game, "economy", NoEconomy).RULES
 
 
 def statements(book: Book, sides: Iterable[str], accounts: Mapping[str, Sequence[str]],

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Protocol, Sequence
 
+from .registry import MissingRules, rules_module
 from .world import World
 
 from .findings import LEVELS, Finding
@@ -173,7 +174,7 @@ class StrikeRules(Protocol):
         ...
 
 
-class NoAirRules(LookupError):
+class NoAirRules(MissingRules):
     """A game has no air rules module."""
 
 
@@ -186,14 +187,4 @@ def _num(x: Optional[float]) -> Optional[float | int]:
 
 def rules_for(game: str) -> StrikeRules:
     """The air rules of ``game`` (``assistant.rules.<game>.air.RULES``)."""
-    from importlib import import_module
-    from importlib.util import find_spec
-
-    name = f"assistant.rules.{game}.air"
-    try:
-        found = find_spec(name) is not None
-    except ModuleNotFoundError:
-        found = False
-    if not found:
-        raise NoAirRules(f"no air rules for {game!r}")
-    return import_module(name).RULES
+    return rules_module(game, "air", NoAirRules).RULES

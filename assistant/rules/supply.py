@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol, Sequence
 
+from .registry import MissingRules, rules_module
 from .world import Piece, World
 
 __all__ = ["DeferredTrace", "NoRules", "Piece", "Reason", "SupplyRules", "SupplyWorld", "Trace", "World", "rules_for"]
@@ -201,20 +202,10 @@ class SupplyRules(Protocol):
         ...
 
 
-class NoRules(LookupError):
+class NoRules(MissingRules):
     """A game has no supply rules module."""
 
 
 def rules_for(game: str) -> SupplyRules:
     """The supply rules of ``game`` (``assistant.rules.<game>.supply.RULES``)."""
-    from importlib import import_module
-    from importlib.util import find_spec
-
-    name = f"assistant.rules.{game}.supply"
-    try:
-        found = find_spec(name) is not None
-    except ModuleNotFoundError:
-        found = False
-    if not found:
-        raise NoRules(f"no supply rules for {game!r}")
-    return import_module(name).RULES
+    return rules_module(game, "supply", NoRules).RULES

@@ -6,21 +6,13 @@ ValueError names a bad value) and ``text(payload) -> str`` (what is printed with
 
 from __future__ import annotations
 
-from importlib import import_module
-from importlib.util import find_spec
-
 from ...cli.common import CliError, add_json, command_errors, emit
-from ...maps.gamespec import list_games
+from ...rules.registry import find_rules_module, list_games
 
 
 def _calculators(game: str) -> dict:
-    name = f"assistant.rules.{game}.odds"
-    try:
-        if find_spec(name) is None:
-            return {}
-    except ModuleNotFoundError:
-        return {}
-    return dict(import_module(name).CALCULATORS)
+    module = find_rules_module(game, "odds")
+    return dict(module.CALCULATORS) if module else {}
 
 
 def register_odds(sub) -> None:
