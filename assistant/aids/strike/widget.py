@@ -142,15 +142,9 @@ def range_map_of(game: str, rules) -> Optional[Any]:
     fn = getattr(rules, "range_map", None)
     if callable(fn):
         return fn
-    from importlib import import_module
-    from importlib.util import find_spec
+    from ...rules.registry import find_rules_module
 
-    name = f"assistant.rules.{game}.airmap"
-    try:
-        found = find_spec(name) is not None
-    except ModuleNotFoundError:
-        found = False
-    return getattr(import_module(name), "range_map", None) if found else None
+    return getattr(find_rules_module(game, "airmap"), "range_map", None)
 
 
 class StrikeWidget:
