@@ -16,11 +16,11 @@ import networkx as nx
 import pytest
 
 from assistant.maps.gamemap import GameMap, load_map
-from assistant.maps.gamespec import load_game_spec
+from assistant.maps.gamespec import list_games, load_game_spec
 from assistant.maps.graph import MapCorrections, build_graph
 
 RESULTS: dict[tuple[str, str], float] = {}
-GAMES = ["witp", "apto", "globalwar"]
+GAMES = list_games()
 
 
 def _median(benchmark) -> float:

@@ -9,7 +9,7 @@ import pytest
 
 from assistant.hexes import Grid
 from assistant.hexes import axial as ax
-from assistant.maps import load_map
+from assistant.maps import list_games, load_map
 
 N = 20_000
 
@@ -44,7 +44,7 @@ def _kind(g: Grid, a, b) -> str:
     return "line" if g._fast_path(a, b)[1] is not None else "search"
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_grid_distance(benchmark, game):
     """Random pairs, each path cache emptied before a round: the mix a caller sees."""
     g = _fresh(game)

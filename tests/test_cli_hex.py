@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from assistant.cli import main
+from assistant.maps import list_games, load_game_spec
 
 
 def run(capsys, *argv):
@@ -23,7 +24,7 @@ def run_json(capsys, *argv):
 
 def test_games(capsys):
     d = run_json(capsys, "games")
-    assert {g["id"] for g in d["games"]} == {"witp", "apto", "globalwar"}
+    assert [(g["id"], g["title"]) for g in d["games"]] == [(g, load_game_spec(g).title) for g in list_games()]
 
 
 def test_distance_text_and_json(capsys):

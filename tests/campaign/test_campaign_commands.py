@@ -3,6 +3,7 @@
 import pytest
 
 from assistant.campaign import Campaign, CampaignError
+from assistant.maps import list_games
 
 
 def test_create_starts_at_the_calendar_origin_with_one_event(witp):
@@ -154,7 +155,7 @@ def test_create_with_a_reading_records_it(tmp_path):
         assert c.state.turn.label == "G/T 1/13/41"
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_every_game_has_sides_nations_and_a_calendar(tmp_path, game):
     with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
         assert len(c.state.sides) >= 2 and all(s.rule for s in c.state.sides)

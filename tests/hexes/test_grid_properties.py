@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from assistant.hexes import HexError
-from assistant.maps import load_map
+from assistant.maps import list_games, load_map
 
-GAMES = ["witp", "apto", "globalwar"]
+GAMES = list_games()
 
 
 def hex_of(game):
@@ -22,11 +22,11 @@ def test_every_hex_label_round_trips(game):
         assert g.parse(g.label(h)) == h
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_labels_print_in_the_games_style(game):
+@pytest.mark.parametrize("game, style", [("witp", r"^[A-G]\d{4}$"), ("apto", r"^[WEI] \d{4}$"),
+                                         ("globalwar", r"^[WE]\d{4}$")])
+def test_labels_print_in_the_games_style(game, style):
     g = load_map(game).grid
     label = g.label(g.all_hexes[100])
-    style = {"witp": r"^[A-G]\d{4}$", "apto": r"^[WEI] \d{4}$", "globalwar": r"^[WE]\d{4}$"}[game]
     assert __import__("re").match(style, label), label
 
 

@@ -9,10 +9,10 @@ from hypothesis import given, settings, strategies as st
 
 from assistant.hexes import HexError
 from assistant.hexes import axial as ax
-from assistant.maps import load_game_spec, load_map
+from assistant.maps import list_games, load_game_spec, load_map
 from assistant.maps.calibration import fixture_holds
 
-GAMES = ["witp", "apto", "globalwar"]
+GAMES = list_games()
 _GRAPHS: dict = {}
 
 

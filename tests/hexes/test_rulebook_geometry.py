@@ -2,7 +2,7 @@
 
 import pytest
 
-from assistant.maps import load_game_spec, load_map
+from assistant.maps import list_games, load_game_spec, load_map
 
 # Distances and adjacencies the rulebooks state (all must hold on every grid), each with its rule.
 RULEBOOK_DISTANCES = [
@@ -31,7 +31,7 @@ def test_globalwar_asw_path_w3118_to_w2617_within_five_24_2_A():
     assert g.distance(g.parse("W3118"), g.parse("W2617")) <= 5
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_every_fixture_in_game_toml_holds_on_every_grid_model(game):
     from assistant.maps.calibration import fixture_holds, model_specs
     spec = load_game_spec(game)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from assistant.maps import load_map
+from assistant.maps import list_games, load_map
 
 
 def surface(game, label):
@@ -10,7 +10,7 @@ def surface(game, label):
     return gm.hexes.loc[gm.grid.label(gm.parse(label)), "surface"]
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_every_hex_has_a_derived_surface(game):
     gm = load_map(game)
     assert len(gm.hexes) == len(gm.grid.all_hexes)

@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assistant.maps.gamemap import GameMap, load_map
-from assistant.maps.gamespec import load_game_spec
+from assistant.maps.gamespec import list_games, load_game_spec
 from assistant.maps.graph import MapCorrections
 from assistant.maps.hexsides import (HexsideError, check_features, feature_vocabulary, hexside_id,
                                      load_hexside_rows)
 
-GAMES = ["witp", "apto", "globalwar"]
+GAMES = list_games()
 # The rulebook texts are not in the repository: they sit in shared/rulebooks beside the checkout (as
 # on CI) or where $CAMPAIGN_ASSISTANT_RULEBOOKS says; without them the quote check skips with a
 # reason, except under CI=true where it must run.

@@ -4,10 +4,10 @@ what the text says a hex holds, and locate/where answering each other."""
 import networkx as nx
 import pytest
 
-from assistant.maps import load_game_spec, load_map
+from assistant.maps import list_games, load_game_spec, load_map
 from assistant.maps.roles import SURFACES, load_roles, settle
 
-GAMES = ["witp", "apto", "globalwar"]
+GAMES = list_games()
 
 
 def gazetteer_hex(game, name):

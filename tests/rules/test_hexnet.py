@@ -9,6 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from assistant.maps import list_games
 from assistant.maps.gamemap import load_map
 from assistant.rules.hexnet import HexNet, truthy
 
@@ -88,7 +89,7 @@ def test_compiled_once_per_graph():
     assert HexNet.of(line(3)) is not HexNet.of(g)
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_search_equals_networkx_on_the_real_map(game):
     """Sea-only distances on the whole map equal networkx's shortest paths (section joins and the
     globalwar wrap included: the edges are the map graph's own)."""

@@ -8,11 +8,11 @@ import math
 import pytest
 from PIL import Image
 
-from assistant.maps import load_map
+from assistant.maps import list_games, load_map
 from assistant.ui import board
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_every_hex_centre_maps_back_to_its_hex(game):
     """pixel -> hex by arithmetic: the leaflet (lat, lng) of each hex centre is that hex again."""
     gm = load_map(game)
@@ -170,7 +170,7 @@ def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_no_two_place_names_overlap_at_whole_map_zoom(game):
     """Names once piled up over Europe and Japan/Korea. At whole-map zoom no two drawn names
     overlap (their halo included), no name covers another place's dot, and the names drawn
@@ -200,7 +200,7 @@ def test_no_two_place_names_overlap_at_whole_map_zoom(game):
     assert alpha.sum() == 0
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_every_place_is_named_when_zoomed_in_on_it(game):
     """Decluttering drops names only while crowded: zoomed in on any place as far as the map
     view goes (whole-map zoom + 5), its name is drawn."""

@@ -18,7 +18,7 @@ from assistant.hexes import Axial, HexError
 from assistant.hexes.axial import distance as lattice_distance
 from assistant.hexes.axial import disk
 from assistant.hexes.layout import corners, from_pixel
-from assistant.maps import load_map
+from assistant.maps import list_games, load_map
 from assistant.maps.hexsides import load_hexside_rows, split_id
 from assistant.ui import board, overlays
 from assistant.ui.mapview import MapView
@@ -34,7 +34,7 @@ def board_cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def maps():
-    return {g: load_map(g) for g in ("witp", "apto", "globalwar")}
+    return {g: load_map(g) for g in list_games()}
 
 
 def random_status(grid, seed=7, share=1.0):
@@ -53,7 +53,7 @@ def rgb(colour: str) -> tuple[int, int, int]:
 
 
 # ----- the hex index raster ---------------------------------------------------------------
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_raster_pixels_are_the_hex_a_click_there_selects(game, maps, board_cache):
     """Each pixel holds the hex whose area contains the pixel's centre (flat and pointy maps);
     pixels outside every hex of the board are off the map."""
@@ -353,7 +353,7 @@ def _same_point(p, q) -> bool:
     return math.dist(p, q) < 1e-9
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_hexside_segment_is_the_shared_edge_of_the_two_hexes(game, maps):
     grid = maps[game].grid
     rng = random.Random(5)

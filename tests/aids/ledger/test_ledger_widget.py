@@ -17,6 +17,7 @@ import pytest
 from assistant.aids.ledger import engine
 from assistant.aids.ledger import widget as W
 from assistant.campaign import Campaign
+from assistant.maps import list_games
 from assistant.rules.ledger import NoEconomy
 from assistant.ui.kit import attach
 
@@ -276,7 +277,7 @@ def test_an_account_in_use_gets_its_statement_and_quiet_ones_one_line(eco, guada
     assert closing(v, "CP") == "5" and "No entries, balance 0" not in v.statement.value
 
 
-@pytest.mark.parametrize("game", ["witp", "apto", "globalwar"])
+@pytest.mark.parametrize("game", list_games())
 def test_on_each_games_real_economy_the_form_offers_its_prices_and_obeys_its_checks(tmp_path, game):
     """The page on the game's own economy: the Item list is its catalogue, a priced item fills kind,
     account and amount, and Record does what the check said (refused with the rule's words and

@@ -7,10 +7,11 @@ import re
 import pytest
 
 from assistant.aids.oob.schema import OobError, attr_columns, kind_schema, load_schema
+from assistant.maps import list_games
 from assistant.rules.kinds import load_kinds
 from conftest import APTO_TEXT, WITP_TEXT, rulebook
 
-GAMES = ("witp", "apto", "globalwar")
+GAMES = list_games()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -11,9 +11,10 @@ import pytest
 
 from assistant.aids.tables.schema import check_csv, schema_of, schemas
 from assistant.campaign.errors import CampaignError
+from assistant.maps import list_games
 
 ROOT = Path(__file__).resolve().parents[3]
-GAMES = ("witp", "apto", "globalwar")
+GAMES = list_games()
 
 
 def tables_read_by_rules(game: str) -> set[str]:
