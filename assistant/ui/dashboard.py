@@ -16,12 +16,11 @@ use and the id the CLI, JSON and exports use.
 
 from __future__ import annotations
 
-import contextlib
 import html
 import re
 import shlex
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import Optional, Union
 
 import ipywidgets as w
 
@@ -29,8 +28,11 @@ from ..campaign.validate import key_values
 from ..hexes import HexError
 from .errors import ErrorPanel
 from .kit import DashboardPage, dashboard
-from .mapview import MapView, UnitMark, side_colour
+from .mapview import side_colour
+from .page import Page, header_html, side_order, unit_marks
 from .prefs import PagePrefs
+from .tabs import dashboard_tabs
+from .view import View, as_view
 
 HISTORY_SHOWN = 15
 NOTES_SHOWN = 12
@@ -62,11 +64,6 @@ STYLE = """<style>
 </style>"""
 
 
-def side_label(name: str, side_id: str) -> str:
-    """"Japanese (japan)": the side's name and the id the CLI, JSON and exports use."""
-    return name if not side_id or name == side_id else f"{name} ({side_id})"
-
-
 def turn_text(label: str) -> str:
     """The header's turn: "Turn G/T 4/8/42", but globalwar's "Turn 1 (Fall 1939)" and apto's
     "Winter Seasonal Turn 1954" already say it."""
@@ -90,37 +87,29 @@ def _attrs_table(attrs) -> str:
     return f"<table class='ca-attrs-table'>{rows}</table>"
 
 
-class CampaignDashboard:
+class CampaignDashboard(Page):
     """One page's view of one campaign (a dashboard-kit view: ``CampaignDashboard(campaign,
     errors)``). ``widget`` is displayed, with the error panel under the header; the kit calls
     ``refresh(state)`` on every change."""
 
+    NAME = "Campaign Assistant"
+    CORE_TABS = ("Units", "Journal", "History")  # then the tabs the aids add (``assistant.ui.tabs``)
+
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
                  map_height: str = "640px", prefs: Optional[PagePrefs] = None):
-        self.campaign = campaign
-        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        super().__init__(campaign, errors, log_path=log_path)
         self.prefs = prefs if prefs is not None else PagePrefs.for_campaign(Path(campaign.path))
-        self._quiet = 0  # > 0 while the page itself sets widget values (no command, no pan)
         self._pending_remove: Optional[str] = None
         self._refusal: Optional[str] = None  # why writing is off (read-only place, file gone)
-        gm = campaign.map
-        self.map = MapView(gm, errors=self.errors, height=map_height)
-        self._build(gm)
+        self.tab_views: dict[str, View] = {}  # the aids' tabs opened so far, by title
+        self.add_map(height=map_height)
+        self._build()
         self.refresh()
 
-    @contextlib.contextmanager
-    def _quietly(self) -> Iterator[None]:
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-
     # ----- layout --------------------------------------------------------------------------
-    def _build(self, gm) -> None:
+    def _build(self) -> None:
         g = self.errors.guard
-        self.title = w.HTML(layout=w.Layout(flex="1 1 0", min_width="0"))
-        self.title.add_class("ca-title")
+        self.title.layout = w.Layout(flex="1 1 0", min_width="0")
         self.turn = w.HTML(layout=w.Layout(flex="0 1 auto", min_width="0"))
         self.turn.add_class("ca-turn")
         self.phase_btn = w.Button(description="Next phase", icon="step-forward",
@@ -137,8 +126,6 @@ class CampaignDashboard:
                         layout=w.Layout(align_items="center", width="100%", overflow="hidden",
                                         grid_gap="6px"))
         header.add_class("ca-header")
-        self.samples_note = w.HTML()
-        self.samples_note.add_class("ca-samples-note")
 
         # Place form (acts on the hex field, filled from the selection; Enter selects what is typed).
         self.hex_field = w.Text(description="Hex", placeholder="hex or place, then Enter",
@@ -147,9 +134,7 @@ class CampaignDashboard:
         self.hex_field.observe(g(self._on_hex_typed, "find hex"), names="value")
         self.hex_hint = w.HTML()
         self.hex_hint.add_class("ca-hex-hint")
-        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="260px"))
-        self.side.add_class("ca-side")
-        self.side.observe(g(self._on_side, "choose side"), names="value")
+        self.side_chooser("260px")
         self.category = w.ToggleButtons(options=[("Unit", "unit"), ("Installation", "installation")],
                                         value="unit", style={"button_width": "100px"})
         self.category.add_class("ca-category")
@@ -220,14 +205,13 @@ class CampaignDashboard:
         self.redo_btn.on_click(g(lambda _b: self.campaign.redo(), "redo"))
         history_box = w.VBox([w.HBox([self.undo_btn, self.redo_btn]), self.history])
 
-        # The map editor on this page's map, built when its tab is first opened.
-        self.editor = None
-        self.editor_box = w.VBox([])
-        self.tabs = w.Tab(children=[units_box, journal_box, history_box, self.editor_box])
-        for i, t in enumerate(["Units", "Journal", "History", "Map editor"]):
+        # The tabs the aids add (the map editor, on this page's map), each built when first opened.
+        self.aid_tabs = dashboard_tabs(failed=lambda module, e: self.errors.report(e, f"loading {module}"))
+        self.tabs = w.Tab(children=[units_box, journal_box, history_box, *(w.VBox([]) for _ in self.aid_tabs)])
+        for i, t in enumerate([*self.CORE_TABS, *(t.title for t in self.aid_tabs)]):
             self.tabs.set_title(i, t)
         self.tabs.add_class("ca-tabs")
-        self.tabs.observe(g(self._on_tab, "open the map editor"), names="selected_index")
+        self.tabs.observe(g(self._on_tab, "open a tab"), names="selected_index")
 
         # The selected hex's details: a fixed height (scrolls), so the tabs never move.
         self.details = w.HTML(value=self._details_html(None), layout=w.Layout(flex="1 1 auto", min_height="0",
@@ -242,26 +226,26 @@ class CampaignDashboard:
         details_box = w.VBox([self.details, self.hex_units_row],
                              layout=w.Layout(height=DETAILS_HEIGHT, overflow="hidden"))
         details_box.add_class("ca-details-box")
-        sidebar = w.VBox([details_box, self.tabs],
-                         layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, padding="0 0 0 8px"))
-        sidebar.add_class("ca-sidebar")
-        body = w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="400px")), sidebar],
-                      layout=w.Layout(width="100%", align_items="flex-start"))
+        body = self.beside_map(self.map, [details_box, self.tabs], width=SIDEBAR_WIDTH)
         self.refusal_note = w.HTML(layout=w.Layout(display="none"))
         self.refusal_note.add_class("ca-write-refusal")
         self.widget = w.VBox([w.HTML(STYLE), header, self.refusal_note, self.errors.widget, self.samples_note, body],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("ca-dashboard")
-        self.map.on_select(self._on_select)
 
     def _on_tab(self, change) -> None:
-        if change["new"] == 3 and self.editor is None:
-            from ..aids.mapedit.widget import MapEditor
+        i = (change["new"] or 0) - len(self.CORE_TABS)
+        if 0 <= i < len(self.aid_tabs) and self.aid_tabs[i].title not in self.tab_views:
+            self.errors.guard(self._open_tab, f"open the {self.aid_tabs[i].title.lower()}")(i)
 
-            self.editor = MapEditor(self.campaign, self.errors, map_view=self.map)
-            self.editor_box.children = (self.editor.widget,)
-            if self._refusal is not None:
-                self.set_write_refusal(self._refusal)
+    def _open_tab(self, i: int) -> None:
+        """Build an aid's tab on this page's campaign, errors and map (its first opening)."""
+        tab = self.aid_tabs[i]
+        view = as_view(tab.build(self.campaign, self.errors, self.map), self.campaign, self.errors)
+        self.tab_views[tab.title] = view
+        self.tabs.children[len(self.CORE_TABS) + i].children = (view.widget,)
+        if self._refusal is not None:
+            self.set_write_refusal(self._refusal)
 
     # ----- commands ------------------------------------------------------------------------
     def _hex(self) -> str:
@@ -319,7 +303,7 @@ class CampaignDashboard:
         u = self.campaign.state.units[uid]
         self._pending_remove = uid
         self.confirm_text.value = (
-            f"Remove <b>{html.escape(u.name or u.id)}</b> · {html.escape(self._side_label(u.side))} · "
+            f"Remove <b>{html.escape(u.name or u.id)}</b> · {html.escape(self.side_name(u.side))} · "
             f"at <b>{html.escape(u.hex)}</b> · from the campaign? <span style='color:#666'>(Undo brings "
             f"it back.)</span>")
         self.confirm_box.layout.display = "flex"
@@ -360,7 +344,7 @@ class CampaignDashboard:
     # ----- reactions -----------------------------------------------------------------------
     def _on_select(self, label: Optional[str]) -> None:
         if label and self.hex_field.value != label:
-            with self._quietly():
+            with self.quietly():
                 self.hex_field.value = label
         if label:
             self.move_btn.description = f"Move to {label}"
@@ -395,7 +379,7 @@ class CampaignDashboard:
     def _on_hex_unit_chosen(self, change) -> None:
         if self._quiet or not change["new"]:
             return
-        with self._quietly():
+        with self.quietly():
             self.unit_list.value = change["new"]
         self._choose(change["new"], pan=False)
 
@@ -419,12 +403,9 @@ class CampaignDashboard:
         """Redraw everything from the campaign's state (replaces values; never mutates them)."""
         c = self.campaign
         state = state if state is not None else c.state
-        gm = c.map
         t = state.turn
-        title = f"Campaign Assistant · {gm.spec.title} · {Path(c.path).name}"
-        self.title.value = (f"<span title='{html.escape(title)}'><span style='font-size:1.3em'><b>Campaign "
-                            f"Assistant</b></span> · {html.escape(gm.spec.title)} · "
-                            f"<code>{html.escape(Path(c.path).name)}</code></span>")
+        title = f"{self.NAME} · {c.map.spec.title} · {Path(c.path).name}"  # the whole line, when it is cut short
+        self.title.value = f"<span title='{html.escape(title)}'>{header_html(self.NAME, c)}</span>"
         phase = t.phase.name if t.phase is not None else "-"
         turn = turn_text(t.label)
         head, _, rest = turn.rpartition(t.label)
@@ -435,22 +416,10 @@ class CampaignDashboard:
         self.undo_btn.disabled = self._refusal is not None or not state.can_undo
         self.redo_btn.disabled = self._refusal is not None or not state.can_redo
         units = list(state.units.values())
-        names = {x.id: x.name for x in state.sides}
-        marks = [UnitMark(id=u.id, hex=u.hex, side=u.side, name=u.name or u.id,
-                          kind=u.kind + (" (installation)" if u.category == "installation" else ""),
-                          sample=u.sample, side_name=names.get(u.side, u.side)) for u in units]
-        side_ids = [x.id for x in state.sides] + sorted({u.side for u in units} - {x.id for x in state.sides})
-        self.map.set_units(marks, side_order=side_ids)
+        marks = unit_marks(state)
+        self.map.set_units(marks, side_order=side_order(state))
         self.map.set_corrections(state.map_corrections)  # corrected hexes outlined
-        sides = [(side_label(x.name, x.id), x.id) for x in state.sides]
-        if list(self.side.options) != sides:
-            ids = {x.id for x in state.sides}
-            current = self.side.value
-            kept = self.prefs.get("side")
-            with self._quietly():
-                self.side.options = sides
-                self.side.value = (current if current in ids else kept if kept in ids
-                                   else sides[0][1] if sides else None)
+        self.fill_sides(state, kept=lambda: self.prefs.get("side"))  # the side last chosen on this campaign's page
         kinds = sorted(set(DEFAULT_KINDS) | {str(u.kind) for u in units if u.kind})
         if list(self.kind.options) != kinds:
             self.kind.options = kinds
@@ -460,30 +429,24 @@ class CampaignDashboard:
             chosen = self.unit_list.value
             # Quietly: replacing the options selects the first entry on the way (ipywidgets),
             # which must not choose (and jump to) that unit.
-            with self._quietly(), self.unit_list.hold_sync():
+            with self.quietly(), self.unit_list.hold_sync():
                 self.unit_list.options = options
                 self.unit_list.value = chosen if chosen in {o[1] for o in options} else None
         if self._pending_remove is not None and self._pending_remove not in state.units:
             self._drop_confirm()
         self._show_chosen(state)
         self._show_hex(state)
-        n_sample = sum(m.sample for m in marks)
-        note = state.sample_note or ("the rulebook text does not give these values; enter your own "
-                                     "counters' values.")
-        self.samples_note.value = (
-            f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
-            f"<b>{n_sample} unit(s) marked [sample]</b>: demo values, not from the rulebook (more)"
-            f"</summary>{html.escape(note)}</details>") if n_sample else ""
+        self.show_samples(state)
         self.notes.value = self._notes_html(state)
         self.history.value = self._history_html(state)
-        if self.editor is not None:
-            self.editor.refresh(state)
+        for view in self.tab_views.values():
+            view.refresh(state)
 
     def write_buttons(self) -> list:
-        """Every button that records an event."""
+        """Every button that records an event (the aids' tabs' too)."""
         return [self.phase_btn, self.turn_btn, self.place_btn, self.move_btn, self.remove_btn, self.confirm_btn,
                 self.attrs_btn, self.note_btn, self.undo_btn, self.redo_btn,
-                *(self.editor.write_buttons() if self.editor is not None else ())]
+                *(b for view in self.tab_views.values() for b in view.write_buttons())]
 
     def set_write_refusal(self, reason: Optional[str]) -> None:
         """Writing off (buttons disabled, the reason shown above the page) or back on."""
@@ -504,13 +467,9 @@ class CampaignDashboard:
             self.refusal_note.layout.display = "block"
 
     # ----- the chosen unit and the selected hex ---------------------------------------------
-    def _side_label(self, side_id: str) -> str:
-        name = next((x.name for x in self.campaign.state.sides if x.id == side_id), side_id)
-        return side_label(name, side_id)
-
     def _unit_line(self, u) -> str:
         return (f"<span style='color:{side_colour(u.side, [x.id for x in self.campaign.state.sides])}'>■</span> "
-                f"<b>{html.escape(u.name or u.id)}</b> · {html.escape(self._side_label(u.side))} · "
+                f"<b>{html.escape(u.name or u.id)}</b> · {html.escape(self.side_name(u.side))} · "
                 f"{html.escape(u.kind)}{' (installation)' if u.category == 'installation' else ''}"
                 + (" <span class='ca-sample' title='sample value, not from the rulebook'>[sample]</span>"
                    if u.sample else "") + f" <code>{html.escape(u.id)}</code>")
@@ -540,7 +499,7 @@ class CampaignDashboard:
         names = {x.id: x.name for x in state.sides}
         options = [(list_entry(u.hex, u.name or u.id, names.get(u.side, u.side), u.sample), u.id) for u in here]
         chosen = self.unit_list.value
-        with self._quietly(), self.hex_units.hold_sync():
+        with self.quietly(), self.hex_units.hold_sync():
             if list(self.hex_units.options) != options:
                 self.hex_units.options = options
             self.hex_units.value = chosen if chosen in {o[1] for o in options} else None
@@ -609,9 +568,6 @@ class CampaignDashboard:
         return ("<table style='font-size:12px;border-collapse:collapse' cellpadding='2'>"
                 "<tr style='text-align:left'><th>#</th><th>turn</th><th>what happened</th></tr>"
                 f"{rows}</table>")
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
 
 
 def campaign_dashboard(path: Union[str, Path, None] = None) -> Union[DashboardPage, w.Widget]:

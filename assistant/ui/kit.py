@@ -1,10 +1,10 @@
-"""The dashboard kit: what every aid's page needs, in one place (design.md section 5).
+"""The dashboard kit: what every aid's page needs, in one place.
 
-An aid's notebook is three lines::
+An aid's notebook is three lines (``MyAidView`` is the aid's ``View``)::
 
     from assistant.ui.kit import dashboard
-    from assistant.aids.supply.widget import SupplyWidget
-    dashboard(SupplyWidget)
+    from assistant.aids.myaid.widget import MyAidView
+    dashboard(MyAidView)
 
 ``dashboard(factory)`` opens the campaign (the given FILE, else ``$CAMPAIGN_FILE`` as
 ``campaign serve`` hands it to every kernel, else the embedded demo); on any failure it returns
@@ -14,11 +14,13 @@ with ``factory(campaign, errors)`` and returns a ``DashboardPage`` that
 - polls the campaign file for other processes' events on the kernel's own event loop
   (``CampaignPoller``: widget updates then happen on the kernel's main thread like any callback),
 - calls the view's ``refresh(state)`` after every change, own or another process's, guarded,
+- tells the view when the campaign stops (or starts again) taking writes,
 - shows the ``ErrorPanel`` above the view (unless the view places it itself).
 
-The view contract: ``factory(campaign, errors)`` returns an ipywidgets widget or an object with a
-``widget`` attribute; optionally ``refresh(state)`` and ``close()``. Every callback the view
-wires goes through ``errors.guard(fn, "what it does")``.
+The view contract is ``assistant.ui.view.View`` (``factory(campaign, errors)`` returns one, or a
+bare ipywidgets widget); an aid's page builds on ``assistant.ui.page.Page``, which gives it the
+frame every page shares. Every callback the view wires goes through
+``errors.guard(fn, "what it does")``.
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ import ipywidgets as w
 from .errors import ErrorPanel
 from .server import ENV_CAMPAIGN
 from .userdirs import user_log_dir
+from .view import View, as_view
 
 POLL_SECONDS = 0.25
 POLL_BACKOFF = 2.0  # while the campaign file cannot be read
 DEFAULT_LOG = "dashboard.log"
 
-ViewFactory = Callable[[Any, ErrorPanel], Any]  # (Campaign, ErrorPanel) -> widget | object with .widget
+ViewFactory = Callable[[Any, ErrorPanel], Any]  # (Campaign, ErrorPanel) -> View | widget
 
 
 class CampaignPoller:
@@ -106,7 +109,7 @@ class CampaignPoller:
             self.interval = self.base_interval
 
     def _check_refusal(self) -> None:
-        """Tell ``on_refusal`` when the campaign starts (or stops) refusing writes (issue 13)."""
+        """Tell ``on_refusal`` when the campaign starts (or stops) refusing writes."""
         reason = getattr(self.campaign, "write_refusal", None)
         if reason != self.refusal:
             self.refusal = reason
@@ -121,16 +124,6 @@ class CampaignPoller:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-
-
-def view_widget(view: Any) -> w.Widget:
-    """The displayable widget of a view: the view itself or its ``widget`` attribute."""
-    if isinstance(view, w.Widget):
-        return view
-    widget = getattr(view, "widget", None)
-    if not isinstance(widget, w.Widget):
-        raise TypeError(f"view {type(view).__name__} is neither a widget nor has a 'widget' attribute")
-    return widget
 
 
 def _contains(root: w.Widget, target: w.Widget) -> bool:
@@ -149,7 +142,7 @@ class DashboardPage:
 
     campaign: Any
     errors: ErrorPanel
-    view: Any
+    view: View
     poller: CampaignPoller
     owns_campaign: bool = False
     _unsubscribe: Optional[Callable[[], None]] = field(default=None, repr=False)
@@ -159,7 +152,7 @@ class DashboardPage:
     def widget(self) -> w.Widget:
         """The view's widget, with the error panel above it unless the view already shows it."""
         if self._widget is None:
-            inner = view_widget(self.view)
+            inner = self.view.widget
             if _contains(inner, self.errors.widget):
                 self._widget = inner
             else:
@@ -179,9 +172,7 @@ class DashboardPage:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        close = getattr(self.view, "close", None)
-        if callable(close) and not isinstance(self.view, w.Widget):
-            close()
+        self.view.close()
         if self.owns_campaign:
             self.campaign.close()
 
@@ -195,18 +186,12 @@ def attach(factory: ViewFactory, campaign, *, errors: Optional[ErrorPanel] = Non
     """Build ``factory(campaign, errors)`` into a page over an already open campaign and start
     polling (if an event loop is running). A failing factory raises; ``dashboard()`` shows it."""
     errors = errors if errors is not None else ErrorPanel(log_path=log_path)
-    view = factory(campaign, errors)
-    view_widget(view)  # fail now, not when displayed
+    view = as_view(factory(campaign, errors), campaign, errors)  # a broken contract fails now, not when shown
     page = DashboardPage(campaign=campaign, errors=errors, view=view,
                          poller=CampaignPoller(campaign, errors, interval=interval),
                          owns_campaign=owns_campaign)
-    refresh = getattr(view, "refresh", None)
-    if callable(refresh):
-        page._unsubscribe = campaign.subscribe(
-            errors.guard(lambda state, _events: refresh(state), "campaign update"))
-    show = getattr(view, "set_write_refusal", None)
-    page.poller.on_refusal = show if callable(show) else (
-        lambda reason: reason and errors.report(PermissionError(f"writing is off: {reason}"), "campaign file"))
+    page._unsubscribe = campaign.subscribe(errors.guard(lambda state, _events: view.refresh(state), "campaign update"))
+    page.poller.on_refusal = view.set_write_refusal
     page.poller._check_refusal()  # a read-only place is known from the start
     page.poller.start()
     return page
@@ -242,7 +227,7 @@ def dashboard(factory: ViewFactory, path: Union[str, Path, None] = None, *,
     where = path
     try:
         where = campaign_path(path)
-        campaign = Campaign.open(where, readonly="auto")  # read-only media: view, no writes (issue 13)
+        campaign = Campaign.open(where, readonly="auto")  # read-only media: view, no writes
     except Exception as e:  # noqa: BLE001 - shown on the page, logged
         return error_page(e, f"opening campaign {where if where is not None else '(demo)'}", log_path=log)
     try:

@@ -12,13 +12,14 @@ import pytest
 
 from assistant.campaign import Campaign
 from assistant.ui.kit import CampaignPoller, DashboardPage, attach, dashboard
+from assistant.ui.view import View
 
 
-class NoteView:
+class NoteView(View):
     """The smallest aid view: shows the journal; its button's callback always fails."""
 
     def __init__(self, campaign, errors):
-        self.campaign = campaign
+        super().__init__(campaign, errors)
         self.label = w.HTML()
         self.button = w.Button(description="boom")
         self.button.on_click(errors.guard(self._boom, "boom button"))
@@ -111,8 +112,46 @@ def test_a_failing_view_gives_an_error_page_and_closes_the_campaign(camp_path, a
     assert "building broken for g.campaign" in text and "ZeroDivisionError" in text
     assert "Traceback" in log_text(assistant_home)  # a bug: its traceback is logged
     assert opened[0]._closed
-    not_a_view = dashboard(lambda c, e: object(), camp_path)
-    assert "neither a widget nor has a 'widget' attribute" in panel_text(not_a_view)
+
+
+class DuckView:
+    """Has what a view has (a widget, refresh, close) but does not say it is one."""
+
+    def __init__(self, campaign, errors):
+        self.widget = w.HTML("duck")
+
+    def refresh(self, state) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class NoWidgetView(View):
+    """Says it is a view but shows nothing."""
+
+
+@pytest.mark.parametrize("factory, words", [
+    (lambda c, e: object(), "view object is not an assistant.ui.view.View (nor a widget)"),
+    (DuckView, "view DuckView is not an assistant.ui.view.View (nor a widget)"),
+    (NoWidgetView, "view NoWidgetView has no widget to show"),
+])
+def test_the_view_contract_is_enforced_when_the_page_is_built(camp_path, assistant_home, factory, words):
+    page = dashboard(factory, camp_path)
+    assert isinstance(page, w.VBox) and "ca-error-page" in page._dom_classes
+    assert words in panel_text(page)
+    with Campaign.open(camp_path) as c, pytest.raises(TypeError, match="View"):
+        attach(factory, c)
+
+
+def test_a_view_is_told_when_writing_stops_and_by_default_the_panel_says_so(camp_path):
+    with Campaign.open(camp_path) as c:
+        page = attach(NoteView, c)
+        page.view.set_write_refusal("the file is on a read-only disk")
+        (rec,) = page.errors.records
+        assert rec.message == "PermissionError: writing is off: the file is on a read-only disk"
+        assert page.poller.on_refusal == page.view.set_write_refusal
+        page.close()
 
 
 def test_a_bare_widget_is_a_view_too(camp_path):

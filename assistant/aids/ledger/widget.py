@@ -14,75 +14,32 @@ offered as a download). Entries always go to the turn in force. The kit's poller
 from __future__ import annotations
 
 import base64
-import contextlib
-import html
 import io
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import ipywidgets as w
 
 from ...campaign.commands import Context
 from ...campaign.errors import CampaignError
 from ...rules.ledger import KINDS, Book, Priced, Statement
-from ...ui.dashboard import side_label
 from ...ui.errors import ErrorPanel
+from ...ui.html import error_line, esc, findings_html, num, rule_ref
+from ...ui.page import Page, side_label, text_style
 from .commands import AddEntry, CloseTurn, RuleRefusal
 from .engine import accounts_of, book_of, context_of, economy, forecast, frame, statements_of
 from .views import ARRIVES, SECTION_TITLES, arrival_turn, build_queue, history, sections
 
-LEVEL_COLOURS = {"error": "#b00020", "warning": "#e65100", "question": "#1565c0", "info": "#555"}
 FORM_WIDTH = "440px"
 CHART_SIZE = (5.6, 5.0)  # inches at CHART_DPI: three small panels, shown 1:1
 CHART_DPI = 100
 MAX_CHART_ACCOUNTS = 6
 NONE = ""
 
-STYLE = """<style>
-.ca-ledger .widget-html-content { line-height: 1.35; }
-.ca-ledger table { font-size: 12px; border-collapse: collapse; }
-.ca-ledger td, .ca-ledger th { padding: 1px 8px 1px 0; text-align: left; vertical-align: top; }
-.ca-ledger td.ca-num, .ca-ledger th.ca-num { text-align: right; font-variant-numeric: tabular-nums; }
-.ca-ledger .ca-rule { font-family: monospace; color: #444; }
-.ca-ledger .ca-ledger-sec td { font-weight: bold; padding-top: 4px; border-bottom: 1px solid #ddd; }
-.ca-ledger .ca-ledger-total td { font-weight: bold; border-top: 1px solid #888; }
-.ca-ledger-findings ul { margin: 2px 0 4px 0; padding-left: 18px; }
-.ca-ledger-error { color: #b00020; }
-</style>"""
-
-
-def _esc(x: Any) -> str:
-    return html.escape("" if x is None else str(x))
-
-
-def num(x: Any) -> str:
-    """An amount as the rules print it: whole numbers bare, fractions to two places."""
-    if x is None:
-        return "-"
-    x = float(x)
-    return f"{int(x)}" if x.is_integer() else f"{x:.2f}"
-
 
 def signed(x: Any) -> str:
     s = num(x)
     return s if s.startswith("-") or s == "0" else "+" + s
-
-
-def rule_ref(rule: str) -> str:
-    rule = str(rule or "").strip()
-    return "" if not rule else rule if rule.startswith("[") else f"[{rule}]"
-
-
-def findings_html(findings) -> str:
-    """Findings, errors first, each with its rule reference."""
-    if not findings:
-        return ""
-    order = {"error": 0, "warning": 1, "question": 2, "info": 3}
-    rows = "".join(
-        f"<li class='ca-ledger-finding ca-ledger-{_esc(f.level)}'><b style='color:{LEVEL_COLOURS.get(f.level, '#555')}'>"
-        f"{_esc(f.level)}</b> <span class='ca-rule'>{_esc(rule_ref(f.rule))}</span> {_esc(f.text)}</li>"
-        for f in sorted(findings, key=lambda f: order.get(f.level, 9)))
-    return f"<ul>{rows}</ul>"
 
 
 def statement_html(st: Statement, title: str = "") -> str:
@@ -95,16 +52,16 @@ def statement_html(st: Statement, title: str = "") -> str:
         rows.append(f"<tr class='ca-ledger-sec'><td colspan=2>{SECTION_TITLES[key]}</td>"
                     f"<td class='ca-num'>{signed(total) if lines else ''}</td><td></td><td></td></tr>")
         for l in lines:
-            rows.append(f"<tr class='ca-ledger-line ca-ledger-{_esc(l.kind)}'><td>{_esc(l.item or '')}</td>"
-                        f"<td>{_esc(l.kind)}</td><td class='ca-num'>{signed(l.amount)}</td>"
-                        f"<td class='ca-rule'>{_esc(rule_ref(l.rule))}</td><td>{_esc(l.note or '')}</td></tr>")
+            rows.append(f"<tr class='ca-ledger-line ca-ledger-{esc(l.kind)}'><td>{esc(l.item or '')}</td>"
+                        f"<td>{esc(l.kind)}</td><td class='ca-num'>{signed(l.amount)}</td>"
+                        f"<td class='ca-rule'>{esc(rule_ref(l.rule))}</td><td>{esc(l.note or '')}</td></tr>")
         if not lines:
             rows.append("<tr><td colspan=5 style='color:#888'>none</td></tr>")
     rows.append(f"<tr class='ca-ledger-total'><td colspan=2>Closing balance</td>"
                 f"<td class='ca-num ca-ledger-closing'>{num(st.closing)}</td><td></td><td></td></tr>")
-    steps = ("<details><summary>working</summary><ul>" + "".join(f"<li>{_esc(s)}</li>" for s in st.steps)
+    steps = ("<details><summary>working</summary><ul>" + "".join(f"<li>{esc(s)}</li>" for s in st.steps)
              + "</ul></details>") if st.steps else ""
-    return (f"<div class='ca-ledger-statement' data-account='{_esc(st.account)}'><b>{_esc(head)}</b>"
+    return (f"<div class='ca-ledger-statement' data-account='{esc(st.account)}'><b>{esc(head)}</b>"
             "<table><tr><th>item</th><th>kind</th><th class='ca-num'>amount</th><th>rule</th><th>note</th></tr>"
             + "".join(rows) + "</table>" + steps + "</div>")
 
@@ -117,7 +74,7 @@ def statements_html(sts: list[Statement], prefix: str = "") -> str:
     out = "".join(statement_html(st, f"{prefix}{st.side} {st.account}, {st.turn_label}") for st in full)
     if quiet:
         out += ("<div class='ca-ledger-quiet' style='color:#666'>No entries, balance 0: "
-                + ", ".join(_esc(st.account) for st in quiet) + "</div>")
+                + ", ".join(esc(st.account) for st in quiet) + "</div>")
     return out
 
 
@@ -164,8 +121,8 @@ def chart_png(df, side: str, side_name: str, accounts: tuple[str, ...]) -> bytes
 def download_link(data: bytes, filename: str, mime: str, text: str) -> str:
     """An HTML link that downloads ``data`` as ``filename`` (a data URI: no server needed)."""
     b64 = base64.b64encode(data).decode()
-    return (f"<a class='ca-ledger-download' download='{_esc(filename)}' href='data:{mime};base64,{b64}' "
-            f"target='_blank'>{_esc(text)}</a>")
+    return (f"<a class='ca-ledger-download' download='{esc(filename)}' href='data:{mime};base64,{b64}' "
+            f"target='_blank'>{esc(text)}</a>")
 
 
 def export_bytes(df, fmt: str) -> bytes:
@@ -181,36 +138,33 @@ def export_bytes(df, fmt: str) -> bytes:
     raise CampaignError(f"export format {fmt!r} is not csv or xlsx")
 
 
-class LedgerWidget:
-    """The ledger dashboard over one campaign (a dashboard-kit view: ``LedgerWidget(campaign,
-    errors)``). ``widget`` is displayed; the kit calls ``refresh(state)`` on every change."""
+class LedgerWidget(Page):
+    """The production ledger's page: a side's statement per turn and account, the forecast, the
+    build queue, charts and exports; an entry form checked by the rules before it is recorded."""
+
+    NAME = "Production ledger"
+    CSS = "ledger"
+    STYLE = text_style("ca-ledger", cell_padding="8px") + (
+        ".ca-ledger td.ca-num, .ca-ledger th.ca-num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+        ".ca-ledger .ca-ledger-sec td { font-weight: bold; padding-top: 4px; border-bottom: 1px solid #ddd; }\n"
+        ".ca-ledger .ca-ledger-total td { font-weight: bold; border-top: 1px solid #888; }\n")
+    SAMPLES = True
+    SAMPLE_NOTE = "the rulebook text does not give these values; enter your own."  # units and entries alike
+    READ_ONLY = ": the ledger can be read and exported, not written."
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
-        self.campaign = campaign
-        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
-        self.problem: Optional[str] = None  # the one line shown when the rules or the input refused
+        super().__init__(campaign, errors, log_path=log_path)
         self.findings: list = []  # the last draft's findings
         self.draft_entry = None
-        self.book: Optional[Book] = None
-        self._book_key: Any = None
-        self._quiet = 0
         self._followed_turn: Optional[int] = None  # the turn in force when the picker last followed it
         self._build()
         self.refresh()
 
     # ----- layout --------------------------------------------------------------------------
     def _build(self) -> None:
-        g = self.errors.guard
-        self.title = w.HTML()
-        self.samples_note = w.HTML()
-        self.samples_note.add_class("ca-samples-note")
-        self.readonly_note = w.HTML()
-        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="300px"))
-        self.side.add_class("ca-ledger-side")
-        self.side.observe(g(self._on_side, "choose side"), names="value")
-        self.turn = w.Dropdown(description="Turn", options=[], layout=w.Layout(width="260px"))
-        self.turn.add_class("ca-ledger-turn")
-        self.turn.observe(g(lambda _c: self._show_statement(), "choose turn"), names="value")
+        self.side_chooser("300px")
+        self.turn = self.part(w.Dropdown(description="Turn", options=[], layout=w.Layout(width="260px")), "turn")
+        self.on_change(self.turn, lambda _c: self._show_statement(), "choose turn")
         # The entry form.
         self.kind = w.Dropdown(description="Kind", options=list(KINDS), value="income", layout=w.Layout(width="215px"))
         self.kind.add_class("ca-ledger-kind")
@@ -233,23 +187,17 @@ class LedgerWidget:
         for x in (self.amount, self.arrives, self.to_account, self.note):
             x.continuous_update = False  # checked when the player leaves the field or presses Enter
         for x in (self.kind, self.account, self.item, self.amount, self.arrives, self.to_side, self.to_account):
-            x.observe(g(self._on_form, "check entry"), names="value")
-        self.price_note = w.HTML()
-        self.price_note.add_class("ca-ledger-price")
-        self.check_note = w.HTML()
-        self.check_note.add_class("ca-ledger-findings")
-        self.check_btn = w.Button(description="Check", icon="search", button_style="info")
-        self.check_btn.add_class("ca-ledger-check")
-        self.check_btn.on_click(g(lambda _b: self.check(), "check entry"))
-        self.record_btn = w.Button(description="Record", icon="check", button_style="success")
-        self.record_btn.add_class("ca-ledger-record")
-        self.record_btn.on_click(g(lambda _b: self.record(), "record entry"))
-        self.close_btn = w.Button(description="Close turn", icon="lock", layout=w.Layout(width="auto"),
-                                  tooltip="Apply the rules' carry-over and expiry for this side (one undoable event)")
-        self.close_btn.add_class("ca-ledger-close-turn")
-        self.close_btn.on_click(g(lambda _b: self.close_turn(), "close turn"))
-        self.message = w.HTML()
-        self.message.add_class("ca-ledger-message")
+            self.on_change(x, self._on_form, "check entry")
+        self.price_note = self.part(w.HTML(), "price")
+        self.check_note = self.part(w.HTML(), "findings")
+        self.check_btn = self.button("check", self.check, "check entry",
+                                     description="Check", icon="search", button_style="info")
+        self.record_btn = self.button("record", self.record, "record entry",
+                                      description="Record", icon="check", button_style="success")
+        self.close_btn = self.button(
+            "close-turn", self.close_turn, "close turn", description="Close turn", icon="lock",
+            layout=w.Layout(width="auto"),
+            tooltip="Apply the rules' carry-over and expiry for this side (one undoable event)")
         form = w.VBox([w.HTML("<b>New entry</b> (recorded in the turn in force)"),
                        w.HBox([self.kind, self.account]), self.item, self.price_note,
                        w.HBox([self.amount, self.arrives]), w.HBox([self.to_side, self.to_account]), self.note,
@@ -258,66 +206,32 @@ class LedgerWidget:
                       layout=w.Layout(width="460px", min_width="460px", padding="0 8px 0 0"))
         form.add_class("ca-ledger-form")
         # The views.
-        self.statement = w.HTML()
-        self.statement.add_class("ca-ledger-statements")
-        self.forecast_box = w.HTML()
-        self.forecast_box.add_class("ca-ledger-forecast")
-        self.queue = w.HTML()
-        self.queue.add_class("ca-ledger-queue")
-        self.chart = w.Image(format="png", layout=w.Layout(width=f"{int(CHART_SIZE[0] * CHART_DPI)}px",
-                                                            max_width="100%", display="none"))  # shown 1:1
-        self.chart.add_class("ca-ledger-chart")
-        self.chart_note = w.HTML()
-        self.chart_note.add_class("ca-ledger-chart-note")
-        self.export_csv = w.Button(description="Export CSV", icon="download")
-        self.export_csv.add_class("ca-ledger-export-csv")
-        self.export_csv.on_click(g(lambda _b: self.export("csv"), "export CSV"))
-        self.export_xlsx = w.Button(description="Export Excel", icon="download")
-        self.export_xlsx.add_class("ca-ledger-export-xlsx")
-        self.export_xlsx.on_click(g(lambda _b: self.export("xlsx"), "export Excel"))
-        self.export_note = w.HTML("<div style='color:#666'>The whole history (<code>campaign.ledger.frame()</code>), "
-                                  "one row per statement line, written beside the campaign file.</div>")
-        self.export_note.add_class("ca-ledger-export-note")
-        self.tabs = w.Tab(children=[self.statement, self.forecast_box, self.queue,
-                                    w.VBox([self.chart_note, self.chart]),
-                                    w.VBox([w.HBox([self.export_csv, self.export_xlsx]), self.export_note])])
-        for i, t in enumerate(["Statement", "Forecast", "Build queue", "Charts", "Export"]):
-            self.tabs.set_title(i, t)
-        self.tabs.add_class("ca-ledger-tabs")
-        self.tabs.observe(g(self._on_tab, "show tab"), names="selected_index")
+        self.statement = self.part(w.HTML(), "statements")
+        self.forecast_box = self.part(w.HTML(), "forecast")
+        self.queue = self.part(w.HTML(), "queue")
+        self.chart = self.part(w.Image(format="png", layout=w.Layout(width=f"{int(CHART_SIZE[0] * CHART_DPI)}px",
+                                                                     max_width="100%", display="none")),  # 1:1
+                               "chart")
+        self.chart_note = self.part(w.HTML(), "chart-note")
+        self.export_csv = self.button("export-csv", lambda: self.export("csv"), "export CSV",
+                                      description="Export CSV", icon="download")
+        self.export_xlsx = self.button("export-xlsx", lambda: self.export("xlsx"), "export Excel",
+                                       description="Export Excel", icon="download")
+        self.export_note = self.part(w.HTML("<div style='color:#666'>The whole history (<code>campaign.ledger.frame()"
+                                            "</code>), one row per statement line, written beside the campaign "
+                                            "file.</div>"), "export-note")
+        self.tabs = self.tab_set({"Statement": self.statement, "Forecast": self.forecast_box, "Build queue": self.queue,
+                                  "Charts": w.VBox([self.chart_note, self.chart]),
+                                  "Export": w.VBox([w.HBox([self.export_csv, self.export_xlsx]), self.export_note])})
+        self.on_change(self.tabs, self._on_tab, "show tab", names="selected_index")
         body = w.HBox([form, w.VBox([self.tabs], layout=w.Layout(flex="1 1 0", min_width="0"))],
                       layout=w.Layout(width="100%"))
-        self.widget = w.VBox([w.HTML(STYLE, layout=w.Layout(display="none")), self.title, self.samples_note,
-                              self.readonly_note, self.errors.widget, w.HBox([self.side, self.turn]), body],
-                             layout=w.Layout(width="100%"))
-        self.widget.add_class("ca-ledger")
-        self.widget.add_class("ca-page")
-
-    @contextlib.contextmanager
-    def _quietly(self) -> Iterator[None]:
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-
-    def _fail(self, e: BaseException, head: str = "Not recorded") -> None:
-        self.problem = str(e).splitlines()[0] if str(e) else type(e).__name__
-        self.message.value = f"<div class='ca-ledger-error'><b>{_esc(head)}</b>: {_esc(self.problem)}</div>"
-
-    def _ok(self, text: str = "") -> None:
-        self.problem = None
-        self.message.value = text
+        self.frame(w.HBox([self.side, self.turn]), body)
 
     # ----- the rules' view -----------------------------------------------------------------
     def current_book(self) -> Book:
         """The campaign's book now (rebuilt when the campaign changed)."""
-        state = self.campaign.state
-        key = (state.last_seq, id(state))
-        if self.book is None or self._book_key != key:
-            self.book = book_of(state)
-            self._book_key = key
-        return self.book
+        return self.per_state("book", book_of)
 
     def catalogue(self) -> list[Priced]:
         side = self.side.value
@@ -352,18 +266,18 @@ class LedgerWidget:
             entry, findings = self.command().draft(self.campaign.state, Context(map=self.campaign.map,
                                                                                 event=lambda seq: None))
         except CampaignError as e:
-            self._fail(e, "Cannot check")
+            self.fail(e, "Cannot check")
             return None
         self.draft_entry, self.findings = entry, list(findings)
         errors = [f for f in findings if f.level == "error"]
         verdict = ("<div class='ca-ledger-verdict ca-ledger-error'><b>The rules forbid this entry</b></div>" if errors
                    else "<div class='ca-ledger-verdict' style='color:#2e7d32'><b>The rules allow this entry</b>"
                    + (" (see the advice)" if findings else "") + "</div>")
-        self.check_note.value = (f"<div>{_esc(entry.side)} {_esc(entry.kind)} <b>{num(entry.amount)}</b> "
-                                 f"{_esc(entry.account)}" + (f" ({_esc(entry.item)})" if entry.item else "")
-                                 + (f" <span class='ca-rule'>{_esc(rule_ref(entry.rule))}</span>" if entry.rule else "")
-                                 + "</div>" + verdict + findings_html(findings))
-        self._ok()
+        self.check_note.value = (f"<div>{esc(entry.side)} {esc(entry.kind)} <b>{num(entry.amount)}</b> "
+                                 f"{esc(entry.account)}" + (f" ({esc(entry.item)})" if entry.item else "")
+                                 + (f" <span class='ca-rule'>{esc(rule_ref(entry.rule))}</span>" if entry.rule else "")
+                                 + "</div>" + verdict + findings_html(findings, self.prefix))
+        self.ok()
         return entry, findings
 
     def record(self):
@@ -373,18 +287,18 @@ class LedgerWidget:
             rec = self.campaign.execute(self.command())
         except RuleRefusal as r:
             self.findings = list(r.findings)
-            self.check_note.value = findings_html(r.findings)
-            self._fail(CampaignError("; ".join(f"{f.ref} {f.text}" for f in r.findings if f.level == "error")),
+            self.check_note.value = findings_html(r.findings, self.prefix)
+            self.fail(CampaignError("; ".join(f"{f.ref} {f.text}" for f in r.findings if f.level == "error")),
                        "Refused by the rules")
             return None
         except CampaignError as e:
-            self._fail(e)
+            self.fail(e)
             return None
         e0 = rec.body.entries[0]
-        self._ok(f"<div class='ca-ledger-recorded'>Recorded {_esc(e0['side'])} {_esc(e0['kind'])} "
-                 f"{num(e0['amount'])} {_esc(e0['account'])}" + (f" ({_esc(e0['item'])})" if e0.get("item") else "")
+        self.ok(f"<div class='ca-ledger-recorded'>Recorded {esc(e0['side'])} {esc(e0['kind'])} "
+                 f"{num(e0['amount'])} {esc(e0['account'])}" + (f" ({esc(e0['item'])})" if e0.get("item") else "")
                  + f" (#{rec.seq}); undo it from the campaign dashboard's history.</div>")
-        with self._quietly():
+        with self.quietly():
             self.amount.value = self.note.value = self.arrives.value = ""
         self.check_note.value = ""
         return rec
@@ -395,12 +309,12 @@ class LedgerWidget:
         try:
             rec = self.campaign.execute(CloseTurn(side=self.side.value))
         except CampaignError as e:
-            self._fail(e, "Cannot close")
+            self.fail(e, "Cannot close")
             return None
         lines = "; ".join(f"{e['kind']} {signed(e['amount'])} {e['account']}" + (f" ({e['item']})" if e.get("item") else "")
                           + (f" {rule_ref(e['rule'])}" if e.get("rule") else "") for e in rec.body.entries)
-        self._ok(f"<div class='ca-ledger-closed'>Closed {_esc(self.campaign.state.turn.label)} for "
-                 f"{_esc(self.side.value)} (#{rec.seq}): {_esc(lines)}</div>")
+        self.ok(f"<div class='ca-ledger-closed'>Closed {esc(self.campaign.state.turn.label)} for "
+                 f"{esc(self.side.value)} (#{rec.seq}): {esc(lines)}</div>")
         return rec
 
     def export(self, fmt: str) -> Optional[Path]:
@@ -416,10 +330,10 @@ class LedgerWidget:
             from ...campaign.export import atomic_write
 
             atomic_write(path, lambda p: p.write_bytes(data))
-            where = f"written to <code class='ca-ledger-export-path'>{_esc(path)}</code>"
+            where = f"written to <code class='ca-ledger-export-path'>{esc(path)}</code>"
         except OSError as e:
             path = None
-            where = f"not written beside the campaign ({_esc(e.strerror or e)})"
+            where = f"not written beside the campaign ({esc(e.strerror or e)})"
         self.export_note.value = (f"<div class='ca-ledger-exported'>{len(df)} rows {where}; {link}</div>")
         return path
 
@@ -436,7 +350,7 @@ class LedgerWidget:
         if change is not None and change.get("owner") is self.item:
             p = self.priced()
             if p is not None:
-                with self._quietly():
+                with self.quietly():
                     self.kind.value = p.kind
                     if p.account in self.account.options:
                         self.account.value = p.account
@@ -455,11 +369,11 @@ class LedgerWidget:
         if p is None:
             self.price_note.value = ""
             return
-        price = (f"<b>{num(p.amount)}</b> {_esc(p.account)}" if p.amount is not None
-                 else f"{_esc(p.account)}, no printed price: enter the amount from your table")
-        self.price_note.value = (f"<div class='ca-ledger-priced'><b>{_esc(p.item)}</b> ({_esc(p.kind)}): {price} "
-                                 f"<span class='ca-rule'>{_esc(rule_ref(p.rule))}</span>"
-                                 + (f" <span style='color:#666'>{_esc(p.doc)}</span>" if p.doc else "") + "</div>")
+        price = (f"<b>{num(p.amount)}</b> {esc(p.account)}" if p.amount is not None
+                 else f"{esc(p.account)}, no printed price: enter the amount from your table")
+        self.price_note.value = (f"<div class='ca-ledger-priced'><b>{esc(p.item)}</b> ({esc(p.kind)}): {price} "
+                                 f"<span class='ca-rule'>{esc(rule_ref(p.rule))}</span>"
+                                 + (f" <span style='color:#666'>{esc(p.doc)}</span>" if p.doc else "") + "</div>")
         if p.amount is not None:
             self.amount.placeholder = f"{num(p.amount)} (priced)"
 
@@ -471,8 +385,8 @@ class LedgerWidget:
             accounts = list(accounts_of(state, [side]).get(side, ())) if side else []
         except CampaignError as e:
             self._catalogue, accounts = [], []
-            self._fail(e, "No ledger")
-        with self._quietly():
+            self.fail(e, "No ledger")
+        with self.quietly():
             if list(self.account.options) != accounts:
                 self.account.options = accounts
                 self.account.value = accounts[0] if accounts else None
@@ -500,7 +414,7 @@ class LedgerWidget:
         try:
             sts = statements_of(self.campaign.state, [side], [turn], book=self.current_book())
         except CampaignError as e:
-            self._fail(e, "No ledger")
+            self.fail(e, "No ledger")
             self.statement.value = ""
             return
         closed = any(e.side == side and e.turn == turn and e.data.get("close") for e in self.current_book().entries)
@@ -515,10 +429,10 @@ class LedgerWidget:
         try:
             sts = forecast(self.campaign.state, self.campaign.graph(), side)
         except CampaignError as e:
-            self.forecast_box.value = f"<div class='ca-ledger-error'>{_esc(str(e).splitlines()[0])}</div>"
+            self.forecast_box.value = error_line(self.css("error"), self.one_line(e))
             return
         label = self.campaign.state.turn.label
-        self.forecast_box.value = (f"<div style='color:#666'>{_esc(label)} as the rules compute it: the recorded "
+        self.forecast_box.value = (f"<div style='color:#666'>{esc(label)} as the rules compute it: the recorded "
                                    "entries, the income the rules fix and the turn's close — nothing recorded.</div>"
                                    + statements_html(sts, "Forecast: "))
 
@@ -527,17 +441,17 @@ class LedgerWidget:
         try:
             items = build_queue(self.campaign.state, side, book=self.current_book()) if side else []
         except CampaignError as e:
-            self.queue.value = f"<div class='ca-ledger-error'>{_esc(str(e).splitlines()[0])}</div>"
+            self.queue.value = error_line(self.css("error"), self.one_line(e))
             return
         if not items:
             self.queue.value = ("<div class='ca-ledger-queue-empty' style='color:#666'>Nothing on order: an entry "
                                 "with an arrival turn (the form's Arrives) shows here.</div>")
             return
         rows = "".join(
-            f"<tr class='ca-ledger-queue-row{' ca-ledger-due' if q.due else ''}'><td>{_esc(q.item or '')}</td>"
-            f"<td class='ca-num'>{num(q.amount)} {_esc(q.account)}</td><td>{_esc(q.ordered_label)}</td>"
-            f"<td><b>{_esc(q.arrives_label)}</b>{' (due)' if q.due else ''}</td>"
-            f"<td class='ca-rule'>{_esc(rule_ref(q.rule))}</td></tr>" for q in items)
+            f"<tr class='ca-ledger-queue-row{' ca-ledger-due' if q.due else ''}'><td>{esc(q.item or '')}</td>"
+            f"<td class='ca-num'>{num(q.amount)} {esc(q.account)}</td><td>{esc(q.ordered_label)}</td>"
+            f"<td><b>{esc(q.arrives_label)}</b>{' (due)' if q.due else ''}</td>"
+            f"<td class='ca-rule'>{esc(rule_ref(q.rule))}</td></tr>" for q in items)
         self.queue.value = ("<table><tr><th>item</th><th class='ca-num'>cost</th><th>ordered</th><th>arrives</th>"
                             f"<th>rule</th></tr>{rows}</table>")
 
@@ -552,37 +466,27 @@ class LedgerWidget:
             has_entries = any(e.side == side or e.to_side == side for e in self.current_book().entries)
             png = chart_png(df, side, names.get(side, side), accounts_of(state, [side])[side]) if has_entries else b""
         except CampaignError as e:
-            self.chart_note.value = f"<div class='ca-ledger-error'>{_esc(str(e).splitlines()[0])}</div>"
+            self.chart_note.value = error_line(self.css("error"), self.one_line(e))
             return
         self.chart.value = png
         self.chart.layout.display = "block" if png else "none"
         turns = df["turn"].nunique() if len(df) else 0
-        self.chart_note.value = (f"<div class='ca-ledger-chart-summary'>{_esc(side)} over {turns} turn(s): "
+        self.chart_note.value = (f"<div class='ca-ledger-chart-summary'>{esc(side)} over {turns} turn(s): "
                                  "closing balance, income, losses of each account in use.</div>" if png
                                  else "<div style='color:#666'>No entries yet.</div>")
 
-    def set_write_refusal(self, reason: Optional[str]) -> None:
-        self.readonly_note.value = (f"<div style='color:#666'>The campaign file is read-only here ({_esc(reason)}): "
-                                    "the ledger can be read and exported, not written.</div>" if reason else "")
-        for b in (self.record_btn, self.close_btn):
-            b.disabled = bool(reason)
+    def write_buttons(self) -> list[w.Button]:
+        return [self.record_btn, self.close_btn]
 
     def refresh(self, state=None) -> None:
         """Redraw from the campaign's state: sides, turns (following the turn in force), the views."""
         state = state if state is not None else self.campaign.state
-        self.title.value = (f"<span style='font-size:1.3em'><b>Production ledger</b></span> · {_esc(state.game)} · "
-                            f"<code>{_esc(Path(self.campaign.path).name)}</code> · {_esc(state.turn.label)}")
-        sides = [(side_label(s.name, s.id), s.id) for s in state.sides]
+        self.show_header(state)
         now = state.turn.index
         first = min([now] + (self.current_book().turns() if self._economy_ok() else []))
         turns = [(state.calendar.turn(i).label, i) for i in range(max(0, min(first, now)), now + 1)]
-        changed_side = False
-        with self._quietly():
-            if list(self.side.options) != sides:
-                current = self.side.value
-                self.side.options = sides
-                self.side.value = current if current in {v for _, v in sides} else (sides[0][1] if sides else None)
-                changed_side = True
+        changed_side = self.fill_sides(state)
+        with self.quietly():
             if list(self.turn.options) != turns:
                 keep = self.turn.value
                 self.turn.options = turns
@@ -593,12 +497,8 @@ class LedgerWidget:
             self._fill_form()
         n_sample = sum(u.sample for u in state.units.values())
         n_sample_entries = sum(bool(e.data.get("sample")) for e in self.current_book().entries) if self._economy_ok() else 0
-        note = state.sample_note or "the rulebook text does not give these values; enter your own."
-        self.samples_note.value = (
-            f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
-            f"<b>{n_sample} unit(s) and {n_sample_entries} ledger entr{'y' if n_sample_entries == 1 else 'ies'} "
-            f"marked [sample]</b>: demo values, not from the rulebook (more)</summary>{_esc(note)}</details>"
-        ) if n_sample or n_sample_entries else ""
+        self.show_samples(state, f"{n_sample} unit(s) and {n_sample_entries} ledger "
+                                 f"entr{'y' if n_sample_entries == 1 else 'ies'}" if n_sample or n_sample_entries else "")
         self._show()
         if self.check_note.value and not self._quiet:
             self.check()  # the shown verdict follows the ledger (another page may have changed a balance)
@@ -608,18 +508,8 @@ class LedgerWidget:
             self.current_book()
             return True
         except CampaignError as e:
-            self._fail(e, "No ledger")
+            self.fail(e, "No ledger")
             return False
 
-    def close(self) -> None:
-        pass
 
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
-
-
-def ledger_dashboard(path=None):
-    """The ledger dashboard for ``path`` (default ``$CAMPAIGN_FILE``, else the demo) via the kit."""
-    from ...ui.kit import dashboard
-
-    return dashboard(LedgerWidget, path)
+ledger_dashboard = LedgerWidget.open  # the page on a campaign file (default: $CAMPAIGN_FILE, the demo)

@@ -23,6 +23,7 @@ import ipywidgets as w
 from ...maps.hexsides import feature_vocabulary, hexside_id
 from ...ui.errors import ErrorPanel
 from ...ui.mapview import MapView
+from ...ui.page import Page
 from .commands import EditMap
 from .csvimport import MapCsvError, parse_map_csv
 from .vocab import hex_attributes
@@ -45,13 +46,16 @@ def changed_keys(old: Mapping, new: Mapping) -> list[str]:
     return sorted(out)
 
 
-class MapEditor:
-    """The map editor; ``widget`` is displayed (with the map unless it edits a dashboard's map)."""
+class MapEditor(Page):
+    """The map editor; ``widget`` is displayed (its own page with the map, or only its panel when
+    it edits a dashboard's map)."""
+
+    NAME = "Map editor"
+    CSS = "mapedit"
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, map_view: Optional[MapView] = None,
                  map_height: str = "620px", log_path: Optional[Path] = None):
-        self.campaign = campaign
-        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        super().__init__(campaign, errors, log_path=log_path)
         self.own_map = map_view is None
         self.map = map_view if map_view is not None else MapView(campaign.map, errors=self.errors,
                                                                  height=map_height)
@@ -87,37 +91,14 @@ class MapEditor:
         self.picked.add_class("ca-mapedit-picked")
 
         opts = [(f"{a.id}" + (f"  {a.rule}" if a.rule else ""), a.id) for a in self.attrs.values()]
-        self.attr = w.Dropdown(options=opts, description="attribute", layout=w.Layout(width="100%"))
-        self.attr.add_class("ca-mapedit-attr")
-        self.attr.observe(g(self._on_attr, "attribute"), names="value")
-        self.value = w.Combobox(options=(), placeholder="value", ensure_option=False, description="value",
-                                layout=w.Layout(width="100%"))
-        self.value.add_class("ca-mapedit-value")
-        self.attr_doc = w.HTML()
-        self.apply_btn = w.Button(description="Set", icon="check", button_style="primary")
-        self.apply_btn.add_class("ca-mapedit-apply")
-        self.apply_btn.on_click(g(self._apply, "set hex attribute"))
-        self.unset_btn = w.Button(description="Clear attribute", icon="eraser")
-        self.unset_btn.add_class("ca-mapedit-unset")
-        self.unset_btn.on_click(g(self._unset, "clear hex attribute"))
-        self.hex_box = w.VBox([self.attr, self.attr_doc, self.value, w.HBox([self.apply_btn, self.unset_btn])])
-
+        (self.attr, self.value, self.attr_doc, self.apply_btn, self.unset_btn, self.hex_box) = self._setter(
+            "attribute", opts, ("attr", "value", "apply", "unset"), ("Set", "Clear attribute"), "hex attribute",
+            self._on_attr, self.paint_value)
         fopts = [(f"{f.id}  {f.rule}", f.id) for f in self.features.values()]
-        self.feature = w.Dropdown(options=fopts, description="feature", layout=w.Layout(width="100%"))
-        self.feature.add_class("ca-mapedit-feature")
-        self.feature.observe(g(self._on_feature, "feature"), names="value")
-        self.fvalue = w.Combobox(options=(), placeholder="value", ensure_option=False, description="value",
-                                 layout=w.Layout(width="100%"))
-        self.fvalue.add_class("ca-mapedit-fvalue")
-        self.feature_doc = w.HTML()
-        self.side_btn = w.Button(description="Set hexside", icon="check", button_style="primary")
-        self.side_btn.add_class("ca-mapedit-side-apply")
-        self.side_btn.on_click(g(self._apply_side, "set hexside feature"))
-        self.side_unset_btn = w.Button(description="Clear feature", icon="eraser")
-        self.side_unset_btn.add_class("ca-mapedit-side-unset")
-        self.side_unset_btn.on_click(g(self._unset_side, "clear hexside feature"))
-        self.side_box = w.VBox([self.feature, self.feature_doc, self.fvalue,
-                                w.HBox([self.side_btn, self.side_unset_btn])], layout=w.Layout(display="none"))
+        (self.feature, self.fvalue, self.feature_doc, self.side_btn, self.side_unset_btn, self.side_box) = self._setter(
+            "feature", fopts, ("feature", "fvalue", "side-apply", "side-unset"), ("Set hexside", "Clear feature"),
+            "hexside feature", self._on_feature, self.set_feature)
+        self.side_box.layout.display = "none"
 
         self.upload = w.FileUpload(accept=".csv,text/csv", multiple=False, description="CSV…")
         self.upload.add_class("ca-mapedit-upload")
@@ -138,12 +119,24 @@ class MapEditor:
         self._on_attr(None)
         self._on_feature(None)
         if self.own_map:
-            side = w.Box([self.panel], layout=w.Layout(width="400px", min_width="400px", padding="0 0 0 8px"))
-            body = w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="400px")), side],
-                          layout=w.Layout(width="100%", align_items="flex-start"))
-            self.widget = w.VBox([self.errors.widget, body], layout=w.Layout(width="100%"))
+            self.frame(self.beside_map(self.map, [self.panel], width="400px"))
         else:
             self.widget = self.panel
+
+    def _setter(self, what: str, options: list, names: tuple[str, ...], labels: tuple[str, str], context: str,
+                on_pick, set_value) -> tuple:
+        """A picker of the game's vocabulary (``what``: an attribute, a feature), its value, its doc
+        and the Set and Clear buttons (``set_value(name, value)``; None clears), in one box."""
+        picker = self.part(w.Dropdown(options=options, description=what, layout=w.Layout(width="100%")), names[0])
+        picker.observe(self.errors.guard(on_pick, what), names="value")
+        value = self.part(w.Combobox(options=(), placeholder="value", ensure_option=False, description="value",
+                                     layout=w.Layout(width="100%")), names[1])
+        doc = w.HTML()
+        set_btn = self.button(names[2], lambda: set_value(picker.value, value.value), f"set {context}",
+                              description=labels[0], icon="check", button_style="primary")
+        clear_btn = self.button(names[3], lambda: set_value(picker.value, None), f"clear {context}",
+                                description=labels[1], icon="eraser")
+        return picker, value, doc, set_btn, clear_btn, w.VBox([picker, doc, value, w.HBox([set_btn, clear_btn])])
 
     # ----- picking -------------------------------------------------------------------------
     def _on_select(self, label: Optional[str]) -> None:
@@ -261,18 +254,6 @@ class MapEditor:
             raise MapCsvError("pick a hexside first: click two adjacent hexes in Hexside mode")
         self._execute(EditMap(how="painted", hexsides=[(tuple(self.side_pick), {feature: value})]))
 
-    def _apply(self, _b=None) -> None:
-        self.paint_value(self.attr.value, self.value.value)
-
-    def _unset(self, _b=None) -> None:
-        self.paint_value(self.attr.value, None)
-
-    def _apply_side(self, _b=None) -> None:
-        self.set_feature(self.feature.value, self.fvalue.value)
-
-    def _unset_side(self, _b=None) -> None:
-        self.set_feature(self.feature.value, None)
-
     def import_text(self, text: str, name: str = "upload.csv") -> None:
         """Import a map CSV's text (all rows or none)."""
         self._execute(parse_map_csv(self.campaign.map, text, name))
@@ -299,6 +280,8 @@ class MapEditor:
         """Redraw what changed since the last refresh: the changed hexes and, if hexside
         corrections changed, the hexside features."""
         state = state if state is not None else self.campaign.state
+        if self.own_map:
+            self.show_header(state)
         hexes = changed_keys(self._seen_hexes, state.map_corrections)
         sides = changed_keys(self._seen_sides, state.hexside_corrections)
         self._seen_hexes, self._seen_sides = dict(state.map_corrections), dict(state.hexside_corrections)
@@ -330,12 +313,5 @@ class MapEditor:
             for name in self.map.overlays_in("mapedit"):
                 self.map.clear_overlay(name)
 
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
 
-
-def map_editor(path=None):
-    """The map editor page for ``path`` (default ``$CAMPAIGN_FILE``, else the demo) through the kit."""
-    from ...ui.kit import dashboard
-
-    return dashboard(MapEditor, path)
+map_editor = MapEditor.open  # the page on a campaign file (default: $CAMPAIGN_FILE, the demo)

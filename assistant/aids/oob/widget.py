@@ -11,16 +11,15 @@ edits is kept (the save then refuses a type changed meanwhile, by the command's 
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Any, Optional
 
 import ipywidgets as w
 
 from ...campaign.errors import CampaignError
-from ...ui.dashboard import side_label
 from ...ui.errors import ErrorPanel
-from ...ui.mapview import MapView, UnitMark
+from ...ui.html import esc
+from ...ui.page import Page, side_label, side_order, unit_marks
 from .commands import ImportTypes, PlaceByType, check_rows
 from .events import unit_types
 from .schema import load_schema
@@ -28,10 +27,6 @@ from .schema import load_schema
 CELL = w.Layout(width="110px")
 NAME = w.Layout(width="170px")
 OK, BAD = "#2e7d32", "#b00020"
-
-
-def _esc(x: Any) -> str:
-    return html.escape(str(x))
 
 
 def _cell_text(val: Any) -> str:
@@ -62,19 +57,19 @@ class GridRow:
                 "sample": "yes" if self.sample.value else "no", **{a: c.value for a, c in self.cells.items()}}
 
 
-class OobWidget:
+class OobWidget(Page):
     """The orders-of-battle dashboard over one campaign (a dashboard-kit view)."""
+
+    NAME = "Orders of battle"
+    CSS = "oob"
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
                  map_height: str = "520px"):
-        self.campaign = campaign
-        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        super().__init__(campaign, errors, log_path=log_path)
         self.schema = load_schema(campaign.state.game)
         self.rows: list[GridRow] = []
-        self.map = MapView(campaign.map, errors=self.errors, height=map_height)
-        self.map.on_select(self._on_select)
+        self.add_map(height=map_height)
         g = self.errors.guard
-        self.title = w.HTML()
         self.kind = w.Dropdown(options=list(self.schema), description="kind")
         self.kind.observe(g(lambda _c: self.load_grid(), "choose kind"), names="value")
         self.header = w.HTML()
@@ -97,8 +92,7 @@ class OobWidget:
                          self.status])
         placer = w.VBox([w.HTML("<b>Place a unit by type</b> (click a hex)"), self.place_type, self.place_hex,
                          self.place_side, self.place_name, self.place_btn, self.place_status])
-        self.widget = w.VBox([self.title, self.errors.widget, editor,
-                              w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto")), placer])])
+        self.frame(editor, w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto")), placer]))
         self.load_grid()
         self.refresh()
 
@@ -116,8 +110,8 @@ class OobWidget:
         types = [t for t in unit_types(self.campaign.state).values() if t.kind == kind]
         self.rows = [GridRow(attrs, nations, {"unit_type": t.name, "nation": t.nation, "sample": t.sample, **t.attrs},
                              original=t.name) for t in types]
-        self.header.value = ("<code>unit_type · nation · " + " · ".join(_esc(a) for a in attrs) + "</code>"
-                             + "".join(f"<br><small>{_esc(a.name)} {_esc(a.rule)}: {_esc(a.doc)}"
+        self.header.value = ("<code>unit_type · nation · " + " · ".join(esc(a) for a in attrs) + "</code>"
+                             + "".join(f"<br><small>{esc(a.name)} {esc(a.rule)}: {esc(a.doc)}"
                                        + (f" ({a.min:g}..{a.max:g})" if a.min is not None and a.max is not None else "")
                                        + "</small>" for a in self.schema[kind].attrs.values()) if kind else "")
         self._draw_grid()
@@ -142,7 +136,7 @@ class OobWidget:
         by_row = {i: msg for i, msg in problems}
         for i, r in enumerate(kept, 1):
             msg = by_row.get(i)
-            r.note.value = f"<span style='color:{BAD}'>row {i}: {_esc(msg)}</span>" if msg else ""
+            r.note.value = f"<span style='color:{BAD}'>row {i}: {esc(msg)}</span>" if msg else ""
         for r in self.rows:
             if r.remove.value:
                 r.note.value = ""
@@ -164,10 +158,10 @@ class OobWidget:
             rec = self.campaign.execute(ImportTypes(rows=[r.values(kind) for r in kept], replace=True, remove=remove,
                                                     source="grid"))
         except CampaignError as e:
-            self.status.value = f"<span style='color:{BAD}'>{_esc(e)}</span>"
+            self.status.value = f"<span style='color:{BAD}'>{esc(e)}</span>"
             return None
         self.load_grid()
-        self.status.value = f"<span style='color:{OK}'>saved: {_esc(rec.body.summary())} (#{rec.seq})</span>"
+        self.status.value = f"<span style='color:{OK}'>saved: {esc(rec.body.summary())} (#{rec.seq})</span>"
         self.refresh()
         return rec.seq
 
@@ -182,23 +176,18 @@ class OobWidget:
                                                     side=self.place_side.value or None,
                                                     name=self.place_name.value.strip() or None))
         except CampaignError as e:
-            self.place_status.value = f"<span style='color:{BAD}'>{_esc(e)}</span>"
+            self.place_status.value = f"<span style='color:{BAD}'>{esc(e)}</span>"
             return None
         u = rec.body.unit
-        self.place_status.value = f"<span style='color:{OK}'>placed {_esc(u.id)} at {_esc(u.hex)} (#{rec.seq})</span>"
+        self.place_status.value = f"<span style='color:{OK}'>placed {esc(u.id)} at {esc(u.hex)} (#{rec.seq})</span>"
         self.refresh()
         return rec.seq
 
     # ----- refresh ---------------------------------------------------------------------------
     def refresh(self, state=None) -> None:
         state = state if state is not None else self.campaign.state
-        self.title.value = (f"<span style='font-size:1.3em'><b>Orders of battle</b></span> · "
-                            f"{_esc(self.campaign.map.spec.title)} · <code>{_esc(Path(self.campaign.path).name)}</code>"
-                            f" · {len(unit_types(state))} unit type(s) · counter values are yours: none ship")
-        names = {s.id: s.name for s in state.sides}
-        self.map.set_units([UnitMark(id=u.id, hex=u.hex, side=u.side, name=u.name or u.id, kind=u.kind,
-                                     sample=u.sample, side_name=names.get(u.side, u.side))
-                            for u in state.units.values()], side_order=[s.id for s in state.sides])
+        self.show_header(state, f"{len(unit_types(state))} unit type(s)", "counter values are yours: none ship")
+        self.map.set_units(unit_marks(state, installations=False), side_order=side_order(state))
         types = list(unit_types(state))
         if list(self.place_type.options) != types:
             current = self.place_type.value
@@ -213,6 +202,3 @@ class OobWidget:
         edited = any(r.original is None for r in self.rows)
         if saved != current and not edited:
             self.load_grid()
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)

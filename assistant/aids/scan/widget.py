@@ -13,7 +13,6 @@ and size go into the campaign.
 
 from __future__ import annotations
 
-import html
 import io
 from pathlib import Path
 from typing import Optional
@@ -25,7 +24,8 @@ from PIL import Image
 from ...campaign.errors import CampaignError
 from ...ui.board import data_url
 from ...ui.errors import ErrorPanel
-from ...ui.mapview import MapView
+from ...ui.html import esc
+from ...ui.page import Page
 from .commands import AlignScan, RemoveScan, image_size
 from .events import Scan, scans_of
 from .render import grid_lines, notice, warp
@@ -37,17 +37,15 @@ POINT_COLOURS = ("#d81b60", "#1e88e5", "#43a047")
 SIDEBAR_WIDTH = "420px"
 
 
-def _esc(x) -> str:
-    return html.escape("" if x is None else str(x))
-
-
-class ScanWidget:
+class ScanWidget(Page):
     """The scan view over one campaign (a dashboard-kit view: ``ScanWidget(campaign, errors)``)."""
+
+    NAME = "Map scan"
+    CSS = "scan"
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, map_height: str = "600px",
                  upload_dir: Optional[Path] = None):
-        self.campaign = campaign
-        self.errors = errors if errors is not None else ErrorPanel()
+        super().__init__(campaign, errors)
         self.upload_dir = Path(upload_dir) if upload_dir else Path(campaign.path).resolve().parent / "scans"
         self.image_path: Optional[str] = None
         self.image_size: Optional[tuple[int, int]] = None
@@ -56,14 +54,12 @@ class ScanWidget:
         self._layers: dict[str, tuple[L.ImageOverlay, L.ImageOverlay]] = {}  # name -> (scan, grid lines)
         guard = self.errors.guard
 
-        self.map = MapView(campaign.map, errors=self.errors, height=map_height)
-        self.map.on_select(self._on_select)
+        self.add_map(height=map_height)
 
         self.path = w.Text(placeholder="image file on this machine", layout=w.Layout(flex="1 1 auto"))
         self.path.add_class("ca-scan-path")
-        self.load_btn = w.Button(description="Load", icon="folder-open", layout=w.Layout(width="auto"))
-        self.load_btn.add_class("ca-scan-load")
-        self.load_btn.on_click(guard(lambda _b: self.load(self.path.value), "load scan"))
+        self.load_btn = self.button("load", lambda: self.load(self.path.value), "load scan",
+                                    description="Load", icon="folder-open", layout=w.Layout(width="auto"))
         self.upload = w.FileUpload(accept="image/*", multiple=False, description="Upload")
         self.upload.add_class("ca-scan-upload")
         self.upload.observe(guard(self._on_upload, "upload scan"), names="value")
@@ -89,17 +85,13 @@ class ScanWidget:
                        layout=w.Layout(align_items="center")) for i in range(3)]
         self.name = w.Text(placeholder="name (default: the first hex's map section)")
         self.name.add_class("ca-scan-name")
-        self.align_btn = w.Button(description="Align", icon="crosshairs", button_style="primary")
-        self.align_btn.add_class("ca-scan-align")
-        self.align_btn.on_click(guard(lambda _b: self.align(), "align scan"))
-        self.message = w.HTML()
-        self.message.add_class("ca-scan-message")
+        self.align_btn = self.button("align", self.align, "align scan",
+                                     description="Align", icon="crosshairs", button_style="primary")
 
         self.scans = w.Dropdown(description="Scans", options=[])
         self.scans.add_class("ca-scan-list")
-        self.remove_btn = w.Button(description="Remove", icon="trash", layout=w.Layout(width="auto"))
-        self.remove_btn.add_class("ca-scan-remove")
-        self.remove_btn.on_click(guard(lambda _b: self.remove(self.scans.value), "remove scan"))
+        self.remove_btn = self.button("remove", lambda: self.remove(self.scans.value), "remove scan",
+                                      description="Remove", icon="trash", layout=w.Layout(width="auto"))
         self.opacity = w.FloatSlider(value=0.7, min=0.0, max=1.0, step=0.05, description="Opacity",
                                      readout_format=".2f")
         self.opacity.add_class("ca-scan-opacity")
@@ -111,14 +103,11 @@ class ScanWidget:
                  "known hexes, click its centre on the image, then the hex on the map (or type its "
                  "label), and press Align. The image stays on this machine: the campaign keeps only "
                  "its path, size and alignment.</div>")
-        sidebar = w.VBox([w.HTML("<b>Your map scan</b>"), w.HTML(help_), w.HBox([self.path, self.load_btn]),
-                          self.upload, self.image_map, self.which, *rows, self.name, self.align_btn, self.message,
-                          w.HTML("<hr style='margin:4px 0'>"), w.HBox([self.scans, self.remove_btn]),
-                          self.opacity, self.notices],
-                         layout=w.Layout(width=SIDEBAR_WIDTH, padding="0 0 0 8px"))
-        body = w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="400px")), sidebar])
-        self.widget = w.VBox([self.errors.widget, body], layout=w.Layout(width="100%"))
-        self.widget.add_class("ca-scan")
+        sidebar = [w.HTML("<b>Your map scan</b>"), w.HTML(help_), w.HBox([self.path, self.load_btn]),
+                   self.upload, self.image_map, self.which, *rows, self.name, self.align_btn, self.message,
+                   w.HTML("<hr style='margin:4px 0'>"), w.HBox([self.scans, self.remove_btn]),
+                   self.opacity, self.notices]
+        self.frame(self.beside_map(self.map, sidebar, width=SIDEBAR_WIDTH))
         self.refresh(campaign.state)
 
     # ----- the image ---------------------------------------------------------------------------
@@ -243,13 +232,14 @@ class ScanWidget:
 
     def _say(self, text: str, error: bool = False) -> None:
         line = str(text).splitlines()[0] if str(text) else ""
-        self.message.value = (f"<div class='ca-scan-error' style='color:#b71c1c'>{_esc(line)}</div>" if error
-                              else f"<div class='ca-scan-ok'>{_esc(line)}</div>")
+        self.message.value = (f"<div class='ca-scan-error' style='color:#b71c1c'>{esc(line)}</div>" if error
+                              else f"<div class='ca-scan-ok'>{esc(line)}</div>")
 
     # ----- drawing -----------------------------------------------------------------------------
     def refresh(self, state=None) -> None:
         """Draw the campaign's scans under the grid (only those that changed are warped again)."""
         state = state if state is not None else self.campaign.state
+        self.show_header(state)
         scans = scans_of(state)
         notes = []
         for name in list(self._layers):
@@ -262,7 +252,7 @@ class ScanWidget:
                 self._drop(name)
                 continue
             self._draw(name, scan)
-        self.notices.value = "".join(f"<div class='ca-scan-notice' style='color:#8d6e63'>{_esc(n)}</div>"
+        self.notices.value = "".join(f"<div class='ca-scan-notice' style='color:#8d6e63'>{esc(n)}</div>"
                                      for n in notes)
         options = sorted(scans)
         if list(self.scans.options) != options:
@@ -300,8 +290,13 @@ class ScanWidget:
         for scan_layer, _grid in self._layers.values():
             scan_layer.opacity = change["new"]
 
+    def write_buttons(self) -> list[w.Button]:
+        return [self.align_btn, self.remove_btn]
+
     def set_write_refusal(self, reason: Optional[str]) -> None:
-        self.align_btn.disabled = self.remove_btn.disabled = bool(reason)
+        """Writing is off: the buttons that write are disabled and the page's message says why."""
+        for b in self.write_buttons():
+            b.disabled = bool(reason)
         if reason:
             self._say(f"the campaign file is read-only here ({reason}): scans are shown, not aligned")
 
@@ -309,12 +304,5 @@ class ScanWidget:
         for name in list(self._layers):
             self._drop(name)
 
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
 
-
-def scan_dashboard(path=None):
-    """The scan dashboard for ``path`` (default ``$CAMPAIGN_FILE``, else the demo) via the kit."""
-    from ...ui.kit import dashboard
-
-    return dashboard(ScanWidget, path)
+scan_dashboard = ScanWidget.open  # the page on a campaign file (default: $CAMPAIGN_FILE, the demo)

@@ -1,4 +1,4 @@
-"""The strike plotter's dashboard view (issue 10 point 4).
+"""The strike plotter's dashboard view.
 
 No rules here: every answer comes from the game's air rules through ``engine`` (``reach``,
 ``assess``, ``plan_of``) and ``ResolveStrike``, and is drawn as it comes. Click a hex: it becomes
@@ -20,10 +20,8 @@ unit's), ``strike/target``, ``strike/range`` (choropleth), ``strike/rings/<n>``,
 
 from __future__ import annotations
 
-import contextlib
-import html
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import ipywidgets as w
 
@@ -32,9 +30,9 @@ from ...campaign.errors import CampaignError
 from ...campaign.world import world_of
 from ...hexes import HexError
 from ...rules.strike import Assessment, StrikeItem
-from ...ui.dashboard import side_label
 from ...ui.errors import ErrorPanel
-from ...ui.mapview import MapView, UnitMark
+from ...ui.html import error_line, esc, findings_html, num, rule_ref
+from ...ui.page import Page, side_order, text_style, unit_marks
 from .commands import ResolveStrike
 from .engine import _wrap, air_rules, assess, plan_of, reach
 from .events import strike_log
@@ -55,47 +53,9 @@ EXPOSED_COLOUR = "#c62828"
 INTERCEPTOR_COLOUR = "#b71c1c"
 RING_COLOURS = ("#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#00838f")
 CLASS_COLOURS = {"normal": "#2e7d32", "extended": "#f9a825", "extreme": "#c62828"}  # near to far
-LEVEL_COLOURS = {"error": "#b00020", "warning": "#e65100", "question": "#1565c0", "info": "#555"}
 SIDEBAR_WIDTH = "470px"
 EXPOSURE_KEYS = ("interceptors", "interception", "exposure", "exposed", "cap")
 HEX_KEYS = ("hex", "base", "from", "at")  # where an interceptor stands; other hexes are the exposed route
-
-STYLE = """<style>
-.ca-strike .widget-html-content { line-height: 1.35; }
-.ca-strike table { font-size: 12px; border-collapse: collapse; }
-.ca-strike td, .ca-strike th { padding: 1px 6px 1px 0; text-align: left; vertical-align: top; }
-.ca-strike .ca-rule { font-family: monospace; color: #444; }
-.ca-strike-findings ul { margin: 2px 0 4px 0; padding-left: 18px; }
-.ca-strike-error { color: #b00020; }
-</style>"""
-
-
-def _esc(x: Any) -> str:
-    return html.escape("" if x is None else str(x))
-
-
-def _num(x: Optional[float]) -> str:
-    if x is None:
-        return "-"
-    x = float(x)
-    return f"{int(x)}" if x.is_integer() else f"{x:.2f}"
-
-
-def rule_ref(rule: str) -> str:
-    rule = str(rule).strip()
-    return rule if rule.startswith("[") else f"[{rule}]"
-
-
-def findings_html(findings, title: str = "") -> str:
-    """Findings grouped by level, each with its rule reference."""
-    if not findings:
-        return ""
-    order = {"error": 0, "warning": 1, "question": 2, "info": 3}
-    rows = "".join(
-        f"<li class='ca-strike-finding ca-strike-{_esc(f.level)}'><b style='color:{LEVEL_COLOURS.get(f.level, '#555')}'>"
-        f"{_esc(f.level)}</b> <span class='ca-rule'>{_esc(rule_ref(f.rule))}</span> {_esc(f.text)}</li>"
-        for f in sorted(findings, key=lambda f: order.get(f.level, 9)))
-    return (f"<div>{_esc(title)}</div>" if title else "") + f"<ul>{rows}</ul>"
 
 
 def odds_html(odds: Optional[dict]) -> str:
@@ -105,10 +65,10 @@ def odds_html(odds: Optional[dict]) -> str:
     rows = []
     for k, o in odds.items():
         if isinstance(o, dict) and "p" in o:
-            rows.append(f"<tr><td>{_esc(k)}</td><td><code>{_esc(o.get('fraction', ''))}</code></td>"
+            rows.append(f"<tr><td>{esc(k)}</td><td><code>{esc(o.get('fraction', ''))}</code></td>"
                         f"<td>{float(o['p']):.3f}</td></tr>")
         else:
-            rows.append(f"<tr><td>{_esc(k)}</td><td colspan=2>{_esc(o)}</td></tr>")
+            rows.append(f"<tr><td>{esc(k)}</td><td colspan=2>{esc(o)}</td></tr>")
     return "<table class='ca-strike-odds'><tr><th>outcome</th><th>exact</th><th>p</th></tr>" + "".join(rows) + "</table>"
 
 
@@ -147,135 +107,86 @@ def range_map_of(game: str, rules) -> Optional[Any]:
     return getattr(find_rules_module(game, "airmap"), "range_map", None)
 
 
-class StrikeWidget:
-    """The strike dashboard over one campaign (a dashboard-kit view: ``StrikeWidget(campaign,
-    errors)``). ``widget`` is displayed; the kit calls ``refresh(state)`` on every change."""
+class StrikeWidget(Page):
+    """The strike plotter's page: click a target, see who reaches it, plan and assess the strike
+    with the rules' findings and odds, resolve it with dice, read the turn's strike log."""
+
+    NAME = "Strike plotter"
+    CSS = "strike"
+    STYLE = text_style("ca-strike", cell_padding="6px")
+    SAMPLES = True
+    READ_ONLY = ": strikes can be plotted, not resolved."
+    FAIL_HEAD = "Cannot plot"
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
                  map_height: str = "600px"):
-        self.campaign = campaign
-        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        super().__init__(campaign, errors, log_path=log_path)
         self.target: Optional[str] = None
         self.items: list[StrikeItem] = []  # reach() of the target
         self.assessment: Optional[Assessment] = None
-        self.problem: Optional[str] = None  # the one line shown when the rules or the input refused
         self.range_base: Optional[str] = None
-        self._world = None
-        self._world_key: Any = None
-        self._quiet = 0
-        self.map = MapView(campaign.map, errors=self.errors, height=map_height)
-        self.map.on_select(self._on_select)
+        self.add_map(height=map_height)
         self._build()
         self.refresh()
 
     # ----- layout --------------------------------------------------------------------------
     def _build(self) -> None:
-        g = self.errors.guard
-        self.title = w.HTML()
-        self.samples_note = w.HTML()
-        self.samples_note.add_class("ca-samples-note")
-        self.readonly_note = w.HTML()
-        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="440px"))
-        self.side.add_class("ca-strike-side")
-        self.side.observe(g(self._on_side, "choose side"), names="value")
-        self.click_mode = w.ToggleButtons(options=[("Click: target", "target"), ("Click: base range", "range")],
-                                          value="target", style={"button_width": "140px"},
-                                          tooltips=["A click chooses the target hex",
-                                                    "A click draws the reach of the air units at that base"])
-        self.click_mode.add_class("ca-strike-click-mode")
-        self.mission = w.Dropdown(description="Mission", options=[("-", NONE)], layout=w.Layout(width="215px"))
-        self.mission.add_class("ca-strike-mission")
-        self.altitude = w.Text(description="Altitude", placeholder="e.g. High", layout=w.Layout(width="150px"))
-        self.altitude.add_class("ca-strike-altitude")
+        self.side_chooser("440px")
+        self.click_mode = self.part(w.ToggleButtons(
+            options=[("Click: target", "target"), ("Click: base range", "range")], value="target",
+            style={"button_width": "140px"},
+            tooltips=["A click chooses the target hex", "A click draws the reach of the air units at that base"]),
+            "click-mode")
+        self.mission = self.part(w.Dropdown(description="Mission", options=[("-", NONE)],
+                                            layout=w.Layout(width="215px")), "mission")
+        self.altitude = self.part(w.Text(description="Altitude", placeholder="e.g. High",
+                                         layout=w.Layout(width="150px")), "altitude")
         self.night = w.Checkbox(description="night", value=False, indent=False, layout=w.Layout(width="70px"))
         for x in (self.mission, self.night):
-            x.observe(g(self._on_plan_input, "strike options"), names="value")
-        self.altitude.observe(g(self._on_plan_input, "altitude"), names="value")
-        self.target_note = w.HTML()
-        self.target_note.add_class("ca-strike-target")
-        self.message = w.HTML()
-        self.message.add_class("ca-strike-message")
-        self.reach_table = w.HTML()
-        self.reach_table.add_class("ca-strike-reach")
-        self.chosen = w.Dropdown(description="Path of", options=[("-", NONE)], layout=w.Layout(width="440px"))
-        self.chosen.add_class("ca-strike-chosen")
-        self.chosen.observe(g(lambda _c: self._draw_paths(), "draw path"), names="value")
-        self.launch = w.SelectMultiple(description="Launch", options=[], rows=5, layout=w.Layout(width="440px"))
-        self.launch.add_class("ca-strike-launch")
-        self.escorts = w.SelectMultiple(description="Escorts", options=[], rows=3, layout=w.Layout(width="440px"))
-        self.escorts.add_class("ca-strike-escorts")
-        self.options = w.Text(description="Options", placeholder="key=value, ... (the game's switches, e.g. apat_percent=80)",
-                              layout=w.Layout(width="440px"))
-        self.options.add_class("ca-strike-options")
-        self.target_unit = w.Dropdown(description="Target unit", options=[("-", NONE)], layout=w.Layout(width="440px"))
-        self.target_unit.add_class("ca-strike-target-unit")
-        self.assess_btn = w.Button(description="Assess", icon="search", button_style="info")
-        self.assess_btn.add_class("ca-strike-assess")
-        self.assess_btn.on_click(g(lambda _b: self.assess(), "assess strike"))
-        self.findings = w.HTML()
-        self.findings.add_class("ca-strike-findings")
-        self.odds = w.HTML()
-        self.odds.add_class("ca-strike-odds-box")
-        self.dice_note = w.HTML()
-        self.dice_note.add_class("ca-strike-dice-needed")
-        self.dice = w.Text(description="Dice", placeholder="faces in order, e.g. 4,6", layout=w.Layout(width="260px"))
-        self.dice.add_class("ca-strike-dice")
-        self.resolve_btn = w.Button(description="Resolve with these dice", icon="check")
-        self.resolve_btn.add_class("ca-strike-resolve")
-        self.resolve_btn.on_click(g(lambda _b: self.resolve(self.dice.value), "resolve strike"))
-        self.roll_btn = w.Button(description="Roll for me", icon="random")
-        self.roll_btn.add_class("ca-strike-roll")
-        self.roll_btn.on_click(g(lambda _b: self.resolve(None), "roll and resolve strike"))
-        self.log = w.HTML()
-        self.log.add_class("ca-strike-log")
-        self.range_note = w.HTML()
-        self.range_note.add_class("ca-strike-range-note")
-        self.clear_btn = w.Button(description="Clear map", icon="eraser", layout=w.Layout(width="auto"))
-        self.clear_btn.add_class("ca-strike-clear")
-        self.clear_btn.on_click(g(lambda _b: self.clear(), "clear strike overlays"))
+            self.on_change(x, self._on_plan_input, "strike options")
+        self.on_change(self.altitude, self._on_plan_input, "altitude")
+        self.target_note = self.part(w.HTML(), "target")
+        self.reach_table = self.part(w.HTML(), "reach")
+        self.chosen = self.part(w.Dropdown(description="Path of", options=[("-", NONE)],
+                                           layout=w.Layout(width="440px")), "chosen")
+        self.on_change(self.chosen, lambda _c: self._draw_paths(), "draw path")
+        self.launch = self.part(w.SelectMultiple(description="Launch", options=[], rows=5,
+                                                 layout=w.Layout(width="440px")), "launch")
+        self.escorts = self.part(w.SelectMultiple(description="Escorts", options=[], rows=3,
+                                                  layout=w.Layout(width="440px")), "escorts")
+        self.options = self.part(w.Text(description="Options", layout=w.Layout(width="440px"),
+                                        placeholder="key=value, ... (the game's switches, e.g. apat_percent=80)"),
+                                 "options")
+        self.target_unit = self.part(w.Dropdown(description="Target unit", options=[("-", NONE)],
+                                                layout=w.Layout(width="440px")), "target-unit")
+        self.assess_btn = self.button("assess", self.assess, "assess strike",
+                                      description="Assess", icon="search", button_style="info")
+        self.findings = self.part(w.HTML(), "findings")
+        self.odds = self.part(w.HTML(), "odds-box")
+        self.dice_note = self.part(w.HTML(), "dice-needed")
+        self.dice = self.part(w.Text(description="Dice", placeholder="faces in order, e.g. 4,6",
+                                     layout=w.Layout(width="260px")), "dice")
+        self.resolve_btn = self.button("resolve", lambda: self.resolve(self.dice.value), "resolve strike",
+                                       description="Resolve with these dice", icon="check")
+        self.roll_btn = self.button("roll", lambda: self.resolve(None), "roll and resolve strike",
+                                    description="Roll for me", icon="random")
+        self.log = self.part(w.HTML(), "log")
+        self.range_note = self.part(w.HTML(), "range-note")
+        self.clear_btn = self.button("clear", self.clear, "clear strike overlays",
+                                     description="Clear map", icon="eraser", layout=w.Layout(width="auto"))
         plan_box = w.VBox([w.HBox([self.mission, self.altitude, self.night]), self.launch, self.escorts,
                            self.target_unit, self.options, self.assess_btn, self.findings, self.odds])
         resolve_box = w.VBox([self.dice_note, w.HBox([self.dice, self.resolve_btn, self.roll_btn])])
-        self.tabs = w.Tab(children=[w.VBox([self.reach_table, self.chosen]), plan_box, resolve_box, self.log])
-        for i, t in enumerate(["Reach", "Plan & findings", "Resolve", "Strike log"]):
-            self.tabs.set_title(i, t)
-        self.tabs.add_class("ca-strike-tabs")
-        sidebar = w.VBox([self.side, self.click_mode, self.target_note, self.message, self.range_note,
-                          self.clear_btn, self.tabs],
-                         layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, padding="0 0 0 8px"))
-        sidebar.add_class("ca-strike-sidebar")
-        body = w.HBox([w.VBox([self.map.widget, self.map.details], layout=w.Layout(flex="1 1 0", min_width="0")),
-                       sidebar], layout=w.Layout(width="100%"))
-        self.widget = w.VBox([w.HTML(STYLE, layout=w.Layout(display="none")), self.title, self.samples_note,
-                              self.readonly_note, self.errors.widget, body], layout=w.Layout(width="100%"))
-        self.widget.add_class("ca-strike")
-        self.widget.add_class("ca-page")
-
-    @contextlib.contextmanager
-    def _quietly(self) -> Iterator[None]:
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
+        self.tabs = self.tab_set({"Reach": w.VBox([self.reach_table, self.chosen]), "Plan & findings": plan_box,
+                                  "Resolve": resolve_box, "Strike log": self.log})
+        sidebar = [self.side, self.click_mode, self.target_note, self.message, self.range_note, self.clear_btn,
+                   self.tabs]
+        self.frame(self.beside_map(self.map, sidebar, width=SIDEBAR_WIDTH, details=True))
 
     # ----- the rules' view -----------------------------------------------------------------
     def world(self):
         """The rules' view of the campaign now (rebuilt when the campaign changed)."""
-        state = self.campaign.state
-        key = (state.last_seq, id(state))
-        if self._world is None or self._world_key != key:
-            self._world = world_of(state, self.campaign.graph())
-            self._world_key = key
-        return self._world
-
-    def _fail(self, e: BaseException) -> None:
-        self.problem = str(e).splitlines()[0] if str(e) else type(e).__name__
-        self.message.value = f"<div class='ca-strike-error'><b>Cannot plot</b>: {_esc(self.problem)}</div>"
-
-    def _ok(self, text: str = "") -> None:
-        self.problem = None
-        self.message.value = text
+        return self.per_state("world", lambda state: world_of(state, self.campaign.graph()))
 
     # ----- target and reach ----------------------------------------------------------------
     def choose_target(self, hex_: str) -> list[StrikeItem]:
@@ -284,12 +195,12 @@ class StrikeWidget:
         try:
             label = self._label(hex_)
         except (HexError, ValueError) as e:
-            self._fail(CampaignError(f"target {hex_!r} is not a hex of this map ({e})"))
+            self.fail(CampaignError(f"target {hex_!r} is not a hex of this map ({e})"))
             return []
         self.target = label
         self.assessment = None
         if self.map.selected != label:
-            with self._quietly():
+            with self.quietly():
                 self.map.select(label)
         self._rereach()
         return self.items
@@ -304,9 +215,9 @@ class StrikeWidget:
         try:
             self.items = reach(self.world(), self.side.value, self.target,
                                mission=self.mission.value or None, altitude=self.altitude.value.strip() or None)
-            self._ok()
+            self.ok()
         except CampaignError as e:
-            self._fail(e)
+            self.fail(e)
         self._show_reach()
 
     def _unit_name(self, uid: Optional[str]) -> str:
@@ -321,24 +232,24 @@ class StrikeWidget:
             self.target_note.value = "<span style='color:#666'>Click a hex on the map: the target.</span>"
         else:
             here = [u for u in state.units.values() if u.hex == self.target]
-            self.target_note.value = (f"Target <b class='ca-strike-target-hex'>{_esc(self.target)}</b>"
-                                      + (" — " + ", ".join(_esc(self._unit_name(u.id)) for u in here) if here else ""))
+            self.target_note.value = (f"Target <b class='ca-strike-target-hex'>{esc(self.target)}</b>"
+                                      + (" — " + ", ".join(esc(self._unit_name(u.id)) for u in here) if here else ""))
         rows = []
         for i, it in enumerate(self.items):
             first = next((f for f in it.findings if f.level == "error"), it.findings[0] if it.findings else None)
             rows.append(
                 f"<tr class='ca-strike-item {'ca-strike-legal' if it.legal else 'ca-strike-illegal'}'>"
-                f"<td>{_esc(self._unit_name(it.unit))}</td><td>{_esc(it.base)}</td>"
-                f"<td class='ca-strike-distance'>{_num(it.distance)} {_esc(it.distance_unit)}</td>"
-                f"<td class='ca-strike-class'>{_esc(it.range_class or '-')}</td>"
+                f"<td>{esc(self._unit_name(it.unit))}</td><td>{esc(it.base)}</td>"
+                f"<td class='ca-strike-distance'>{num(it.distance)} {esc(it.distance_unit)}</td>"
+                f"<td class='ca-strike-class'>{esc(it.range_class or '-')}</td>"
                 f"<td>{'' if it.legal else '<b style=color:#b00020>ILLEGAL</b> '}"
-                + (f"<span class='ca-rule'>{_esc(rule_ref(first.rule))}</span> {_esc(first.text)}" if first else "")
+                + (f"<span class='ca-rule'>{esc(rule_ref(first.rule))}</span> {esc(first.text)}" if first else "")
                 + "</td></tr>")
         if self.target is not None and not self.items and self.problem is None:
             body = "<div class='ca-strike-none'>No friendly air unit of this side is on the map.</div>"
         elif rows:
             n = sum(it.legal for it in self.items)
-            body = (f"<div>{n} of {len(self.items)} air unit(s) reach {_esc(self.target)}</div><table>"
+            body = (f"<div>{n} of {len(self.items)} air unit(s) reach {esc(self.target)}</div><table>"
                     "<tr><th>unit</th><th>base</th><th>distance</th><th>range</th><th>findings</th></tr>"
                     + "".join(rows) + "</table>")
         else:
@@ -347,7 +258,7 @@ class StrikeWidget:
         opts = [("-", NONE)] + [(f"{self._unit_name(it.unit)} from {it.base}", str(i))
                                 for i, it in enumerate(self.items) if it.path]
         reaching = [(f"{it.base} {self._unit_name(it.unit)}", it.unit) for it in self.items if it.unit]
-        with self._quietly():
+        with self.quietly():
             if list(self.chosen.options) != opts:
                 self.chosen.options = opts
                 first = next((str(i) for i, it in enumerate(self.items) if it.legal and it.path), NONE)
@@ -409,21 +320,21 @@ class StrikeWidget:
             a = assess(self.world(), plan)
             needed = _wrap(air_rules(self.campaign.game).dice_needed, self.world(), plan)
         except CampaignError as e:
-            self._fail(e)
+            self.fail(e)
             return None
-        self._ok()
+        self.ok()
         self.assessment = a
-        parts = [findings_html(a.findings, "Strike")]
+        parts = [findings_html(a.findings, self.prefix, "Strike")]
         for it in a.items:
-            head = (f"<b>{_esc(self._unit_name(it.unit))}</b> from {_esc(it.base)}: {_num(it.distance)} "
-                    f"{_esc(it.distance_unit)}, {_esc(it.range_class or '-')}" + ("" if it.legal else " — ILLEGAL"))
-            parts.append(f"<div class='ca-strike-assessed-item'>{head}</div>" + findings_html(it.findings))
+            head = (f"<b>{esc(self._unit_name(it.unit))}</b> from {esc(it.base)}: {num(it.distance)} "
+                    f"{esc(it.distance_unit)}, {esc(it.range_class or '-')}" + ("" if it.legal else " — ILLEGAL"))
+            parts.append(f"<div class='ca-strike-assessed-item'>{head}</div>" + findings_html(it.findings, self.prefix))
         if a.steps:
             parts.append("<details><summary>working</summary><ul>"
-                         + "".join(f"<li>{_esc(s)}</li>" for s in a.steps) + "</ul></details>")
+                         + "".join(f"<li>{esc(s)}</li>" for s in a.steps) + "</ul></details>")
         self.findings.value = "".join(parts) or "<div>No findings.</div>"
         odds = [("strike", a.odds)] + [(self._unit_name(it.unit), it.odds) for it in a.items]
-        self.odds.value = "".join(f"<div><b>Odds</b> ({_esc(k)})</div>" + odds_html(o) for k, o in odds if o)
+        self.odds.value = "".join(f"<div><b>Odds</b> ({esc(k)})</div>" + odds_html(o) for k, o in odds if o)
         at, exposed = self._exposure(a)
         if exposed:
             self.map.show_hexes(EXPOSED, sorted(exposed), color=EXPOSED_COLOUR, fill_opacity=0.3)
@@ -432,11 +343,11 @@ class StrikeWidget:
                                   radius=11)
         if at or exposed:
             self.findings.value += (f"<div class='ca-strike-exposure'><b>Interception exposure</b>: {len(at)} enemy "
-                                    f"base(s)/CAP ({_esc(', '.join(sorted(at)))}) marked on the map"
+                                    f"base(s)/CAP ({esc(', '.join(sorted(at)))}) marked on the map"
                                     + (f"; {len(exposed)} route hex(es) exposed, shaded" if exposed else "") + "</div>")
         if needed:
             self.dice_note.value = ("<div>Dice, in this order:</div><ol class='ca-strike-dice-list'>"
-                                    + "".join(f"<li>{_esc(n)}</li>" for n in needed) + "</ol>")
+                                    + "".join(f"<li>{esc(n)}</li>" for n in needed) + "</ol>")
         else:
             self.dice_note.value = ("<div class='ca-strike-no-dice'>The rules name no dice for this strike: "
                                     "resolve it at the table (see the questions in the findings).</div>")
@@ -465,8 +376,8 @@ class StrikeWidget:
         units = [p.id for p in self.world().at(label) if p.side == self.side.value and p.role == "air"]
         rules = air_rules(self.campaign.game)
         if not units:
-            self.range_note.value = (f"<div class='ca-strike-error'>No {_esc(self.side.value)} air unit at "
-                                     f"{_esc(label)}.</div>")
+            self.range_note.value = (f"<div class='ca-strike-error'>No {esc(self.side.value)} air unit at "
+                                     f"{esc(label)}.</div>")
             return None
         range_map = range_map_of(self.campaign.game, rules)
         if range_map is not None:
@@ -477,8 +388,8 @@ class StrikeWidget:
             others = iter(RING_COLOURS[3:] * len(classes))
             palette = {c: CLASS_COLOURS.get(c) or next(others) for c in classes}
             self.map.show_choropleth(RANGE, dict(values), palette=palette, title=f"reach from {label}", opacity=0.45)
-            self.range_note.value = (f"<div class='ca-strike-range'>Reach from {_esc(label)}: "
-                                     + ", ".join(f"{_esc(c)} {sum(v == c for v in values.values())} hexes"
+            self.range_note.value = (f"<div class='ca-strike-range'>Reach from {esc(label)}: "
+                                     + ", ".join(f"{esc(c)} {sum(v == c for v in values.values())} hexes"
                                                  for c in classes) + "</div>")
             return dict(values)
         rings = {}
@@ -487,13 +398,13 @@ class StrikeWidget:
                 if "range" in k and isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
                     rings.setdefault(k, int(v))
         if not rings or self._distance_unit() != "hexes":
-            self.range_note.value = (f"<div class='ca-strike-range'>The {_esc(self.campaign.game)} air rules give no "
+            self.range_note.value = (f"<div class='ca-strike-range'>The {esc(self.campaign.game)} air rules give no "
                                      f"range map; reach is counted per target (click targets).</div>")
             return None
         for i, (k, r) in enumerate(sorted(rings.items(), key=lambda kv: kv[1])):
             self.map.show_range_ring(f"{RINGS}/{i}", label, r, color=RING_COLOURS[i % len(RING_COLOURS)])
-        self.range_note.value = (f"<div class='ca-strike-range'>Rings from {_esc(label)}: "
-                                 + ", ".join(f"{_esc(k)} {r} hexes" for k, r in rings.items()) + "</div>")
+        self.range_note.value = (f"<div class='ca-strike-range'>Rings from {esc(label)}: "
+                                 + ", ".join(f"{esc(k)} {r} hexes" for k, r in rings.items()) + "</div>")
         return rings
 
     def _distance_unit(self) -> Optional[str]:
@@ -516,11 +427,11 @@ class StrikeWidget:
                 faces = list(dice)
             rec = self.campaign.execute(ResolveStrike(plan=self.plan(), dice=faces))
         except CampaignError as e:
-            self._fail(e)
+            self.fail(e)
             return None
         res = rec.body.resolution
-        self._ok(f"<div class='ca-strike-resolved'>Strike {rec.body.strike_id} on {_esc(rec.body.target)} recorded "
-                 f"(#{rec.seq}); dice {' '.join(map(str, res['dice']))}: {_esc('; '.join(res['outcome']))}</div>")
+        self.ok(f"<div class='ca-strike-resolved'>Strike {rec.body.strike_id} on {esc(rec.body.target)} recorded "
+                 f"(#{rec.seq}); dice {' '.join(map(str, res['dice']))}: {esc('; '.join(res['outcome']))}</div>")
         self.dice.value = ""
         return rec
 
@@ -528,10 +439,10 @@ class StrikeWidget:
         log = strike_log(state)
         now = [s for s in log if s.turn == state.turn.index]
         rows = "".join(
-            f"<tr class='ca-strike-log-row'><td>{s.id}</td><td>{_esc(s.turn_label)}</td><td>{_esc(s.side)}</td>"
-            f"<td>{_esc(s.target)}</td><td>{' '.join(map(str, s.resolution.get('dice', ())))}</td>"
-            f"<td>{_esc(s.summary)}</td></tr>" for s in now)
-        self.log.value = (f"<div>{len(now)} strike(s) this turn ({_esc(state.turn.label)}), {len(log)} in the campaign."
+            f"<tr class='ca-strike-log-row'><td>{s.id}</td><td>{esc(s.turn_label)}</td><td>{esc(s.side)}</td>"
+            f"<td>{esc(s.target)}</td><td>{' '.join(map(str, s.resolution.get('dice', ())))}</td>"
+            f"<td>{esc(s.summary)}</td></tr>" for s in now)
+        self.log.value = (f"<div>{len(now)} strike(s) this turn ({esc(state.turn.label)}), {len(log)} in the campaign."
                           " Undo one from the campaign dashboard's history.</div>"
                           + (f"<table><tr><th>#</th><th>turn</th><th>side</th><th>target</th><th>dice</th>"
                              f"<th>outcome</th></tr>{rows}</table>" if rows else ""))
@@ -544,14 +455,14 @@ class StrikeWidget:
             try:
                 self.show_base_range(label)
             except CampaignError as e:
-                self.range_note.value = f"<div class='ca-strike-error'>{_esc(str(e).splitlines()[0])}</div>"
+                self.range_note.value = error_line(self.css("error"), self.one_line(e))
         else:
             self.choose_target(label)
 
     def _on_side(self, _change) -> None:
         if self._quiet:
             return
-        with self._quietly():
+        with self.quietly():
             self.launch.value = ()
             self.escorts.value = ()
         self._rereach()
@@ -566,43 +477,26 @@ class StrikeWidget:
         self.range_base = None
         self.range_note.value = ""
 
-    def set_write_refusal(self, reason: Optional[str]) -> None:
-        self.readonly_note.value = (f"<div style='color:#666'>The campaign file is read-only here ({_esc(reason)}): "
-                                    "strikes can be plotted, not resolved.</div>" if reason else "")
-        for b in (self.resolve_btn, self.roll_btn):
-            b.disabled = bool(reason)
+    def write_buttons(self) -> list[w.Button]:
+        return [self.resolve_btn, self.roll_btn]
 
     def refresh(self, state=None) -> None:
         """Redraw from the campaign's state: units, reach of the target, the log."""
         state = state if state is not None else self.campaign.state
-        gm = self.campaign.map
-        self.title.value = (f"<span style='font-size:1.3em'><b>Strike plotter</b></span> · {_esc(gm.spec.title)} · "
-                            f"<code>{_esc(Path(self.campaign.path).name)}</code> · {_esc(state.turn.label)}")
-        names = {s.id: s.name for s in state.sides}
-        self.map.set_units([UnitMark(id=u.id, hex=u.hex, side=u.side, name=u.name or u.id, kind=u.kind,
-                                     sample=u.sample, side_name=names.get(u.side, u.side))
-                            for u in state.units.values()], side_order=[s.id for s in state.sides])
-        sides = [(side_label(s.name, s.id), s.id) for s in state.sides]
-        with self._quietly():
-            if list(self.side.options) != sides:
-                current = self.side.value
-                self.side.options = sides
-                self.side.value = current if current in {v for _, v in sides} else (sides[0][1] if sides else None)
+        self.show_header(state)
+        self.map.set_units(unit_marks(state, installations=False), side_order=side_order(state))
+        self.fill_sides(state)
+        with self.quietly():
             try:
                 missions = [("-", NONE)] + [(m, m) for m in air_rules(state.game).missions]
             except CampaignError as e:
                 missions = [("-", NONE)]
-                self._fail(e)
+                self.fail(e)
             if list(self.mission.options) != missions:
                 keep = self.mission.value
                 self.mission.options = missions
                 self.mission.value = keep if keep in {v for _, v in missions} else NONE
-        n_sample = sum(u.sample for u in state.units.values())
-        note = state.sample_note or "the rulebook text does not give these values; enter your own counters' values."
-        self.samples_note.value = (
-            f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
-            f"<b>{n_sample} unit(s) marked [sample]</b>: demo values, not from the rulebook (more)"
-            f"</summary>{_esc(note)}</details>") if n_sample else ""
+        self.show_samples(state)
         if self.problem is None or self.target is not None:
             self._rereach()
         self._show_log(state)
@@ -624,12 +518,5 @@ class StrikeWidget:
     def close(self) -> None:
         self.map.clear_overlays(NAMESPACE)
 
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
 
-
-def strike_dashboard(path=None):
-    """The strike dashboard for ``path`` (default ``$CAMPAIGN_FILE``, else the demo) via the kit."""
-    from ...ui.kit import dashboard
-
-    return dashboard(StrikeWidget, path)
+strike_dashboard = StrikeWidget.open  # the page on a campaign file (default: $CAMPAIGN_FILE, the demo)

@@ -21,23 +21,22 @@ send nothing (``benchmarks/bench_supply_widget.py``).
 
 from __future__ import annotations
 
-import contextlib
-import html
 import io
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import ipyleaflet as L
 import ipywidgets as w
 
 from ...campaign.errors import CampaignError
 from ...hexes import HexError
-from ...ui.dashboard import side_label
 from ...ui.board import unit_marker_radius
 from ...ui.errors import ErrorPanel
-from ...ui.mapview import MapView, UnitMark, side_colour
+from ...ui.html import error_line, esc, rule_ref
+from ...ui.mapview import side_colour
+from ...ui.page import Page, side_order, unit_marks
 from .engine import SideReport, WhatIf, trace_hex, trace_side, trace_units, world_of
 from .history import counts_frame, history_frame
 
@@ -60,16 +59,6 @@ HALO_RING = 4  # px of status colour around a hex's unit marker (board.unit_mark
 CHART_SIZE = (4.1, 2.9)  # inches at CHART_DPI: the sidebar's width, shown 1:1 (legible)
 CHART_DPI = 100
 
-STYLE = """<style>
-.ca-supply .widget-html-content { line-height: 1.35; }
-.ca-supply-working ul { margin: 2px 0 4px 0; padding-left: 18px; }
-.ca-supply-working .ca-rule { font-family: monospace; color: #444; }
-.ca-supply-whatif { background: #fff3e0; border: 2px dashed #ef6c00; padding: 3px 6px; }
-.ca-supply-report table { font-size: 12px; border-collapse: collapse; }
-.ca-supply-report td, .ca-supply-report th { padding: 1px 5px 1px 0; text-align: left; vertical-align: top; }
-.ca-supply-unit select { font-family: monospace; font-size: 12px; }
-</style>"""
-
 
 @dataclass(frozen=True)
 class Subject:
@@ -79,10 +68,6 @@ class Subject:
     kind: str  # "unit" | "hex"
     ref: str
     side: str
-
-
-def _esc(x: Any) -> str:
-    return html.escape("" if x is None else str(x))
 
 
 def _num(x: Optional[float]) -> str:
@@ -98,13 +83,7 @@ def _figure(v: Any) -> str:
 
 def _figures(d: dict) -> str:
     """``key value · key value``, the values bold (one line of a trace's figures)."""
-    return " · ".join(f"{_esc(k)} <b>{_esc(_figure(v))}</b>" for k, v in d.items())
-
-
-def rule_ref(rule: str) -> str:
-    """A rule reference as the rules wrote it, in brackets once ("[29.6]", "[apto 10.42]")."""
-    rule = str(rule).strip()
-    return rule if rule.startswith("[") else f"[{rule}]"
+    return " · ".join(f"{esc(k)} <b>{esc(_figure(v))}</b>" for k, v in d.items())
 
 
 def unit_entry(u, side_name: str) -> str:
@@ -117,115 +96,89 @@ def rules_missing(e: BaseException, game: str) -> bool:
     return isinstance(e, ModuleNotFoundError) and (e.name or "").startswith(f"assistant.rules.{game}")
 
 
-class SupplyWidget:
-    """The supply dashboard over one campaign (a dashboard-kit view: ``SupplyWidget(campaign,
-    errors)``). ``widget`` is displayed; the kit calls ``refresh(state)`` on every change."""
+class SupplyWidget(Page):
+    """The supply tracer's page: pick a unit or click a hex, see its trace drawn and worked out;
+    colour the side by status; chart the campaign's turns."""
+
+    NAME = "Supply tracer"
+    CSS = "supply"
+    STYLE = """
+    .ca-supply .widget-html-content { line-height: 1.35; }
+    .ca-supply-working ul { margin: 2px 0 4px 0; padding-left: 18px; }
+    .ca-supply-working .ca-rule { font-family: monospace; color: #444; }
+    .ca-supply-error { color: #b00020; }
+    .ca-supply-whatif { background: #fff3e0; border: 2px dashed #ef6c00; padding: 3px 6px; }
+    .ca-supply-report table { font-size: 12px; border-collapse: collapse; }
+    .ca-supply-report td, .ca-supply-report th { padding: 1px 5px 1px 0; text-align: left; vertical-align: top; }
+    .ca-supply-unit select { font-family: monospace; font-size: 12px; }
+    """
+    SAMPLES = True
+    READ_ONLY = "; this page only reads it."  # the page never writes; it says so all the same
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
                  map_height: str = "600px"):
-        self.campaign = campaign
-        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        super().__init__(campaign, errors, log_path=log_path)
         self.subject: Optional[Subject] = None
         self.trace = None  # the last Trace shown (None: nothing traced or it failed)
         self.report: Optional[SideReport] = None  # the side-wide report the overlay shows
-        self.problem: Optional[str] = None  # the one line shown when the engine refused
         self.history = None  # the DataFrame the chart was drawn from
         self._with_enemy: tuple[tuple[str, str], ...] = ()
         self._without: tuple[str, ...] = ()
-        self._world = None
-        self._world_key: Any = None
-        self._quiet = 0
         self._colours: dict[str, str] = {}  # status -> colour, kept for the page's life
         self._chart_seq: Optional[int] = None  # last_seq the chart shows
         self._halos: tuple = ()  # the status halos drawn
         self._whatif_marks: tuple = ()  # the what-if enemy units drawn
-        self.map = MapView(campaign.map, errors=self.errors, height=map_height)
-        self.map.on_select(self._on_select)
+        self.add_map(height=map_height)
         self._build()
         self.refresh()
 
     # ----- layout --------------------------------------------------------------------------
     def _build(self) -> None:
-        g = self.errors.guard
-        self.title = w.HTML()
-        self.title.add_class("ca-supply-title")
-        self.samples_note = w.HTML()
-        self.samples_note.add_class("ca-samples-note")
-        self.readonly_note = w.HTML()
-        self.side = w.Dropdown(description="Side", options=[], layout=w.Layout(width="400px"))
-        self.side.add_class("ca-supply-side")
-        self.side.observe(g(self._on_side, "choose side"), names="value")
-        self.unit = w.Dropdown(description="Unit", options=[("-", NONE)], layout=w.Layout(width="400px"))
-        self.unit.add_class("ca-supply-unit")
-        self.unit.observe(g(self._on_unit, "choose unit"), names="value")
-        self.click_mode = w.ToggleButtons(
+        self.side_chooser("400px")
+        self.unit = self.part(w.Dropdown(description="Unit", options=[("-", NONE)], layout=w.Layout(width="400px")),
+                              "unit")
+        self.on_change(self.unit, self._on_unit, "choose unit")
+        self.click_mode = self.part(w.ToggleButtons(
             options=[("Trace the hex", "trace"), ("What-if enemy unit", "enemy")], value="trace",
             tooltips=["A click traces a hypothetical unit of the side on that hex",
                       "A click adds (or takes away) a hypothetical enemy unit on that hex"],
-            style={"button_width": "150px"})
-        self.click_mode.add_class("ca-supply-click-mode")
-        self.without = w.Dropdown(description="Without", options=[("-", NONE)], layout=w.Layout(width="290px"))
-        self.without.add_class("ca-supply-without")
-        self.without_btn = w.Button(description="Leave out", icon="eye-slash", layout=w.Layout(width="110px"),
-                                    tooltip="Trace as if this unit were not there (the campaign keeps it)")
-        self.without_btn.add_class("ca-supply-without-btn")
-        self.without_btn.on_click(g(lambda _b: self.leave_out(self.without.value or None), "what-if: without"))
-        self.clear_btn = w.Button(description="Clear what-ifs", icon="undo", layout=w.Layout(width="auto"))
-        self.clear_btn.add_class("ca-supply-clear-whatif")
-        self.clear_btn.on_click(g(lambda _b: self.clear_whatif(), "clear what-ifs"))
-        self.whatif_note = w.HTML()
-        self.whatif_note.add_class("ca-supply-whatif-note")
+            style={"button_width": "150px"}), "click-mode")
+        self.without = self.part(w.Dropdown(description="Without", options=[("-", NONE)],
+                                            layout=w.Layout(width="290px")), "without")
+        self.without_btn = self.button("without-btn", lambda: self.leave_out(self.without.value or None),
+                                       "what-if: without", description="Leave out", icon="eye-slash",
+                                       layout=w.Layout(width="110px"),
+                                       tooltip="Trace as if this unit were not there (the campaign keeps it)")
+        self.clear_btn = self.button("clear-whatif", self.clear_whatif, "clear what-ifs",
+                                     description="Clear what-ifs", icon="undo", layout=w.Layout(width="auto"))
+        self.whatif_note = self.part(w.HTML(), "whatif-note")
         whatif_box = w.VBox([
             w.HTML("<b>What-if</b> <span style='color:#666'>(hypothetical: the campaign is not changed)</span>"),
             self.click_mode, w.HBox([self.without, self.without_btn]), w.HBox([self.clear_btn]),
             self.whatif_note], layout=w.Layout(border="1px solid #f0c36d", padding="3px 6px", margin="4px 0"))
-        whatif_box.add_class("ca-supply-whatif-box")
-        self.overlay = w.Checkbox(value=False, description="Colour the side's units and bases by status",
-                                  indent=False, layout=w.Layout(width="100%"))
-        self.overlay.add_class("ca-supply-overlay")
-        self.overlay.observe(g(self._on_overlay, "status overlay"), names="value")
-        self.working = w.HTML()
-        self.working.add_class("ca-supply-working")
-        self.side_report = w.HTML()
-        self.side_report.add_class("ca-supply-report")
-        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%", display="none",
-                                                           object_fit="contain"))
-        self.chart.add_class("ca-supply-chart")
-        self.chart_note = w.HTML()
-        self.chart_note.add_class("ca-supply-chart-note")
-        self.chart_btn = w.Button(description="Redraw", icon="line-chart", layout=w.Layout(width="100px"),
-                                  tooltip="Trace every past turn from the event log and chart it")
-        self.chart_btn.add_class("ca-supply-chart-btn")
-        self.chart_btn.on_click(g(lambda _b: self.draw_chart(), "supply chart"))
+        self.part(whatif_box, "whatif-box")
+        self.overlay = self.part(w.Checkbox(value=False, description="Colour the side's units and bases by status",
+                                            indent=False, layout=w.Layout(width="100%")), "overlay")
+        self.on_change(self.overlay, self._on_overlay, "status overlay")
+        self.working = self.part(w.HTML(), "working")
+        self.side_report = self.part(w.HTML(), "report")
+        self.chart = self.part(w.Image(format="png", layout=w.Layout(max_width="100%", display="none",
+                                                                     object_fit="contain")), "chart")
+        self.chart_note = self.part(w.HTML(), "chart-note")
+        self.chart_btn = self.button("chart-btn", self.draw_chart, "supply chart", description="Redraw",
+                                     icon="line-chart", layout=w.Layout(width="100px"),
+                                     tooltip="Trace every past turn from the event log and chart it")
         chart_box = w.VBox([w.HBox([w.HTML("Supplied / unsupplied units per side, turn by turn",
                                            layout=w.Layout(flex="1 1 0")), self.chart_btn]),
                             self.chart, self.chart_note])
-        self.tabs = w.Tab(children=[self.working, self.side_report, chart_box])
-        for i, t in enumerate(["Working", "Side report", "Over the campaign"]):
-            self.tabs.set_title(i, t)
-        self.tabs.add_class("ca-supply-tabs")
-        self.tabs.observe(g(self._on_tab, "supply tabs"), names="selected_index")
+        self.tabs = self.tab_set({"Working": self.working, "Side report": self.side_report,
+                                  "Over the campaign": chart_box})
+        self.on_change(self.tabs, self._on_tab, "supply tabs", names="selected_index")
         # On the map itself while any what-if is on: a what-if must never be mistaken for the campaign.
-        self.map_badge = w.HTML()
-        self.map_badge.add_class("ca-supply-whatif-badge")
+        self.map_badge = self.part(w.HTML(), "whatif-badge")
         self.map_badge_control = L.WidgetControl(widget=self.map_badge, position="topleft")  # over the margin
-        sidebar = w.VBox([self.side, self.unit, whatif_box, self.overlay, self.tabs],
-                         layout=w.Layout(width=SIDEBAR_WIDTH, min_width=SIDEBAR_WIDTH, padding="0 0 0 8px"))
-        sidebar.add_class("ca-supply-sidebar")
-        body = w.HBox([w.VBox([self.map.widget, self.map.details], layout=w.Layout(flex="1 1 0", min_width="0")),
-                       sidebar], layout=w.Layout(width="100%"))
-        self.widget = w.VBox([w.HTML(STYLE, layout=w.Layout(display="none")), self.title, self.samples_note,
-                              self.readonly_note, self.errors.widget, body], layout=w.Layout(width="100%"))
-        self.widget.add_class("ca-supply")
-        self.widget.add_class("ca-page")
-
-    @contextlib.contextmanager
-    def _quietly(self) -> Iterator[None]:
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
+        self.frame(self.beside_map(self.map, [self.side, self.unit, whatif_box, self.overlay, self.tabs],
+                                   width=SIDEBAR_WIDTH, details=True))
 
     # ----- the what-if ---------------------------------------------------------------------
     @property
@@ -275,12 +228,12 @@ class SupplyWidget:
 
     def _show_whatif(self) -> None:
         state = self.campaign.state
-        items = [f"<li>hypothetical <b>{_esc(self._side_name(s))}</b> unit at <b>{_esc(h)}</b></li>"
+        items = [f"<li>hypothetical <b>{esc(self.side_name(s))}</b> unit at <b>{esc(h)}</b></li>"
                  for h, s in self._with_enemy]
         for uid in self._without:
             u = state.units.get(uid)
-            items.append(f"<li>without <b>{_esc(u.name if u and u.name else uid)}</b>"
-                         + (f" at {_esc(u.hex)}" if u else "") + "</li>")
+            items.append(f"<li>without <b>{esc(u.name if u and u.name else uid)}</b>"
+                         + (f" at {esc(u.hex)}" if u else "") + "</li>")
         if items:
             text = (f"<div class='ca-supply-whatif'><b>WHAT-IF ON</b> — these traces are hypothetical, "
                     f"the campaign is unchanged:<ul style='margin:2px 0;padding-left:18px'>{''.join(items)}</ul></div>")
@@ -308,12 +261,7 @@ class SupplyWidget:
     # ----- tracing -------------------------------------------------------------------------
     def world(self):
         """The rules' view of the campaign now (rebuilt when the campaign changed)."""
-        state = self.campaign.state
-        key = (state.last_seq, id(state))
-        if self._world is None or self._world_key != key:
-            self._world = world_of(state, self.campaign.graph())
-            self._world_key = key
-        return self._world
+        return self.per_state("world", lambda state: world_of(state, self.campaign.graph()))
 
     def choose_unit(self, unit_id: Optional[str]) -> None:
         """Trace a campaign unit (None clears the working)."""
@@ -327,10 +275,10 @@ class SupplyWidget:
             if u.side != self.side.value:
                 self.side.value = u.side
             if self.unit.value != unit_id:
-                with self._quietly():
+                with self.quietly():
                     self.unit.value = unit_id
             if u.hex != self.map.selected:
-                with self._quietly():
+                with self.quietly():
                     self.map.select(u.hex)
         self._retrace()
 
@@ -342,10 +290,10 @@ class SupplyWidget:
             raise CampaignError(f"side {side!r} is not a side of this campaign")
         self.subject = Subject("hex", label, side)
         if self.unit.value != NONE:
-            with self._quietly():
+            with self.quietly():
                 self.unit.value = NONE
         if self.map.selected != label:
-            with self._quietly():
+            with self.quietly():
                 self.map.select(label)
         self._retrace()
 
@@ -363,14 +311,13 @@ class SupplyWidget:
             except (CampaignError, HexError, ModuleNotFoundError) as e:
                 if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                     raise
-                self.problem = self._one_line(e)
+                self.problem = self.one_line(e)
         self._draw_trace()
 
-    def _one_line(self, e: BaseException) -> str:
+    def one_line(self, e: BaseException) -> str:
         if isinstance(e, ModuleNotFoundError):
             return f"no supply rules for {self.campaign.game} yet ({e.name} is missing)"
-        text = str(e).strip().splitlines()
-        return text[0] if text else type(e).__name__
+        return super().one_line(e)
 
     def _draw_trace(self) -> None:
         t = self.trace
@@ -396,33 +343,32 @@ class SupplyWidget:
         s, t = self.subject, self.trace
         whatif = self.whatif
         banner = (f"<div class='ca-supply-whatif'><b>WHAT-IF</b>: hypothetical — "
-                  f"{_esc('; '.join(x.removeprefix('what-if: ') for x in whatif.describe()))}</div>" if whatif else "")
+                  f"{esc('; '.join(x.removeprefix('what-if: ') for x in whatif.describe()))}</div>" if whatif else "")
         if s is None:
             return banner + ("<div class='ca-supply-empty' style='color:#666'>Pick a unit above, or click a hex on "
                              "the map to trace a hypothetical unit of the side there.</div>")
         if self.problem is not None:
-            return banner + (f"<div class='ca-supply-error' style='color:#b00020'><b>Cannot trace</b>: "
-                             f"{_esc(self.problem)}</div>")
+            return banner + error_line(self.css("error"), self.problem, "Cannot trace")
         state = self.campaign.state
         u = state.units.get(s.ref) if s.kind == "unit" else None
         if u is not None:
-            who = (f"<b>{_esc(u.name or u.id)}</b> <span style='color:#666'>({_esc(t.kind or u.kind)}"
-                   f"{', role ' + _esc(t.role) if t.role else ''})</span>"
+            who = (f"<b>{esc(u.name or u.id)}</b> <span style='color:#666'>({esc(t.kind or u.kind)}"
+                   f"{', role ' + esc(t.role) if t.role else ''})</span>"
                    + (" <span class='ca-sample' title='sample value, not from the rulebook'>[sample]</span>"
                       if u.sample else ""))
         else:
-            who = f"a <b>hypothetical {_esc(self._side_name(t.side))}</b> combat unit"
+            who = f"a <b>hypothetical {esc(self.side_name(t.side))}</b> combat unit"
         colour = self._status_colour(t.status, t.supplied)
-        rows = [f"<div>{who} at <b class='ca-supply-hex'>{_esc(t.hex)}</b></div>",
+        rows = [f"<div>{who} at <b class='ca-supply-hex'>{esc(t.hex)}</b></div>",
                 f"<div style='font-size:1.2em'>Status: <b class='ca-supply-status' style='color:{colour}'>"
-                f"{_esc(t.status)}</b> <span style='color:#666'>({'supplied' if t.supplied else 'not supplied'})"
+                f"{esc(t.status)}</b> <span style='color:#666'>({'supplied' if t.supplied else 'not supplied'})"
                 f"</span></div>"]
         if t.source:
             src_id = t.source.get("unit")
             src = state.units.get(src_id) if src_id else None
             name = (src.name or src.id) if src else (src_id or "the hex")
-            rows.append(f"<div>Source: <b class='ca-supply-source'>{_esc(name)}</b>"
-                        + (f" at {_esc(t.source.get('hex'))}" if t.source.get("hex") else "")
+            rows.append(f"<div>Source: <b class='ca-supply-source'>{esc(name)}</b>"
+                        + (f" at {esc(t.source.get('hex'))}" if t.source.get("hex") else "")
                         + (" <span class='ca-sample'>[sample]</span>" if src is not None and src.sample else "")
                         + "</div>")
         else:
@@ -431,7 +377,7 @@ class SupplyWidget:
         over = t.length is not None and t.limit is not None and t.length > t.limit
         rows.append(f"<div>Length: <b class='ca-supply-length'>{_num(t.length)}</b>"
                     + (f" of limit <b>{_num(t.limit)}</b>" if t.limit is not None else " (no limit)")
-                    + (f" {_esc(unit)}" if unit else "")
+                    + (f" {esc(unit)}" if unit else "")
                     + (" <b style='color:#c62828'>over the limit</b>" if over else "") + "</div>")
         figures = {k: v for k, v in t.extra.items() if k != "unit" and not isinstance(v, dict)}
         if figures:
@@ -440,21 +386,21 @@ class SupplyWidget:
             if isinstance(v, dict) and v:
                 rule = v.get("rule")
                 parts = {g: x for g, x in v.items() if g != "rule"}
-                items = "".join(f"<li><b>{_esc(g)}</b>: {_figures(x) if isinstance(x, dict) else _esc(_figure(x))}</li>"
+                items = "".join(f"<li><b>{esc(g)}</b>: {_figures(x) if isinstance(x, dict) else esc(_figure(x))}</li>"
                                 for g, x in parts.items())
-                rows.append(f"<details class='ca-supply-table'><summary>{_esc(k.replace('_', ' '))}"
-                            + (f" <span class='ca-rule'>{_esc(rule)}</span>" if rule else "")
+                rows.append(f"<details class='ca-supply-table'><summary>{esc(k.replace('_', ' '))}"
+                            + (f" <span class='ca-rule'>{esc(rule)}</span>" if rule else "")
                             + f"</summary><ul>{items}</ul></details>")
         if t.path:
             rows.append(f"<div>Path ({len(t.path) - 1} hex{'es' if len(t.path) != 2 else ''}): "
                         f"<span class='ca-supply-path' style='font-family:monospace;font-size:11px'>"
-                        f"{_esc(' → '.join(t.path))}</span></div>")
+                        f"{esc(' → '.join(t.path))}</span></div>")
         if t.reasons:
-            items = "".join(f"<li class='ca-supply-reason'><span class='ca-rule'>{_esc(rule_ref(r.rule))}</span> "
-                            f"{_esc(r.text)}</li>" for r in t.reasons)
+            items = "".join(f"<li class='ca-supply-reason'><span class='ca-rule'>{esc(rule_ref(r.rule))}</span> "
+                            f"{esc(r.text)}</li>" for r in t.reasons)
             rows.append(f"<div>Why:</div><ul>{items}</ul>")
         if t.steps:
-            items = "".join(f"<li class='ca-supply-step'>{_esc(x)}</li>" for x in t.steps)
+            items = "".join(f"<li class='ca-supply-step'>{esc(x)}</li>" for x in t.steps)
             rows.append(f"<details open><summary>Working ({len(t.steps)} step{'s' if len(t.steps) != 1 else ''})"
                         f"</summary><ul>{items}</ul></details>")
         return banner + "".join(rows)
@@ -475,8 +421,7 @@ class SupplyWidget:
                 raise
             self.map.clear_overlay(STATUS)
             self.map.clear_overlays(HALOS)
-            self.side_report.value = (f"<div class='ca-supply-error' style='color:#b00020'><b>Cannot trace the "
-                                      f"side</b>: {_esc(self._one_line(e))}</div>")
+            self.side_report.value = error_line(self.css("error"), self.one_line(e), "Cannot trace the side")
             return None
         if self.report is None:
             return None
@@ -487,7 +432,7 @@ class SupplyWidget:
         palette = {k: v for k, v in self._colours.items() if k in set(values.values())}
         if MIXED in values.values():
             palette[MIXED] = MIXED_COLOUR
-        title = f"{self._side_name(side)} supply, hexes" + (" (WHAT-IF)" if self.whatif else "")
+        title = f"{self.side_name(side)} supply, hexes" + (" (WHAT-IF)" if self.whatif else "")
         self.map.show_choropleth(STATUS, values, palette=palette, title=title, opacity=0.8)
         # A hex is a few pixels wide when the whole map shows, under its unit marker: a ring of the
         # same colour around each marker (one small layer, one point per hex) keeps it readable.
@@ -517,21 +462,21 @@ class SupplyWidget:
     def _report_html(self, report: SideReport) -> str:
         state = self.campaign.state
         counts = report.counts()
-        head = ", ".join(f"<b>{n}</b> {_esc(k)}" for k, n in sorted(counts.items()))
+        head = ", ".join(f"<b>{n}</b> {esc(k)}" for k, n in sorted(counts.items()))
         rows = []
         for t in sorted(report.items, key=lambda t: (t.supplied, t.status, t.hex)):
             u = state.units.get(t.unit) if t.unit else None
             name = (u.name or u.id) if u else (t.unit or "?")
             why = t.reasons[0] if t.reasons else None
             rows.append(
-                f"<tr class='ca-supply-report-row'><td>{_esc(t.hex)}</td><td>{_esc(name)}"
+                f"<tr class='ca-supply-report-row'><td>{esc(t.hex)}</td><td>{esc(name)}"
                 + (" <span class='ca-sample'>[sample]</span>" if u is not None and u.sample else "")
-                + f"</td><td style='color:{self._status_colour(t.status, t.supplied)}'><b>{_esc(t.status)}</b></td>"
+                + f"</td><td style='color:{self._status_colour(t.status, t.supplied)}'><b>{esc(t.status)}</b></td>"
                 f"<td>{_num(t.length)}{' / ' + _num(t.limit) if t.limit is not None else ''}</td>"
-                f"<td>{_esc(rule_ref(why.rule)) + ' ' + _esc(why.text) if why else ''}</td></tr>")
+                f"<td>{esc(rule_ref(why.rule)) + ' ' + esc(why.text) if why else ''}</td></tr>")
         banner = ("<div class='ca-supply-whatif'><b>WHAT-IF</b>: hypothetical, not the campaign</div>"
                   if self.whatif else "")
-        return (f"{banner}<div>{_esc(self._side_name(report.side))}: {head or 'nothing to trace'}</div>"
+        return (f"{banner}<div>{esc(self.side_name(report.side))}: {head or 'nothing to trace'}</div>"
                 "<table><tr><th>hex</th><th>unit</th><th>status</th><th>length</th><th>first reason</th></tr>"
                 + "".join(rows) + "</table>")
 
@@ -553,7 +498,7 @@ class SupplyWidget:
         except (CampaignError, ModuleNotFoundError) as e:
             if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                 raise
-            self._chart_problem(self._one_line(e))
+            self._chart_problem(self.one_line(e))
             return
         self.history = df
         png, summary = chart_png(df, {s.id: s.name for s in self.campaign.state.sides},
@@ -565,7 +510,7 @@ class SupplyWidget:
     def _chart_problem(self, text: str) -> None:
         self.history = None
         self.chart.layout.display = "none"
-        self.chart_note.value = f"<div class='ca-supply-error' style='color:#b00020'>{_esc(text)}</div>"
+        self.chart_note.value = error_line(self.css("error"), text)
 
     def _on_tab(self, change) -> None:
         if change["new"] == 2 and self._chart_seq != self.campaign.state.last_seq:
@@ -605,46 +550,25 @@ class SupplyWidget:
             self.side_report.value = ("<span style='color:#666'>Tick \"Colour the side's units and bases by "
                                       "status\" to trace the whole side.</span>")
 
-    def set_write_refusal(self, reason: Optional[str]) -> None:
-        """This page never writes; say the file is read-only (or gone) all the same."""
-        self.readonly_note.value = (f"<div style='color:#666'>The campaign file is read-only here "
-                                    f"({_esc(reason)}); this page only reads it.</div>" if reason else "")
-
     def refresh(self, state=None) -> None:
         """Redraw from the campaign's state: units, the working, the overlay, the chart if shown."""
         state = state if state is not None else self.campaign.state
-        gm = self.campaign.map
-        self.title.value = (f"<span style='font-size:1.3em'><b>Supply tracer</b></span> · {_esc(gm.spec.title)} · "
-                            f"<code>{_esc(Path(self.campaign.path).name)}</code> · {_esc(state.turn.label)}")
-        names = {s.id: s.name for s in state.sides}
-        marks = [UnitMark(id=u.id, hex=u.hex, side=u.side, name=u.name or u.id,
-                          kind=u.kind + (" (installation)" if u.category == "installation" else ""),
-                          sample=u.sample, side_name=names.get(u.side, u.side)) for u in state.units.values()]
-        self.map.set_units(marks, side_order=[s.id for s in state.sides])
-        sides = [(side_label(s.name, s.id), s.id) for s in state.sides]
-        if list(self.side.options) != sides:
-            with self._quietly():
-                current = self.side.value
-                self.side.options = sides
-                self.side.value = current if current in {v for _, v in sides} else (sides[0][1] if sides else None)
+        self.show_header(state)
+        self.map.set_units(unit_marks(state), side_order=side_order(state))
+        self.fill_sides(state)
         self._fill_units(state)
+        names = {s.id: s.name for s in state.sides}
         every = [("-", NONE)] + [(unit_entry(u, names.get(u.side, u.side)), u.id)
                                  for u in sorted(state.units.values(), key=lambda u: (u.side, u.hex, u.name or u.id))]
         if list(self.without.options) != every:
-            with self._quietly(), self.without.hold_sync():
+            with self.quietly(), self.without.hold_sync():
                 chosen = self.without.value
                 self.without.options = every
                 self.without.value = chosen if chosen in state.units else NONE
         gone = [u for u in self._without if u not in state.units]
         if gone:  # a left-out unit that left the campaign: nothing to leave out any more
             self._without = tuple(u for u in self._without if u in state.units)
-        n_sample = sum(u.sample for u in state.units.values())
-        note = state.sample_note or ("the rulebook text does not give these values; enter your own "
-                                     "counters' values.")
-        self.samples_note.value = (
-            f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
-            f"<b>{n_sample} unit(s) marked [sample]</b>: demo values, not from the rulebook (more)"
-            f"</summary>{_esc(note)}</details>") if n_sample else ""
+        self.show_samples(state)
         self._show_whatif()
         if self.subject is not None and self.subject.kind == "unit" and self.subject.ref not in state.units:
             self.subject = None
@@ -668,15 +592,9 @@ class SupplyWidget:
                                    if u.side == side]
         if list(self.unit.options) != options:
             chosen = self.unit.value
-            with self._quietly(), self.unit.hold_sync():
+            with self.quietly(), self.unit.hold_sync():
                 self.unit.options = options
                 self.unit.value = chosen if chosen in {v for _, v in options} else NONE
-
-    def _side_name(self, side: Optional[str]) -> str:
-        for s in self.campaign.state.sides:
-            if s.id == side:
-                return side_label(s.name, s.id)
-        return side or "?"
 
     def _label(self, hex_: str) -> str:
         grid = self.campaign.map.grid
@@ -684,9 +602,6 @@ class SupplyWidget:
 
     def close(self) -> None:
         self.map.clear_overlays(NAMESPACE)
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
 
 
 def chart_png(df, side_names: dict[str, str], order: list[str]) -> tuple[bytes, str]:
@@ -724,15 +639,11 @@ def chart_png(df, side_names: dict[str, str], order: list[str]) -> tuple[bytes, 
     fig.savefig(buf, format="png")
     last_turn, last_label = turns[-1]
     last = counts[counts["turn"] == last_turn]
-    parts = [f"{_esc(side_names.get(r.side, r.side))}: <b>{int(r.supplied)}</b> supplied, "
+    parts = [f"{esc(side_names.get(r.side, r.side))}: <b>{int(r.supplied)}</b> supplied, "
              f"<b>{int(r.unsupplied)}</b> unsupplied" for r in last.itertuples()]
     summary = (f"<div class='ca-supply-chart-summary'>{len(turns)} turn{'s' if len(turns) != 1 else ''}; "
-               f"at the end of {_esc(last_label)}: {'; '.join(parts)}</div>")
+               f"at the end of {esc(last_label)}: {'; '.join(parts)}</div>")
     return buf.getvalue(), summary
 
 
-def supply_dashboard(path=None):
-    """The supply dashboard for ``path`` (default ``$CAMPAIGN_FILE``, else the demo) via the kit."""
-    from ...ui.kit import dashboard
-
-    return dashboard(SupplyWidget, path)
+supply_dashboard = SupplyWidget.open  # the page on a campaign file (default: $CAMPAIGN_FILE, the demo)

@@ -1,4 +1,4 @@
-"""The table editor (issue 12 point 3): pick a table, see its schema and rule, edit its cells in a
+"""The table editor: pick a table, see its schema and rule, edit its cells in a
 grid or paste/upload CSV, see the validation message before saving, save as one ``TableSet`` event.
 
 A dashboard-kit view: ``TableEditor(campaign, errors)``; ``widget`` is displayed and the kit calls
@@ -16,6 +16,7 @@ import ipywidgets as w
 from ...campaign.errors import CampaignError
 from ...campaign.printedtables import tables_of
 from ...ui.errors import ErrorPanel
+from ...ui.page import Page
 from .commands import SetTable
 from .schema import TableSchema, check_csv, check_grid, schemas, to_csv
 
@@ -38,12 +39,14 @@ def _schema_html(s: TableSchema) -> str:
             f"{cols}</table>" + (f"<ul>{mono}</ul>" if mono else ""))
 
 
-class TableEditor:
+class TableEditor(Page):
     """Enter the printed tables of the campaign's game: grid or CSV, checked before saving."""
 
+    NAME = "Rule tables"
+    CSS = "tables"
+
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
-        self.campaign = campaign
-        self.errors = errors if errors is not None else ErrorPanel(log_path=log_path)
+        super().__init__(campaign, errors, log_path=log_path)
         self.schemas = schemas(campaign.state.game)
         g = self.errors.guard
         self.picker = w.Dropdown(options=list(self.schemas), description="table")
@@ -63,17 +66,13 @@ class TableEditor:
         self.from_csv.on_click(g(lambda b: self._csv_to_grid(), "put the CSV into the grid"))
         self.check_btn.on_click(g(lambda b: self.check(), "check the table"))
         self.save.on_click(g(lambda b: self.save_table(), "save the table"))
-        self.title = w.HTML(f"<b>Rule tables</b> · {html.escape(campaign.map.spec.title)} · "
-                            f"<code>{html.escape(Path(campaign.path).name)}</code>")
-        self.title.add_class("ca-tables-title")
-        self.widget = w.VBox([self.title, self.errors.widget if hasattr(self.errors, "widget") else w.HTML(), self.picker,
-                              self.info, self.grid, w.HBox([self.add_row, self.check_btn, self.save]),
-                              w.HBox([self.upload, self.from_csv]), self.csv, self.status])
-        self.widget.add_class("ca-tables")
+        self.frame(self.picker, self.info, self.grid, w.HBox([self.add_row, self.check_btn, self.save]),
+                   w.HBox([self.upload, self.from_csv]), self.csv, self.status)
         for part, name in ((self.picker, "picker"), (self.info, "info"), (self.status, "status"), (self.csv, "csv"),
                            (self.upload, "upload"), (self.from_csv, "from-csv"), (self.check_btn, "check"),
                            (self.save, "save"), (self.grid, "grid")):
-            part.add_class(f"ca-tables-{name}")  # handles for the browser tests
+            self.part(part, name)  # handles for the browser tests
+        self.show_header(campaign.state)
         self.load()
 
     # ----- the grid -------------------------------------------------------------------------
@@ -134,8 +133,6 @@ class TableEditor:
         self.status.value = f"saved: {html.escape(rec.describe(self.campaign.state.calendar))} (#{rec.seq})"
 
     def refresh(self, state=None) -> None:
+        self.show_header(state if state is not None else self.campaign.state)
         if not any(c.value for r in self.cells for c in r) or state is not None:
             self.load()
-
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)

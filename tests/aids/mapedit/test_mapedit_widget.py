@@ -170,13 +170,14 @@ def test_the_campaign_dashboard_offers_the_editor_on_its_map(guadalcanal):
 
     d = CampaignDashboard(guadalcanal)
     titles = [d.tabs.get_title(i) for i in range(len(d.tabs.children))]
-    assert "Map editor" in titles and d.editor is None
+    assert titles == ["Units", "Journal", "History", "Map editor"] and not d.tab_views  # found, built when opened
     d.tabs.selected_index = titles.index("Map editor")
-    assert d.editor is not None and d.editor.map is d.map
-    _paint(d.editor, ["E2418", "E2419"])
-    d.editor.attr.value = "ground_mp"
-    d.editor.value.value = "2"
-    d.editor.apply_btn.click()
+    editor = d.tab_views["Map editor"]
+    assert isinstance(editor, MapEditor) and editor.map is d.map and d.tabs.children[3].children == (editor.widget,)
+    _paint(editor, ["E2418", "E2419"])
+    editor.attr.value = "ground_mp"
+    editor.value.value = "2"
+    editor.apply_btn.click()
     d.refresh()
-    assert d.editor.redrawn == (("E2418", "E2419"), ()) and set(d.map.corrected_hexes) >= {"E2418", "E2419"}
-    assert d.editor.apply_btn in d.write_buttons()
+    assert editor.redrawn == (("E2418", "E2419"), ()) and set(d.map.corrected_hexes) >= {"E2418", "E2419"}
+    assert editor.apply_btn in d.write_buttons()

@@ -1,0 +1,263 @@
+"""The frame every page shares, so that an aid's page declares only its body.
+
+A page is a ``Page`` subclass that names itself and its class prefix, and builds its body::
+
+    class StrikeWidget(Page):
+        NAME = "Strike plotter"        # the header: name · game's title · file · turn
+        CSS = "strike"                 # ca-strike, ca-strike-side, ca-strike-error, …
+        SAMPLES = True                 # the [sample] banner (the page shows units)
+        READ_ONLY = ": strikes can be plotted, not resolved."
+
+        def __init__(self, campaign, errors=None):
+            super().__init__(campaign, errors)
+            self.side_chooser("440px")
+            self.frame(self.beside_map([...sidebar...], width="470px", details=True))
+
+The frame is the header (the same form on every page, naming the game by its title), the
+``[sample]`` banner, the read-only banner, the error panel and the page's own style rules; the
+page also gets the side chooser, one-line error routing (``fail``/``ok``), ``quietly()`` for
+setting its own widgets without reacting to them, and a per-state cache (``per_state``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+import ipywidgets as w
+
+from .errors import ErrorPanel, one_line
+from .html import esc, error_line
+from .kit import dashboard
+from .mapview import MapView, UnitMark
+from .view import View
+
+SAMPLE_NOTE = "the rulebook text does not give these values; enter your own counters' values."
+
+
+def side_label(name: str, side_id: str) -> str:
+    """"Japanese (japan)": the side's name and the id the CLI, JSON and exports use."""
+    return name if not side_id or name == side_id else f"{name} ({side_id})"
+
+
+def header_html(name: str, campaign: Any, *more: str) -> str:
+    """The header line of every page: its name, the game's title as its game spec gives it, the
+    campaign file, then whatever the page adds (HTML: the turn, counts)."""
+    return " · ".join([f"<span style='font-size:1.3em'><b>{esc(name)}</b></span>", esc(campaign.map.spec.title),
+                       f"<code>{esc(Path(campaign.path).name)}</code>", *more])
+
+
+def samples_banner(what: str, note: str) -> str:
+    """The ``[sample]`` banner: ``what`` ("3 unit(s)") is marked, folded open to ``note``."""
+    return (f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
+            f"<b>{what} marked [sample]</b>: demo values, not from the rulebook (more)"
+            f"</summary>{esc(note)}</details>")
+
+
+def text_style(page: str, cell_padding: str = "6px") -> str:
+    """The CSS rules of a page of text, tables, rule references and findings (``page`` is its
+    class, "ca-strike"): lines a little apart, small tables, references in monospace, findings as a
+    tight list, refusals in red."""
+    return (f".{page} .widget-html-content {{ line-height: 1.35; }}\n"
+            f".{page} table {{ font-size: 12px; border-collapse: collapse; }}\n"
+            f".{page} td, .{page} th {{ padding: 1px {cell_padding} 1px 0; text-align: left; vertical-align: top; }}\n"
+            f".{page} .ca-rule {{ font-family: monospace; color: #444; }}\n"
+            f".{page}-findings ul {{ margin: 2px 0 4px 0; padding-left: 18px; }}\n"
+            f".{page}-error {{ color: #b00020; }}\n")
+
+
+def side_order(state: Any) -> list[str]:
+    """The campaign's sides in their order, then any other side a unit names (its colour on the map
+    follows that order)."""
+    known = [s.id for s in state.sides]
+    return known + sorted({u.side for u in state.units.values()} - set(known))
+
+
+def unit_marks(state: Any, *, installations: bool = True) -> list[UnitMark]:
+    """What the map draws for the campaign's units (an installation's kind says so unless
+    ``installations`` is False)."""
+    names = {s.id: s.name for s in state.sides}
+    return [UnitMark(id=u.id, hex=u.hex, side=u.side, name=u.name or u.id,
+                     kind=u.kind + (" (installation)" if installations and u.category == "installation" else ""),
+                     sample=u.sample, side_name=names.get(u.side, u.side)) for u in state.units.values()]
+
+
+class Page(View):
+    """A page over one campaign: the kit's frame around the body the subclass builds."""
+
+    NAME = ""  # the header's name of the page
+    CSS = ""  # the class prefix of the page's parts ("supply": ca-supply-side); "" gives ca-side
+    STYLE = ""  # the page's own CSS rules
+    SAMPLES = False  # whether the page shows the [sample] banner (it shows units)
+    SAMPLE_NOTE = SAMPLE_NOTE  # what the banner says when the scenario says nothing
+    READ_ONLY: Optional[str] = None  # the read-only banner's ending; None: told in the error panel
+    FAIL_HEAD = "Not recorded"  # the bold head of a one-line refusal
+
+    def __init__(self, campaign: Any, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
+        super().__init__(campaign, errors if errors is not None else ErrorPanel(log_path=log_path))
+        self.problem: Optional[str] = None  # the one line shown when the rules or the input refused
+        self._quiet = 0  # > 0 while the page sets its own widgets (their observers do nothing)
+        self._per_state: dict[str, tuple[Any, Any]] = {}
+        self.title = self.part(w.HTML(), "title")
+        self.samples_note = w.HTML()
+        self.samples_note.add_class("ca-samples-note")
+        self.readonly_note = w.HTML()
+        self.message = self.part(w.HTML(), "message")
+
+    @classmethod
+    def open(cls, path: Any = None) -> Any:
+        """This page on the campaign at ``path`` (default ``$CAMPAIGN_FILE``, else the demo),
+        through the kit: the page, or the error page saying why it cannot be shown."""
+        return dashboard(cls, path)
+
+    # ----- building ------------------------------------------------------------------------
+    @property
+    def prefix(self) -> str:
+        """The page's class, and the prefix of its parts' classes: ``ca-<CSS>``."""
+        return f"ca-{self.CSS}" if self.CSS else "ca"
+
+    def css(self, name: str) -> str:
+        """The class of one part of this page: ``ca-<CSS>-<name>``."""
+        return f"{self.prefix}-{name}"
+
+    def part(self, widget: w.Widget, name: str) -> Any:
+        """``widget`` with its class (``css(name)``): the handle the page's tests and styles use."""
+        widget.add_class(self.css(name))
+        return widget
+
+    def button(self, name: str, action: Callable[[], Any], context: str, **kwargs: Any) -> w.Button:
+        """A button of this page (class ``css(name)``) whose click runs ``action()``, guarded."""
+        b = self.part(w.Button(**kwargs), name)
+        b.on_click(self.errors.guard(lambda _b: action(), context))
+        return b
+
+    def on_change(self, widget: w.Widget, react: Callable[[dict], Any], context: str, names: str = "value") -> Any:
+        """``widget`` calling ``react(change)`` when its ``names`` trait changes, guarded."""
+        widget.observe(self.errors.guard(react, context), names=names)
+        return widget
+
+    def tab_set(self, tabs: dict[str, w.Widget], name: str = "tabs") -> w.Tab:
+        """Tabs titled by ``tabs``' keys (class ``css(name)``)."""
+        tab = self.part(w.Tab(children=list(tabs.values())), name)
+        for i, title in enumerate(tabs):
+            tab.set_title(i, title)
+        return tab
+
+    def side_chooser(self, width: str) -> w.Dropdown:
+        """The page's Side dropdown (``self.side``); choosing one calls ``_on_side``."""
+        self.side = self.part(w.Dropdown(description="Side", options=[], layout=w.Layout(width=width)), "side")
+        return self.on_change(self.side, self._on_side, "choose side")
+
+    def _on_side(self, change) -> None:
+        """Another side was chosen."""
+
+    def add_map(self, height: str) -> MapView:
+        """The page's board view of the campaign's map (``self.map``); a click on a hex calls
+        ``_on_select(label)``."""
+        self.map = MapView(self.campaign.map, errors=self.errors, height=height)
+        self.map.on_select(self._on_select)
+        return self.map
+
+    def _on_select(self, label: Optional[str]) -> None:
+        """A hex was selected on the page's map (None: the selection was cleared)."""
+
+    def beside_map(self, map_view: MapView, sidebar: list, *, width: str, details: bool = False) -> w.HBox:
+        """The map with the page's sidebar on its right (``details``: the hex details under the map)."""
+        side = self.part(w.VBox(sidebar, layout=w.Layout(width=width, min_width=width, padding="0 0 0 8px")),
+                         "sidebar")
+        if details:
+            left = w.VBox([map_view.widget, map_view.details], layout=w.Layout(flex="1 1 0", min_width="0"))
+            return w.HBox([left, side], layout=w.Layout(width="100%"))
+        left = w.Box([map_view.widget], layout=w.Layout(flex="1 1 auto", min_width="400px"))
+        return w.HBox([left, side], layout=w.Layout(width="100%", align_items="flex-start"))
+
+    def frame(self, *body: w.Widget) -> w.VBox:
+        """The page (``self.widget``): its style, header, banners and error panel above ``body``."""
+        parts = [w.HTML(f"<style>\n{self.STYLE}</style>", layout=w.Layout(display="none"))] if self.STYLE else []
+        parts.append(self.title)
+        if self.SAMPLES:
+            parts.append(self.samples_note)
+        if self.READ_ONLY is not None:
+            parts.append(self.readonly_note)
+        self.widget = w.VBox([*parts, self.errors.widget, *body], layout=w.Layout(width="100%"))
+        self.widget.add_class(self.prefix)
+        self.widget.add_class("ca-page")
+        return self.widget
+
+    # ----- showing -------------------------------------------------------------------------
+    def show_header(self, state: Any, *more: str) -> None:
+        """The header: the page's name, the game, the file, the turn, and ``more``."""
+        self.title.value = header_html(self.NAME, self.campaign, esc(state.turn.label), *more)
+
+    def show_samples(self, state: Any, what: Optional[str] = None) -> None:
+        """The ``[sample]`` banner for ``what`` (default: the units marked so), or none."""
+        if what is None:
+            n = sum(u.sample for u in state.units.values())
+            what = f"{n} unit(s)" if n else ""
+        self.samples_note.value = samples_banner(what, state.sample_note or self.SAMPLE_NOTE) if what else ""
+
+    def fill_sides(self, state: Any, kept: Optional[Callable[[], Optional[str]]] = None) -> bool:
+        """The Side dropdown's choices from the campaign's sides, keeping the chosen one (else the
+        one ``kept()`` remembers, else the first); True if they changed."""
+        sides = [(side_label(s.name, s.id), s.id) for s in state.sides]
+        if list(self.side.options) == sides:
+            return False
+        ids = {v for _, v in sides}
+        current = self.side.value
+        remembered = kept() if kept is not None and current not in ids else None
+        with self.quietly():
+            self.side.options = sides
+            self.side.value = (current if current in ids else remembered if remembered in ids
+                               else sides[0][1] if sides else None)
+        return True
+
+    def side_name(self, side: Optional[str]) -> str:
+        """"Japanese (japan)" for a side id (the id itself if the campaign has no such side)."""
+        name = next((s.name for s in self.campaign.state.sides if s.id == side), None)
+        return side_label(name, side) if name is not None else (side or "?")
+
+    # ----- refusals and errors ---------------------------------------------------------------
+    def one_line(self, e: BaseException) -> str:
+        """What went wrong, in one line."""
+        return one_line(e)
+
+    def fail(self, e: BaseException, head: Optional[str] = None) -> None:
+        """Show a refusal (of the rules or of the input) in one line on the page (``problem``)."""
+        self.problem = self.one_line(e)
+        self.message.value = error_line(self.css("error"), self.problem, head or self.FAIL_HEAD)
+
+    def ok(self, text: str = "") -> None:
+        """No refusal: show ``text`` (HTML) where a refusal would be."""
+        self.problem = None
+        self.message.value = text
+
+    def set_write_refusal(self, reason: Optional[str]) -> None:
+        """Writing is off: the read-only banner says so and the write buttons are disabled."""
+        if self.READ_ONLY is None:
+            super().set_write_refusal(reason)
+            return
+        self.readonly_note.value = (f"<div style='color:#666'>The campaign file is read-only here ({esc(reason)})"
+                                    f"{self.READ_ONLY}</div>" if reason else "")
+        for b in self.write_buttons():
+            b.disabled = bool(reason)
+
+    # ----- helpers -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def quietly(self) -> Iterator[None]:
+        """While the page sets its own widgets: their observers see ``_quiet`` and do nothing."""
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+
+    def per_state(self, name: str, build: Callable[[Any], Any]) -> Any:
+        """``build(state)`` for the campaign's state now, built again only after a change."""
+        state = self.campaign.state
+        key = (state.last_seq, id(state))
+        hit = self._per_state.get(name)
+        if hit is None or hit[0] != key:
+            hit = (key, build(state))
+            self._per_state[name] = hit
+        return hit[1]
