@@ -3,6 +3,11 @@
 import sys
 from pathlib import Path
 
+# ---- the games' rulebooks --------------------------------------------------------------------------
+# Where the rulebook texts are and the one way a test quotes them live in rulebooks.py beside this
+# file; tests/ goes on the import path (whatever pytest's import mode) so any test can import it.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 # ---- aids made unimportable: pytest --block-aid NAME -----------------------------------------------
 # Runs the suite as if the aid NAME could not be imported, to show the other aids stand alone; the
 # option, the skips and the subprocess block are in aidblock/blockplugin.py.

@@ -5,8 +5,6 @@ what the rules read changes accordingly (witp air MP across a mountain hexside [
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
@@ -19,19 +17,10 @@ from assistant.maps.hexsides import feature_vocabulary
 from assistant.rules.hexnet import HexNet
 from assistant.rules.witp.airrange import MP_PER_HEX_DEFAULT, from_hex
 
-RULEBOOKS = Path(os.environ.get("CAMPAIGN_ASSISTANT_RULEBOOKS")
-                 or Path(__file__).resolve().parents[3].parent / "shared" / "rulebooks")
-WITP = RULEBOOKS / "000_a763e4ba4882ac34.txt"
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("witp")
 RUN = ["E2418", "E2419", "E2319"]  # Guadalcanal and two neighbours
-
-
-@pytest.fixture(scope="module")
-def witp_text():
-    if not WITP.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"rulebook {WITP} not found")
-        pytest.skip(f"rulebook text {WITP} absent (set CAMPAIGN_ASSISTANT_RULEBOOKS)")
-    return WITP.read_text(encoding="utf-8", errors="replace")
 
 
 def test_a_painted_run_is_one_event_undone_and_redone_as_one(guadalcanal):
@@ -72,9 +61,9 @@ def test_clearing_a_painted_attribute(guadalcanal):
     assert c.state.map_corrections["E2319"]["rail"] is True
 
 
-def test_5_1_8_a_mountain_hexside_doubles_air_mp_below_high(guadalcanal, witp_text):
-    assert ("AP's flying missions which cross mountain hexsides pay double the hex cost to enter the next hex, "
-            "if flying at any altitude other than High.") in witp_text
+@RULEBOOK.says("AP's flying missions which cross mountain hexsides pay double the hex cost to enter the next hex, "
+               "if flying at any altitude other than High.")
+def test_5_1_8_a_mountain_hexside_doubles_air_mp_below_high(guadalcanal):
     c = guadalcanal
     paint(c, ["E2418", "E2419"], {"movement_area": "Tropical"})
     tropical = MP_PER_HEX_DEFAULT["tropical"]
@@ -165,3 +154,6 @@ def test_export_import_round_trip_and_a_tampered_edit_is_refused(guadalcanal, tm
     with pytest.raises(CampaignError, match="lots"):
         Campaign.import_json(bad, tmp_path / "bad.campaign")
     assert not (tmp_path / "bad.campaign").exists()
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

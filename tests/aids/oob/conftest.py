@@ -1,9 +1,8 @@
-"""Fixtures for the orders-of-battle aid's tests: campaign files in tmp_path, the CLI run in-process,
-the rulebook texts, and the campaign test kit (``campaignkit``) on the import path."""
+"""Fixtures for the orders-of-battle aid's tests: campaign files in tmp_path, the CLI run in-process
+and the campaign test kit (``campaignkit``) on the import path."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -13,18 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "campaign"))
 
 from assistant.campaign import Campaign  # noqa: E402
 from assistant.cli import main  # noqa: E402
-
-RULEBOOKS = Path(os.environ.get("CAMPAIGN_ASSISTANT_RULEBOOKS")
-                 or Path(__file__).resolve().parents[3].parent / "shared" / "rulebooks")
-WITP_TEXT = RULEBOOKS / "000_a763e4ba4882ac34.txt"
-APTO_TEXT = RULEBOOKS / "003_387a492d743658c4.txt"
-
-
-def rulebook(path: Path) -> str:
-    """A rulebook's text; the test fails (never skips) when it is missing."""
-    if not path.is_file():
-        pytest.fail(f"rulebook {path} not found (set CAMPAIGN_ASSISTANT_RULEBOOKS)")
-    return path.read_text(encoding="utf-8")
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

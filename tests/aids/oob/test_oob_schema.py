@@ -9,9 +9,11 @@ import pytest
 from assistant.aids.oob.schema import OobError, attr_columns, kind_schema, load_schema
 from assistant.maps import list_games
 from assistant.rules.kinds import load_kinds
-from conftest import APTO_TEXT, WITP_TEXT, rulebook
+from rulebooks import Quotes, text
 
 GAMES = list_games()
+WITP = Quotes("witp")
+APTO = Quotes("apto")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -26,41 +28,52 @@ def test_every_schema_kind_and_attr_is_declared(game):
             assert spec.rule.startswith("["), (name, spec.name)
 
 
+CHARACTERISTICS_4_1 = (("Air Combat Strength", "air_combat"), ("Anti-Ship Strength", "anti_ship"),
+                       ("Bombardment Strength", "bombardment"))
+
+
+def test_witp_4_1_in_the_rulebook_lists_the_characteristics():
+    book = text("witp")
+    section = book[book.index("[4.1] Air Unit Particulars"):book.index("[4.2] Air Point Roles")]
+    for printed, _ in CHARACTERISTICS_4_1:
+        assert f"{printed} (Normal and Extended)" in section
+    assert "parenthesized air combat strength" in section
+
+
 def test_witp_air_points_carry_the_characteristics_4_1_lists():
     """[4.1]: 'Air Combat Strength (Normal and Extended)', 'Anti-Ship Strength (Normal and
     Extended)', 'Bombardment Strength (Normal and Extended)' -- each a column, normal and extended."""
-    text = rulebook(WITP_TEXT)
-    section = text[text.index("[4.1] Air Unit Particulars"):text.index("[4.2] Air Point Roles")]
     ap = kind_schema("witp", "air points").attrs
-    for printed, attr in (("Air Combat Strength", "air_combat"), ("Anti-Ship Strength", "anti_ship"),
-                          ("Bombardment Strength", "bombardment")):
-        assert f"{printed} (Normal and Extended)" in section
+    for _, attr in CHARACTERISTICS_4_1:
         assert attr in ap and f"{attr}_extended" in ap
     # 'Non-fighter types often have a parenthesized air combat strength' [4.1]
-    assert "parenthesized air combat strength" in section
     assert ap["air_combat"].parse("2(3)L") == "2(3)L"
     with pytest.raises(OobError, match="air_combat '2\\(3'"):
         ap["air_combat"].parse("2(3")
 
 
+@WITP.says("normal range if no extended range applies")
 def test_witp_extended_range_may_not_be_below_normal():
     """[5.15]: extreme range is 'beyond their printed extended-ranges--or normal range if no
     extended range applies': an extended range below the normal one is a typing slip."""
     spec = kind_schema("witp", "Air Points").attrs["extended_range"]
     assert spec.at_least == "normal_range"
-    assert "normal range if no extended range applies" in rulebook(WITP_TEXT)
 
 
+def test_apto_4_0_in_the_rulebook_the_type_letters_are_the_schemas():
+    letters = re.search(r"as either ([A-Z, or]+);", text("apto")).group(1)
+    assert set(re.findall(r"[A-Z]+", letters)) == set(kind_schema("apto", "Air unit").attrs["type"].choices)
+
+
+@APTO.says("combat strength (the lower left hand number), range (the lower right hand number)",
+           "as either ATP, B, F, FB or N;")
 def test_apto_air_unit_counter_values():
     """apto: 'Air units are printed with two or three numbers, indicating the air unit's combat
     strength (the lower left hand number), range (the lower right hand number) and occasionally a
     quality rating' [4.12], [4.16]; the type letter is 'either ATP, B, F, FB or N' [4.0]."""
-    text = rulebook(APTO_TEXT)
-    assert "combat strength (the lower left hand number), range (the lower right hand number)" in text
-    letters = re.search(r"as either ([A-Z, or]+);", text).group(1)
     ks = kind_schema("apto", "Air unit").attrs
     assert {"strength", "range", "quality"} <= set(ks)
-    assert set(re.findall(r"[A-Z]+", letters)) == set(ks["type"].choices)
+    assert set(ks["type"].choices) == {"ATP", "B", "F", "FB", "N"}
     assert ks["range"].parse("6") == 6
     assert ks["type"].parse("fb") == "FB"
     with pytest.raises(OobError, match="type 'X' is not one of F, FB, N, B, ATP"):
@@ -98,3 +111,7 @@ def test_unknown_kind_names_the_known_ones():
 def test_columns_are_the_union_of_the_kinds_attrs():
     cols = attr_columns("globalwar")
     assert cols == ["sp", "attack", "defence"]
+
+
+test_quotes_in_rulebook_witp = WITP.check()
+test_quotes_in_rulebook_apto = APTO.check()

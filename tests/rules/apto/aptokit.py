@@ -3,13 +3,9 @@ hexsides are set per test, pieces with their kinds' roles, the game's default se
 
 from __future__ import annotations
 
-import os
-import re
-from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional
 
 import networkx as nx
-import pytest
 
 from assistant.maps.gamespec import load_game_spec
 from assistant.rules.control import Control
@@ -18,8 +14,6 @@ from assistant.rules.supply import Piece, SupplyWorld, rules_for
 
 SIDES = {"japan": ("japan",), "allies": ("us", "uk", "australia", "new_zealand", "dutch", "france",
                                           "china", "ccp", "ussr", "mongolia")}
-RULEBOOKS = Path(os.environ.get("CAMPAIGN_ASSISTANT_RULEBOOKS")
-                 or Path(__file__).resolve().parents[3].parent / "shared" / "rulebooks")
 
 
 def defaults() -> dict[str, Any]:
@@ -75,19 +69,3 @@ def world(g: nx.Graph, pieces: Iterable[Piece] = (), settings: Optional[Mapping[
 def trace(w: SupplyWorld, side: str, ids: Optional[Iterable[str]] = None):
     ps = [p for p in w.pieces if p.side == side and (ids is None or p.id in set(ids))]
     return {t.unit: t for t in rules_for("apto").trace(w, side, ps)}
-
-
-def rulebook_text() -> str:
-    """The apto rulebook, whitespace-normalised (skips if absent, fails under CI)."""
-    f = RULEBOOKS / load_game_spec("apto").rulebook
-    if not f.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"rulebook {f} not found (set CAMPAIGN_ASSISTANT_RULEBOOKS)")
-        pytest.skip(f"rulebook text {f} absent (set CAMPAIGN_ASSISTANT_RULEBOOKS)")
-    return re.sub(r"\s+", " ", f.read_text(encoding="utf-8", errors="replace"))
-
-
-def quote(words: str) -> str:
-    """Assert the rulebook says ``words`` verbatim; return them."""
-    assert re.sub(r"\s+", " ", words) in rulebook_text(), words
-    return words

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from aptokit import SIDES, defaults, grid, label, quote
+from aptokit import SIDES, defaults, grid, label
 from assistant.maps import load_map
 from assistant.rules.apto import bombing as bt
 from assistant.rules.apto.air import RULES
@@ -15,6 +15,9 @@ from assistant.rules.control import Control
 from assistant.rules.kinds import find_kind
 from assistant.rules.strike import Launch, StrikePlan
 from assistant.rules.world import Piece, World
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
 
 
 def air(id, side, hex, nation=None, **attrs):
@@ -42,8 +45,8 @@ def apto_graph():
 
 
 # ---------------------------------------------------------------- range and interception
+@RULEBOOK.says('The Japanese A6M has a printed range of "10". Therefore, its allowable interception range is 5 hexes')
 def test_a6m_range_10_intercepts_at_5_4_13():
-    quote('The Japanese A6M has a printed range of "10". Therefore, its allowable interception range is 5 hexes')
     assert interception_range(10) == 5
     assert interception_range(3) == 2  # 2 hexes or half, whichever is greater
     assert interception_range(2) == 2
@@ -54,10 +57,10 @@ def test_odd_ranges_by_setting_air_interception_rounding_4_13(rounding, expect):
     assert {r: interception_range(r, rounding) for r in expect} == expect
 
 
+@RULEBOOK.says("from (but not counting) the intercepting air unit's own base hex and then into (i.e., including) the target")
 def test_interception_exposure_counts_from_the_base_into_the_hex_4_13():
     """A strip of 12 hexes: an A6M (range 10 -> 5) at H011 reaches H006..H011; one of range 7
     (3 rounding down, 4 up) at H000 reaches H000..H003 (H004 with up)."""
-    quote("from (but not counting) the intercepting air unit's own base hex and then into (i.e., including) the target")
     g = grid(1, 12)
     us = air("b1", "allies", label(0, 0), type="B", strength=4, range=12)
     a6m = air("a6m", "japan", label(0, 11), type="F", strength=4, range=10, quality=3)
@@ -87,8 +90,8 @@ def western_area(g):
     return [{"area": "Western", "mp": "10", "border": ";".join(edge)}]  # MP = 10 from the [4.15] example
 
 
+@RULEBOOK.says("So far, the H6K has expended 9 MPs to do so. Then, however, the H6K must expend an additional 10 MPs")
 def test_h6k_padang_to_the_western_large_sea_area_19_of_20_4_15(apto_graph):
-    quote("So far, the H6K has expended 9 MPs to do so. Then, however, the H6K must expend an additional 10 MPs")
     h6k = air("h6k", "japan", "W 2009", type="B", strength=2, range=20)
     w = mkworld(apto_graph, [h6k], tables={"large_sea_areas": western_area(apto_graph)})
     [it] = RULES.reach(w, "japan", "sea:Western")
@@ -105,9 +108,9 @@ def test_large_sea_area_without_its_mp_asks_the_player_4_12(apto_graph):
     assert it.distance is None and [f.level for f in it.findings] == ["question"]
 
 
+@RULEBOOK.says("the F6F (with a range of \"5\") must stop one hex short of Kure, because Kure is actually six hexes "
+               "from the carrier's sea hex")
 def test_b29_raid_on_kure_geometry_and_the_f6f_stopping_short_2_2(apto_graph):
-    quote("the F6F (with a range of \"5\") must stop one hex short of Kure, because Kure is actually six hexes "
-          "from the carrier's sea hex")
     b1 = air("b1", "allies", "W 3021", "us", type="B", strength=20, quality=4, range=20, heavy="yes")
     b2 = air("b2", "allies", "W 3825", "us", type="B", strength=20, quality=4, range=20, heavy="yes")
     f6f = air("f6f", "allies", "W 3826", "us", type="N", strength=3, quality=4, range=5, carrier="cv1")
@@ -123,8 +126,8 @@ def test_b29_raid_on_kure_geometry_and_the_f6f_stopping_short_2_2(apto_graph):
     assert "k1" in a.extra["exposure"]["W 4428"]  # the Kyoto fighter may intercept over Kure
 
 
+@RULEBOOK.says("an air unit's range is to be calculated at double (x 2) its printed number as the maximum transfer range")
 def test_return_base_and_change_base_hops_4_12():
-    quote("an air unit's range is to be calculated at double (x 2) its printed number as the maximum transfer range")
     g = grid(1, 30)
     f = air("f", "allies", label(0, 0), type="F", strength=3, range=4)
     w = mkworld(g, [f])
@@ -160,8 +163,8 @@ def combat_plan(**opts):
                       launches=(Launch(label(0, 0), ("ki84",)),), options={"assign": "ki84>b29", **opts})
 
 
+@RULEBOOK.says("A Japanese 4-8/4 \"Frank\" (Ki-84) Fighter intercepts and attacks a US 20-20[4] (B-29) Bomber, thereby depleting it.")
 def test_ki84_hits_b29_and_return_fire_misses_4_19():
-    quote("A Japanese 4-8/4 \"Frank\" (Ki-84) Fighter intercepts and attacks a US 20-20[4] (B-29) Bomber, thereby depleting it.")
     w, p = combat_world(), combat_plan()
     need = RULES.dice_needed(w, p)
     assert [n.split(":")[0] for n in need] == ["1d6", "1d6"] and "return fire" in need[1]
@@ -200,8 +203,8 @@ def test_assess_gives_each_attacks_exact_odds_4_16():
 
 
 # ---------------------------------------------------------------- air-naval resolved
+@RULEBOOK.says('a battleship with a printed armor rating of "14" will be considered hit by a Naval-Air unit attack dice roll of "9"')
 def test_armor_14_battleship_hit_by_naval_air_roll_9_4_20():
-    quote('a battleship with a printed armor rating of "14" will be considered hit by a Naval-Air unit attack dice roll of "9"')
     g = grid(1, 3)
     n = air("f6f", "allies", label(0, 0), "us", type="N", strength=1, quality=4, range=5, flying="bomber")
     bb = ship("bb", "japan", label(0, 2), type="BB", armor=14, gunnery=0)
@@ -215,9 +218,9 @@ def test_armor_14_battleship_hit_by_naval_air_roll_9_4_20():
     assert RULES.resolve(w, p, [3, 5]).changes == []
 
 
+@RULEBOOK.says("Thus the total gunnery value is determined to be 21 points.")
+@RULEBOOK.says("In this case the second Japanese G4M Bomber had suffered two anti-aircraft hits; eliminating it")
 def test_two_bettys_against_gunnery_21_aa_2_second_eliminated_4_21():
-    quote("Thus the total gunnery value is determined to be 21 points.")
-    quote("In this case the second Japanese G4M Bomber had suffered two anti-aircraft hits; eliminating it")
     g = grid(1, 3)
     tf = label(0, 2)
     ships = [ship(n, "allies", tf, "us", type="BB", gunnery=4, armor=12) for n in ("tennessee", "nevada", "idaho")]
@@ -243,10 +246,10 @@ def test_two_bettys_against_gunnery_21_aa_2_second_eliminated_4_21():
 EXAMPLE_COLUMNS = [{"column": c} for c in ("12-16", "17-24", "25-39", "40-59")]  # the [2.3] example's columns
 
 
+@RULEBOOK.says('the Bomber\'s total attack strength of "20" points would correspond to the 17-24 column on the Bombing Table')
 @pytest.mark.parametrize("ttype,capital,col", [("city", False, "17-24"), ("resource", False, "12-16"),
                                                ("city_resource", False, "25-39"), ("city_resource", True, "40-59")])
 def test_b29_strength_20_bombing_columns_2_3(ttype, capital, col):
-    quote('the Bomber\'s total attack strength of "20" points would correspond to the 17-24 column on the Bombing Table')
     got, _ = bt.column_for(20, bt.target_shift(ttype, capital), bt.columns(EXAMPLE_COLUMNS))
     assert got.label == col
 
@@ -264,8 +267,8 @@ def test_bombing_assess_column_and_question_without_the_table_2_5():
     assert a.extra["bombing"]["roll_modifier"] == -1
 
 
+@RULEBOOK.says("Attacking Bomber strengths are always halved (rounded down, even to \"0\" if necessary)")
 def test_halving_non_home_and_redundant_quarter_never_oil_2_4():
-    quote("Attacking Bomber strengths are always halved (rounded down, even to \"0\" if necessary)")
     assert bt.bombing_strength([20], non_home=True) == 10
     assert bt.bombing_strength([20], non_home=True, redundant=True) == 5
     assert bt.bombing_strength([20], non_home=True, redundant=True, oil=True) == 20
@@ -284,8 +287,8 @@ def test_assess_gives_the_whole_engagement_by_enumeration_4_16_4_19():
     assert e["allies hits"]["1"]["fraction"] == "2/3" and e["japan hits"]["1"]["fraction"] == "2/9"
 
 
+@RULEBOOK.says("a Naval-Air unit (launched from an aircraft carrier) is never entitled to this bonus")
 def test_own_base_bonus_over_the_launch_base_not_from_a_carrier_4_18():
-    quote("a Naval-Air unit (launched from an aircraft carrier) is never entitled to this bonus")
     g = grid(1, 3)
     k = air("ki84", "japan", label(0, 2), type="F", strength=4, quality=4, range=8)
     b = air("b29", "allies", label(0, 2), "us", type="B", strength=20, quality=4, range=20, heavy="yes")
@@ -298,8 +301,8 @@ def test_own_base_bonus_over_the_launch_base_not_from_a_carrier_4_18():
     assert RULES.assess(mkworld(g, [k, b]), sw).odds["ki84>b29"]["hit"]["fraction"] == "1/2"
 
 
+@RULEBOOK.says("that Fighter-type air unit's allowable interception range is still 2 hexes or 1/2 of that reduced range")
 def test_weather_halves_the_range_and_interception_uses_half_of_that_4_13():
-    quote("that Fighter-type air unit's allowable interception range is still 2 hexes or 1/2 of that reduced range")
     g = grid(1, 12)
     b = air("b", "allies", label(0, 0), type="B", strength=4, range=10, weather_halved="yes")
     a6m = air("a6m", "japan", label(0, 11), type="F", strength=4, range=10, quality=3, weather_halved="yes")
@@ -309,9 +312,9 @@ def test_weather_halves_the_range_and_interception_uses_half_of_that_4_13():
     assert [(p.id, r) for p, r in RULES.interceptors(w, "allies")] == [("a6m", 2)]  # max(2, 5 // 2)
 
 
+@RULEBOOK.says("it must return to one of the bases from which the same type of air unit (i.e., either a Fighter-type "
+               "or a Bomber) had been launched")
 def test_return_only_to_a_base_fighters_were_launched_from_4_2():
-    quote("it must return to one of the bases from which the same type of air unit (i.e., either a Fighter-type "
-          "or a Bomber) had been launched")
     g = grid(1, 10)
     f = air("f", "allies", label(0, 0), type="F", strength=3, range=6)
     b = air("b", "allies", label(0, 2), type="B", strength=4, range=8)
@@ -322,8 +325,8 @@ def test_return_only_to_a_base_fighters_were_launched_from_4_2():
     assert len(errs) == 1 and errs[0].startswith("f may return only")
 
 
+@RULEBOOK.says("US Bomber units (of any type) may never conduct any Night Strategic Bombing Attacks.")
 def test_only_land_based_bombers_bomb_and_no_us_or_fighters_at_night_2_1_2_8():
-    quote("US Bomber units (of any type) may never conduct any Night Strategic Bombing Attacks.")
     g = grid(1, 4)
     b = air("b", "allies", label(0, 0), "us", type="B", strength=4, range=8)
     fb = air("fb", "allies", label(0, 0), "uk", type="FB", strength=4, range=8)
@@ -334,8 +337,8 @@ def test_only_land_based_bombers_bomb_and_no_us_or_fighters_at_night_2_1_2_8():
     assert rules == [("[2.1]", "fb"), ("[2.8]", "b"), ("[2.8]", "fb")]
 
 
+@RULEBOOK.says("If the bombing result includes an asterisk (*), then one Bomber unit is considered to be hit")
 def test_bombing_resolution_with_the_printed_result_entered_goes_to_the_ledger_2_5():
-    quote("If the bombing result includes an asterisk (*), then one Bomber unit is considered to be hit")
     g = grid(1, 3)
     b = air("b29", "allies", label(0, 0), "us", type="B", strength=20, quality=4, range=20, heavy="yes")
     p = StrikePlan(side="allies", target=label(0, 2), mission="strategic_bombing",
@@ -355,3 +358,6 @@ def test_a_unit_without_its_type_is_a_question_not_a_failure_4_0():
     items = {i.unit: i for i in RULES.reach(w, "allies", label(0, 2))}
     assert [f.level for f in items["x"].findings] == ["question"] and "type None" in items["x"].findings[0].text
     assert items["f"].range_class == "in range"
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

@@ -11,8 +11,11 @@ import pytest
 from assistant.rules.apto.economy import RULES
 from assistant.rules.apto.economy_colonies import adjustments
 
-from aptokit import piece, quote, world
+from aptokit import piece, world
 from apto_ledgerkit import book, ctx
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
 
 SPRING = 0
 
@@ -53,9 +56,9 @@ def by_item(adjs, nation):
     return {a.item: (a.amount, a.hexes) for a in adjs if a.nation == nation}
 
 
+@RULEBOOK.says("Japan will gain +15 EPs for the Palembang resource hex, if captured by Japanese land units, if in supply.")
+@RULEBOOK.says("Japan will cede -4 EPs per each friendly home city and/or city/resource hex captured by enemy land units.")
 def test_8_2_japan_captures_oil_and_loses_home_hexes():
-    quote("Japan will gain +15 EPs for the Palembang resource hex, if captured by Japanese land units, if in supply.")
-    quote("Japan will cede -4 EPs per each friendly home city and/or city/resource hex captured by enemy land units.")
     w = a_map()
     j = by_item(adjustments(w, "japan", ("japan",)), "japan")
     assert j == {"Captured resource hexes": (2, ("C1",)),      # X2 is out of supply: not counted
@@ -67,9 +70,9 @@ def test_8_2_japan_captures_oil_and_loses_home_hexes():
         adjustments(w, "japan", ("japan",), oil="both")
 
 
+@RULEBOOK.says("add +2 EPs for each colony's resource hex currently controlled by that nation (if currently in supply, "
+               "and not within any enemy land unit's uninhibited Zone of Control)")
 def test_8_2_colony_resource_hexes_in_supply_and_free_of_enemy_zoc():
-    quote("add +2 EPs for each colony's resource hex currently controlled by that nation (if currently in supply, "
-          "and not within any enemy land unit's uninhibited Zone of Control)")
     w = a_map()
     uk = by_item(adjustments(w, "allies", ("us", "uk", "australia", "china", "ussr")), "uk")
     assert uk == {"Colony resource hexes": (2, ("M1",))}  # M2 is in the Japanese unit's ZOC
@@ -99,3 +102,6 @@ def test_income_entries_and_the_calculated_income_they_make():
     assert b.balance("japan", "EP") == 77 + 2 + 15 - 6
     from assistant.rules.apto.economy import season_income
     assert season_income(b, "japan", "EP", SPRING) == 88
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

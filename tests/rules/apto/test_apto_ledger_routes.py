@@ -10,8 +10,11 @@ import networkx as nx
 from assistant.rules.apto import economy_routes as routes
 from assistant.rules.apto.economy import RULES
 
-from aptokit import piece, quote, world
+from aptokit import piece, world
 from apto_ledgerkit import book, ctx, entry, errors
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
 
 SPRING = 0
 
@@ -36,10 +39,10 @@ def soviet_map(control=None, pieces=(), destroyed=False, other_port=False):
     return world(g, pieces, control=control or {})
 
 
+@RULEBOOK.says("the \"Vladivostok Route\" will be considered closed if Vladivostok (W 5128) becomes captured by Japan, "
+               "\"isolated\" (see [7.8]), blockaded (by any enemy naval unit with a gunnery or torpedo rating of at least "
+               "\"0\"), or if the port there is destroyed")
 def test_8_3_vladivostok_route_closed_when_captured_blockaded_or_destroyed():
-    quote("the \"Vladivostok Route\" will be considered closed if Vladivostok (W 5128) becomes captured by Japan, "
-          "\"isolated\" (see [7.8]), blockaded (by any enemy naval unit with a gunnery or torpedo rating of at least "
-          "\"0\"), or if the port there is destroyed")
     assert levels(routes.vladivostok(soviet_map())) == ["info"]
     fs = routes.vladivostok(soviet_map(control={"W 5128": "japan"}))
     assert levels(fs) == ["error"] and "captured by Japan" in fs[0].text
@@ -76,10 +79,10 @@ def australia_map(control=None, destroyed=False):
     return world(g, control=control or {})
 
 
+@RULEBOOK.says("The US may automatically send lend-lease EPs to Australia if any Western Ally nation presently controls a "
+               "functional, supplied (non-isolated) port within Australia with an uninhibited overland line of supply to "
+               "any Australian home city.")
 def test_8_3_lend_lease_to_australia_needs_a_supplied_port():
-    quote("The US may automatically send lend-lease EPs to Australia if any Western Ally nation presently controls a "
-          "functional, supplied (non-isolated) port within Australia with an uninhibited overland line of supply to "
-          "any Australian home city.")
     fs = routes.australia(australia_map())
     assert levels(fs) == ["info"] and "A2" in fs[0].text and "A0" in fs[0].text
     assert levels(routes.australia(australia_map(destroyed=True))) == ["error"]
@@ -98,10 +101,13 @@ def china_map(blocker=False):
                  control={"L1": "allies"} if blocker else {})
 
 
+@RULEBOOK.says("provided that there is path (of any terrain) of land hexes (unobstructed by enemy land units) from the "
+               "India Box (or from the \"India\" map, if in play) to any (non-isolated) Chinese-controlled Chinese home city")
 def test_8_3_lend_lease_to_china_needs_a_land_path_from_the_india_box():
-    quote("provided that there is path (of any terrain) of land hexes (unobstructed by enemy land units) from the "
-          "India Box (or from the \"India\" map, if in play) to any (non-isolated) Chinese-controlled Chinese home city")
     fs = routes.china(china_map())
     assert levels(fs) == ["info"] and "C0" in fs[0].text
     assert levels(routes.china(china_map(blocker=True))) == ["error"]
     assert levels(routes.china(world(nx.Graph()))) == ["question"]
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

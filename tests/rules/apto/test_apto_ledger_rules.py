@@ -1,4 +1,4 @@
-"""apto's economy rules for the production ledger (issue 11 points 1 and 5; digest apto.md 6),
+"""apto's economy rules for the production ledger (Part 8),
 each from the rulebook's words or worked examples, on hand-counted books (apto_ledgerkit)."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from assistant.rules.apto.economy import RULES, nation_of
 from assistant.rules.apto.economy_season import arrival, arrival_label, surrender
 from assistant.rules.ledger import economy_for, statements
 
-from aptokit import quote
 from apto_ledgerkit import book, ctx, entry, errors
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
 
 # calendar(): 0 Spring Seasonal Turn 1942, 1-3 April-June, 4 Summer Seasonal Turn, 5-7 July-September,
 # 8 Autumn Seasonal Turn, ... 12 Winter Seasonal Turn 1943.
@@ -33,10 +35,10 @@ def test_accounts_one_ep_track_and_reserve_per_income_nation():
 
 # --- [8.2] income less the season's Strategic Warfare losses ----------------------------------------
 
+@RULEBOOK.says("if Japan has received a calculated EP income of 77 EPs, but has incurred a total -47 EP loss total "
+               "as a result of enemy Strategic Warfare throughout the preceding season, the Japanese EP Track is "
+               "thus marked as 30 Japanese EPs")
 def test_8_2_income_77_less_season_losses_47_marks_the_track_30():
-    quote("if Japan has received a calculated EP income of 77 EPs, but has incurred a total -47 EP loss total "
-          "as a result of enemy Strategic Warfare throughout the preceding season, the Japanese EP Track is "
-          "thus marked as 30 Japanese EPs")
     b = book(entry("japan", APRIL, "loss", 20, item="Strategic Warfare"),
              entry("japan", MAY, "loss", 15, item="Strategic Warfare"),
              entry("japan", JUNE, "loss", 12, item="Strategic Warfare"))
@@ -51,9 +53,9 @@ def test_8_2_income_77_less_season_losses_47_marks_the_track_30():
     assert (st.opening, st.closing) == (-47, 30)
 
 
+@RULEBOOK.says("a nation (if subjected to Strategic Warfare) can never lose more EPs than it will receive as an EP "
+               "Income (in the following Seasonal Turn)")
 def test_2_0_loss_cap_returns_losses_beyond_the_next_income_and_keeps_the_raw_total():
-    quote("a nation (if subjected to Strategic Warfare) can never lose more EPs than it will receive as an EP "
-          "Income (in the following Seasonal Turn)")
     b = book(entry("japan", APRIL, "loss", 30), entry("japan", JUNE, "loss", 17),
              entry("japan", SUMMER, "income", 30, item="Seasonal income"))
     (cap,) = RULES.close_turn(b, "japan", ctx(SUMMER))
@@ -96,10 +98,10 @@ def test_income_is_seasonal_and_goes_on_the_track():
 
 # --- [9.10] the Japanese surrender integer ----------------------------------------------------------
 
+@RULEBOOK.says("Thus, both A-bomb Strategic Warfare Attacks reduce the EP surrender integer 45 EPs (to -55 instead "
+               "of -100, if no Japanese home cities have also been captured)")
+@RULEBOOK.says("rolls a \"7\" (further reducing the EP surrender integer from 55 to 48)")
 def test_9_10_surrender_integer_example():
-    quote("Thus, both A-bomb Strategic Warfare Attacks reduce the EP surrender integer 45 EPs (to -55 instead "
-          "of -100, if no Japanese home cities have also been captured)")
-    quote("rolls a \"7\" (further reducing the EP surrender integer from 55 to 48)")
     s = surrender(17 + 20, abombs=2)
     assert (s.integer, s.needed, s.surrenders) == (55, 18, False)
     s = surrender(37, abombs=2, soviet_roll=7)
@@ -139,8 +141,8 @@ def priced(side, name, turn=SPRING, **kw):
     return next(p for p in RULES.catalogue(side, ctx(turn, **kw)) if p.item == name)
 
 
+@RULEBOOK.says("The normal cost of a Chinese CCP Offensive is 1 EP. Thus, a Chinese CCP Impromptu Offensive will cost 2 EPs.")
 def test_5_5_ccp_offensive_1_ep_impromptu_2():
-    quote("The normal cost of a Chinese CCP Offensive is 1 EP. Thus, a Chinese CCP Impromptu Offensive will cost 2 EPs.")
     assert (priced("allies", "CCP Offensive").amount, priced("allies", "CCP Offensive").rule) == (1, "[8.13]")
     imp = priced("allies", "Impromptu CCP Offensive")
     assert (imp.amount, imp.rule, imp.account) == (2, "[5.5]", "EP:china")
@@ -148,8 +150,8 @@ def test_5_5_ccp_offensive_1_ep_impromptu_2():
     assert priced("allies", "Impromptu Western Allied Offensive").amount == 6
 
 
+@RULEBOOK.says("A major power may not contribute or expend EPs to purchase an Impromptu Offensive for another nation")
 def test_5_5_impromptu_offensives_monthly_and_only_for_the_paying_nation():
-    quote("A major power may not contribute or expend EPs to purchase an Impromptu Offensive for another nation")
     b = book(entry("allies", SPRING, "income", 10, account="EP:china"), entry("allies", SPRING, "income", 10))
     ok = entry("allies", APRIL, "spend", 2, account="EP:china", item="Impromptu CCP Offensive")
     assert errors(check(b, ok, APRIL)) == []
@@ -162,9 +164,9 @@ def test_5_5_impromptu_offensives_monthly_and_only_for_the_paying_nation():
     assert errors(check(b, off, SPRING)) == []
 
 
+@RULEBOOK.says("If the Japanese player has purchased a submarine unit during the Spring Seasonal Turn, it must be "
+               "placed in the Autumn Seasonal Turn Box on the Turn Track")
 def test_8_6_bought_in_spring_arrives_in_autumn():
-    quote("If the Japanese player has purchased a submarine unit during the Spring Seasonal Turn, it must be "
-          "placed in the Autumn Seasonal Turn Box on the Turn Track")
     assert arrival("Spring", 1942, 2) == ("Autumn", 1942)
     assert arrival_label("Autumn", 1942, 2) == "Spring Seasonal Turn 1943"
     assert arrival("Winter", 1943, 4) == ("Winter", 1944)
@@ -176,8 +178,8 @@ def test_8_6_bought_in_spring_arrives_in_autumn():
 
 # --- no deficit spending [8.1], [8.6], [8.13] ---------------------------------------------------------
 
+@RULEBOOK.says("No deficit spending is permitted.")
 def test_no_deficit_spending_boundary():
-    quote("No deficit spending is permitted.")
     b = book(entry("japan", SPRING, "income", 10))
     assert errors(check(b, entry("japan", SPRING, "spend", 10), SPRING)) == []
     refused = errors(check(b, entry("japan", SPRING, "spend", 11), SPRING))
@@ -192,8 +194,8 @@ def test_no_deficit_spending_boundary():
 
 # --- the Economic Reserve [8.4] ----------------------------------------------------------------------
 
+@RULEBOOK.says("a player may allot (up to 20) EPs of a major power's EP income to Economic Reserve (ER)")
 def test_8_4_reserve_20_accepted_21_refused():
-    quote("a player may allot (up to 20) EPs of a major power's EP income to Economic Reserve (ER)")
     b = book(entry("japan", SPRING, "income", 40))
     assert errors(check(b, entry("japan", SPRING, "reserve", 20), SPRING)) == []
     assert any("at most 20" in x for x in errors(check(b, entry("japan", SPRING, "reserve", 21), SPRING)))
@@ -218,10 +220,10 @@ def test_8_4_each_allied_nation_its_own_reserve():
     assert b2.balance("allies", "reserve:uk") == 5 and b2.balance("allies", "EP:uk") == 25
 
 
+@RULEBOOK.says("thereby allowing a player to retain ER EPs for the purposes of purchasing Combined and/or Impromptu "
+               "Offensives, Keeping Naval Units at Sea, Pilot Recovery, Purchasing Partisans and/or Repairing "
+               "Installations during monthly game-turns, etc.")
 def test_8_4_what_the_reserve_pays_in_a_monthly_turn_both_readings():
-    quote("thereby allowing a player to retain ER EPs for the purposes of purchasing Combined and/or Impromptu "
-          "Offensives, Keeping Naval Units at Sea, Pilot Recovery, Purchasing Partisans and/or Repairing "
-          "Installations during monthly game-turns, etc.")
     b = book(entry("japan", SPRING, "income", 20), entry("japan", SPRING, "reserve", 20))
     pilot = entry("japan", APRIL, "spend", 4, account="reserve", item="Pilot Recovery")
     assert errors(check(b, pilot, APRIL)) == []
@@ -244,8 +246,8 @@ def ll(sender, to, amount, turn=SPRING):
     return entry("allies", turn, "transfer", amount, account=f"EP:{sender}", to_account=f"EP:{to}", item="Lend-lease")
 
 
+@RULEBOOK.says("The UK may never send more than 1/4 of its net EP income")
 def test_8_3_uk_quarter_of_net_income_at_the_limit_and_one_over():
-    quote("The UK may never send more than 1/4 of its net EP income")
     b = book(entry("allies", SPRING, "income", 41, account="EP:uk", item="Seasonal income"))
     assert errors(check(b, ll("uk", "australia", 10), SPRING)) == []  # 41 // 4 = 10
     over = errors(check(b, ll("uk", "australia", 11), SPRING))
@@ -255,8 +257,8 @@ def test_8_3_uk_quarter_of_net_income_at_the_limit_and_one_over():
     assert errors(check(b2, ll("uk", "australia", 5), SPRING))  # the total counts, whatever the route
 
 
+@RULEBOOK.says("the US player cannot send more than 28 EPs to the Soviet Union during any 1942 Seasonal Turn")
 def test_8_3_us_half_of_net_income_28_in_1942():
-    quote("the US player cannot send more than 28 EPs to the Soviet Union during any 1942 Seasonal Turn")
     b = book(entry("allies", SPRING, "income", 57, item="Seasonal income"))
     assert errors(check(b, ll("us", "ussr", 28), SPRING)) == []
     assert errors(check(b, ll("us", "ussr", 29), SPRING))
@@ -272,8 +274,8 @@ def test_8_3_net_income_after_the_season_losses_both_readings():
     assert errors(check(b, ll("uk", "china", 11, SUMMER), SUMMER, settings=other))
 
 
+@RULEBOOK.says("Only the United Kingdom and/or the United States may ever send EPs to another friendly nation")
 def test_8_3_who_sends_to_whom_when_and_the_routes():
-    quote("Only the United Kingdom and/or the United States may ever send EPs to another friendly nation")
     b = book(*(entry("allies", SPRING, "income", 40, account=f"EP:{n}") for n in ("us", "uk", "ussr")))
     assert any("only the UK and the US" in x for x in errors(check(b, ll("ussr", "china", 1), SPRING)))
     assert any("no lend-lease route from uk to ussr" in x for x in errors(check(b, ll("uk", "ussr", 1), SPRING)))
@@ -291,10 +293,10 @@ def test_8_3_who_sends_to_whom_when_and_the_routes():
 
 # --- items: timing, who pays, per-game limits, the player's tables ---------------------------------
 
+@RULEBOOK.says("the Japanese player is limited to constructing a maximum of six Burma Railway installations per game")
+@RULEBOOK.says("the Japanese player is only ever permitted to enlarge one port at any time during the entire game, and "
+               "the US player is only ever permitted to enlarge two ports throughout the game")
 def test_per_game_limits_and_the_summer_1945_war_extension():
-    quote("the Japanese player is limited to constructing a maximum of six Burma Railway installations per game")
-    quote("the Japanese player is only ever permitted to enlarge one port at any time during the entire game, and "
-          "the US player is only ever permitted to enlarge two ports throughout the game")
     b = book(entry("japan", SPRING, "income", 100))
     rail = entry("japan", SPRING, "spend", 2, item="Burma Railway")
     b6 = book(entry("japan", SPRING, "income", 100), *[rail] * 6)
@@ -372,14 +374,14 @@ def test_the_players_cost_table_and_table_x():
     assert errors(check(b, ll("uk", "china", 11), SPRING))
 
 
+@RULEBOOK.says("All EP costs are immutable throughout any game.")
+@RULEBOOK.says("any player may \"over-spend\" to deceive the true size of any task force(s) in a particular sea area")
 def test_8_6_costs_are_immutable_n_items_cost_n_times_the_price():
-    quote("All EP costs are immutable throughout any game.")
     b = book(entry("japan", SPRING, "income", 30), entry("japan", SPRING, "reserve", 20))
     assert errors(check(b, entry("japan", APRIL, "spend", 8, item="Pilot Recovery"), APRIL)) == []  # two air units
     assert any("costs 4 EP each" in x for x in errors(check(b, entry("japan", APRIL, "spend", 5, item="Pilot Recovery"),
                                                               APRIL)))
     # refuelling may be over-paid [3.14]
-    quote("any player may \"over-spend\" to deceive the true size of any task force(s) in a particular sea area")
     assert errors(check(b, entry("japan", APRIL, "spend", 3, item="Refuel at sea (9 or more units)"), APRIL)) == []
 
 
@@ -400,3 +402,6 @@ def test_a_bombing_loss_from_the_strike_plotter_lands_on_the_target_nations_trac
     assert _ep_account(w, "allies", "T3") == "EP:us"  # a minor nation's hex: the side's main track
     loss = entry("allies", APRIL, "loss", 3, account="EP:uk", item="Strategic Warfare", rule="[2.5]")
     assert errors(check(book(), loss, APRIL)) == [] and book(loss).balance("allies", "EP:uk") == -3
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from aptokit import piece, quote, strip, trace, world
+from aptokit import piece, strip, trace, world
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
 
 
 def chit_line(n=4):
@@ -17,11 +20,11 @@ def attackers(k, hex_="H002", **attrs):
     return [piece(f"a{i}", "japan", "Land unit", hex_, strength=3, posture="attacking", **attrs) for i in range(1, k + 1)]
 
 
+@RULEBOOK.says("For example, if there is only one available Sea Supply chit (which can supply four units) in a "
+               "particular locale, then only four land units may conduct an attack without incurring out-of-supply "
+               "penalties. If more than four land units participate in that attack, the attack must then suffer "
+               "out-of-supply penalties.")
 def test_7_7_one_sea_supply_chit_supplies_four_attackers_the_fifth_is_out_of_supply():
-    quote("For example, if there is only one available Sea Supply chit (which can supply four units) in a "
-          "particular locale, then only four land units may conduct an attack without incurring out-of-supply "
-          "penalties. If more than four land units participate in that attack, the attack must then suffer "
-          "out-of-supply penalties.")
     w = world(chit_line(), [piece("c", "japan", "Sea Supply chit", "H000")] + attackers(5))
     t = trace(w, "japan")
     assert [t[f"a{i}"].status for i in range(1, 6)] == ["supplied (chit)"] * 4 + ["out of supply"]
@@ -30,9 +33,9 @@ def test_7_7_one_sea_supply_chit_supplies_four_attackers_the_fifth_is_out_of_sup
     assert t["c"].status == "source" and t["c"].extra["used"] == 4 and t["c"].extra["capacity"] == 4
 
 
+@RULEBOOK.says("When defending against an enemy attack, any and all units that can trace a line of supply to any "
+               "supply chit (even if only one chit) are considered to be automatically in supply")
 def test_7_7_defenders_do_not_consume():
-    quote("When defending against an enemy attack, any and all units that can trace a line of supply to any "
-          "supply chit (even if only one chit) are considered to be automatically in supply")
     ps = [piece("c", "japan", "Sea Supply chit", "H000")] + attackers(4)
     ps += [piece(f"d{i}", "japan", "Land unit", "H003", strength=2, posture="defending") for i in range(1, 4)]
     t = trace(world(chit_line(), ps), "japan")
@@ -40,8 +43,8 @@ def test_7_7_defenders_do_not_consume():
     assert t["c"].extra["used"] == 4 and t["d1"].extra["consumes"] is False
 
 
+@RULEBOOK.says("Any combat unit with a fractional (or no) combat strength rating (e.g., 1/2) never consumes supply")
 def test_7_7_fractional_strength_never_consumes():
-    quote("Any combat unit with a fractional (or no) combat strength rating (e.g., 1/2) never consumes supply")
     ps = [piece("c", "japan", "Air Supply chit", "H000"),
           piece("half", "japan", "Land unit", "H001", strength="1/2", posture="attacking"),
           piece("hq", "japan", "HQ", "H001"),
@@ -55,9 +58,9 @@ def test_7_7_fractional_strength_never_consumes():
     assert not t["half"].supplied and not t["full"].supplied
 
 
+@RULEBOOK.says("A unit may only trace a line of supply to a supply chit if that supply chit's entire supply capacity is "
+               "not maintaining other units at that moment.")
 def test_7_11_used_capacity_this_month_counts():
-    quote("A unit may only trace a line of supply to a supply chit if that supply chit's entire supply capacity is "
-          "not maintaining other units at that moment.")
     w = world(chit_line(), [piece("c", "japan", "Sea Supply chit", "H000", used=3)] + attackers(2))
     t = trace(w, "japan")
     assert t["a1"].supplied and not t["a2"].supplied
@@ -104,10 +107,10 @@ def test_max_flow_reassigns_an_earlier_unit():
     assert t["u2"].path == ["H000", "H001"] and t["u1"].path == ["H001", "H002", "H003", "H004"]
 
 
+@RULEBOOK.says("Each Sea Supply chit can provide supply to a maximum of four air and/or land units per monthly game-turn")
+@RULEBOOK.says("Each Air Supply chit can provide supply to a maximum of one air and/or land unit per monthly game-turn")
 @pytest.mark.parametrize("kind, cap", [("Sea Supply chit", 4), ("Air Supply chit", 1)])
 def test_7_7_capacities(kind, cap):
-    quote("Each Sea Supply chit can provide supply to a maximum of four air and/or land units per monthly game-turn")
-    quote("Each Air Supply chit can provide supply to a maximum of one air and/or land unit per monthly game-turn")
     w = world(chit_line(), [piece("c", "japan", kind, "H000")] + attackers(6))
     t = trace(w, "japan")
     assert sum(t[f"a{i}"].supplied for i in range(1, 7)) == cap
@@ -125,3 +128,6 @@ def test_bad_chit_values_are_one_line_errors():
     w = world(chit_line(), [piece("c", "japan", "Sea Supply chit", "H000", used="many")] + attackers(1))
     with pytest.raises(ValueError, match="used 'many' is not a whole number"):
         trace(w, "japan")
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from aptokit import SIDES, defaults, piece, quote
+from aptokit import SIDES, defaults, piece
 from assistant.maps.gamemap import load_map
 from assistant.maps.graph import MapCorrections
 from assistant.rules.control import Control
 from assistant.rules.supply import SupplyWorld, rules_for
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
 
 EXAMPLE = ("EXAMPLE: An unsupplied Japanese 2-1 land unit presently occupies hex E 4725 on Guadalcanal, adjacent "
            "to a US 4-2 land unit in hex E 4624, and a US STP in hex E 4625.")
@@ -58,11 +61,11 @@ def test_the_example_hexes_touch_on_the_real_map():
     assert not g.has_edge("E 4725", "E 4526")
 
 
+@RULEBOOK.says(EXAMPLE)
+@RULEBOOK.says("The Japanese player cannot trace a line of supply into or through coastal hex E 4624 because of the "
+               "US 4-2 Marine there, but he can trace a line of supply into and then through hex E 4625 (because the "
+               "US STP there is not printed with any combat strength)")
 def test_10_42_guadalcanal_example():
-    quote(EXAMPLE)
-    quote("The Japanese player cannot trace a line of supply into or through coastal hex E 4624 because of the "
-          "US 4-2 Marine there, but he can trace a line of supply into and then through hex E 4625 (because the "
-          "US STP there is not printed with any combat strength)")
     t = jap(world(solomons(), example_pieces()))
     assert (t.supplied, t.status) == (True, "supplied (chit)")
     assert t.path == ["E 4725", "E 4625", "E 4526", "E 4527"] and t.length == 3
@@ -71,12 +74,12 @@ def test_10_42_guadalcanal_example():
     assert "E 4624" not in t.path
 
 
+@RULEBOOK.says("never into or through any hex that is presently occupied by any supplied enemy air (non-aloft), land "
+               "and/or naval unit with a printed combat strength number (even if only fractional) and/or a torpedo "
+               "rating (but excluding General and/or Admiral chits)")
 def test_10_42_only_printed_strength_or_torpedo_interrupts():
     """The same chain with the STP replaced by a warship with a torpedo rating, or the Coastwatcher
     by a 1/2 land unit (fractional still counts): the route E 4625 -> E 4526 is interrupted."""
-    quote("never into or through any hex that is presently occupied by any supplied enemy air (non-aloft), land "
-          "and/or naval unit with a printed combat strength number (even if only fractional) and/or a torpedo "
-          "rating (but excluding General and/or Admiral chits)")
     for swap in ({"stp": piece("stp", "allies", "Naval unit", "E 4625", "us", torpedo=1)},
                  {"cw": piece("cw", "allies", "Land unit", "E 4526", "australia", strength="1/2")},
                  {"stp": piece("stp", "allies", "Air unit", "E 4625", "us", strength=2)}):
@@ -91,8 +94,8 @@ def test_10_42_only_printed_strength_or_torpedo_interrupts():
         assert t.path == ["E 4725", "E 4625", "E 4526", "E 4527"], swap
 
 
+@RULEBOOK.says("A line of supply may not ever be traced into or through any sea (dark blue) hex or sea depiction.")
 def test_10_42_no_chain_through_a_dark_blue_sea_hex():
-    quote("A line of supply may not ever be traced into or through any sea (dark blue) hex or sea depiction.")
     t = jap(world(solomons({"E 4526": {"surface": "sea"}}), example_pieces(cw=None)))
     assert "E 4526" not in t.path
 
@@ -124,3 +127,6 @@ def test_10_42_e_4624_is_blocked_by_the_us_4_2():
     assert "E 4624" not in t.path and "E 4625" not in t.path
     t = jap(world(solomons(), example_pieces(stp=dd, marine=None)))
     assert t.path == ["E 4725", "E 4624", "E 4525", "E 4526", "E 4527"]
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from aptokit import grid, label, piece, quote, strip, trace, world
+from aptokit import grid, label, piece, strip, trace, world
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
 
 
 def line(n=5, **attrs):
@@ -16,9 +19,9 @@ def line(n=5, **attrs):
     return g
 
 
+@RULEBOOK.says("A \"line of supply\" is defined as a contiguous path (of any length and course) of unobstructed "
+               "friendly land hexes")
 def test_7_7_a_line_of_any_length_through_friendly_land_hexes():
-    quote("A \"line of supply\" is defined as a contiguous path (of any length and course) of unobstructed "
-          "friendly land hexes")
     g = line(30)
     t = trace(world(g, [piece("inf", "japan", "Land unit", "H029", strength=2)]), "japan")["inf"]
     assert (t.supplied, t.status) == (True, "supplied")
@@ -33,9 +36,9 @@ def test_7_7_a_unit_in_the_source_hex_is_in_supply():
     assert t.supplied and t.path == ["H000"] and t.length == 0
 
 
+@RULEBOOK.says("A line of supply cannot enter into any desert hex")
 @pytest.mark.parametrize("terrain, supplied", [("clear", True), ("desert", False), ("mountain", True)])
 def test_5_8_no_line_enters_a_desert_hex(terrain, supplied):
-    quote("A line of supply cannot enter into any desert hex")
     g = line(5)
     g.nodes["H002"]["terrain"] = terrain
     t = trace(world(g, [piece("inf", "japan", "Land unit", "H004")]), "japan")["inf"]
@@ -55,12 +58,12 @@ def test_a_desert_hex_is_gone_around():
         assert g.has_edge(a, b)
 
 
+@RULEBOOK.says("A line of supply may also not cross any impassable hexsides, or water (except via a ferry symbol).")
 @pytest.mark.parametrize("features, supplied", [
     ({"all_sea": True}, False), ({"lake": True}, False), ({"all_sea": True, "ferry": True}, True),
     ({"impassable": True}, False), ({"river": True}, True), ({"lake": True, "ferry": True}, True),
     ({"not_land_connected": True}, False)])
 def test_7_7_water_only_by_a_ferry_and_never_an_impassable_hexside(features, supplied):
-    quote("A line of supply may also not cross any impassable hexsides, or water (except via a ferry symbol).")
     g = line(4)
     g.edges["H001", "H002"].update(features)
     t = trace(world(g, [piece("inf", "japan", "Land unit", "H003")]), "japan")["inf"]
@@ -73,8 +76,8 @@ def test_a_sea_hex_is_not_a_land_hex():
     assert not trace(world(g, [piece("inf", "japan", "Land unit", "H003")]), "japan")["inf"].supplied
 
 
+@RULEBOOK.says("No enemy line of supply may ever be traced into or through any hex presently occupied by an enemy partisan.")
 def test_10_6_no_line_into_a_hex_with_an_enemy_partisan():
-    quote("No enemy line of supply may ever be traced into or through any hex presently occupied by an enemy partisan.")
     g = line(5)
     w = world(g, [piece("inf", "japan", "Land unit", "H004"), piece("p", "allies", "Partisan", "H002", "china")])
     t = trace(w, "japan")["inf"]
@@ -117,8 +120,8 @@ def test_7_7_uninhibited_enemy_zoc_blocks_and_names_the_hex():
     assert "H002 is in uninhibited enemy ZOC (apto [7.7] Line of Supply)" in texts
 
 
+@RULEBOOK.says("Friendly land units will automatically inhibit any enemy ZOC in their own hex")
 def test_7_7_a_friendly_land_unit_inhibits_enemy_zoc_in_its_hex():
-    quote("Friendly land units will automatically inhibit any enemy ZOC in their own hex")
     g = zoc_map()
     ps = [piece("inf", "japan", "Land unit", "H004"), piece("us1", "allies", "Land unit", "H102", "us"),
           piece("a", "japan", "Land unit", "H002"), piece("b", "japan", "Land unit", "H003")]
@@ -129,8 +132,8 @@ def test_7_7_a_friendly_land_unit_inhibits_enemy_zoc_in_its_hex():
     assert not t["inf"].supplied
 
 
+@RULEBOOK.says("contested ZOC (i.e., two opposing ZOCs into the same unoccupied hex) does not inhibit enemy ZOC")
 def test_7_7_contested_zoc_still_blocks():
-    quote("contested ZOC (i.e., two opposing ZOCs into the same unoccupied hex) does not inhibit enemy ZOC")
     g = zoc_map()
     g.remove_edge("H001", "H101")
     # a Japanese unit in H002 inhibits the ZOC there; H003 stays contested (the US unit's ZOC and
@@ -143,17 +146,21 @@ def test_7_7_contested_zoc_still_blocks():
         "H003 is in uninhibited enemy ZOC - contested ZOC still blocks (apto [7.7] Line of Supply)"]
 
 
+@RULEBOOK.says("Admirals, Generals, HQs and partisans do not exert any ZOC.")
 @pytest.mark.parametrize("attrs, kind, blocks", [
     ({}, "Land unit", True), ({"o": "yes"}, "Land unit", False), ({}, "HQ", False),
     ({}, "Coastwatcher", False), ({}, "General", False), ({"embarked": "yes"}, "Land unit", False)])
 def test_5_13_who_exerts_zoc(attrs, kind, blocks):
-    quote("Admirals, Generals, HQs and partisans do not exert any ZOC.")
     g = zoc_map()
     g.remove_edge("H001", "H101")
     w = world(g, [piece("inf", "japan", "Land unit", "H004"), piece("e", "allies", kind, "H102", "us", **attrs)])
     assert trace(w, "japan")["inf"].supplied is not blocks
 
 
+@RULEBOOK.says("No land unit ever exerts any ZOC into any jungle or mountain hex.")
+@RULEBOOK.says("A land unit's ZOC never extends across any all-lake or any all-sea hex or hexside, even if bridged by "
+               "a ferry symbol.")
+@RULEBOOK.says("Air units at an airbase or airstrip do not negate enemy ZOC into their own hex")
 @pytest.mark.parametrize("hexside, terrain, blocks", [
     ({}, None, True), ({"jungle": True}, None, False), ({"all_sea": True, "ferry": True}, None, False),
     ({"lake": True}, None, False), ({"impassable": True}, None, False), ({"river": True}, None, True),
@@ -162,10 +169,6 @@ def test_5_13_where_zoc_does_not_reach(hexside, terrain, blocks):
     """The enemy unit in H101 (odd row 1) touches H001 and H002 of row 0. The traced air unit in H001
     (air units do not inhibit ZOC [5.13]) has the line H001 -> H000 (the source): whether the enemy
     ZOC reaches H001 across that hexside, into that terrain, decides."""
-    quote("No land unit ever exerts any ZOC into any jungle or mountain hex.")
-    quote("A land unit's ZOC never extends across any all-lake or any all-sea hex or hexside, even if bridged by "
-          "a ferry symbol.")
-    quote("Air units at an airbase or airstrip do not negate enemy ZOC into their own hex")
     g = grid(2, 3, country="japan")
     for c in range(3):
         g.nodes[label(1, c)]["country"] = "us"
@@ -183,9 +186,9 @@ def test_5_13_where_zoc_does_not_reach(hexside, terrain, blocks):
         assert t.path == ["H001", "H000"]
 
 
+@RULEBOOK.says("No land unit's ZOC extends across any neutral border hexside.")
+@RULEBOOK.says("A land unit's ZOC never extends into any enemy fortification hex.")
 def test_5_13_no_zoc_across_a_neutral_border_or_into_an_enemy_fortification():
-    quote("No land unit's ZOC extends across any neutral border hexside.")
-    quote("A land unit's ZOC never extends into any enemy fortification hex.")
     g = grid(2, 3, country="japan")
     for c in range(3):
         g.nodes[label(1, c)]["country"] = "us"
@@ -214,6 +217,8 @@ def jungle_line(rail_hex: bool, rail_sides: tuple):
     return g
 
 
+@RULEBOOK.says("A line of supply cannot enter into any desert hex or through any jungle or jungle-mountain hex "
+               "(except via a rail line).")
 @pytest.mark.parametrize("reading", ["strict", "loose"])
 @pytest.mark.parametrize("rail_hex, rail_sides, strict_ok, loose_ok", [
     (False, (), False, False),
@@ -222,8 +227,6 @@ def jungle_line(rail_hex: bool, rail_sides: tuple):
     (True, (("H001", "H002"), ("H002", "H003")), True, True),   # enters and leaves along rail
 ])
 def test_7_7_no_line_through_jungle_except_via_a_rail_line(reading, rail_hex, rail_sides, strict_ok, loose_ok):
-    quote("A line of supply cannot enter into any desert hex or through any jungle or jungle-mountain hex "
-          "(except via a rail line).")
     g = jungle_line(rail_hex, rail_sides)
     w = world(g, [piece("inf", "japan", "Land unit", "H004")], {"supply_jungle_rail": reading})
     t = trace(w, "japan")["inf"]
@@ -232,9 +235,9 @@ def test_7_7_no_line_through_jungle_except_via_a_rail_line(reading, rail_hex, ra
         assert t.path == ["H004", "H003", "H002", "H001", "H000"]
 
 
+@RULEBOOK.says("However, a line of supply may enter a jungle or jungle-mountain hex normally.")
 @pytest.mark.parametrize("reading", ["strict", "loose"])
 def test_7_7_a_line_may_end_in_a_jungle_hex(reading):
-    quote("However, a line of supply may enter a jungle or jungle-mountain hex normally.")
     g = line(4)
     g.nodes["H003"]["terrain"] = "jungle_mountain"
     g.nodes["H000"]["terrain"] = "jungle"  # the source's own hex too
@@ -243,9 +246,9 @@ def test_7_7_a_line_may_end_in_a_jungle_hex(reading):
     assert t.supplied and t.path == ["H003", "H002", "H001", "H000"]
 
 
+@RULEBOOK.says("each functional Burma Railway installation that is constructed in a jungle or jungle-mountain hex "
+               "will nullify the supply prohibition through therein")
 def test_10_35_a_burma_railway_nullifies_the_jungle_prohibition():
-    quote("each functional Burma Railway installation that is constructed in a jungle or jungle-mountain hex "
-          "will nullify the supply prohibition through therein")
     g = jungle_line(False, ())
     g.nodes["H002"]["burma_railway"] = "yes"
     for reading in ("strict", "loose"):
@@ -291,3 +294,6 @@ def test_hex_control_set_by_the_campaign_wins():
     g.nodes["H002"]["country"] = "us"
     w = world(g, [piece("inf", "japan", "Land unit", "H004")], control={"H002": "japan"})
     assert trace(w, "japan")["inf"].supplied
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

@@ -5,7 +5,10 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from aptokit import piece, quote, strip, trace, world
+from aptokit import piece, strip, trace, world
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
 
 
 def relabel(g, mapping):
@@ -13,6 +16,8 @@ def relabel(g, mapping):
 
 
 # ----- which hexes are sources ------------------------------------------------------------------
+@RULEBOOK.says("Each friendly home city/resource hex in a nation automatically functions as a supply source for all of "
+               "that nation's units")
 @pytest.mark.parametrize("reading, city, resource, flagged, source", [
     ("city_or_resource", "yes", None, None, True), ("city_or_resource", None, "yes", None, True),
     ("city_or_resource", None, None, None, False),
@@ -20,8 +25,6 @@ def relabel(g, mapping):
     ("flagged", "yes", "yes", None, False), ("flagged", None, None, "yes", True),
     ("city_and_resource", None, None, "yes", True)])
 def test_7_0_home_city_resource_hexes(reading, city, resource, flagged, source):
-    quote("Each friendly home city/resource hex in a nation automatically functions as a supply source for all of "
-          "that nation's units")
     g = strip(3, country="japan")
     g.nodes["H000"].update(home_of="japan", city=city, resource=resource, supply_source=flagged)
     t = trace(world(g, [piece("inf", "japan", "Land unit", "H002")], {"supply_source_hex": reading}), "japan")
@@ -37,9 +40,9 @@ def test_7_0_another_nations_home_source_does_not_supply():
     assert t["aus"].supplied and not t["nl"].supplied and not t["cn"].supplied
 
 
+@RULEBOOK.says("Australia: UK and/or US unit(s) in Australia may also draw supply from any Australian supply source(s) "
+               "normally.")
 def test_7_0_uk_and_us_units_in_australia_draw_on_australian_sources():
-    quote("Australia: UK and/or US unit(s) in Australia may also draw supply from any Australian supply source(s) "
-          "normally.")
     g = strip(4, country="australia")
     g.nodes["H000"].update(home_of="australia", city="yes")
     g.nodes["H003"]["country"] = "new_zealand"  # outside Australia, still allied land
@@ -50,8 +53,8 @@ def test_7_0_uk_and_us_units_in_australia_draw_on_australian_sources():
     assert not t["us_out"].supplied and not t["nz"].supplied
 
 
+@RULEBOOK.says("A captured city/resource hex will no longer function as a supply source, until it is recaptured")
 def test_7_0_a_captured_source_supplies_nobody_until_recaptured():
-    quote("A captured city/resource hex will no longer function as a supply source, until it is recaptured")
     g = strip(3, country="japan")
     g.nodes["H000"].update(home_of="japan", city="yes")
     ps = [piece("inf", "japan", "Land unit", "H002"), piece("src", "japan", "Home supply source", "H000")]
@@ -68,6 +71,8 @@ def special_map(hexlabel, country, region=None):
     return g
 
 
+@RULEBOOK.says("US units in Hawaii may draw supply from Pearl Harbor (E 2501). Additionally, US units in the "
+               "Philippines may draw supply from Manila (W 3021).")
 @pytest.mark.parametrize("where, country, region, nation, ok", [
     ("W 3021", "philippines", "philippines", "us", True),     # Manila: US units in the Philippines
     ("W 3021", "philippines", "philippines", "uk", False),
@@ -84,8 +89,6 @@ def special_map(hexlabel, country, region=None):
     ("E 4229", "new_britain", "new_britain", "dutch", False),  # minor nations never draw on a foreign source
 ])
 def test_7_0_special_sources_by_nation_and_region(where, country, region, nation, ok):
-    quote("US units in Hawaii may draw supply from Pearl Harbor (E 2501). Additionally, US units in the "
-          "Philippines may draw supply from Manila (W 3021).")
     g = special_map(where, country, region)
     t = trace(world(g, [piece("u", "allies", "Land unit", "H002", nation)], control={h: "allies" for h in g}), "allies")
     assert t["u"].supplied is ok
@@ -93,8 +96,8 @@ def test_7_0_special_sources_by_nation_and_region(where, country, region, nation
         assert t["u"].source["hex"] == where and t["u"].path == ["H002", "H001", where]
 
 
+@RULEBOOK.says("Japanese units in New Britain may draw supply from Rabaul (E 4229), if Rabaul is captured.")
 def test_7_0_japanese_units_draw_on_mukden_and_a_captured_rabaul():
-    quote("Japanese units in New Britain may draw supply from Rabaul (E 4229), if Rabaul is captured.")
     g = special_map("E 4229", "new_britain", "new_britain")
     t = trace(world(g, [piece("j", "japan", "Land unit", "H002")], control={h: "japan" for h in g}), "japan")
     assert t["j"].supplied
@@ -106,9 +109,9 @@ def test_7_0_japanese_units_draw_on_mukden_and_a_captured_rabaul():
                  "japan")["j"].supplied
 
 
+@RULEBOOK.says("NOTE: A maximum of two US units may also draw supply from the India Box (or any \"India\" map supply "
+               "source, if in play) normally.")
 def test_7_0_at_most_two_us_units_draw_on_the_india_box():
-    quote("NOTE: A maximum of two US units may also draw supply from the India Box (or any \"India\" map supply "
-          "source, if in play) normally.")
     g = strip(3, country="india")
     ps = [piece("box", "allies", "India Box", "H000", "uk")]
     ps += [piece(f"us{i}", "allies", "Land unit", "H002", "us") for i in (1, 2, 3)]
@@ -121,8 +124,8 @@ def test_7_0_at_most_two_us_units_draw_on_the_india_box():
     assert t["us1"].source == {"unit": "box", "hex": "H000", "name": "India Box"}
 
 
+@RULEBOOK.says("US: US (and Free French) and UK units may draw supply from the United States Box")
 def test_7_0_united_states_box():
-    quote("US: US (and Free French) and UK units may draw supply from the United States Box")
     g = strip(3, country="us")
     ps = [piece("box", "allies", "United States Box", "H000", "us"), piece("us", "allies", "Land unit", "H002", "us"),
           piece("uk", "allies", "Land unit", "H002", "uk"), piece("aus", "allies", "Land unit", "H002", "australia")]
@@ -130,9 +133,9 @@ def test_7_0_united_states_box():
     assert t["us"].supplied and t["uk"].supplied and not t["aus"].supplied
 
 
+@RULEBOOK.says("Formosa (W 3621), Iwo Jima (W 3733), Okinawa (W 3825), Paramushiro (W 0327) and Truk (W 3628) "
+               "themselves are never considered supply sources, but are always in supply.")
 def test_7_0_always_in_supply_but_never_a_source():
-    quote("Formosa (W 3621), Iwo Jima (W 3733), Okinawa (W 3825), Paramushiro (W 0327) and Truk (W 3628) "
-          "themselves are never considered supply sources, but are always in supply.")
     g = relabel(strip(3, country="japan"), {"H000": "W 3621"})
     t = trace(world(g, [piece("f", "japan", "Land unit", "W 3621"), piece("n", "japan", "Land unit", "H002")]), "japan")
     assert t["f"].supplied and "always in supply" in t["f"].steps[0]
@@ -141,9 +144,9 @@ def test_7_0_always_in_supply_but_never_a_source():
     assert trace(world(g, [piece("s", "allies", "Land unit", "H001", "ussr")]), "allies")["s"].supplied
 
 
+@RULEBOOK.says("any island hex or colony city (e.g., Palembang) owned by a minor nation is never considered a supply "
+               "source, but is always in supply for any minor nation unit(s) there.")
 def test_9_0_minor_nation_island_or_colony_city_always_in_supply():
-    quote("any island hex or colony city (e.g., Palembang) owned by a minor nation is never considered a supply "
-          "source, but is always in supply for any minor nation unit(s) there.")
     g = strip(2, country="dutch")
     g.nodes["H000"]["city"] = "yes"
     ps = [piece("nl", "allies", "Land unit", "H000", "dutch"), piece("uk", "allies", "Land unit", "H000", "uk"),
@@ -152,8 +155,8 @@ def test_9_0_minor_nation_island_or_colony_city_always_in_supply():
     assert t["nl"].supplied and not t["uk"].supplied and not t["nl2"].supplied
 
 
+@RULEBOOK.says("Permanent fortresses are never subject to isolation")
 def test_5_16_a_permanent_fortification_supplies_one_land_unit_in_its_hex():
-    quote("Permanent fortresses are never subject to isolation")
     g = strip(2, country="uk")
     ps = [piece("pf", "allies", "Permanent Fortification", "H000", "uk"),
           piece("a", "allies", "Land unit", "H000", "uk"), piece("b", "allies", "Land unit", "H000", "uk")]
@@ -162,9 +165,9 @@ def test_5_16_a_permanent_fortification_supplies_one_land_unit_in_its_hex():
     assert t["pf"].status == "source"
 
 
+@RULEBOOK.says("Any unit(s) embarked aboard any transporting ATP(s), STP(s) and/or CL/DD combo(s) are considered to be "
+               "in supply, unless embarked as out-of-supply.")
 def test_7_7_embarked_units_are_in_supply_unless_embarked_out_of_supply():
-    quote("Any unit(s) embarked aboard any transporting ATP(s), STP(s) and/or CL/DD combo(s) are considered to be "
-          "in supply, unless embarked as out-of-supply.")
     g = strip(2, surface="coastal")
     ps = [piece("e", "japan", "Land unit", "H000", embarked="yes"),
           piece("o", "japan", "Land unit", "H000", embarked="yes", out_of_supply="yes")]
@@ -187,17 +190,17 @@ def sources_of(g, extra=()):
     return [piece("s0", "japan", "Home supply source", "H000"), piece("s4", "japan", "Home supply source", "H004")] + list(extra)
 
 
+@RULEBOOK.says("Each home supply source must also automatically draw supply (via an unobstructed \"line of supply\") "
+               "from at least one other home supply source within the same nation during each monthly game-turn.")
 def test_7_8_connected_home_sources_are_not_isolated():
-    quote("Each home supply source must also automatically draw supply (via an unobstructed \"line of supply\") "
-          "from at least one other home supply source within the same nation during each monthly game-turn.")
     g = two_sources()
     t = trace(world(g, sources_of(g)), "japan")
     assert t["s0"].status == t["s4"].status == "source"
     assert "traces a line of supply to home source" in t["s4"].steps[0]
 
 
+@RULEBOOK.says("Isolated home supply sources - themselves - cannot provide supply")
 def test_7_8_a_cut_off_home_source_is_isolated_and_supplies_nobody():
-    quote("Isolated home supply sources - themselves - cannot provide supply")
     g = two_sources(cut=True)
     ps = sources_of(g, [piece("inf", "japan", "Land unit", "H003")])
     t = trace(world(g, ps), "japan")
@@ -212,6 +215,9 @@ def test_7_8_a_cut_off_home_source_is_isolated_and_supplies_nobody():
     assert t["inf"].status == "supplied (chit)"
 
 
+@RULEBOOK.says("NOTE: Home supply source ports cannot be \"isolated\" unless the port facility is entirely destroyed, or "
+               "unless there is an enemy naval unit presently occupying the port hex itself (with a gunnery rating of at "
+               "least \"0\").")
 @pytest.mark.parametrize("h4, ship, isolated", [
     ({"port": "yes"}, None, False),                        # a cut-off port: not isolated
     ({"port": "yes", "port_destroyed": "yes"}, None, True),
@@ -220,17 +226,14 @@ def test_7_8_a_cut_off_home_source_is_isolated_and_supplies_nobody():
     ({"permanent_fort": "yes", "port": "yes", "port_destroyed": "yes"}, None, False),  # fortresses never
 ])
 def test_7_8_home_source_ports_and_fortresses(h4, ship, isolated):
-    quote("NOTE: Home supply source ports cannot be \"isolated\" unless the port facility is entirely destroyed, or "
-          "unless there is an enemy naval unit presently occupying the port hex itself (with a gunnery rating of at "
-          "least \"0\").")
     g = two_sources(cut=True, **h4)
     extra = [] if ship is None else [piece("bb", "allies", "Naval unit", "H004", "us", gunnery=ship)]
     t = trace(world(g, sources_of(g, extra)), "japan")
     assert (t["s4"].status == "isolated source") is isolated
 
 
+@RULEBOOK.says("EXCEPTION: Minor nation home supply sources are never \"isolated\".")
 def test_7_8_minor_nation_sources_are_never_isolated():
-    quote("EXCEPTION: Minor nation home supply sources are never \"isolated\".")
     g = strip(5, country="dutch")
     g.nodes["H002"]["terrain"] = "desert"
     ps = [piece("s0", "allies", "Home supply source", "H000", "dutch"),
@@ -275,9 +278,9 @@ def test_bad_settings_and_values_are_one_line_errors():
                                                  piece("i", "japan", "Land unit", "H002", strength="lots")]), "japan")
 
 
+@RULEBOOK.says("Armor, mechanized and motorized units that began their movement as supplied (at the start of a land "
+               "Offensive) will remain supplied throughout the duration of that current Offensive")
 def test_7_10_armor_supplied_at_the_start_of_its_offensive_stays_supplied():
-    quote("Armor, mechanized and motorized units that began their movement as supplied (at the start of a land "
-          "Offensive) will remain supplied throughout the duration of that current Offensive")
     g = strip(4, country="japan")
     g.nodes["H000"].update(home_of="japan", city="yes")
     g.nodes["H001"]["terrain"] = "desert"  # the line is cut
@@ -289,9 +292,9 @@ def test_7_10_armor_supplied_at_the_start_of_its_offensive_stays_supplied():
     assert not t["tk2"].supplied and not t["inf"].supplied
 
 
+@RULEBOOK.says("units conducting an Amphibious Assault are always assumed to be in supply for the duration of that "
+               "Offensive Phase")
 def test_7_7_amphibious_assault_and_paradrop_units_are_in_supply():
-    quote("units conducting an Amphibious Assault are always assumed to be in supply for the duration of that "
-          "Offensive Phase")
     g = strip(2, country="us")
     t = trace(world(g, [piece("m", "japan", "Land unit", "H001", assaulting="yes"),
                         piece("n", "japan", "Land unit", "H001")]), "japan")
@@ -311,11 +314,11 @@ def test_7_8_three_sources_two_linked_one_cut():
     assert [t[f"s{c}"].status for c in (0, 2, 6)] == ["source", "source", "isolated source"]
 
 
+@RULEBOOK.says("When the Soviet Union is at war with Japan or the Axis, Western Ally units may trace an overland line of "
+               "supply within or through the Soviet Union or any Soviet-controlled territory (with the Soviet player's "
+               "permission).")
 @pytest.mark.parametrize("reading", ["granted", "refused"])
 def test_9_26_western_and_soviet_lines_through_each_others_territory(reading):
-    quote("When the Soviet Union is at war with Japan or the Axis, Western Ally units may trace an overland line of "
-          "supply within or through the Soviet Union or any Soviet-controlled territory (with the Soviet player's "
-          "permission).")
     g = strip(5, country="china")
     g.nodes["H000"].update(country="us", home_of="us", city="yes")
     g.nodes["H001"]["country"] = "ussr"   # the US unit's only way home
@@ -330,11 +333,14 @@ def test_9_26_western_and_soviet_lines_through_each_others_territory(reading):
         assert not any("Rail Capacity" in s for s in t["su"].steps)
 
 
+@RULEBOOK.says("Soviet supply sources (including supply chits originating within the Soviet Union) do not ever qualify "
+               "as valid supply sources for any Western Ally units.")
 def test_9_26_soviet_chits_never_supply_western_units():
-    quote("Soviet supply sources (including supply chits originating within the Soviet Union) do not ever qualify "
-          "as valid supply sources for any Western Ally units.")
     g = strip(3, country="ussr")
     ps = [piece("c", "allies", "Sea Supply chit", "H000", "ussr"), piece("w", "allies", "Land unit", "H002", "uk"),
           piece("s", "allies", "Land unit", "H002", "ussr"), piece("cn", "allies", "Land unit", "H002", "china")]
     t = trace(world(g, ps), "allies")
     assert not t["w"].supplied and t["s"].supplied and t["cn"].supplied
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

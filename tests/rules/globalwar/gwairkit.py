@@ -3,14 +3,11 @@ count is the hex distance) with the turn and the player's tables the strike rule
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable, Mapping, Optional
 
 import networkx as nx
-import pytest
 
-from gwkit import NATION_SIDE, RULEBOOKS, hexgrid, lab, piece, set_hexes, sides  # noqa: F401
-from assistant.maps.gamespec import load_game_spec
+from gwkit import NATION_SIDE, hexgrid, lab, piece, set_hexes, sides  # noqa: F401
 from assistant.rules.control import Control
 from assistant.rules.strike import Launch, StrikePlan
 from assistant.rules.world import Piece, World
@@ -52,15 +49,3 @@ def plan(side: str, target: str, world: World, *ids: str, **kw: Any) -> StrikePl
 
 def levels(findings, level: str) -> list[str]:
     return [f.rule for f in findings if f.level == level]
-
-
-_TEXT: dict[str, str] = {}
-
-
-def rulebook_text() -> str:
-    if "t" not in _TEXT:
-        f = RULEBOOKS / load_game_spec("globalwar").rulebook
-        if not f.is_file():
-            pytest.fail(f"rulebook {f} not found (set CAMPAIGN_ASSISTANT_RULEBOOKS to their folder)")
-        _TEXT["t"] = re.sub(r"\s+", " ", f.read_text(encoding="utf-8", errors="replace"))
-    return _TEXT["t"]

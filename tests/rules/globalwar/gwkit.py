@@ -7,8 +7,6 @@ hexes is their hex distance. Every hex is ``surface = "land"`` unless told other
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional
 
 import networkx as nx
@@ -18,9 +16,6 @@ from assistant.rules.control import Control
 from assistant.rules.kinds import role_of
 from assistant.rules.supply import Piece, SupplyWorld, Trace
 from assistant.rules.globalwar.supply import RULES
-
-RULEBOOKS = Path(os.environ.get("CAMPAIGN_ASSISTANT_RULEBOOKS")
-                 or Path(__file__).resolve().parents[3].parent / "shared" / "rulebooks")
 
 
 def lab(c: int, r: int = 1) -> str:

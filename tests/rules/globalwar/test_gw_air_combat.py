@@ -1,5 +1,5 @@
 """Global War combat differentials of the worked examples 24.1-24.6 [15.0.G], [8.3.1], with the
-per-unit values the examples imply (digest globalwar.md 7.1: Surf-A 4/2, Surf-B 4/2, SS 1/2, ASW
+per-unit values the examples imply (Surf-A 4/2, Surf-B 4/2, SS 1/2, ASW
 4/2, MS 0/0; counter values are the player's, these are test values), both readings of
 air_asw_transit_strength (24.2.A's printed "Defense strength of 12" is a misprint: a setting, not
 a test of the default alone), and the ASW change of base [12.3.1]."""
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from gwairkit import air_world, hexgrid, lab, piece, rulebook_text, set_hexes
+from gwairkit import air_world, hexgrid, lab, piece, set_hexes
+from rulebooks import assert_says
 from assistant.rules.globalwar import combat as C
 from assistant.rules.globalwar.airpath import asw_rebase
 
@@ -150,4 +151,4 @@ def test_12_3_3_the_rebase_path_avoids_neutral_countries_under_both_readings(rea
     "If an ASW unit has a ZOC that extends out for two hexes, that unit could move six hexes",
 ])
 def test_the_rules_in_the_rulebooks_own_words(words):
-    assert words in rulebook_text()
+    assert_says("globalwar", words)

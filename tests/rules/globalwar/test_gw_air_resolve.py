@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from gwairkit import AD_24_5, LRB_24_5, ad, air_world, hexgrid, lab, levels, lrb, piece, plan, radius_rows, rulebook_text
+from gwairkit import AD_24_5, LRB_24_5, ad, air_world, hexgrid, lab, levels, lrb, piece, plan, radius_rows
+from rulebooks import assert_says
 from assistant.rules.globalwar import airtables as T
 from assistant.rules.globalwar.air import RULES
 
@@ -220,7 +221,7 @@ def test_a_transfer_needs_no_dice():
     "the defender (non-phasing side) rolls a die under the appropriate Differential Column",
 ])
 def test_the_rules_in_the_rulebooks_own_words(words):
-    assert words in rulebook_text()
+    assert_says("globalwar", words)
 
 
 # ----- campaign odds globalwar raid --------------------------------------------------------------

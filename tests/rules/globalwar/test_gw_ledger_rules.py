@@ -1,4 +1,4 @@
-"""Global War's economy for the production ledger (issue 11 points 1 and 5): the PP formula
+"""Global War's economy for the production ledger: the PP formula
 [18.0.D] with the 18.7 pipeline conditions, LRB losses [17.3.2], build gearing [18.9.1],
 Lend-Lease capped by the pipeline [18.8.1], maintenance [18.10], unspent PPs lost [18.5.1].
 
@@ -6,26 +6,19 @@ Maps are tiny hand-built channels (gwkit) whose pipelines can be counted by hand
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import pytest
 
-from gwkit import RULEBOOKS, hexgrid, lab, piece, set_hexes, world
+from gwkit import hexgrid, lab, piece, set_hexes, world
+from rulebooks import Quotes
 
 from assistant.maps.gamespec import load_game_spec
 from assistant.rules.globalwar import economy_tables as T
 from assistant.rules.globalwar.economy import RULES, SETTINGS
 from assistant.rules.ledger import Book, Entry, LedgerContext
 
-TEXT = next(RULEBOOKS.glob("004_*.txt")).read_text(encoding="utf-8") if RULEBOOKS.is_dir() else ""
-
-
-def said(words: str) -> None:
-    """The rulebook says ``words`` (whitespace-insensitive)."""
-    if not TEXT:
-        pytest.fail(f"rulebook not found under {RULEBOOKS}")
-    assert re.sub(r"\s+", " ", words) in re.sub(r"\s+", " ", TEXT)
+RULEBOOK = Quotes("globalwar")
 
 
 def mult(*rows):
@@ -69,11 +62,11 @@ def channel(holding, country="commonwealth"):
 
 # ----- the PP formula [18.0.D] ------------------------------------------------------------------
 
+@RULEBOOK.says("If an Industrial Hex capable of producing 8 PPs per turn is attacked and loses 3 PPs, "
+               "that Industrial Hex would produce only 5 PPs")
 def test_18_0_D_home_ihs_times_the_multiple_plus_captured_and_the_17_3_2_loss():
     """[17.3.2] "If an Industrial Hex capable of producing 8 PPs per turn is attacked and loses 3
     PPs, that Industrial Hex would produce only 5 PPs"."""
-    said("If an Industrial Hex capable of producing 8 PPs per turn is attacked and loses 3 PPs, "
-         "that Industrial Hex would produce only 5 PPs")
     w = world(german_land(), [piece("ih1", lab(1), "Industrial Hex")])
     c = ctx(w, tables={T.MULTIPLES: mult((1, "germany", 8), (2, "germany", 9))})
     (inc,) = [x for x in RULES.income(Book(), "axis", c) if x.account == "germany"]
@@ -112,12 +105,12 @@ def test_18_4_2_a_recaptured_ih_produces_on_mode_1():
     assert inc.amount == 6 + 1
 
 
+@RULEBOOK.says("A captured Industrial Hex always produces 1 PP per turn")
+@RULEBOOK.says("on turns subsequent to the turn of capture; but only if a pipeline")
 @pytest.mark.parametrize("turn, linked, pp", [(3, "yes", 1), (2, "yes", 0), (3, "no", 0), (3, None, 0)])
 def test_18_7_8_A_a_captured_ih_gives_1_pp_from_the_turn_after_capture_if_linked(turn, linked, pp):
     """[18.4.1] "A captured Industrial Hex always produces 1 PP per turn"; [18.7.8.A] "on turns
     subsequent to the turn of capture; but only if a pipeline ... connects it"."""
-    said("A captured Industrial Hex always produces 1 PP per turn")
-    said("on turns subsequent to the turn of capture; but only if a pipeline")
     g = german_land()
     set_hexes(g, [lab(5), lab(6)], country="france")
     attrs = {"captured_by": "germany", "captured_turn": 2} | ({"linked": linked} if linked else {})
@@ -131,8 +124,8 @@ def test_18_7_8_A_a_captured_ih_gives_1_pp_from_the_turn_after_capture_if_linked
         assert "set linked=yes|no" in inc.data["steps"]
 
 
+@RULEBOOK.says("Another Industrial Hex requires German control of all the Industrial Hexes in France")
 def test_18_7_2_B_an_ih_needs_german_control_of_every_french_ih():
-    said("Another Industrial Hex requires German control of all the Industrial Hexes in France")
     g = german_land(8)
     set_hexes(g, [lab(7), lab(8)], country="france")
     pieces = [piece("de1", lab(1), "Industrial Hex"), piece("de2", lab(2), "Industrial Hex", needs_control="france"),
@@ -148,14 +141,14 @@ def test_18_7_2_B_an_ih_needs_german_control_of_every_french_ih():
     assert pp({lab(7): "axis", lab(8): "axis"}) == 6     # all of France: full capacity
 
 
+@RULEBOOK.says("On Turn 5, the one Industrial Hex in Canada produces 4 PPs. For the Allies to include these PPs "
+               "with the rest of the CW's PPs, there needs to be a Merchant Ship Pipeline, with at least 4 MS per Holding Area")
 @pytest.mark.parametrize("holding, pooled, independent", [({6: 4, 14: 4}, 4, 0), ({6: 5, 14: 4}, 4, 0),
                                                           ({6: 4, 14: 3}, 3, 1), ({6: 4}, 0, 4)])
 def test_18_7_6_B_canadas_ih_needs_4_ms_per_holding_area_on_turn_5(holding, pooled, independent):
     """[18.7.6.B] "On Turn 5, the one Industrial Hex in Canada produces 4 PPs. For the Allies to
     include these PPs with the rest of the CW's PPs, there needs to be a Merchant Ship Pipeline,
     with at least 4 MS per Holding Area"; below that, the rest is produced independently [18.7.6.C]."""
-    said("On Turn 5, the one Industrial Hex in Canada produces 4 PPs. For the Allies to include these PPs "
-         "with the rest of the CW's PPs, there needs to be a Merchant Ship Pipeline, with at least 4 MS per Holding Area")
     g, ms = channel(holding)
     canada = piece("canada", lab(1), "Industrial Hex", nation="commonwealth", pipeline=f"{lab(3)}-{lab(17)}",
                    pipeline_use="transfer")
@@ -169,11 +162,11 @@ def test_18_7_6_B_canadas_ih_needs_4_ms_per_holding_area_on_turn_5(holding, pool
         assert "production (independent)" not in inc
 
 
+@RULEBOOK.says("with at least 1 MS in each Merchant Ship Holding Area, or it loses one Industrial Hex")
 @pytest.mark.parametrize("holding, pp", [({6: 1, 14: 1}, 2), ({6: 1}, 1)])
 def test_18_7_1_an_ih_lost_without_its_pipeline_of_1_ms_per_holding_area(holding, pp):
     """[18.7.1] the US "must keep open a Merchant Ship Pipeline to India, with at least 1 MS in each
     Merchant Ship Holding Area, or it loses one Industrial Hex"."""
-    said("with at least 1 MS in each Merchant Ship Holding Area, or it loses one Industrial Hex")
     g, ms = channel(holding, country="us")
     cond = piece("us1", lab(1), "Industrial Hex", nation="us", pipeline=f"{lab(3)}-{lab(17)}")
     other = piece("us2", lab(2), "Industrial Hex", nation="us")
@@ -206,8 +199,8 @@ def test_18_0_E_no_spending_beyond_the_pps_available_the_boundary_is_allowed():
     assert f.rule == "18.0.E" and "germany has 6 PP left" in f.text and "-1" in f.text
 
 
+@RULEBOOK.says("PPs may not be accumulated from turn to turn. If they are not used immediately, they are lost.")
 def test_18_5_1_no_reserve_and_the_close_loses_every_unspent_pp():
-    said("PPs may not be accumulated from turn to turn. If they are not used immediately, they are lost.")
     w = world(german_land(), [])
     (f,) = RULES.check(Book(), e("axis", "reserve", 2, "germany"), ctx(w))
     assert (f.level, f.rule) == ("error", "18.5.1")
@@ -229,8 +222,8 @@ def test_18_5_1_no_reserve_and_the_close_loses_every_unspent_pp():
 
 # ----- build prices and gearing [18.2.2], [18.9.1] ------------------------------------------------
 
+@RULEBOOK.says("one new German mechanized")
 def test_18_2_2_a_mech_sp_costs_3_pp_and_the_cost_table_prices_the_rest():
-    said("one new German mechanized")
     w = world(german_land(), [])
     items = {p.item: p for p in RULES.catalogue("axis", ctx(w))}
     assert items["build Mech"].amount == 3 and items["build Mech"].rule == "18.2.2"
@@ -251,12 +244,12 @@ def test_18_2_2_a_mech_sp_costs_3_pp_and_the_cost_table_prices_the_rest():
     assert "'Zeppelin'" in f.text
 
 
+@RULEBOOK.says("If Germany started to build two submarines on Turn 2, it could not start to build more than "
+               "three submarines on Turn 3.")
 def test_18_9_1_two_subs_on_turn_2_allow_at_most_three_on_turn_3():
     """[18.9.1.A] "If Germany started to build two submarines on Turn 2, it could not start to
     build more than three submarines on Turn 3"; [18.9.1.B] one unit of any type is always allowed;
     rebuilds are not limited [18.6.1.B]."""
-    said("If Germany started to build two submarines on Turn 2, it could not start to build more than "
-         "three submarines on Turn 3.")
     w = world(german_land(), [])
     c3 = ctx(w, turn=3)
     b = book(e("axis", "income", 50, "germany", turn=3),
@@ -281,11 +274,11 @@ def test_18_9_1_two_subs_on_turn_2_allow_at_most_three_on_turn_3():
 
 # ----- Lend-Lease [18.8] --------------------------------------------------------------------------
 
+@RULEBOOK.says("One Holding Area contains 4 MS and the other contains 2 MS; thus, a total of only 2 PPs could be transferred.")
 @pytest.mark.parametrize("amount, refused", [(2, True), (3, True), (1, False)])
 def test_18_8_1_holding_areas_of_4_and_2_lend_at_most_2_in_all_this_turn(amount, refused):
     """[18.8.1.C] "One Holding Area contains 4 MS and the other contains 2 MS; thus, a total of only
     2 PPs could be transferred": 1 PP lent already, so 1 more is the boundary."""
-    said("One Holding Area contains 4 MS and the other contains 2 MS; thus, a total of only 2 PPs could be transferred.")
     w = world(german_land(), [])
     d = {"holding_areas": "4,2"}
     b = book(e("allies", "income", 20, "us"), e("allies", "transfer", 1, "us", to_account="commonwealth", data=d))
@@ -326,12 +319,12 @@ def test_18_8_1_B_communications_area_unlimited_other_sides_and_questions():
 
 # ----- maintenance [18.10] ------------------------------------------------------------------------
 
+@RULEBOOK.says("| 0 | Infantry | ½** | ASW |")
+@RULEBOOK.says("| ½** | SS | ** round up |")
 @pytest.mark.parametrize("type_, sp, entry, per_sp", [("Inf", 5, 0, 0), ("Mech", 3, 3, 3), ("LRB", 2, 2, 2),
                                                       ("SS", 3, 2, 3), ("ASW", 1, 1, 1), ("Surf-A", 2, 6, 6),
                                                       ("Surf-B", 2, 4, 4)])
 def test_18_10_2_maintenance_costs_per_sp_half_rounded_up_by_setting(type_, sp, entry, per_sp):
-    said("| 0 | Infantry | ½** | ASW |")
-    said("| ½** | SS | ** round up |")
     w = world(german_land(), [])
     for reading, cost in (("entry", entry), ("sp", per_sp)):
         c = ctx(w, settings={"ledger_maintenance_rounding": reading})
@@ -359,9 +352,9 @@ def test_18_10_maintenance_within_the_capacity_or_from_the_pool_by_setting():
     assert errors(RULES.check(b, e("axis", "spend", 1, "germany_maint", item="build Mech"), cap))
 
 
+@RULEBOOK.says("On the first turn, the maintenance capacity is equal to each nation's total productive capacity.")
+@RULEBOOK.says("On subsequent turns, the maintenance capacity is equal to the previous turn's productive capacity.")
 def test_18_10_B_C_the_capacity_is_turn_1s_production_then_the_previous_turns():
-    said("On the first turn, the maintenance capacity is equal to each nation's total productive capacity.")
-    said("On subsequent turns, the maintenance capacity is equal to the previous turn's productive capacity.")
     w = world(german_land(), [piece("a", lab(1), "Industrial Hex"), piece("b", lab(2), "Industrial Hex")])
     tables = {T.MULTIPLES: mult((1, "germany", 4), (2, "germany", 5))}
     first = {x.account: x for x in RULES.income(Book(), "axis", ctx(w, turn=1, tables=tables))}
@@ -397,10 +390,10 @@ def test_templates_are_headers_only():
     assert "## production_multiples.csv" in readme and "## production_costs.csv" in readme
 
 
+@RULEBOOK.says("On Turn 6, the unit appears on a German Industrial Hex during the Reinforcement Phase.")
 def test_18_2_2_a_mech_paid_on_turn_2_appears_on_turn_6():
     """[18.2.2] "In the Production Preparation Phase of Turn 2, the Axis spends 3 PPs to build one
     new German mechanized SP ... On Turn 6, the unit appears"."""
-    said("On Turn 6, the unit appears on a German Industrial Hex during the Reinforcement Phase.")
     w = world(german_land(), [])
     c2 = ctx(w, turn=2)  # calendar index 2 here: the arrival is 4 turns on
     b = book(e("axis", "income", 3, "germany", turn=2))
@@ -431,9 +424,9 @@ def test_an_lrb_loss_is_booked_to_the_major_power_whose_ih_it_hits():
     assert RULES.accounts("axis")[0] == "germany" and RULES.accounts("neutral") == ()
 
 
+@RULEBOOK.says("The US and USSR are considered to be neutral until at war with Germany.")
+@RULEBOOK.says("When producing a unit for the Commonwealth, it is necessary to note in which country")
 def test_18_9_4_forts_of_a_power_neutral_at_the_start_and_18_7_6_E_where_a_cw_unit_appears_are_questions():
-    said("The US and USSR are considered to be neutral until at war with Germany.")
-    said("When producing a unit for the Commonwealth, it is necessary to note in which country")
     w = world(german_land(), [])
     b = book(e("allies", "income", 9, "us"), e("allies", "income", 9, "commonwealth"), e("axis", "income", 9, "germany"))
     (q,) = [f for f in RULES.check(b, e("allies", "spend", 1, "us", item="build Fort"), ctx(w)) if f.level == "question"]
@@ -445,11 +438,11 @@ def test_18_9_4_forts_of_a_power_neutral_at_the_start_and_18_7_6_E_where_a_cw_un
     assert [f for f in RULES.check(b, named, ctx(w)) if f.level != "info"] == []
 
 
+@RULEBOOK.says("If these pipelines are not maintained during the Production Stage of the turn in which the units are "
+               "placed on the Production Track, then Canada, India, and the UK must produce independently of each other.")
 def test_18_7_6_C_pps_canada_produces_independently_pay_only_for_units_appearing_in_canada():
     """[18.7.6.B] "If these PPs are sent to the UK, their production must appear in the UK"; [18.7.6.C]
     without the pipeline "Canada, India, and the UK must produce independently of each other"."""
-    said("If these pipelines are not maintained during the Production Stage of the turn in which the units are "
-         "placed on the Production Track, then Canada, India, and the UK must produce independently of each other.")
     g, ms = channel({6: 4, 14: 3})
     canada = piece("canada", lab(1), "Industrial Hex", nation="commonwealth", pipeline=f"{lab(3)}-{lab(17)}",
                    pipeline_use="transfer", region="canada")
@@ -474,3 +467,6 @@ def test_18_7_6_C_pps_canada_produces_independently_pay_only_for_units_appearing
     assert refused(spend(7), spend(1, "canada")) == []             # the boundary
     assert refused(spend(2, "canada"), spend(6)) == []
     assert sorted(refused(spend(2, "canada"), spend(7))) == ["18.0.E", "18.7.6.C"]
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

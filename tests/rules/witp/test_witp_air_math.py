@@ -1,32 +1,22 @@
 """witp air arithmetic from the rulebook's own examples: altitude [5.2.1]/[5.2.3], capacity
 [4.3.1]/[11.5], the return roll [6.3.3], strategic mining [56.4.2]/[56.4.3], 901st NAU escorts
-[57.1.1], inoperable APs [11.5.7], Japanese attrition ratios [37.1.3]. Each example is first found
-verbatim in the rulebook text."""
+[57.1.1], inoperable APs [11.5.7], Japanese attrition ratios [37.1.3]. Each example's words are found
+verbatim in the rulebook text by test_quotes_in_rulebook."""
 
-import os
 from fractions import Fraction
 
 import pytest
 
 from assistant.rules.witp import airmath as M
 
-from witpkit import RULEBOOKS
+from rulebooks import Quotes
 
-WITP = RULEBOOKS / "000_a763e4ba4882ac34.txt"
-
-
-@pytest.fixture(scope="module")
-def text():
-    if not WITP.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"rulebook {WITP} not found")
-        pytest.skip(f"rulebook text {WITP} absent (set CAMPAIGN_ASSISTANT_RULEBOOKS)")
-    return WITP.read_text(encoding="utf-8", errors="replace")
+RULEBOOK = Quotes("witp")
 
 
-def test_5_2_1_fighter_altitude_example(text):
-    assert 'A "4L" AP operating at medium altitude would have its air-to-air combat strength reduced to "3;" ' \
-           'at high altitude, its combat strength would be "2."' in text
+@RULEBOOK.says('A "4L" AP operating at medium altitude would have its air-to-air combat strength reduced to "3;" '
+               'at high altitude, its combat strength would be "2."')
+def test_5_2_1_fighter_altitude_example():
     assert M.altitude_strength("4L", "Medium") == 3
     assert M.altitude_strength("4L", "High") == 2
     assert M.altitude_strength("4L", "Low") == 4
@@ -43,18 +33,18 @@ def test_5_2_2_bombers_lose_one_per_level_either_way_minimum_one():
     assert M.altitude_strength("3M", "High", bomber=True, elite=True) == 3  # [7.11]
 
 
-def test_5_2_3_a_1L_ap_may_operate_only_at_low(text):
-    assert 'For example, a "1L" AP may operate only at Low.' in text
+@RULEBOOK.says('For example, a "1L" AP may operate only at Low.')
+def test_5_2_3_a_1L_ap_may_operate_only_at_low():
     assert M.allowed_altitudes("1L") == ("Low",)
     assert M.allowed_altitudes("2L") == ("Low", "Medium")
     with pytest.raises(ValueError, match="'x4'"):
         M.parse_rating("x4")
 
 
-def test_4_3_1_capacity_and_11_5_damage(text):
-    assert 'Thus, a Level "8" airfield could operate 40 AP\'s' in text
+@RULEBOOK.says('Thus, a Level "8" airfield could operate 40 AP\'s')
+@RULEBOOK.says("A Level-2 A/F at \"D1\" damage level functions as a Level-1 A/F")
+def test_4_3_1_capacity_and_11_5_damage():
     assert M.capacity(8) == 40
-    assert "A Level-2 A/F at \"D1\" damage level functions as a Level-1 A/F" in text
     assert M.operating_level(2, "D1") == 1 and M.capacity(M.operating_level(2, "D1")) == 5
     assert M.operating_level(3, "D4") == 1  # minimum Level 1 [11.5.4]
     assert M.operating_level(5, "S") == 5
@@ -63,8 +53,8 @@ def test_4_3_1_capacity_and_11_5_damage(text):
         M.operating_level(14, None)
 
 
-def test_6_3_3_return_roll_greater_than_rating_doubles(text):
-    assert "If the DR is greater than the rating, elimination results against that AP type are doubled." in text
+@RULEBOOK.says("If the DR is greater than the rating, elimination results against that AP type are doubled.")
+def test_6_3_3_return_roll_greater_than_rating_doubles():
     assert M.return_roll(4, 3) is True
     assert M.return_roll(3, 3) is False       # equal: no additional losses
     assert M.return_roll(10, 0) is False      # "0" read as zero
@@ -72,9 +62,9 @@ def test_6_3_3_return_roll_greater_than_rating_doubles(text):
         M.return_roll(11, 3)
 
 
-def test_56_4_2_mining_off_brunei_is_9_msp(text):
-    assert "The US player rolls a \"6\" (modified to a \"5\" due to extended-range) on 1D6." in text
-    assert "(9 x 2) = 18; x 50% = 9" in text
+@RULEBOOK.says("The US player rolls a \"6\" (modified to a \"5\" due to extended-range) on 1D6.")
+@RULEBOOK.says("(9 x 2) = 18; x 50% = 9")
+def test_56_4_2_mining_off_brunei_is_9_msp():
     drm = M.mining_drm(extended=True)
     assert M.mining_msp(9, 2, 6, drm) == (5, 9)
     # rounding .5 down: 3 x 1 x 50 % = 1.5 -> 1; a net DR below 1 reads as zero
@@ -82,14 +72,14 @@ def test_56_4_2_mining_off_brunei_is_9_msp(text):
     assert M.mining_msp(9, 2, 1, M.mining_drm(True, 1, True)) == (0, 0)
 
 
-def test_56_4_3_b29s_against_yokohama_is_8_msp(text):
-    assert "(5 x 4) = 20; x 40% = 8" in text
+@RULEBOOK.says("(5 x 4) = 20; x 40% = 8")
+def test_56_4_3_b29s_against_yokohama_is_8_msp():
     assert M.mining_msp(M.PORT_MINING_VALUE["major"], 4, 5, M.mining_drm(True)) == (4, 8)
     assert M.PORT_MINING_VALUE["minor"] == 3
 
 
-def test_57_1_1_eight_g4m_give_13_escort_steps(text):
-    assert "(for a total of 13 escort steps)" in text
+@RULEBOOK.says("(for a total of 13 escort steps)")
+def test_57_1_1_eight_g4m_give_13_escort_steps():
     four_in_japan = [("1", "2")] * 4
     four_single = [("3",), ("4",), ("5",), ("6",)]
     total, lines = M.escort_steps(four_in_japan + four_single)
@@ -101,8 +91,8 @@ def test_57_1_1_eight_g4m_give_13_escort_steps(text):
         M.escort_steps([("1",)] * 9)
 
 
-def test_11_5_7_s_on_4_aps_makes_1_inoperable(text):
-    assert "(.2 x 4 = .8; rounded to 1 AP)" in text
+@RULEBOOK.says("(.2 x 4 = .8; rounded to 1 AP)")
+def test_11_5_7_s_on_4_aps_makes_1_inoperable():
     assert M.inoperable(4, "S", s_count=1) == (1, Fraction(1, 5))
     assert M.inoperable(10, "S", s_count=2) == (3, Fraction(3, 10))  # "an additional 10%"
     assert M.inoperable(5, "D2", [3, 4]) == (4, Fraction(7, 10))    # 3.5 -> 4 (.5 up) [11.5.3]
@@ -115,11 +105,14 @@ def test_11_5_7_s_on_4_aps_makes_1_inoperable(text):
         M.inoperable(4, "D1", [1, 2])
 
 
-def test_37_1_3_japanese_attrition_ratios(text):
-    assert "he may take no more than 10 Army-type FTR AP's" in text
-    assert "he may take no more than 8 Army-type BMR AP's" in text
+@RULEBOOK.says("he may take no more than 10 Army-type FTR AP's")
+@RULEBOOK.says("he may take no more than 8 Army-type BMR AP's")
+def test_37_1_3_japanese_attrition_ratios():
     assert M.max_army_attrition(13, "FTR") == 10
     assert M.max_army_attrition(12, "BMR") == 8
     assert M.max_army_attrition(5, "FTR") == 3  # 4:1 is not less than 4:1
     with pytest.raises(ValueError, match="'TAC'"):
         M.max_army_attrition(5, "TAC")
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

@@ -1,11 +1,10 @@
-"""witp's economy for the production ledger: the rulebook's own examples
-read from its text ([28.4], [52.4.1], [44.4.5]), [53.2.3], and each check of
+"""witp's economy for the production ledger: the rulebook's own examples, in its words
+([28.4], [52.4.1], [44.4.5]), [53.2.3] (found in its text by test_quotes_in_rulebook), and each check of
 ``assistant.rules.witp.economy`` refusing what the rule forbids and accepting the boundary case,
 on hand-built books whose answers are counted here."""
 
 from __future__ import annotations
 
-import os
 import re
 from fractions import Fraction
 from types import SimpleNamespace
@@ -16,18 +15,9 @@ from assistant.rules.ledger import Book, Entry, LedgerContext
 from assistant.rules.witp import economy_rates as R
 from assistant.rules.witp.economy import RULES
 
-from witpkit import RULEBOOKS
+from rulebooks import Quotes, text
 
-WITP = RULEBOOKS / "000_a763e4ba4882ac34.txt"
-
-
-@pytest.fixture(scope="module")
-def text():
-    if not WITP.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"rulebook {WITP} not found (set CAMPAIGN_ASSISTANT_RULEBOOKS to their folder)")
-        pytest.skip(f"rulebook text {WITP} absent (set CAMPAIGN_ASSISTANT_RULEBOOKS)")
-    return " ".join(WITP.read_text(encoding="utf-8", errors="replace").split())
+RULEBOOK = Quotes("witp")
 
 
 def label(i: int) -> str:
@@ -64,12 +54,16 @@ def errors(findings, rule=None):
     return [f for f in findings if f.level == "error" and (rule is None or f.rule == rule)]
 
 
-# ---- [28.4] gearing limits: the example, read from the text -------------------------------------------
+# ---- [28.4] gearing limits: the example, in the rulebook's words ---------------------------------------
 
-def test_28_4_example_50_cp_in_0_3_42_allows_at_most_75_in_0_4_42(text):
+EXAMPLE_28_4 = ("If the US P.O.A. HQ was allocated 50 CP's during cycle 0/3/42, the maximum it could be allocated "
+                "during cycle 0/4/42 would be 75.")
+
+
+@RULEBOOK.says(EXAMPLE_28_4)
+def test_28_4_example_50_cp_in_0_3_42_allows_at_most_75_in_0_4_42():
     m = re.search(r"If the US P\.O\.A\. HQ was allocated (\d+) CP's during cycle (0/\d+/\d+), the maximum it "
-                  r"could be allocated during cycle (0/\d+/\d+) would be (\d+)\.", text)
-    assert m, "the [28.4] example is not in the rulebook's words"
+                  r"could be allocated during cycle (0/\d+/\d+) would be (\d+)\.", EXAMPLE_28_4)
     given, first, second, most = int(m.group(1)), m.group(2), m.group(3), int(m.group(4))
     assert R.gearing_cap(given) == most == 75
     t1, t2 = index_of(f"Strategic G/T {first}"), index_of(f"Strategic G/T {second}")
@@ -237,10 +231,14 @@ def test_28_5_future_operations_pool():
 
 # ---- Production Points ----------------------------------------------------------------------------
 
-def test_52_4_1_example_1_cv_in_0_1_43_allows_at_most_2_in_0_2_43(text):
+EXAMPLE_52_4_1 = ("If in cycle 0/1/43 the US player initiated the production of 1 CV, then on cycle 0/2/43 he could "
+                  "initiate the production of no more than 2 CV's.")
+
+
+@RULEBOOK.says(EXAMPLE_52_4_1)
+def test_52_4_1_example_1_cv_in_0_1_43_allows_at_most_2_in_0_2_43():
     m = re.search(r"If in cycle (0/\d+/\d+) the US player initiated the production of (\d+) CV, then on cycle "
-                  r"(0/\d+/\d+) he could initiate the production of no more than (\d+) CV's", text)
-    assert m, "the [52.4.1] example is not in the rulebook's words"
+                  r"(0/\d+/\d+) he could initiate the production of no more than (\d+) CV's", EXAMPLE_52_4_1)
     first, n, second, most = m.group(1), int(m.group(2)), m.group(3), int(m.group(4))
     t1, t2 = index_of(f"Strategic G/T {first}"), index_of(f"Strategic G/T {second}")
     b = book(E("allies", t1, "income", 100, "PP"), E("allies", t1, "spend", 10, "PP", item=f"{n} CV"),
@@ -272,8 +270,8 @@ def test_52_4_3_only_25_percent_rounded_up_of_the_received_pp_is_kept():
     assert adj.amount == -16
 
 
-def test_52_3_us_receives_30_pp_from_0_10_44(text):
-    assert "for all cycles commencing with cycle 0/10/44, 30 PP's are received" in text
+@RULEBOOK.says("for all cycles commencing with cycle 0/10/44, 30 PP's are received")
+def test_52_3_us_receives_30_pp_from_0_10_44():
     t = index_of("Strategic G/T 0/10/44")
     (inc,) = RULES.income(book(), "allies", ctx(t))
     assert (inc.amount, inc.account, inc.rule) == (30, "PP", "[52.3]")
@@ -320,9 +318,8 @@ def test_53_6_japanese_cp_from_the_players_table_and_emergency_reserve_growth():
     assert RULES.income(b, "japan", ctx(t + 1)) == []  # operational turns: nothing
 
 
-def test_53_2_3_five_cp_buy_one_stockpiled_resource_point(text):
-    assert re.search(r"the Japanese player may gain 1 Co-Prosperity Sphere Resource Point imported by expending 5 CP's",
-                     text)
+@RULEBOOK.says("the Japanese player may gain 1 Co-Prosperity Sphere Resource Point imported by expending 5 CP's")
+def test_53_2_3_five_cp_buy_one_stockpiled_resource_point():
     assert R.resource_points(5) == 1 and R.resource_points(10) == 2
     with pytest.raises(ValueError, match="7 CP"):
         R.resource_points(7)
@@ -338,13 +335,19 @@ def test_53_2_3_five_cp_buy_one_stockpiled_resource_point(text):
 
 # ---- [44.4.5] cadre release ---------------------------------------------------------------------------
 
-def test_44_4_5_19th_indian_division_released_two_years_early_costs_14_cp(text):
+EXAMPLE_44_4_5_STEPS = ('its TQ would be "4" (6-2 = 4; scheduled release date 0/9/44). Its step strength would be 5 '
+                        '(50% x 10 = 5).')
+EXAMPLE_44_4_5_CP = ("required to expend 14 CP's for the unit (5 ground steps removed + 2 TQ \"steps\" lowered x 2 "
+                     "years' advance; equaling 14)")
+
+
+@RULEBOOK.says(EXAMPLE_44_4_5_STEPS, EXAMPLE_44_4_5_CP)
+def test_44_4_5_19th_indian_division_released_two_years_early_costs_14_cp():
     m = re.search(r"its TQ would be \"(\d)\" \((\d)-(\d) = \d; scheduled release date (0/\d+/\d+)\)\. Its step "
-                  r"strength would be (\d+) \((\d+)% x (\d+) = \d+\)", text)
-    assert m, "the [44.4.5] example is not in the rulebook's words"
+                  r"strength would be (\d+) \((\d+)% x (\d+) = \d+\)", EXAMPLE_44_4_5_STEPS)
     tq, printed_tq, years, steps_left, printed_steps = int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(5)), int(m.group(7))
     assert R.cadre_release(printed_steps, printed_tq, years) == (tq, steps_left, printed_steps - steps_left)
-    m2 = re.search(r"required to expend (\d+) CP's for the unit \((\d+) ground steps removed \+ (\d+) TQ", text)
+    m2 = re.search(r"required to expend (\d+) CP's for the unit \((\d+) ground steps removed \+ (\d+) TQ", EXAMPLE_44_4_5_CP)
     cp, removed, lowered = int(m2.group(1)), int(m2.group(2)), int(m2.group(3))
     assert R.cadre_cp(removed, lowered, years, "example") == cp == 14
     assert R.cadre_cp(removed, lowered, years, "literal") == 9
@@ -443,8 +446,9 @@ def test_53_6_the_rounding_setting_reaches_income_and_check(rounding, pp):
     assert errors(RULES.check(b, entered, c), "[53.6]")
 
 
-def test_28_7_ao_tankers_the_texts_modifiers_and_the_cp_they_give(text):
-    sec = text[text.index("[28.7] AO'S as Fleet Tankers"):text.index("[28.8] Transfer")]
+def test_28_7_ao_tanker_modifiers_are_the_rulebooks():
+    rulebook = text("witp")
+    sec = rulebook[rulebook.index("[28.7] AO'S as Fleet Tankers"):rulebook.index("[28.8] Transfer")]
     printed = dict(re.findall(r"\| (MAJOR PORT|MINOR PORT|ANCHORAGE|Supply Base Present|USN Mobile Service Base Present) \| (\.\d+|1\.0) \|", sec))
     assert {k: Fraction(v) for k, v in printed.items()} == {
         "MAJOR PORT": R.AO_PORT_MODIFIERS["major"], "MINOR PORT": R.AO_PORT_MODIFIERS["minor"],
@@ -452,6 +456,9 @@ def test_28_7_ao_tankers_the_texts_modifiers_and_the_cp_they_give(text):
         "USN Mobile Service Base Present": R.AO_PORT_MODIFIERS["msb"]}
     cats = re.findall(r"\| ([A-F]), ([A-F]) \| (\.\d+) \|", sec)
     assert {c: Fraction(m) for a, b, m in cats for c in (a, b)} == R.AO_SUPPLY_MULTIPLES
+
+
+def test_28_7_ao_tankers_the_cp_they_give():
     # first pair 10 (lower of 12/10), second 8 -> 4, third 7 -> 3: 17; minor port + supply base = 1.0
     assert R.ao_tanker_cp([(12, 10), (8, 9), (7, 7)], "minor", supply_base=True) == 17
     assert R.ao_tanker_cp([(12, 10), (8, 9), (7, 7)], "minor", supply_base=True, msb=True) == 17  # max 1.0
@@ -461,3 +468,6 @@ def test_28_7_ao_tankers_the_texts_modifiers_and_the_cp_they_give(text):
     assert errors(RULES.check(book(), E("japan", 5, "income", 4, "HQ", item="AO tankers", data=data), ctx(5)), "[28.7]")
     assert errors(RULES.check(book(), E("japan", 5, "income", 3, "HQ", item="AO tankers",
                                         data={**data, "port": "harbour"}), ctx(5)), "[28.7]")
+
+
+test_quotes_in_rulebook = RULEBOOK.check()

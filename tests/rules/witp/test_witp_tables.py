@@ -1,30 +1,20 @@
 """Every witp supply table transcribed in assistant/rules/witp/tables.py, printed back in the
 rulebook's words, is found verbatim in the rulebook text ([31.3.1], [32.2.1]-[32.2.4], [32.4.1])."""
 
-import os
 import re
 
 import pytest
 
 from assistant.rules.witp import tables as T
 
-from witpkit import RULEBOOKS
-
-WITP = RULEBOOKS / "000_a763e4ba4882ac34.txt"
+from rulebooks import one_line, text
 
 
-@pytest.fixture(scope="module")
-def text():
-    if not WITP.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"rulebook {WITP} not found (set CAMPAIGN_ASSISTANT_RULEBOOKS to their folder)")
-        pytest.skip(f"rulebook text {WITP} absent (not in the repository; set CAMPAIGN_ASSISTANT_RULEBOOKS)")
-    return WITP.read_text(encoding="utf-8", errors="replace")
-
-
-def section(text: str, rule: str, nxt: str) -> str:
-    a = text.index(rule)
-    return text[a:text.index(nxt, a)]
+def section(rule: str, nxt: str) -> str:
+    """The witp rulebook from ``rule`` up to ``nxt``, as one line."""
+    book = text("witp")
+    a = book.index(rule)
+    return book[a:book.index(nxt, a)]
 
 
 ROWS = ([("[32.2.1]", "[32.2.2]", T.render_category_row(c)) for c in T.CATEGORIES]
@@ -36,14 +26,14 @@ ROWS = ([("[32.2.1]", "[32.2.2]", T.render_category_row(c)) for c in T.CATEGORIE
 
 
 @pytest.mark.parametrize("rule, nxt, row", ROWS, ids=[f"{r}:{row[:30]}" for r, _, row in ROWS])
-def test_each_transcribed_row_is_the_rulebooks_own(text, rule, nxt, row):
-    assert row in section(text, rule, nxt)
+def test_each_transcribed_row_is_the_rulebooks_own(rule, nxt, row):
+    assert one_line(row) in section(rule, nxt)
 
 
-def test_32_9_extra_distances_and_11_5_port_damage_are_the_texts(text):
-    s = section(text, "[32.9]", "[33.0]")
+def test_32_9_extra_distances_and_11_5_port_damage_are_the_rulebooks():
+    s = section("[32.9]", "[33.0]")
     for k, v in T.UCS_EXTRA.items():
         assert f"- {k}: + {v}" in s
-    s = section(text, "[11.5] Bombardment", "[11.5.1]")
+    s = section("[11.5] Bombardment", "[11.5.1]")
     for lvl, pct in T.PORT_DAMAGE_RADIUS_PCT.items():
         assert re.search(rf"Command Radius of (all|any) HQ('s)? present by {pct}% \(rounded down\)", s), lvl

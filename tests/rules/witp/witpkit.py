@@ -3,8 +3,6 @@ distance, counted by hand), hex attributes set per test, pieces with their kinds
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional
 
 import networkx as nx
@@ -15,8 +13,6 @@ from assistant.rules.kinds import find_kind
 from assistant.rules.supply import Piece, SupplyWorld, rules_for
 
 SIDES = {"japan": ("japan",), "allies": ("us", "britain", "australia", "dutch")}
-RULEBOOKS = Path(os.environ.get("CAMPAIGN_ASSISTANT_RULEBOOKS")
-                 or Path(__file__).resolve().parents[3].parent / "shared" / "rulebooks")
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
