@@ -85,6 +85,17 @@ class EventBody(BaseModel):
         return self.model_dump(mode="json")
 
 
+class Paired(EventBody):
+    """One of two event types that undo each other and carry the same fields: something recorded
+    and the same thing withdrawn (a note, a dice roll). The undo of either is the other with the
+    same values, so redo puts back exactly what undo took out. ``undone_by`` is the other's type."""
+
+    undone_by: ClassVar[str] = ""
+
+    def inverse(self) -> EventBody:
+        return EVENT_TYPES[self.undone_by](**dict(self))
+
+
 def event_class(type_: str, version: Any) -> type["EventBody"]:
     """The event class that reads a stored (type, schema_version). Raises CampaignFileError for a
     type or version this program does not know (e.g. a file written by a newer version)."""
@@ -306,8 +317,19 @@ class UnitRemoved(EventBody):
 UNIT_FIELDS = ("name", "nation", "kind", "side", "sample", "category")
 
 
+class _Changes(EventBody):
+    """An event that sets keys to values (``set``; None deletes a key) and carries what they held
+    before (``before``; None: absent), so that its undo is the same event with the two swapped."""
+
+    def inverse(self):
+        return type(self)(**{**dict(self), "set": dict(self.before), "before": dict(self.set)})
+
+    def _listed(self) -> str:
+        return ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+
+
 @register_event
-class UnitUpdated(EventBody):
+class UnitUpdated(_Changes):
     """Changes to a unit: keys in UNIT_FIELDS change those fields, other keys its attributes.
     A value of None deletes an attribute. ``before`` holds the previous values (None: absent)."""
 
@@ -328,18 +350,15 @@ class UnitUpdated(EventBody):
                 attrs[k] = v
         b.units[self.unit_id] = _replace(u, attrs=frozen_map(attrs), **fields)
 
-    def inverse(self):
-        return UnitUpdated(unit_id=self.unit_id, set=dict(self.before), before=dict(self.set))
-
     def side(self, b):
         return b.units[self.unit_id].side if self.unit_id in b.units else None
 
     def summary(self, cal=None):
-        return f"updated {self.unit_id}: " + ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+        return f"updated {self.unit_id}: " + self._listed()
 
 
 @register_event
-class HexCorrected(EventBody):
+class HexCorrected(_Changes):
     """A player's correction of the derived map for one hex (source=user). None deletes a key."""
 
     type: ClassVar[str] = "hex_corrected"
@@ -348,21 +367,11 @@ class HexCorrected(EventBody):
     before: dict[str, Optional[Scalar]]
 
     def apply(self, b, rec):
-        cur = dict(b.corrections.get(self.hex, {}))
-        cur.pop("source", None)
-        for k, v in self.set.items():
-            if v is None:
-                cur.pop(k, None)
-            else:
-                cur[k] = v
         _correct(b.corrections, self.hex, self.set)
         b.map_revision += 1
 
-    def inverse(self):
-        return HexCorrected(hex=self.hex, set=dict(self.before), before=dict(self.set))
-
     def summary(self, cal=None):
-        return f"map {self.hex}: " + ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+        return f"map {self.hex}: " + self._listed()
 
 
 def _correct(table: dict[str, Any], key: str, changes: Mapping[str, Any]) -> None:
@@ -385,7 +394,7 @@ HexsideScalar = Union[StrictBool, StrictInt, StrictStr]
 
 
 @register_event
-class HexsideCorrected(EventBody):
+class HexsideCorrected(_Changes):
     """A player's setting of one hexside's features (source=user). ``hexside`` is
     the canonical id of ``assistant.maps.hexsides.hexside_id`` ("B1949|B2048"). None deletes a key."""
 
@@ -398,11 +407,8 @@ class HexsideCorrected(EventBody):
         _correct(b.hexsides, self.hexside, self.set)
         b.map_revision += 1
 
-    def inverse(self):
-        return HexsideCorrected(hexside=self.hexside, set=dict(self.before), before=dict(self.set))
-
     def summary(self, cal=None):
-        return f"hexside {self.hexside}: " + ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+        return f"hexside {self.hexside}: " + self._listed()
 
 
 @register_event
@@ -429,11 +435,15 @@ class MapPinned(EventBody):
         return f"map {name(self.before)} -> {name(self.pin)}"
 
 
-@register_event
-class NoteAdded(EventBody):
-    type: ClassVar[str] = "note_added"
+class _NoteBody(Paired):
     note_id: int
     text: str
+
+
+@register_event
+class NoteAdded(_NoteBody):
+    type: ClassVar[str] = "note_added"
+    undone_by: ClassVar[str] = "note_withdrawn"
 
     def apply(self, b, rec):
         if b.notes.has(self.note_id):
@@ -443,27 +453,20 @@ class NoteAdded(EventBody):
                             turn_label=t.label, text=self.text))
         b.next_note = max(b.next_note, self.note_id + 1)
 
-    def inverse(self):
-        return NoteWithdrawn(note_id=self.note_id, text=self.text)
-
     def summary(self, cal=None):
         return f"note {self.note_id}: {self.text}"
 
 
 @register_event
-class NoteWithdrawn(EventBody):
+class NoteWithdrawn(_NoteBody):
     """Takes a note out of the journal (the event that added it stays in the log)."""
 
     type: ClassVar[str] = "note_withdrawn"
-    note_id: int
-    text: str
+    undone_by: ClassVar[str] = "note_added"
 
     def apply(self, b, rec):
         if not b.notes.withdraw(self.note_id):
             raise FoldError(f"note {self.note_id} does not exist")
-
-    def inverse(self):
-        return NoteAdded(note_id=self.note_id, text=self.text)
 
     def summary(self, cal=None):
         return f"withdrew note {self.note_id}"
@@ -517,6 +520,13 @@ class _Compensating(EventBody):
     def side(self, b):
         return self.inner.side(b)
 
+    def _replay(self, b, rec, stack: list[int], top: str) -> None:
+        """Apply the inner event if ``target`` is the top of ``stack``, and take it off."""
+        if not stack or stack[-1] != self.target:
+            raise FoldError(f"event #{self.target} is not the {top}")
+        self.inner.apply(b, rec)
+        stack.pop()
+
 
 @register_event
 class Undone(_Compensating):
@@ -525,10 +535,7 @@ class Undone(_Compensating):
     type: ClassVar[str] = "undone"
 
     def apply(self, b, rec):
-        if not b.undo or b.undo[-1] != self.target:
-            raise FoldError(f"event #{self.target} is not the last undoable event")
-        self.inner.apply(b, rec)
-        b.undo.pop()
+        self._replay(b, rec, b.undo, "last undoable event")
         b.redo.append(rec.seq)
 
     def summary(self, cal=None):
@@ -542,10 +549,7 @@ class Redone(_Compensating):
     type: ClassVar[str] = "redone"
 
     def apply(self, b, rec):
-        if not b.redo or b.redo[-1] != self.target:
-            raise FoldError(f"event #{self.target} is not the last undo")
-        self.inner.apply(b, rec)
-        b.redo.pop()
+        self._replay(b, rec, b.redo, "last undo")
         b.push_undo(rec.seq, clear_redo=False)
 
     def summary(self, cal=None):
