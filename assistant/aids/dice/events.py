@@ -13,7 +13,7 @@ from typing import ClassVar, Optional
 from pydantic import BaseModel, ConfigDict
 
 from ...campaign.dicenotation import parse_notation
-from ...campaign.events import EventBody, FoldError, register_event
+from ...campaign.events import FoldError, Paired, register_event
 from ...campaign.slices import model_slice, register_slice
 
 SLICE = "dice"
@@ -69,7 +69,7 @@ def roll_log(state) -> tuple[Roll, ...]:
     return state.aid(SLICE).rolls
 
 
-class _RollBody(EventBody):
+class _RollBody(Paired):
     roll_id: int
     notation: str
     reason: Optional[str] = None
@@ -100,10 +100,6 @@ class _RollBody(EventBody):
         log.rolls[:] = [r for r in log.rolls if r.id != self.roll_id]
         log.ids.discard(self.roll_id)
 
-    def _fields(self) -> dict:
-        return {"roll_id": self.roll_id, "notation": self.notation, "reason": self.reason,
-                "values": self.values, "entered": self.entered}
-
     def _what(self) -> str:
         spec = parse_notation(self.notation)
         faces = " ".join(map(str, self.values))
@@ -117,12 +113,10 @@ class DiceRolled(_RollBody):
     """Dice rolled (or read off physical dice) and recorded with their values."""
 
     type: ClassVar[str] = "dice_rolled"
+    undone_by: ClassVar[str] = "dice_roll_withdrawn"
 
     def apply(self, b, rec):
         self._add(b, rec)
-
-    def inverse(self):
-        return DiceRollWithdrawn(**self._fields())
 
     def summary(self, cal=None):
         return f"roll {self.roll_id}: {self._what()}"
@@ -133,12 +127,10 @@ class DiceRollWithdrawn(_RollBody):
     """A roll taken out of the log (the undo of ``DiceRolled``); it carries the values for redo."""
 
     type: ClassVar[str] = "dice_roll_withdrawn"
+    undone_by: ClassVar[str] = "dice_rolled"
 
     def apply(self, b, rec):
         self._remove(b)
-
-    def inverse(self):
-        return DiceRolled(**self._fields())
 
     def summary(self, cal=None):
         return f"withdrew roll {self.roll_id} ({self._what()})"
