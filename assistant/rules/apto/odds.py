@@ -40,16 +40,24 @@ class Calc:
         return self.show(payload)
 
 
+def _switches(p, helps: dict[str, str]) -> None:
+    """On/off options (each a modifier or a circumstance the rules name), with their help."""
+    for flag, help_ in helps.items():
+        p.add_argument(flag, action="store_true", help=help_)
+
+
 def _air_attack_args(p) -> None:
     p.add_argument("--strength", required=True, type=whole_number("strength", 0, 99), help="attacker's printed strength")
     p.add_argument("--quality", type=whole_number("quality", 0, 9), default=0, help="attacker's quality (none = 0)")
     p.add_argument("--target-quality", type=whole_number("target quality", 0, 9), default=0, help="target's quality")
-    p.add_argument("--own-base", action="store_true", help="+1 strength over its own airbase [4.18]")
-    p.add_argument("--escort", action="store_true", help="+1 strength, escort bonus [4.18]")
-    p.add_argument("--elite", action="store_true", help="+1 strength, Elite Pilots [11.46]")
-    p.add_argument("--sneak", action="store_true", help="-1 to the die, Sneak Attack [4.18]")
-    p.add_argument("--strafe", action="store_true", help="+1 to the die, strafing [4.18]")
-    p.add_argument("--kamikaze", action="store_true", help="the target flies as a Kamikaze: immune to aborts [4.16]")
+    _switches(p, {
+        "--own-base": "+1 strength over its own airbase [4.18]",
+        "--escort": "+1 strength, escort bonus [4.18]",
+        "--elite": "+1 strength, Elite Pilots [11.46]",
+        "--sneak": "-1 to the die, Sneak Attack [4.18]",
+        "--strafe": "+1 to the die, strafing [4.18]",
+        "--kamikaze": "the target flies as a Kamikaze: immune to aborts [4.16]",
+    })
 
 
 def _air_attack(a) -> dict:
@@ -76,21 +84,25 @@ def _naval_args(p) -> None:
     p.add_argument("--armor", required=True, type=whole_number("armor", 0, 30), help="target's printed armor")
     p.add_argument("--attacker", choices=("land", "naval_air"), default="land",
                    help="land-based Bomber-type or Naval-Air unit [4.20]")
-    p.add_argument("--named", action="store_true", help="target is a CV/CVL/BB/BBCV/CA/Raider")
-    p.add_argument("--underscored", action="store_true", help="bomber's strength is underscored")
-    p.add_argument("--in-port", action="store_true", help="+2, target in port")
-    p.add_argument("--sneak", action="store_true", help="+1 Japanese Naval-Air, first Sneak Attack month")
-    p.add_argument("--heavy", action="store_true", help="-1 Heavy Bomber (not vs STPs)")
-    p.add_argument("--vs-stp", action="store_true", help="target is an STP")
-    p.add_argument("--japanese-vs-sub", action="store_true", help="-1 Japanese air unit vs a submarine")
-    p.add_argument("--kamikaze", action="store_true", help="+2 flat, replaces the other modifiers [10.7]")
-    p.add_argument("--damaged", action="store_true", help="target already damaged/depleted: a hit sinks")
+    _switches(p, {
+        "--named": "target is a CV/CVL/BB/BBCV/CA/Raider",
+        "--underscored": "bomber's strength is underscored",
+        "--in-port": "+2, target in port",
+        "--sneak": "+1 Japanese Naval-Air, first Sneak Attack month",
+        "--heavy": "-1 Heavy Bomber (not vs STPs)",
+        "--vs-stp": "target is an STP",
+        "--japanese-vs-sub": "-1 Japanese air unit vs a submarine",
+        "--kamikaze": "+2 flat, replaces the other modifiers [10.7]",
+        "--damaged": "target already damaged/depleted: a hit sinks",
+    })
     p.add_argument("--aa", type=whole_number("AA value", 0, 4), default=None, help="the AA value (else from --gunnery)")
     p.add_argument("--gunnery", type=whole_number("gunnery", 0, 999), default=0, help="total current gunnery in the location [4.21]")
     p.add_argument("--port", choices=("none", "minor", "major", "fortified"), default="none", help="docked in a friendly port [4.21]")
-    p.add_argument("--dd-screen", action="store_true", help="+1 AA: DDs >= the other chits, or an undamaged named carrier [4.21]")
-    p.add_argument("--us-1944", action="store_true", help="+1 AA: >= 50%% US units, 1944 or later [4.21]")
-    p.add_argument("--dd-present", action="store_true", help="a DD is present: a roll of 2 is always an AA hit [4.21]")
+    _switches(p, {
+        "--dd-screen": "+1 AA: DDs >= the other chits, or an undamaged named carrier [4.21]",
+        "--us-1944": "+1 AA: >= 50%% US units, 1944 or later [4.21]",
+        "--dd-present": "a DD is present: a roll of 2 is always an AA hit [4.21]",
+    })
     p.add_argument("--strength", type=whole_number("strength", 0, 99), default=None,
                    help="bomber's printed strength: adds the series of its attacks on this ship [4.20]")
     p.add_argument("--steps", type=whole_number("steps", 1, 2), default=2, help="bomber's steps left (AA hits to eliminate it)")
