@@ -88,12 +88,14 @@ def guard(*errors: type[BaseException]):
 
 def domain_errors() -> tuple[type[BaseException], ...]:
     """The project's one-line bad-input errors (each a ValueError subclass): a refused campaign
-    command or file, a bad hex label, an unknown game."""
+    command or file, a bad hex label, an unknown game, a game's data file that does not load (it
+    names the file, the key and the line)."""
     from ..campaign import CampaignError
     from ..hexes import HexError
     from ..maps import UnknownGame
+    from ..tomldata import DataFileError
 
-    return (CampaignError, HexError, UnknownGame)
+    return (CampaignError, HexError, UnknownGame, DataFileError)
 
 
 def command_errors(fn: Callable, *extra: type[BaseException]) -> Callable:

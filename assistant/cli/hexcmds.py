@@ -7,12 +7,13 @@ from collections import Counter
 
 from ..hexes import HexError
 from ..maps import UnknownGame, list_games, load_game_spec, load_map
+from ..tomldata import DataFileError
 from .common import add_json, emit, game_name, guard
 
 # The ``map`` group's sub-parsers, so other command modules can add to it (``campaign map set``).
 map_subparsers = None
 
-_errors = guard(HexError, UnknownGame)
+_errors = guard(HexError, UnknownGame, DataFileError)
 
 
 def register(sub) -> None:

@@ -131,3 +131,23 @@ def test_a_fourth_game_is_its_folder(tmp_path):
     spec = load_game_file(path)
     assert (spec.id, spec.title) == ("testgame", "Advanced Pacific Theater of Operations")
     assert [s.id for s in spec.grid.sections] == ["W", "E", "I"]
+
+
+def test_a_misspelt_key_is_one_line_from_the_command(tmp_path, monkeypatch, capsys):
+    """`campaign` names the broken data file, its key and line in one line (exit 2), no traceback."""
+    import assistant.maps.gamespec as gamespec
+    from assistant.cli import main
+
+    path = _copy(tmp_path, "witp", "testgame")
+    text = path.read_text().replace('id = "witp"', 'id = "testgame"').replace('title =', 'titel =', 1)
+    path.write_text(text)
+    monkeypatch.setattr(gamespec, "games_root", lambda: tmp_path)
+    monkeypatch.setattr(gamespec, "game_dir", lambda game: tmp_path / game)
+    load_game_spec.cache_clear()
+    try:
+        assert main(["map", "info", "testgame"]) == 2
+    finally:
+        load_game_spec.cache_clear()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("error: ") and f"game.toml:{_line_of(text, 'titel =')}" in err and "titel" in err
