@@ -17,10 +17,10 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Mapping, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
+from pydantic import ConfigDict, Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from .errors import CampaignFileError
-from .model import MapPin, Note, Unit, frozen_map
+from .model import MapPin, Note, Stored, Unit, frozen_map
 from .slices import load_aids, load_problems
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def register_upcaster(type_: str, from_version: int):
     return wrap
 
 
-class EventBody(BaseModel):
+class EventBody(Stored):
     """Base of every event type: a frozen pydantic model of the event's payload, stored as JSON under
     its ``type`` and ``schema_version`` (an older version is upcast when read).
 
@@ -63,7 +63,6 @@ class EventBody(BaseModel):
     stack; ``side`` names the side it concerns, if any. An aid's event types subclass this and are
     made known with ``@register_event``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     type: ClassVar[str] = ""
     schema_version: ClassVar[int] = 1
     undoable: ClassVar[bool] = True
@@ -188,8 +187,7 @@ class EventRecord:
 
 
 # ----- the core event types: creation, units, map corrections, notes, turns, undo/redo --------
-class UnitData(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class UnitData(Stored):
     id: str
     side: str
     nation: Optional[str] = None
@@ -212,8 +210,7 @@ class UnitData(BaseModel):
         return cls(**u.to_json())
 
 
-class Position(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Position(Stored):
     index: int
     phase: int = 0
 

@@ -25,11 +25,18 @@ def frozen_map(d: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
     return MappingProxyType(dict(d or {}))
 
 
-class MapPin(BaseModel):
+class Stored(BaseModel):
+    """A value a campaign file stores (an event's payload or a part of it, an aid's state slice):
+    a key it does not declare is refused, so that a misspelt key or a field of a newer program is
+    an error rather than dropped in silence, and it never changes once made."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MapPin(Stored):
     """The map a campaign is pinned to: the grid model, the map data version
     (``assistant.maps.version.map_version``) and the placed grid geometry (``GridSpec`` JSON)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     model: str
     version: str
     grid: dict[str, Any]

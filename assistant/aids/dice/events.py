@@ -10,19 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar, Optional
 
-from pydantic import BaseModel, ConfigDict
-
 from ...campaign.dicenotation import parse_notation
 from ...campaign.events import FoldError, Paired, register_event
+from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
 
 SLICE = "dice"
 
 
-class Roll(BaseModel):
+class Roll(Stored):
     """One roll in the log: when, what, why, and the faces."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     id: int
     seq: int
     turn: int
@@ -35,10 +33,9 @@ class Roll(BaseModel):
     entered: bool = False  # read off physical dice by the player
 
 
-class DiceLog(BaseModel):
+class DiceLog(Stored):
     """The dice aid's state slice: the rolls in force, oldest first, and the next roll id."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     rolls: tuple[Roll, ...] = ()
     next_id: int = 1
 

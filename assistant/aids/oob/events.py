@@ -10,19 +10,17 @@ from __future__ import annotations
 
 from typing import ClassVar, Optional, Union
 
-from pydantic import BaseModel, ConfigDict
-
 from ...campaign.events import EventBody, FoldError, register_event
+from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
 
 SLICE = "oob"
 Value = Union[bool, int, float, str]
 
 
-class UnitType(BaseModel):
+class UnitType(Stored):
     """A unit type: its name, a declared kind, its nation, and the counter values (attrs)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     name: str
     kind: str
     nation: str
@@ -30,10 +28,9 @@ class UnitType(BaseModel):
     sample: bool = False  # a demo sample, not the player's counter values
 
 
-class OobState(BaseModel):
+class OobState(Stored):
     """The unit types in force, by name, in the order they were first entered."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     types: dict[str, UnitType] = {}
 
 

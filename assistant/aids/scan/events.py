@@ -10,28 +10,25 @@ from __future__ import annotations
 
 from typing import ClassVar, Optional
 
-from pydantic import BaseModel, ConfigDict
-
 from ...campaign.events import EventBody, FoldError, register_event
+from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
 from .align import Affine
 
 SLICE = "scan"
 
 
-class ControlPoint(BaseModel):
+class ControlPoint(Stored):
     """A known hex and the image pixel of its centre."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     hex: str
     x: float
     y: float
 
 
-class Scan(BaseModel):
+class Scan(Stored):
     """One aligned scan: where the image is on this machine, its size, and its alignment."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     path: str
     width: int
     height: int
@@ -43,10 +40,9 @@ class Scan(BaseModel):
         return Affine(*self.transform)
 
 
-class ScanState(BaseModel):
+class ScanState(Stored):
     """Scans by name (a map section's id, or a name the player gave)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     scans: dict[str, Scan] = {}
 
 
