@@ -3,7 +3,8 @@ the file loads, naming the file, the key and its line (``game.toml:212: settings
 unknown key``), instead of surfacing later as a wrong default deep inside a rules call.
 
 ``tomllib`` gives no positions, so ``key_line`` finds a key's line by scanning the file's text
-(table headers, array-of-tables counts, dotted keys, inline tables; multi-line strings skipped).
+(table headers, array-of-tables counts, dotted keys, inline tables and the elements of arrays
+written inline; multi-line strings skipped).
 """
 
 from __future__ import annotations
@@ -14,12 +15,23 @@ import tomllib
 import types
 import typing
 from pathlib import Path
-from typing import Any, Optional, Sequence, TypeVar, Union
+from typing import Annotated, Any, Optional, Sequence, TypeVar, Union
 
-from pydantic import BaseModel, ValidationError
+from pydantic import AfterValidator, BaseModel, ValidationError
 
 M = TypeVar("M", bound=BaseModel)
 Key = Sequence[Union[str, int]]
+
+
+def _number(value: Any) -> Union[int, float]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("must be a number")
+    return value
+
+
+# A TOML number kept as written (1 stays an int, 1.5 a float) where a model field could be either:
+# a ``Union[int, float]`` field would name its failed branch in the error's key ("min.int").
+Number = Annotated[Any, AfterValidator(_number)]
 
 
 class DataFileError(ValueError):
@@ -141,6 +153,7 @@ _QUOTED = r'"(?:[^"\\]|\\.)*"|\'[^\']*\''
 _PART = rf"(?:{_BARE}|{_QUOTED})"
 _HEADER = re.compile(rf"^\s*(\[\[?)\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\]?\s*(?:#.*)?$")
 _KEYLINE = re.compile(rf"^\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
+_INLINE_KEY = re.compile(rf"({_PART}(?:\s*\.\s*{_PART})*)\s*=")
 
 
 def _parts(keytext: str) -> list[str]:
@@ -160,11 +173,89 @@ def key_line(text: str, key: Key) -> Optional[int]:
         line = where.get(key[:n])
         if line is None:
             continue
-        rest = [p for p in key[n:] if isinstance(p, str)]
-        if rest:  # inside an inline table or an array of them: look for the key's own name below
-            return _name_below(text, line, rest[0]) or line
-        return line
+        rest = key[n:]
+        if not rest:
+            return line
+        if _KEYLINE.match(text.splitlines()[line - 1]):  # inside the key's inline table or array
+            return _inline_line(text, line, rest)
+        names = [p for p in rest if isinstance(p, str)]  # a key its table's header does not show
+        return (_name_below(text, line, names[0]) if names else None) or line
     return None
+
+
+def _inline_line(text: str, line: int, rest: Key) -> int:
+    """The line of ``rest`` (array indices and keys) inside the value of the key written on
+    ``line`` (``columns = [{ name = "dr" }, ...]``): of the deepest part of it found."""
+    lines = text.splitlines(keepends=True)
+    start = sum(len(x) for x in lines[:line - 1])
+    found = pos = start + _KEYLINE.match(lines[line - 1]).end()
+    for part in rest:
+        pos = _blank(text, pos)
+        opener = "[" if isinstance(part, int) else "{"
+        if not text.startswith(opener, pos):
+            break
+        items = list(_items(text, pos))
+        if isinstance(part, int):
+            if part >= len(items):
+                break
+            found = pos = items[part]
+            continue
+        for item in items:
+            m = _INLINE_KEY.match(text, item)
+            if m and _parts(m.group(1))[0] == part:
+                found, pos = item, m.end()
+                break
+        else:
+            break
+    return text.count("\n", 0, found) + 1
+
+
+def _blank(text: str, i: int) -> int:
+    """``i`` moved past white space, line breaks and comments."""
+    while i < len(text):
+        if text[i] == "#":
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+        elif text[i].isspace():
+            i += 1
+        else:
+            break
+    return i
+
+
+def _items(text: str, i: int):
+    """Where each item of the array or inline table opening at ``i`` starts."""
+    depth = 0
+    start = True
+    while i < len(text):
+        c = text[i]
+        if depth == 1 and start and not c.isspace() and c not in "#]}":
+            yield i
+            start = False
+        if text.startswith(('"""', "'''"), i):
+            end = text.find(text[i:i + 3], i + 3)
+            i = len(text) if end < 0 else end + 3
+            continue
+        if c == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "'":
+            end = text.find("'", i + 1)
+            i = len(text) if end < 0 else end
+        elif c == "#":
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+            continue
+        elif c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+            if depth == 0:
+                return
+        elif c == "," and depth == 1:
+            start = True
+        i += 1
 
 
 def _name_below(text: str, line: int, name: str) -> Optional[int]:
