@@ -2,23 +2,28 @@
 
 Read from ``data/games/<game>/oob_schema.toml`` (format in that file's header). A kind must be one
 ``kinds.toml`` declares (``assistant/rules/kinds.py``); the schema is checked when loaded, so a
-broken file is one ``OobError`` naming the game, kind and field.
+broken file (a misspelt key, a mistyped value, a kind or attr kinds.toml does not declare) is one
+``OobError`` naming the file, the key and its line.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping, Optional
+from pathlib import Path
+from typing import Any, Literal, Mapping, Optional, get_args
+
+from pydantic import BaseModel, ConfigDict
 
 from ...campaign.errors import CampaignError
 from ...paths import game_dir
 from ...rules.kinds import find_kind
+from ...tomldata import DataFileError, Number, fail, read_toml, validate
 
-TYPES = ("int", "number", "text", "bool", "choice")
+Type = Literal["int", "number", "text", "bool", "choice"]
+TYPES: tuple[str, ...] = get_args(Type)
 TRUE = ("yes", "true", "y", "1")
 FALSE = ("no", "false", "n", "0")
 MAX_TEXT = 100
@@ -100,31 +105,61 @@ def _num(x: Optional[float]) -> str:
     return "" if x is None else f"{x:g}"
 
 
+class _Attr(BaseModel):
+    """One attr's entry as written (``normal_range = { type = "int", min = 1, ... }``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Type
+    min: Optional[Number] = None
+    max: Optional[Number] = None
+    choices: tuple[str, ...] = ()
+    pattern: Optional[str] = None
+    at_least: Optional[str] = None
+    rule: str = ""
+    doc: str = ""
+
+
+class _Kind(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    attrs: dict[str, _Attr] = {}
+
+
+class _SchemaFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kinds: dict[str, _Kind] = {}
+
+
 @lru_cache(maxsize=None)
 def load_schema(game: str) -> Mapping[str, KindSchema]:
     """The schema of ``game`` by kind name (as kinds.toml declares it); empty if it has none."""
     path = game_dir(game) / "oob_schema.toml"
     if not path.is_file():
         return {}
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        return load_schema_file(path, game)
+    except DataFileError as e:
+        raise OobError(str(e)) from None
+
+
+def load_schema_file(path: Path, game: str) -> dict[str, KindSchema]:
+    """The oob_schema.toml at ``path``, its kinds those ``game``'s kinds.toml declares. A key the
+    format does not know, a mistyped value, or a kind, attr or ``at_least`` that points nowhere is
+    a DataFileError naming the file, the key and its line."""
+    path = Path(path)
+    text, raw = read_toml(path)
     out: dict[str, KindSchema] = {}
-    for name, body in raw.get("kinds", {}).items():
+    for name, body in validate(_SchemaFile, raw, path, text).kinds.items():
         kind = find_kind(game, name)
         if kind is None:
-            raise OobError(f"{game} oob_schema.toml: kind {name!r} is not declared in kinds.toml")
+            raise fail(path, text, ("kinds", name), f"kind {name!r} is not declared in kinds.toml")
         specs: dict[str, AttrSpec] = {}
-        for attr, d in (body.get("attrs") or {}).items():
+        for attr, d in body.attrs.items():
             if attr not in kind.attrs:
-                raise OobError(f"{game} oob_schema.toml: {name!r} attr {attr!r} is not one kinds.toml lists")
-            if d.get("type") not in TYPES:
-                raise OobError(f"{game} oob_schema.toml: {name!r} attr {attr!r} type {d.get('type')!r} "
-                               f"is not one of {', '.join(TYPES)}")
-            specs[attr] = AttrSpec(name=attr, type=d["type"], min=d.get("min"), max=d.get("max"),
-                                   choices=tuple(d.get("choices", ())), pattern=d.get("pattern"),
-                                   at_least=d.get("at_least"), rule=str(d.get("rule", "")), doc=str(d.get("doc", "")))
+                raise fail(path, text, ("kinds", name, "attrs", attr), f"attr {attr!r} is not one kinds.toml lists")
+            specs[attr] = AttrSpec(name=attr, **d.model_dump())
         for s in specs.values():
             if s.at_least and s.at_least not in specs:
-                raise OobError(f"{game} oob_schema.toml: {name!r} attr {s.name!r} at_least {s.at_least!r} is no attr")
+                raise fail(path, text, ("kinds", name, "attrs", s.name, "at_least"), f"{s.at_least!r} is no attr")
         out[kind.kind] = KindSchema(kind=kind.kind, attrs=specs)
     return out
 
