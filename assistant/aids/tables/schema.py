@@ -4,7 +4,9 @@
 A table is checked whole before anything is stored: its header against the schema's columns, then
 each row (types int|float|text|choice, min/max, choices, patterns, required cells), duplicate keys,
 ``low <= high`` column pairs and the monotonic columns the rule implies. The first bad cell is one
-``CampaignError`` naming the table, the line (the header is line 1) and the value.
+``CampaignError`` naming the table, the line (the header is line 1) and the value. The schemas file
+itself is checked as it loads: a misspelt key, a mistyped value or a column name that points
+nowhere names the file, the key and its line.
 """
 
 from __future__ import annotations
@@ -13,16 +15,18 @@ import csv
 import io
 import math
 import re
-import tomllib
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Optional, Sequence
 
+from pydantic import BaseModel, ConfigDict
+
 from ...campaign.errors import CampaignError
 from ...maps.gamespec import list_games
 from ...paths import game_dir
+from ...tomldata import DataFileError, Number, fail, read_toml, validate
 
 MAX_BYTES = 2_000_000
 MAX_ROWS = 5000
@@ -135,35 +139,110 @@ def templates_dir(game: str) -> Path:
     return Path(game_dir(game)) / "templates"
 
 
-def _column(d: dict, name: Optional[str] = None) -> ColumnSpec:
-    return ColumnSpec(name=name or d["name"], type=d.get("type", "text"), required=bool(d.get("required", False)),
-                      min=d.get("min"), max=d.get("max"), choices=tuple(d.get("choices", ())),
-                      pattern=d.get("pattern"), suffix=d.get("suffix", ""), doc=d.get("doc", ""))
+class _Cells(BaseModel):
+    """What a column's cells may hold, as written in schemas.toml."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Type = "text"
+    required: bool = False
+    min: Optional[Number] = None
+    max: Optional[Number] = None
+    choices: tuple[str, ...] = ()
+    suffix: str = ""
+    doc: str = ""
+
+
+class _Column(_Cells):
+    name: str
+    pattern: Optional[str] = None  # a cell's pattern
+
+
+class _Bands(_Cells):
+    pattern: str = ".+"  # a band column's header pattern
+
+
+class _Monotonic(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    direction: Literal["nondecreasing", "nonincreasing"]
+    rule: str
+    column: Optional[str] = None
+    by: Optional[str] = None
+    within: tuple[str, ...] = ()
+    across: Optional[str] = None
+
+
+class _Table(BaseModel):
+    """One ``[table]`` of schemas.toml as written."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str
+    rule: str
+    used_by: tuple[str, ...] = ()
+    doc: str = ""
+    key: tuple[str, ...] = ()
+    ordered: tuple[tuple[str, str], ...] = ()
+    columns: list[_Column]
+    bands: Optional[_Bands] = None
+    monotonic: list[_Monotonic] = []
 
 
 @lru_cache(maxsize=None)
 def schemas(game: str) -> dict[str, TableSchema]:
     """Every table schema of ``game``, by name, in the file's order."""
-    d = templates_dir(game)
-    path = d / "schemas.toml"
+    path = templates_dir(game) / "schemas.toml"
     if not path.exists():
         return {}
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        return load_schemas_file(path, game)
+    except DataFileError as e:
+        raise CampaignError(str(e)) from None
+
+
+def load_schemas_file(path: Path, game: str) -> dict[str, TableSchema]:
+    """The schemas.toml at ``path`` (its templates the CSVs beside it) as ``game``'s tables. A
+    key the format does not know, a mistyped value, or a key, ordered or monotonic column that is
+    not one of the table's is a DataFileError naming the file, the key and its line."""
+    path = Path(path)
+    text, raw = read_toml(path)
     out = {}
-    for name, t in raw.items():
-        tpl = d / f"{name}.csv"
+    for name, body in raw.items():
+        t = validate(_Table, body, path, text, at=(name,))
+        _check_names(t, path, text, name)
+        tpl = path.parent / f"{name}.csv"
         template = tuple(next(csv.reader([tpl.read_text(encoding="utf-8").splitlines()[0]]))) if tpl.exists() else ()
+        columns = tuple(ColumnSpec(**c.model_dump()) for c in t.columns)
+        bands = ColumnSpec(name="bands", **t.bands.model_dump(exclude={"pattern"})) if t.bands else None
         out[name] = TableSchema(
-            game=game, name=name, title=t["title"], rule=t["rule"], used_by=tuple(t.get("used_by", ())),
-            doc=t.get("doc", ""), columns=tuple(_column(c) for c in t["columns"]), key=tuple(t.get("key", ())),
-            bands=_column({k: v for k, v in t["bands"].items() if k != "pattern"}, "bands") if "bands" in t else None,
-            band_pattern=t.get("bands", {}).get("pattern", ".+"),
-            ordered=tuple(tuple(p) for p in t.get("ordered", ())),
-            monotonic=tuple(Monotonic(direction=m["direction"], rule=m["rule"], column=m.get("column"),
-                                      by=m.get("by"), within=tuple(m.get("within", ())), across=m.get("across"))
-                            for m in t.get("monotonic", ())),
-            template=template or tuple(c.name for c in t["columns"]))
+            game=game, name=name, title=t.title, rule=t.rule, used_by=t.used_by, doc=t.doc, columns=columns,
+            key=t.key, bands=bands, band_pattern=t.bands.pattern if t.bands else ".+", ordered=t.ordered,
+            monotonic=tuple(Monotonic(**m.model_dump()) for m in t.monotonic),
+            template=template or tuple(c.name for c in columns))
     return out
+
+
+def _check_names(t: _Table, path: Path, text: str, table: str) -> None:
+    """Every column the table ``table``'s key, ordered pairs and monotonic rules name is one of its
+    columns ("bands": its band columns, where a monotonic rule may name them)."""
+    names = tuple(c.name for c in t.columns)
+    bands = ("bands",) if t.bands else ()
+
+    def known(key: tuple, name: Optional[str], allowed: tuple[str, ...]) -> None:
+        if name is not None and name not in allowed:
+            raise fail(path, text, (table, *key), f"{name!r} is not one of {', '.join(allowed) or 'none'}")
+
+    for c in t.key:
+        known(("key",), c, names)
+    for pair in t.ordered:
+        for c in pair:
+            known(("ordered",), c, names)
+    for i, m in enumerate(t.monotonic):
+        if m.across is None and (m.column is None or m.by is None):
+            raise fail(path, text, (table, "monotonic", i), "needs column and by, or across")
+        known(("monotonic", i, "across"), m.across, bands)
+        known(("monotonic", i, "column"), m.column, names + bands)
+        known(("monotonic", i, "by"), m.by, names)
+        for w in m.within:
+            known(("monotonic", i, "within"), w, names)
 
 
 def schema_of(game: str, name: Any) -> TableSchema:
