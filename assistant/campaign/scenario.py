@@ -3,17 +3,18 @@
 A scenario names its start turn (a label of the game's calendar) and lists units to place. Any
 unit carrying values the rulebook text does not give is ``sample = true`` and the file then has a
 top-level ``sample_note`` that the UI shows: the player must know which values are not the rulebook's.
+A key the format does not know fails as the file loads, naming the file, the key and its line.
 """
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from ..paths import game_dir
+from ..tomldata import DataFileError, load_model
 from .errors import CampaignError
 
 
@@ -67,10 +68,15 @@ def load_scenario(game: str, name: str) -> Scenario:
         raise CampaignError(f"unknown scenario {name!r} for {game} (scenarios: {', '.join(known) or 'none'})")
     path = scenarios_dir(game) / f"{name}.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        sc = Scenario.model_validate(data)
-    except (tomllib.TOMLDecodeError, ValidationError) as e:
-        raise CampaignError(f"scenario file {path.name} is malformed: {str(e).splitlines()[0]}") from None
+        sc = load_scenario_file(path)
+    except DataFileError as e:
+        raise CampaignError(str(e)) from None
     if sc.game != game or sc.name != name:
         raise CampaignError(f"scenario file {path.name} says it is {sc.game}/{sc.name}, not {game}/{name}")
     return sc
+
+
+def load_scenario_file(path: Path) -> Scenario:
+    """The scenario file at ``path``; a key the format does not know, a missing or mistyped value
+    is a DataFileError naming the file, the key and its line."""
+    return load_model(Scenario, Path(path))
