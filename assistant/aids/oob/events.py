@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Optional, Union
 
-from ...campaign.events import EventBody, FoldError, register_event
+from ...campaign.events import EVENT_TYPES, EventBody, FoldError, register_event
 from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
 
@@ -43,6 +43,10 @@ def unit_types(state) -> dict[str, UnitType]:
 
 
 class _Batch(EventBody):
+    """A batch of unit types set at once; its undo is the other event of the pair (``undone_by``:
+    an import's revert, a revert's re-import) with ``after`` and ``before`` swapped."""
+
+    undone_by: ClassVar[str] = ""
     names: tuple[str, ...]
     after: tuple[Optional[UnitType], ...]
     before: tuple[Optional[UnitType], ...]
@@ -64,6 +68,9 @@ class _Batch(EventBody):
                 types[n] = new
         b.set_aid(SLICE, OobState.model_construct(types=types))
 
+    def inverse(self):
+        return EVENT_TYPES[self.undone_by](**{**dict(self), "after": self.before, "before": self.after})
+
     def _what(self) -> str:
         added = sum(1 for a, o in zip(self.after, self.before) if a is not None and o is None)
         changed = sum(1 for a, o in zip(self.after, self.before) if a is not None and o is not None)
@@ -77,9 +84,7 @@ class UnitTypesImported(_Batch):
     """Unit types entered (CSV import or the grid): ``after[i]`` for ``names[i]`` (None removes it)."""
 
     type: ClassVar[str] = "unit_types_imported"
-
-    def inverse(self):
-        return UnitTypesReverted(names=self.names, after=self.before, before=self.after, source=self.source)
+    undone_by: ClassVar[str] = "unit_types_reverted"
 
     def summary(self, cal=None):
         return self._what()
@@ -90,9 +95,7 @@ class UnitTypesReverted(_Batch):
     """The undo of ``UnitTypesImported``: each name gets back what it held before."""
 
     type: ClassVar[str] = "unit_types_reverted"
-
-    def inverse(self):
-        return UnitTypesImported(names=self.names, after=self.before, before=self.after, source=self.source)
+    undone_by: ClassVar[str] = "unit_types_imported"
 
     def summary(self, cal=None):
         return "reverted " + self._what()
