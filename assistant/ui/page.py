@@ -10,13 +10,24 @@ A page is a ``Page`` subclass that names itself and its class prefix, and builds
 
         def __init__(self, campaign, errors=None):
             super().__init__(campaign, errors)
-            self.side_chooser("440px")
-            self.frame(self.beside_map([...sidebar...], width="470px", details=True))
+            self.add_map(height="600px")           # clicks call self._on_select(label)
+            self.side_chooser("440px")             # choices call self._on_side(change)
+            ...                                    # the sidebar's widgets: self.part(), self.button()
+            self.frame(self.beside_map(self.map, sidebar, width="470px", details=True))
+            self.refresh()
+
+        def refresh(self, state=None):
+            state = state if state is not None else self.campaign.state
+            self.show_header(state)
+            self.fill_sides(state)
+            self.show_samples(state)
+            ...
 
 The frame is the header (the same form on every page, naming the game by its title), the
 ``[sample]`` banner, the read-only banner, the error panel and the page's own style rules; the
-page also gets the side chooser, one-line error routing (``fail``/``ok``), ``quietly()`` for
-setting its own widgets without reacting to them, and a per-state cache (``per_state``).
+page also gets the side chooser, one-line refusals (``fail``/``ok``, shown in ``message``),
+``quietly()`` for setting its own widgets without reacting to them, and a per-state cache
+(``per_state``).
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ from typing import Any, Callable, Iterator, Optional
 import ipywidgets as w
 
 from .errors import ErrorPanel, one_line
-from .html import esc, error_line
+from .html import error_line, esc
 from .kit import dashboard
 from .mapview import MapView, UnitMark
 from .view import View

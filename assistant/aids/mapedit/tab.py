@@ -7,7 +7,8 @@ from ...ui.tabs import DashboardTab
 
 
 def _editor(campaign, errors, map_view):
-    from .widget import MapEditor  # built when the tab is first opened, not when the page loads
+    """The editor, imported when its tab is first opened (not when the dashboard loads)."""
+    from .widget import MapEditor
 
     return MapEditor(campaign, errors, map_view=map_view)
 
