@@ -9,18 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
-
-from ...campaign.events import EventBody, FoldError, register_event
+from ...campaign.events import FoldError, Paired, register_event
+from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
 
 SLICE = "ledger"
 
 
-class LedgerLog(BaseModel):
+class LedgerLog(Stored):
     """The entries in force (each ``Entry.to_json()`` with its id and seq), and the next id."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     entries: tuple[dict[str, Any], ...] = ()
     next_id: int = 1
 
@@ -47,16 +45,13 @@ def ledger_entries(state) -> tuple[dict[str, Any], ...]:
     return state.aid(SLICE).entries
 
 
-class _Body(EventBody):
+class _Body(Paired):
     entries: tuple[dict[str, Any], ...]
     what: str = "entry"
 
     def side(self, b):
         sides = {e.get("side") for e in self.entries}
         return sides.pop() if len(sides) == 1 else None
-
-    def _fields(self):
-        return {"entries": self.entries, "what": self.what}
 
     def _text(self) -> str:
         parts = [f"{e['side']} {e['kind']} {e['amount']} {e['account']}" + (f" ({e['item']})" if e.get("item") else "")
@@ -70,6 +65,7 @@ class LedgerEntered(_Body):
     """Ledger entries recorded (a player's entry, or a turn's close)."""
 
     type: ClassVar[str] = "ledger_entered"
+    undone_by: ClassVar[str] = "ledger_withdrawn"
 
     def apply(self, b, rec):
         w: _Working = b.aid(SLICE)
@@ -80,9 +76,6 @@ class LedgerEntered(_Body):
             w.ids.add(e["id"])
             w.next_id = max(w.next_id, e["id"] + 1)
 
-    def inverse(self):
-        return LedgerWithdrawn(**self._fields())
-
     def summary(self, cal=None):
         return self._text()
 
@@ -92,6 +85,7 @@ class LedgerWithdrawn(_Body):
     """The undo of ``LedgerEntered``."""
 
     type: ClassVar[str] = "ledger_withdrawn"
+    undone_by: ClassVar[str] = "ledger_entered"
 
     def apply(self, b, rec):
         w: _Working = b.aid(SLICE)
@@ -100,9 +94,6 @@ class LedgerWithdrawn(_Body):
             raise FoldError(f"ledger entries {sorted(gone - w.ids)} are not in the ledger")
         w.entries[:] = [e for e in w.entries if e["id"] not in gone]
         w.ids -= gone
-
-    def inverse(self):
-        return LedgerEntered(**self._fields())
 
     def summary(self, cal=None):
         return "withdrew " + self._text()
