@@ -3,7 +3,8 @@
 The other aids' tests then show that they load and work without it. The blocked aid's own tests
 (``tests/aids/NAME/``) are not collected: each of their files is reported as skipped, with the
 reason. A test module elsewhere that imports the blocked aid itself is skipped likewise (at
-collection, or when its test runs); an aid or core module that imports it fails, which is what the
+collection, or when its test runs), and so is a test marked ``@pytest.mark.needs_aid("NAME")`` (one
+that drives two aids together); an aid or core module that imports it fails, which is what the
 option is for. Subprocesses the tests start (``campaign ...``) are blocked too (see ``blockaid``).
 """
 
@@ -54,6 +55,8 @@ def _aid_folders() -> list[Path]:
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "needs_aid(*names): the test exercises these aids too (e.g. a table the "
+                                       "strike plotter reads); --block-aid of any of them skips it")
     names = config.getoption("block_aid")
     if not names:
         return
@@ -103,6 +106,12 @@ class BlockedAidTests(pytest.Item):
 
 
 def pytest_collection_modifyitems(session, config, items):
+    blocker = config.stash.get(BLOCKER, None)
+    for item in items if blocker else ():
+        needed = {n for m in item.iter_markers("needs_aid") for n in m.args} & blocker.names
+        if needed:
+            item.add_marker(pytest.mark.skip(reason=f"it exercises the {', '.join(sorted(needed))} aid too, "
+                                                    "which --block-aid made unimportable"))
     asked = [Path(a.split("::")[0]).resolve() for a in config.args]
     for folder in config.stash.get(IGNORED, []):
         if not any(folder.resolve().is_relative_to(a) for a in asked):

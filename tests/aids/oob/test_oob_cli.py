@@ -121,6 +121,7 @@ def _reach(capsys, path, target, unit):
     return item
 
 
+@pytest.mark.needs_aid("strike")  # read through the strike plotter
 def test_a_placed_type_drives_the_strike_reach_with_its_normal_range(witp_file, write, capsys):
     """[4.1] an AP type's Normal and Extended range; [5.15] 'AP's may perform air strikes at
     extreme range (i.e., beyond their printed extended-ranges--or normal range if no extended range
@@ -147,6 +148,7 @@ def test_a_placed_type_drives_the_strike_reach_with_its_normal_range(witp_file, 
     assert classes["Beyond"] not in ("normal", "extended", "extreme")  # 7 MP past: more than 6 [5.15]
 
 
+@pytest.mark.needs_aid("strike")  # read through the strike plotter
 def test_an_apto_air_type_range_reaches_the_strike_plotter(apto_file, write, capsys):
     """apto: the lower right number is the air unit's 'maximum range (i.e., the number of hexes
     that it may be moved from its current base to any target hex)' [4.12]."""

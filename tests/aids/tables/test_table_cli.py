@@ -40,6 +40,7 @@ def test_list_names_every_table_with_its_rule_and_users(capsys, gw_file):
     assert "assistant/rules/globalwar/air.py" in tables["lrb_radius"]["used_by"]
 
 
+@pytest.mark.needs_aid("strike")  # read through the strike plotter
 def test_an_imported_radius_is_used_by_the_strike_plotter_17_1_3_A(capsys, gw_file, tmp_path):
     before = reach_item(capsys, gw_file)
     assert before["radius"] is None and before["range_class"] is None
