@@ -87,12 +87,17 @@ class EventBody(Stored):
 class Paired(EventBody):
     """One of two event types that undo each other and carry the same fields: something recorded
     and the same thing withdrawn (a note, a dice roll). The undo of either is the other with the
-    same values, so redo puts back exactly what undo took out. ``undone_by`` is the other's type."""
+    same values, so redo puts back exactly what undo took out. ``undo_pair`` links the two."""
 
-    undone_by: ClassVar[str] = ""
+    undone_by: ClassVar[type[EventBody]]
 
     def inverse(self) -> EventBody:
-        return EVENT_TYPES[self.undone_by](**dict(self))
+        return self.undone_by(**dict(self))
+
+
+def undo_pair(recorded: type[EventBody], withdrawn: type[EventBody]) -> None:
+    """Make two event types each other's undo (their ``undone_by``)."""
+    recorded.undone_by, withdrawn.undone_by = withdrawn, recorded  # type: ignore[attr-defined]
 
 
 def event_class(type_: str, version: Any) -> type["EventBody"]:
@@ -440,7 +445,6 @@ class _NoteBody(Paired):
 @register_event
 class NoteAdded(_NoteBody):
     type: ClassVar[str] = "note_added"
-    undone_by: ClassVar[str] = "note_withdrawn"
 
     def apply(self, b, rec):
         if b.notes.has(self.note_id):
@@ -459,7 +463,6 @@ class NoteWithdrawn(_NoteBody):
     """Takes a note out of the journal (the event that added it stays in the log)."""
 
     type: ClassVar[str] = "note_withdrawn"
-    undone_by: ClassVar[str] = "note_added"
 
     def apply(self, b, rec):
         if not b.notes.withdraw(self.note_id):
@@ -467,6 +470,9 @@ class NoteWithdrawn(_NoteBody):
 
     def summary(self, cal=None):
         return f"withdrew note {self.note_id}"
+
+
+undo_pair(NoteAdded, NoteWithdrawn)
 
 
 @register_event

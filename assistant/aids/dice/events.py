@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, Optional
 
 from ...campaign.dicenotation import parse_notation
-from ...campaign.events import FoldError, Paired, register_event
+from ...campaign.events import FoldError, Paired, register_event, undo_pair
 from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
 
@@ -110,7 +110,6 @@ class DiceRolled(_RollBody):
     """Dice rolled (or read off physical dice) and recorded with their values."""
 
     type: ClassVar[str] = "dice_rolled"
-    undone_by: ClassVar[str] = "dice_roll_withdrawn"
 
     def apply(self, b, rec):
         self._add(b, rec)
@@ -124,10 +123,12 @@ class DiceRollWithdrawn(_RollBody):
     """A roll taken out of the log (the undo of ``DiceRolled``); it carries the values for redo."""
 
     type: ClassVar[str] = "dice_roll_withdrawn"
-    undone_by: ClassVar[str] = "dice_rolled"
 
     def apply(self, b, rec):
         self._remove(b)
 
     def summary(self, cal=None):
         return f"withdrew roll {self.roll_id} ({self._what()})"
+
+
+undo_pair(DiceRolled, DiceRollWithdrawn)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ...campaign.events import FoldError, Paired, register_event
+from ...campaign.events import FoldError, Paired, register_event, undo_pair
 from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
 
@@ -65,7 +65,6 @@ class LedgerEntered(_Body):
     """Ledger entries recorded (a player's entry, or a turn's close)."""
 
     type: ClassVar[str] = "ledger_entered"
-    undone_by: ClassVar[str] = "ledger_withdrawn"
 
     def apply(self, b, rec):
         w: _Working = b.aid(SLICE)
@@ -85,7 +84,6 @@ class LedgerWithdrawn(_Body):
     """The undo of ``LedgerEntered``."""
 
     type: ClassVar[str] = "ledger_withdrawn"
-    undone_by: ClassVar[str] = "ledger_entered"
 
     def apply(self, b, rec):
         w: _Working = b.aid(SLICE)
@@ -97,3 +95,6 @@ class LedgerWithdrawn(_Body):
 
     def summary(self, cal=None):
         return "withdrew " + self._text()
+
+
+undo_pair(LedgerEntered, LedgerWithdrawn)

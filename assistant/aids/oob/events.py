@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Optional, Union
 
-from ...campaign.events import EVENT_TYPES, EventBody, FoldError, register_event
+from ...campaign.events import EventBody, FoldError, register_event, undo_pair
 from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
 
@@ -46,7 +46,7 @@ class _Batch(EventBody):
     """A batch of unit types set at once; its undo is the other event of the pair (``undone_by``:
     an import's revert, a revert's re-import) with ``after`` and ``before`` swapped."""
 
-    undone_by: ClassVar[str] = ""
+    undone_by: ClassVar[type[EventBody]]
     names: tuple[str, ...]
     after: tuple[Optional[UnitType], ...]
     before: tuple[Optional[UnitType], ...]
@@ -69,7 +69,7 @@ class _Batch(EventBody):
         b.set_aid(SLICE, OobState.model_construct(types=types))
 
     def inverse(self):
-        return EVENT_TYPES[self.undone_by](**{**dict(self), "after": self.before, "before": self.after})
+        return self.undone_by(**{**dict(self), "after": self.before, "before": self.after})
 
     def _what(self) -> str:
         added = sum(1 for a, o in zip(self.after, self.before) if a is not None and o is None)
@@ -84,7 +84,6 @@ class UnitTypesImported(_Batch):
     """Unit types entered (CSV import or the grid): ``after[i]`` for ``names[i]`` (None removes it)."""
 
     type: ClassVar[str] = "unit_types_imported"
-    undone_by: ClassVar[str] = "unit_types_reverted"
 
     def summary(self, cal=None):
         return self._what()
@@ -95,7 +94,9 @@ class UnitTypesReverted(_Batch):
     """The undo of ``UnitTypesImported``: each name gets back what it held before."""
 
     type: ClassVar[str] = "unit_types_reverted"
-    undone_by: ClassVar[str] = "unit_types_imported"
 
     def summary(self, cal=None):
         return "reverted " + self._what()
+
+
+undo_pair(UnitTypesImported, UnitTypesReverted)
