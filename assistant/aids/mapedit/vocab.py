@@ -74,7 +74,7 @@ def _a(id_, type_, rule, doc, choices=(), low=None, high=None) -> HexAttr:
     return HexAttr(id_, type_, rule, doc, tuple(choices), low, high)
 
 
-SURFACE = _a("surface", "choice", "design.md 2", "sea, coastal or land (the derived map)", SURFACES)
+SURFACE = _a("surface", "choice", "", "sea, coastal or land (the derived map)", SURFACES)
 COUNTRY = _a("country", "str", "", "the nation or area the hex belongs to")
 REGION = _a("region", "str", "", "a region name (control by region: campaign control --region)")
 PLACE = _a("place", "str", "", "the place name shown on the map")

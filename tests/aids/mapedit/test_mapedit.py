@@ -10,7 +10,7 @@ import pytest
 
 from assistant.aids.mapedit.commands import EditMap, paint, set_hexsides
 from assistant.aids.mapedit.events import MapEdited
-from assistant.aids.mapedit.vocab import COUNTRY, PLACE, REGION, hex_attributes
+from assistant.aids.mapedit.vocab import COUNTRY, PLACE, REGION, SURFACE, hex_attributes
 from assistant.campaign import Campaign, CampaignError
 from assistant.maps import list_games
 from assistant.maps.hexsides import feature_vocabulary
@@ -131,7 +131,8 @@ def test_every_vocabulary_attribute_cites_where_it_is_read():
         attrs = hex_attributes(game)
         assert "surface" in attrs and len(attrs) > 4, game  # surface, country, region, place and its own
         for a in attrs.values():
-            if a not in (COUNTRY, REGION, PLACE):  # names, read by control and the map, no one rule
+            # names read by control and the map, and the derived map's own sea/coastal/land: no one rule
+            if a not in (SURFACE, COUNTRY, REGION, PLACE):
                 assert a.rule, f"{game} {a.id} has no rule"
 
 
