@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-from ...campaign.events import EventBody, FoldError, register_event
+from ...campaign.events import FoldError, Paired, register_event, undo_pair
 from ...campaign.handover import LEDGER_LINES, LedgerLine, register_provider
 from ...campaign.model import frozen_map
 from ...campaign.slices import model_slice, register_slice
@@ -78,16 +78,12 @@ def _apply_changes(b, changes: list[dict[str, Any]], key: str) -> None:
         b.units[u.id] = replace(u, attrs=frozen_map(attrs))
 
 
-class _StrikeBody(EventBody):
+class _StrikeBody(Paired):
     strike_id: int
     side_id: str
     target: str
     summary_text: str
     resolution: dict[str, Any]
-
-    def _fields(self) -> dict[str, Any]:
-        return {"strike_id": self.strike_id, "side_id": self.side_id, "target": self.target,
-                "summary_text": self.summary_text, "resolution": self.resolution}
 
     def side(self, b) -> Optional[str]:
         return self.side_id
@@ -109,9 +105,6 @@ class StrikeResolved(_StrikeBody):
                              target=self.target, summary=self.summary_text, resolution=self.resolution)
         b.set_aid(SLICE, StrikeLog(strikes=log.strikes + (entry,), next_id=max(log.next_id, self.strike_id + 1)))
 
-    def inverse(self):
-        return StrikeWithdrawn(**self._fields())
-
     def summary(self, cal=None):
         return f"strike {self.strike_id} on {self.target}: {self.summary_text}"
 
@@ -129,8 +122,8 @@ class StrikeWithdrawn(_StrikeBody):
         _apply_changes(b, self.resolution.get("changes", []), "before")
         b.set_aid(SLICE, log.model_copy(update={"strikes": tuple(s for s in log.strikes if s.id != self.strike_id)}))
 
-    def inverse(self):
-        return StrikeResolved(**self._fields())
-
     def summary(self, cal=None):
         return f"withdrew strike {self.strike_id} on {self.target} ({self.summary_text})"
+
+
+undo_pair(StrikeResolved, StrikeWithdrawn)
