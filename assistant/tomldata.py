@@ -15,11 +15,12 @@ import tomllib
 import types
 import typing
 from pathlib import Path
-from typing import Annotated, Any, Optional, Sequence, TypeVar, Union
+from typing import Annotated, Any, Callable, Optional, Sequence, TypeVar, Union
 
 from pydantic import AfterValidator, BaseModel, ValidationError
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 Key = Sequence[Union[str, int]]
 
 
@@ -88,6 +89,18 @@ def load_model(model: type[M], path: Path) -> M:
     return validate(model, data, path, text)
 
 
+def load_if_present(path: Path, load: Callable[[Path], T], empty: T, error: type[Exception]) -> T:
+    """``load(path)`` for a file a game may do without (``empty`` where there is none). Its
+    DataFileError comes out as ``error`` with the same one line, so a caller that catches its own
+    kind of error (a rules or an aid error) catches a broken file too."""
+    if not path.is_file():
+        return empty
+    try:
+        return load(path)
+    except DataFileError as e:
+        raise error(str(e)) from None
+
+
 # ----- what went wrong --------------------------------------------------------------------------
 def _root_causes(errors: list) -> list:
     """Unknown keys first; a key missing from a table that has an unknown one is left out (the
@@ -154,6 +167,7 @@ _PART = rf"(?:{_BARE}|{_QUOTED})"
 _HEADER = re.compile(rf"^\s*(\[\[?)\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\]?\s*(?:#.*)?$")
 _KEYLINE = re.compile(rf"^\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
 _INLINE_KEY = re.compile(rf"({_PART}(?:\s*\.\s*{_PART})*)\s*=")
+_LONG_QUOTES = ('"""', "'''")  # what opens a multi-line string
 
 
 def _parts(keytext: str) -> list[str]:
@@ -232,18 +246,11 @@ def _items(text: str, i: int):
         if depth == 1 and start and not c.isspace() and c not in "#]}":
             yield i
             start = False
-        if text.startswith(('"""', "'''"), i):
-            end = text.find(text[i:i + 3], i + 3)
-            i = len(text) if end < 0 else end + 3
+        end = _string_end(text, i)
+        if end != i:
+            i = len(text) if end is None else end
             continue
-        if c == '"':
-            i += 1
-            while i < len(text) and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif c == "'":
-            end = text.find("'", i + 1)
-            i = len(text) if end < 0 else end
-        elif c == "#":
+        if c == "#":
             end = text.find("\n", i)
             i = len(text) if end < 0 else end
             continue
@@ -320,27 +327,36 @@ def _positions(text: str) -> dict[tuple, int]:
     return where
 
 
+def _string_end(s: str, i: int) -> Optional[int]:
+    """Just past the string that opens at ``s[i]`` (basic, literal or multi-line): ``i`` itself
+    where no string opens there, None where it does not close in ``s``."""
+    if s.startswith(_LONG_QUOTES, i):
+        end = s.find(s[i:i + 3], i + 3)
+        return None if end < 0 else end + 3
+    if s[i] == '"':
+        i += 1
+        while i < len(s) and s[i] != '"':
+            i += 2 if s[i] == "\\" else 1
+        return None if i >= len(s) else i + 1
+    if s[i] == "'":
+        end = s.find("'", i + 1)
+        return None if end < 0 else end + 1
+    return i
+
+
 def _scan(s: str) -> tuple[Optional[str], int]:
     """A line's value read left to right: the quote of a multi-line string it leaves open (else
     None), and its opened minus closed square brackets outside strings and comments."""
     depth, i = 0, 0
     while i < len(s):
-        if s.startswith(('"""', "'''"), i):
-            quote = s[i:i + 3]
-            end = s.find(quote, i + 3)
-            if end < 0:
-                return quote, depth
-            i = end + 3
+        end = _string_end(s, i)
+        if end is None:  # a string that goes on past this line: only a multi-line one may
+            return (s[i:i + 3] if s.startswith(_LONG_QUOTES, i) else None), depth
+        if end != i:
+            i = end
             continue
         c = s[i]
-        if c == '"':
-            i += 1
-            while i < len(s) and s[i] != '"':
-                i += 2 if s[i] == "\\" else 1
-        elif c == "'":
-            end = s.find("'", i + 1)
-            i = end if end >= 0 else len(s)
-        elif c == "#":
+        if c == "#":
             break
         elif c == "[":
             depth += 1

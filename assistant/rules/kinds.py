@@ -25,7 +25,7 @@ from typing import Any, Mapping, Optional
 from pydantic import BaseModel, ConfigDict
 
 from ..paths import game_dir
-from ..tomldata import DataFileError, load_model
+from ..tomldata import load_if_present, load_model
 
 ROLES: tuple[str, ...] = (
     "hq", "osb", "ucs", "supply_base", "supply_source", "supply_chit", "industrial_hex",
@@ -75,13 +75,8 @@ class _KindsFile(BaseModel):
 def load_kinds(game: str) -> Mapping[str, Kind]:
     """The kinds of ``game`` by name (case as declared); empty if the game declares none. A key
     the file should not have is a KindError naming the file, the key and its line."""
-    path = game_dir(game) / "kinds.toml"
-    if not path.is_file():
-        return MappingProxyType({})
-    try:
-        entries = load_model(_KindsFile, path).kinds
-    except DataFileError as e:
-        raise KindError(str(e)) from None
+    entries = load_if_present(game_dir(game) / "kinds.toml", lambda path: load_model(_KindsFile, path).kinds, [],
+                              KindError)
     out: dict[str, Kind] = {}
     for i, row in enumerate((e.model_dump() for e in entries), 1):
         name = row.get("kind")

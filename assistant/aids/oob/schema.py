@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from ...campaign.errors import CampaignError
 from ...paths import game_dir
 from ...rules.kinds import find_kind
-from ...tomldata import DataFileError, Number, fail, read_toml, validate
+from ...tomldata import Number, fail, load_if_present, read_toml, validate
 
 Type = Literal["int", "number", "text", "bool", "choice"]
 TYPES: tuple[str, ...] = get_args(Type)
@@ -35,19 +35,25 @@ class OobError(CampaignError):
     """A bad unit type, CSV row or schema: one line naming the bad value; nothing was changed."""
 
 
-@dataclass(frozen=True)
-class AttrSpec:
-    """One counter value: its type, bounds or choices, the rule that reads it and what it means."""
+class _Attr(BaseModel):
+    """One attr's entry as written (``normal_range = { type = "int", min = 1, ... }``)."""
 
-    name: str
-    type: str
-    min: Optional[float] = None
-    max: Optional[float] = None
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Type
+    min: Optional[Number] = None
+    max: Optional[Number] = None
     choices: tuple[str, ...] = ()
     pattern: Optional[str] = None
     at_least: Optional[str] = None
     rule: str = ""
     doc: str = ""
+
+
+class AttrSpec(_Attr):
+    """One counter value: its type, bounds or choices, the rule that reads it and what it means
+    (its entry in oob_schema.toml with the attr's name)."""
+
+    name: str
 
     def parse(self, raw: str) -> Any:
         """The typed value of the cell text ``raw`` (stripped, not empty); OobError if it is bad."""
@@ -105,20 +111,6 @@ def _num(x: Optional[float]) -> str:
     return "" if x is None else f"{x:g}"
 
 
-class _Attr(BaseModel):
-    """One attr's entry as written (``normal_range = { type = "int", min = 1, ... }``)."""
-
-    model_config = ConfigDict(extra="forbid")
-    type: Type
-    min: Optional[Number] = None
-    max: Optional[Number] = None
-    choices: tuple[str, ...] = ()
-    pattern: Optional[str] = None
-    at_least: Optional[str] = None
-    rule: str = ""
-    doc: str = ""
-
-
 class _Kind(BaseModel):
     model_config = ConfigDict(extra="forbid")
     attrs: dict[str, _Attr] = {}
@@ -132,13 +124,8 @@ class _SchemaFile(BaseModel):
 @lru_cache(maxsize=None)
 def load_schema(game: str) -> Mapping[str, KindSchema]:
     """The schema of ``game`` by kind name (as kinds.toml declares it); empty if it has none."""
-    path = game_dir(game) / "oob_schema.toml"
-    if not path.is_file():
-        return {}
-    try:
-        return load_schema_file(path, game)
-    except DataFileError as e:
-        raise OobError(str(e)) from None
+    return load_if_present(game_dir(game) / "oob_schema.toml", lambda path: load_schema_file(path, game), {},
+                           OobError)
 
 
 def load_schema_file(path: Path, game: str) -> dict[str, KindSchema]:

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict
 from ...campaign.errors import CampaignError
 from ...maps.gamespec import list_games
 from ...paths import game_dir
-from ...tomldata import DataFileError, Number, fail, read_toml, validate
+from ...tomldata import Number, fail, load_if_present, read_toml, validate
 
 MAX_BYTES = 2_000_000
 MAX_ROWS = 5000
@@ -44,19 +44,25 @@ def _show(value: str, limit: int = 40) -> str:
     return repr(text)
 
 
-@dataclass(frozen=True)
-class ColumnSpec:
-    """One column: its type, range, choices, pattern; ``required`` forbids a blank cell."""
+class _Cells(BaseModel):
+    """What a column's cells may hold, as written in schemas.toml."""
 
-    name: str
+    model_config = ConfigDict(extra="forbid", frozen=True)
     type: Type = "text"
     required: bool = False
-    min: Optional[float] = None
-    max: Optional[float] = None
+    min: Optional[Number] = None
+    max: Optional[Number] = None
     choices: tuple[str, ...] = ()
-    pattern: Optional[str] = None
     suffix: str = ""
     doc: str = ""
+
+
+class ColumnSpec(_Cells):
+    """One column: its type, range, choices, pattern; ``required`` forbids a blank cell. It is
+    read from schemas.toml as it stands there, so the file and the check share one declaration."""
+
+    name: str
+    pattern: Optional[str] = None  # a cell's pattern
 
     def value(self, raw: str) -> Any:
         """The cell's value (``None`` for blank), or ``ValueError`` saying what is wrong with it."""
@@ -92,11 +98,16 @@ class ColumnSpec:
         return x
 
 
-@dataclass(frozen=True)
-class Monotonic:
-    """A column that never falls (``nondecreasing``) or never rises as ``by`` rises (within the
-    rows sharing ``within``), or, with ``across``, along a row's band columns left to right."""
+class _Bands(_Cells):
+    pattern: str = ".+"  # a band column's header pattern
 
+
+class Monotonic(BaseModel):
+    """A column that never falls (``nondecreasing``) or never rises as ``by`` rises (within the
+    rows sharing ``within``), or, with ``across``, along a row's band columns left to right. It is
+    read from schemas.toml as it stands there."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
     direction: Literal["nondecreasing", "nonincreasing"]
     rule: str
     column: Optional[str] = None
@@ -139,38 +150,6 @@ def templates_dir(game: str) -> Path:
     return Path(game_dir(game)) / "templates"
 
 
-class _Cells(BaseModel):
-    """What a column's cells may hold, as written in schemas.toml."""
-
-    model_config = ConfigDict(extra="forbid")
-    type: Type = "text"
-    required: bool = False
-    min: Optional[Number] = None
-    max: Optional[Number] = None
-    choices: tuple[str, ...] = ()
-    suffix: str = ""
-    doc: str = ""
-
-
-class _Column(_Cells):
-    name: str
-    pattern: Optional[str] = None  # a cell's pattern
-
-
-class _Bands(_Cells):
-    pattern: str = ".+"  # a band column's header pattern
-
-
-class _Monotonic(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    direction: Literal["nondecreasing", "nonincreasing"]
-    rule: str
-    column: Optional[str] = None
-    by: Optional[str] = None
-    within: tuple[str, ...] = ()
-    across: Optional[str] = None
-
-
 class _Table(BaseModel):
     """One ``[table]`` of schemas.toml as written."""
 
@@ -181,21 +160,16 @@ class _Table(BaseModel):
     doc: str = ""
     key: tuple[str, ...] = ()
     ordered: tuple[tuple[str, str], ...] = ()
-    columns: list[_Column]
+    columns: list[ColumnSpec]
     bands: Optional[_Bands] = None
-    monotonic: list[_Monotonic] = []
+    monotonic: list[Monotonic] = []
 
 
 @lru_cache(maxsize=None)
 def schemas(game: str) -> dict[str, TableSchema]:
-    """Every table schema of ``game``, by name, in the file's order."""
-    path = templates_dir(game) / "schemas.toml"
-    if not path.exists():
-        return {}
-    try:
-        return load_schemas_file(path, game)
-    except DataFileError as e:
-        raise CampaignError(str(e)) from None
+    """Every table schema of ``game``, by name, in the file's order (none if it has no file)."""
+    return load_if_present(templates_dir(game) / "schemas.toml", lambda path: load_schemas_file(path, game), {},
+                           CampaignError)
 
 
 def load_schemas_file(path: Path, game: str) -> dict[str, TableSchema]:
@@ -210,13 +184,11 @@ def load_schemas_file(path: Path, game: str) -> dict[str, TableSchema]:
         _check_names(t, path, text, name)
         tpl = path.parent / f"{name}.csv"
         template = tuple(next(csv.reader([tpl.read_text(encoding="utf-8").splitlines()[0]]))) if tpl.exists() else ()
-        columns = tuple(ColumnSpec(**c.model_dump()) for c in t.columns)
         bands = ColumnSpec(name="bands", **t.bands.model_dump(exclude={"pattern"})) if t.bands else None
         out[name] = TableSchema(
-            game=game, name=name, title=t.title, rule=t.rule, used_by=t.used_by, doc=t.doc, columns=columns,
+            game=game, name=name, title=t.title, rule=t.rule, used_by=t.used_by, doc=t.doc, columns=tuple(t.columns),
             key=t.key, bands=bands, band_pattern=t.bands.pattern if t.bands else ".+", ordered=t.ordered,
-            monotonic=tuple(Monotonic(**m.model_dump()) for m in t.monotonic),
-            template=template or tuple(c.name for c in columns))
+            monotonic=tuple(t.monotonic), template=template or tuple(c.name for c in t.columns))
     return out
 
 
