@@ -53,7 +53,9 @@ def _valid(col: str, text: str, row: list[str]) -> bool:
         return t.lower() in ("yes", "no", "true", "false", "y", "n", "1", "0")
     if col == "bomber_class":
         return t.lower() in ("twin", "four_engine", "b29")
-    return False  # steps on an Air Points row, or anything unforeseen
+    if col == "steps":
+        return row[1].lower() == "infantry division" and _ok_int(t, 1, 20)
+    return False  # anything unforeseen
 
 
 def _csv(rows: list[list[str]]) -> tuple[str, list[int]]:
