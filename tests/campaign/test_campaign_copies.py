@@ -20,12 +20,15 @@ import pytest
 from assistant.campaign import Campaign
 from assistant.campaign.backup import backup
 from campaignkit import PY, REPO, subprocess_env
+from clikit import run_cli as cli
 
 WRITER = str(Path(__file__).with_name("_writer.py"))
 CLI = [sys.executable, "-m", "assistant.cli"]
 
 
-def cli(*args):
+def cli_process(*args):
+    """``campaign ARGS`` as a process of its own: for a command run while this process holds the
+    same file open (the case is two processes sharing the file)."""
     return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=REPO,
                           env=subprocess_env())
 
@@ -105,7 +108,7 @@ def test_backup_is_consistent_refuses_to_overwrite_and_errors_are_one_line(tmp_p
     with Campaign.create(path, game="witp", scenario="guadalcanal-1942") as c:
         for i in range(5):
             c.add_note(f"n{i}")
-        r = cli("backup", path, tmp_path / "copy.campaign", "--json")
+        r = cli_process("backup", path, tmp_path / "copy.campaign", "--json")
         assert r.returncode == 0, r.stderr
         d = json.loads(r.stdout)
         assert d["events"] == c.state.last_seq and d["replaced"] is False
@@ -115,7 +118,7 @@ def test_backup_is_consistent_refuses_to_overwrite_and_errors_are_one_line(tmp_p
         line = one_error_line(cli("backup", path, dest))
         assert str(dest) in line and "--force" in line
         assert dest.read_bytes() == before  # untouched
-        r = cli("backup", path, dest, "--force")
+        r = cli_process("backup", path, dest, "--force")
         assert r.returncode == 0 and "(replaced)" in r.stdout, r.stderr
         with Campaign.open(dest) as copy:
             assert copy.state == c.state  # the same campaign, folded from the copy's own events

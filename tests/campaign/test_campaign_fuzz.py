@@ -3,7 +3,8 @@
 Every case ends in exactly one line ``error: ...`` on stderr, exit status 2, and nothing changed
 (the campaign file's fingerprint is equal; a refused ``new``/``import`` leaves no file). The import
 and file-corruption families are hypothesis tests, bounded (``max_examples``) and run in-process
-through ``assistant.cli.main``; only ``serve ''`` and the read-only directory need a subprocess."""
+through ``assistant.cli.main``; only the read-only directory needs a subprocess (a player's, without
+root's permission-overriding capabilities)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import json
 import os
 import shutil
 import sqlite3
-import subprocess
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from assistant.campaign import Campaign
 from assistant.cli import main
-from campaignkit import PY, REPO, file_fingerprint, run_as_player, subprocess_env
+from campaignkit import PY, file_fingerprint, run_as_player
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                        HealthCheck.function_scoped_fixture])
@@ -250,8 +250,9 @@ def test_new_and_import_into_a_read_only_directory(base, tmp_path):
 
 
 def test_serve_refuses_an_empty_file_name(tmp_path):
-    r = subprocess.run([PY, "-m", "assistant.cli", "serve", "", "--no-browser"], capture_output=True, text=True,
-                       timeout=120, env=subprocess_env(), cwd=REPO)
+    from clikit import run_cli
+
+    r = run_cli("serve", "", "--no-browser", home=tmp_path / "home")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("error: "), r.stderr
     assert "''" in r.stderr
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from assistant.campaign import Campaign, CampaignError
 from assistant.campaign.model import state_to_json
+from propkit import examples
 
 junk = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
@@ -40,7 +41,8 @@ calls = st.one_of(
 )
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(nightly=250, ci=40), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(calls, min_size=1, max_size=6))
 def test_malformed_commands_raise_only_campaign_error_and_change_nothing(seq):
     with tempfile.TemporaryDirectory() as d:
@@ -96,7 +98,8 @@ def _run(c, op):
         c.redo()
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(nightly=120, ci=30), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(valid, min_size=1, max_size=25))
 def test_replay_equals_state_and_full_undo_returns_to_the_start(ops):
     with tempfile.TemporaryDirectory() as d:

@@ -8,14 +8,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from assistant.campaign import Campaign
 from campaignkit import PY, REPO, subprocess_env
-
-CLI = [sys.executable, "-m", "assistant.cli"]
+from clikit import run_cli as cli
 
 HOLD = """
 import fcntl, os, sys, tempfile, time
@@ -25,11 +23,6 @@ os.write(fd, b"half written")
 print(tmp, flush=True)
 time.sleep(300)
 """
-
-
-def cli(*args):
-    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=REPO,
-                          env=subprocess_env())
 
 
 def writer_holding(directory: Path, name: str, suffix: str) -> tuple[subprocess.Popen, Path]:

@@ -25,6 +25,8 @@ CLI = [sys.executable, "-m", "assistant.cli"]
 
 
 def cli(*args):
+    """``campaign ARGS`` as a process of its own: this process still holds the replaced file open, and
+    SQLite shares what one process has open among its connections."""
     return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=REPO,
                           env=subprocess_env())
 

@@ -22,9 +22,10 @@ def witp():
     return load_map("witp")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def demo_home(tmp_path_factory):
-    """A home holding a fresh demo campaign (made once per module through the real code)."""
+    """A home holding a fresh demo campaign (made once through the real code); tests copy it
+    (uikit.copy_demo) and never write to it."""
     home = tmp_path_factory.mktemp("served-home")
     env_before = os.environ.get("CAMPAIGN_ASSISTANT_HOME")
     os.environ["CAMPAIGN_ASSISTANT_HOME"] = str(home)
@@ -47,3 +48,41 @@ def browser():
 
     with T.chromium() as b:
         yield b
+
+
+@pytest.fixture(scope="session")
+def demo_server(tmp_path_factory):
+    """``campaign serve --demo`` in a home of its own, started once for the browser tests that run in
+    this process (under pytest-xdist: once per worker). Tests take it through ``served``.
+
+    A test closes its browser contexts without the page's close beacon, so the kernels of its pages
+    would stay until culled; ``--cull-after`` 20 s (not the default 5 minutes) keeps them from piling
+    up under the next tests. Tests of the beacon and of culling have servers of their own."""
+    from uikit import start_serve
+
+    home = tmp_path_factory.mktemp("served-demo-home")
+    s = start_serve(home, "--demo", "--cull-after", "20")
+    yield s
+    code = s.stop()
+    assert code == 0, "".join(s.output)
+
+
+@pytest.fixture(scope="session")
+def demo_start(demo_server):
+    """The served demo campaign as ``campaign serve --demo`` made it."""
+    from uikit import mark_campaign
+
+    return mark_campaign(demo_server.file)
+
+
+@pytest.fixture
+def served(demo_server, demo_start):
+    """The shared served demo, its campaign as ``campaign serve --demo`` made it: whatever the test
+    records is undone after it (and checked to be gone), so no test sees another's changes, in any
+    order. A module that needs a server of its own (other flags, another campaign, kernels to
+    count or kill) defines its own ``served``."""
+    from uikit import undo_back_to
+
+    undo_back_to(demo_server.file, demo_start)  # also after a test that failed to give back
+    yield demo_server
+    undo_back_to(demo_server.file, demo_start)

@@ -1,5 +1,5 @@
 """The dashboard in a real browser (Playwright driving Debian's chromium), served by
-``campaign serve`` on a copy of the demo campaign, offline.
+``campaign serve --demo`` (the shared server of conftest.py: each test's changes are undone after it), offline.
 
 Screenshots go to ``test-artifacts/`` (look at them). These tests skip only when chromium is
 absent and CI is not "true"; under CI=true they always run.
@@ -14,7 +14,7 @@ from assistant.campaign.scenario import load_scenario
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, copy_demo, open_dashboard, require_chromium, shot, start_serve
+from uikit import campaign_cli, open_dashboard, require_chromium, shot
 
 
 require_chromium()
@@ -22,16 +22,6 @@ require_chromium()
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 VIEWPORT = {"width": 1500, "height": 950}
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory, demo_home):
-    """`campaign serve FILE` on a private copy of the demo campaign."""
-    home = tmp_path_factory.mktemp("browser-home")
-    s = start_serve(home, str(copy_demo(demo_home, home)))
-    yield s
-    code = s.stop()
-    assert code == 0, "".join(s.output)
 
 
 @pytest.fixture(scope="module")
@@ -285,7 +275,6 @@ def test_the_layout_holds_still(served, browser, geometry):
     ctx = browser.new_context(viewport={"width": 1150, "height": 900})
     page = ctx.new_page()
     probe = T.PageProbe.attach(page)
-    advanced = 0
     problems: list[str] = []
 
     def still(after: str) -> None:
@@ -318,12 +307,10 @@ def test_the_layout_holds_still(served, browser, geometry):
         # Another process advances to a strategic turn; this page steps to its longest phase.
         r = campaign_cli("advance", str(served.file), home=served.home)
         assert r.returncode == 0, r.stderr
-        advanced += 1
         wait_text(page, ".ca-turn", "Strategic G/T", timeout_ms=30_000)
         still("another process advanced the turn")
         for i in range(6):
             page.click(".ca-next-phase")
-            advanced += 1
             wait_text(page, ".ca-turn", f"({i + 2}/10)", timeout_ms=30_000)
         wait_text(page, ".ca-turn", "Reinforcement/Replacement Phase", timeout_ms=30_000)
         header = page.eval_on_selector(".ca-title", "e => e.parentElement.getBoundingClientRect().height")
@@ -352,9 +339,7 @@ def test_the_layout_holds_still(served, browser, geometry):
         shot(page, "failed-layout")
         raise
     finally:
-        ctx.close()
-        for _ in range(advanced):  # give the next tests the demo's turn back
-            campaign_cli("undo", str(served.file), home=served.home)
+        ctx.close()  # the served fixture gives the next tests the demo's turn back
 
 
 # ----- whole-map overlays ----------------------------------------------------------------------

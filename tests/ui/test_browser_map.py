@@ -14,7 +14,7 @@ import pytest
 from assistant.ui import testing as T
 from assistant.ui.board import SURFACE_COLOURS, BoardFrame, wrap_dx
 
-from uikit import ARTIFACTS, campaign_cli, copy_demo, open_dashboard, require_chromium, shot, start_serve
+from uikit import ARTIFACTS, campaign_cli, open_dashboard, require_chromium, shot, start_serve
 
 
 require_chromium()
@@ -26,15 +26,8 @@ IMAGES = "document.querySelectorAll('.ca-map img.leaflet-image-layer')"
 
 
 @pytest.fixture(scope="module")
-def witp_served(tmp_path_factory, demo_home):
-    home = tmp_path_factory.mktemp("map-home")
-    s = start_serve(home, str(copy_demo(demo_home, home)))
-    yield s
-    assert s.stop() == 0, "".join(s.output)
-
-
-@pytest.fixture(scope="module")
 def gw_served(tmp_path_factory):
+    """A Global War campaign of its own (the shared ``served`` is the witp demo)."""
     home = tmp_path_factory.mktemp("gw-home")
     file = home / "world.campaign"
     r = campaign_cli("new", str(file), "--game", "globalwar", home=home)
@@ -141,9 +134,9 @@ def test_globalwar_is_drawn_wrapped_and_a_click_on_the_copy_selects(gw_served, b
         ctx.close()
 
 
-def test_legend_on_the_map_and_fit_map_after_zooming(witp_served, browser):
+def test_legend_on_the_map_and_fit_map_after_zooming(served, browser):
     """A legend for marker colours and the "+1" suffix, and a way back to the whole map."""
-    ctx, page, probe = open_page(browser, witp_served.url)
+    ctx, page, probe = open_page(browser, served.url)
     try:
         legend = page.inner_text(".ca-map-legend").replace("\u00a0", " ")
         for words in ("Allied", "Japanese", "several sides", "+1", "more places", "selected hex"):
@@ -170,7 +163,7 @@ def test_legend_on_the_map_and_fit_map_after_zooming(witp_served, browser):
         ctx.close()
 
 
-def test_a_note_zoomed_in_sends_no_map_picture(witp_served, browser):
+def test_a_note_zoomed_in_sends_no_map_picture(served, browser):
     """A journal note once re-rendered the map's text picture (0.92 s zoomed in).
     Zoomed in on Guadalcanal, a note now sends no picture to the page: the websocket carries
     fewer bytes than one text-layer picture of the view."""
@@ -178,7 +171,7 @@ def test_a_note_zoomed_in_sends_no_map_picture(witp_served, browser):
 
     gm = load_map("witp")
     grid, frame = gm.grid, BoardFrame.for_grid(gm.grid)
-    ctx, page, probe = open_page(browser, witp_served.url)
+    ctx, page, probe = open_page(browser, served.url)
     try:
         x, y = T.hex_screen_point(page, frame, grid.pixel(grid.parse("E2519")))
         zoom_in(page, x, y)
@@ -203,7 +196,7 @@ def test_a_note_zoomed_in_sends_no_map_picture(witp_served, browser):
         ctx.close()
 
 
-def test_a_map_correction_from_the_cli_is_outlined_on_the_board(witp_served, browser):
+def test_a_map_correction_from_the_cli_is_outlined_on_the_board(served, browser):
     """Corrections (``campaign map set``) once never appeared on the board. One made by the
     CLI (another process) is outlined at its hex on the open page, and the legend says what the
     outline means; undoing it takes the outline away."""
@@ -215,10 +208,10 @@ def test_a_map_correction_from_the_cli_is_outlined_on_the_board(witp_served, bro
     outlines = ("c => [...document.querySelectorAll('.ca-map .leaflet-overlay-pane path')]"
                 ".filter(p => (p.getAttribute('stroke') || '').toLowerCase() === c)"
                 ".map(p => { const r = p.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
-    ctx, page, probe = open_page(browser, witp_served.url)
+    ctx, page, probe = open_page(browser, served.url)
     try:
         assert page.evaluate(outlines, CORRECTION_COLOUR) == []
-        r = campaign_cli("map", "set", str(witp_served.file), "E1737", "port=2", home=witp_served.home)
+        r = campaign_cli("map", "set", str(served.file), "E1737", "port=2", home=served.home)
         assert r.returncode == 0, r.stderr
         page.wait_for_function(f"c => ({outlines})(c).length > 0", arg=CORRECTION_COLOUR, timeout=30_000)
         boxes = page.evaluate(outlines, CORRECTION_COLOUR)

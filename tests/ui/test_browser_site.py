@@ -4,8 +4,9 @@ dashboard, with no network fetch and no console error on any page; and pages tha
 closed, or that vanish without a word give their kernels back.
 
 Kernels are counted in the process table (``ipykernel_launcher`` processes started with the
-test's CAMPAIGN_ASSISTANT_HOME). Waits are bounded polls, never speed claims. Screenshots go to
-``test-artifacts/``.
+server's CAMPAIGN_ASSISTANT_HOME), so the tests that count them have a server of their own, with no
+other test's pages behind it; the others use the shared served demo. Waits are bounded polls,
+never speed claims. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ POOL = 1  # campaign serve keeps one preheated kernel ready, for the campaign da
 
 
 @pytest.fixture
-def served(tmp_path, demo_home):
+def own_server(tmp_path, demo_home):
+    """``campaign serve`` on a copy of the demo, with the default culling, for this test alone."""
     home = tmp_path / "site-home"
     s = start_serve(home, str(copy_demo(demo_home, home)))
     yield s
@@ -113,7 +115,8 @@ def test_every_dashboard_page_loads_offline_without_a_console_error(served, brow
             ctx.close()
 
 
-def test_twenty_reloads_leave_only_the_pool_and_the_open_page(served, browser):
+def test_twenty_reloads_leave_only_the_pool_and_the_open_page(own_server, browser):
+    served = own_server
     assert wait_until(lambda: len(kernel_pids(served.home)) == POOL, 120), kernel_pids(served.home)
     ctx, page, probe = new_page(browser)
     try:

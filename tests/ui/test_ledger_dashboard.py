@@ -1,6 +1,6 @@
 """The ledger dashboard in a real browser: Playwright driving Debian's chromium,
-`campaign serve --demo` (the demo witp campaign, in this test's own home), offline, the real witp
-economy.
+`campaign serve --demo` (the shared served demo witp campaign: the test's entries are undone after
+it), offline, the real witp economy.
 
 Pick the Allied side; enter a Command Point income line: the rules' verdict shows before anything
 is recorded, then the statement and the chart change; try a spend beyond the balance: the page shows
@@ -17,7 +17,7 @@ import pytest
 
 from assistant.ui import testing as T
 
-from uikit import campaign_cli, choose, require_chromium, shot, start_serve, text_of, wait_text
+from uikit import campaign_cli, choose, require_chromium, shot, text_of, wait_text
 
 require_chromium()
 pytest.importorskip("assistant.rules.witp.economy", reason="the witp economy is not installed")
@@ -29,17 +29,6 @@ SIDE = "allies"
 INCOME_ITEM = "CP income"
 INCOME = 20
 TOO_MUCH = 40
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    home = tmp_path_factory.mktemp("ledger-home")
-    r = campaign_cli("demo", "--json", home=home)
-    assert r.returncode == 0, r.stderr
-    s = start_serve(home, "--demo")
-    yield s
-    code = s.stop()
-    assert code == 0, "".join(s.output)
 
 
 def ledger_url(served) -> str:

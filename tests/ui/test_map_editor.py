@@ -1,5 +1,6 @@
-"""Your game box in a real browser (issue 12 point 6): Playwright driving Debian's chromium,
-`campaign serve --demo` in this test's own home, the real witp air and command-link rules.
+"""Your game box in a real browser: Playwright driving Debian's chromium,
+`campaign serve --demo` (the shared served demo: the test's changes are undone after it), the real
+witp air and command-link rules.
 
 Read first: a demo strike's distance in MP (strike dashboard), and the trace of a hypothetical
 Allied unit a few hexes inland of an HQ (supply dashboard, left open): isolated, because the ground
@@ -26,25 +27,14 @@ import pytest
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, choose, require_chromium, shot, start_serve, text_of, wait_text
+from uikit import campaign_cli, choose, require_chromium, shot, text_of, wait_text
 
 require_chromium()
-pytest.importorskip("assistant.rules.witp.air", reason="the witp air rules (issue 10 point 1) are not installed")
+pytest.importorskip("assistant.rules.witp.air", reason="the witp air rules are not installed")
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(500)]
 
 VIEWPORT = {"width": 1500, "height": 950}
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    home = tmp_path_factory.mktemp("mapedit-home")
-    r = campaign_cli("demo", "--json", home=home)
-    assert r.returncode == 0, r.stderr
-    s = start_serve(home, "--demo")
-    yield s
-    code = s.stop()
-    assert code == 0, "".join(s.output)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, require_chromium, shot, start_serve, text_of, wait_text
+from uikit import campaign_cli, require_chromium, shot, text_of, wait_text
 
 require_chromium()
 
@@ -54,14 +54,6 @@ def photo(tmp_path_factory, geometry):
     p = tmp_path_factory.mktemp("player") / "solomons photo.png"
     img.save(p)
     return p
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    home = tmp_path_factory.mktemp("scan-home")
-    s = start_serve(home, "--demo")
-    yield s
-    assert s.stop() == 0, "".join(s.output)
 
 
 IMAGE_RECT = ("() => { const i = document.querySelector('.ca-scan-image img.leaflet-image-layer');"

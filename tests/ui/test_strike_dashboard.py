@@ -1,6 +1,6 @@
-"""The strike dashboard (issue 10 point 4) in a real browser: Playwright driving Debian's chromium,
-`campaign serve --demo` (the demo campaign, in this test's own home), offline, the real witp
-air rules.
+"""The strike dashboard in a real browser: Playwright driving Debian's chromium,
+`campaign serve --demo` (the shared served demo campaign: the test's changes are undone after it),
+offline, the real witp air rules.
 
 Pick a target hex (an enemy unit's hex near the side's air units): the reaching air units are
 listed with their range class and distance in MP, and a path is drawn; "Assess" shows the
@@ -18,26 +18,15 @@ import pytest
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, choose, require_chromium, shot, start_serve, text_of, wait_text
+from uikit import campaign_cli, choose, require_chromium, shot, text_of, wait_text
 
 
 require_chromium()
-pytest.importorskip("assistant.rules.witp.air", reason="the witp air rules (issue 10 point 1) are not installed")
+pytest.importorskip("assistant.rules.witp.air", reason="the witp air rules are not installed")
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 
 VIEWPORT = {"width": 1500, "height": 950}
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    home = tmp_path_factory.mktemp("strike-home")
-    r = campaign_cli("demo", "--json", home=home)
-    assert r.returncode == 0, r.stderr
-    s = start_serve(home, "--demo")
-    yield s
-    code = s.stop()
-    assert code == 0, "".join(s.output)
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """The supply dashboard in a real browser: Playwright driving Debian's chromium,
-`campaign serve --demo` (the demo campaign, in this test's own home), offline, the real witp
-supply rules.
+`campaign serve --demo` (the shared served demo campaign: the test's changes are undone after it),
+offline, the real witp supply rules.
 
 Pick a unit: its path is drawn and its working shown; a what-if enemy unit on its path changes
 the path or the status (and says "what-if" on the map); the side overlay colours the side's
@@ -11,14 +11,12 @@ Screenshots go to ``test-artifacts/supply-*.png`` (look at them).
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
 
-from uikit import campaign_cli, choose, require_chromium, shot, start_serve, text_of, wait_text
+from uikit import campaign_cli, choose, require_chromium, shot, text_of, wait_text
 
 
 require_chromium()
@@ -38,20 +36,14 @@ SETUP = [
 ]
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    home = tmp_path_factory.mktemp("supply-home")
-    r = campaign_cli("demo", "--json", home=home)
-    assert r.returncode == 0, r.stderr
-    demo = json.loads(r.stdout)["file"]
+@pytest.fixture
+def supplied(served):
+    """The shared served demo with SETUP entered before the page opens (undone after the test)."""
     for cmd in SETUP:
-        args = (*cmd[:2], demo, *cmd[2:]) if cmd[0] == "map" else (cmd[0], demo, *cmd[1:])
-        r = campaign_cli(*args, home=home)
+        args = (*cmd[:2], str(served.file), *cmd[2:]) if cmd[0] == "map" else (cmd[0], str(served.file), *cmd[1:])
+        r = campaign_cli(*args, home=served.home)
         assert r.returncode == 0, (cmd, r.stderr)
-    s = start_serve(home, "--demo")
-    yield s
-    code = s.stop()
-    assert code == 0, "".join(s.output)
+    return served
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +70,8 @@ def path_points(page) -> int:
     return page.eval_on_selector_all(".ca-map .leaflet-overlay-pane path", "els => els.length")
 
 
-def test_supply_dashboard_path_working_whatif_overlay_and_chart(served, browser, geometry):
+def test_supply_dashboard_path_working_whatif_overlay_and_chart(supplied, browser, geometry):
+    served = supplied
     grid, frame = geometry
     ctx = browser.new_context(viewport=VIEWPORT)
     page = ctx.new_page()

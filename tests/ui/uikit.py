@@ -38,10 +38,12 @@ class Served:
         return self.proc.returncode
 
 
-def campaign_cli(*args: str, home: Path, timeout: float = 60) -> subprocess.CompletedProcess:
-    env = dict(os.environ, CAMPAIGN_ASSISTANT_HOME=str(home))
-    return subprocess.run([sys.executable, "-m", "assistant.cli", *args], env=env, capture_output=True,
-                          text=True, timeout=timeout)
+def campaign_cli(*args: str, home: Path) -> subprocess.CompletedProcess:
+    """``campaign ARGS`` with CAMPAIGN_ASSISTANT_HOME=home, run in this process (clikit.run_cli):
+    still another process than the server and its kernels, which must see the change."""
+    from clikit import run_cli
+
+    return run_cli(*args, home=home)
 
 
 def start_serve(home: Path, *args: str, timeout: float = 120) -> Served:
@@ -217,3 +219,58 @@ def choose(page, selector: str, text: str) -> None:
                                     text)
     assert idx >= 0, f"no option with {text!r} in {selector}"
     page.select_option(f"{selector} select", index=idx)
+
+
+# ----- one served demo for many tests: each test leaves the campaign as it found it -----------------
+# What a test may change and must give back. Bookkeeping grows as it does for a player who undoes, and
+# is not compared: event numbers, the undo and redo stacks, and the counters that hand out the next
+# id (a note's, a ledger entry's: ``next_...``), which never go back so that no id is used twice.
+CONTENT = ("turn", "units", "notes", "map_corrections", "hexside_corrections", "extra", "map_pin", "settings")
+
+
+def _aid_content(state) -> dict:
+    """Each aid's state without its id counters, leaving out an aid whose state is its initial one."""
+    from assistant.campaign.slices import SLICES
+
+    def plain(value):
+        return {k: v for k, v in value.items() if not k.startswith("next_")} if isinstance(value, dict) else value
+
+    out = {}
+    for name, value in state.extra.items():
+        kind = SLICES.get(name)
+        now = plain(kind.to_json(value))
+        if now != plain(kind.to_json(kind.initial())):
+            out[name] = now
+    return out
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A campaign file's last event and its content at one moment."""
+    seq: int
+    content: dict
+
+
+def mark_campaign(file: Path) -> Mark:
+    from assistant.campaign import Campaign
+    from assistant.campaign.model import state_to_json
+
+    with Campaign.open(file) as c:
+        d = state_to_json(c.state)
+        d["units"] = sorted(d["units"], key=lambda u: u["id"])  # an undone removal puts the unit back last
+        d["extra"] = _aid_content(c.state)
+        return Mark(c.state.last_seq, {k: d[k] for k in CONTENT})
+
+
+def undo_back_to(file: Path, mark: Mark) -> None:
+    """Undo every event recorded after ``mark`` (as the History tab's Undo does, newest first), then
+    check the content is the marked one: a change that undo cannot take back fails here, naming
+    what stayed."""
+    from assistant.campaign import Campaign
+
+    with Campaign.open(file) as c:
+        while c.state.undo_stack and c.state.undo_stack[-1] > mark.seq:
+            c.undo()
+    now = mark_campaign(file).content
+    stayed = [k for k in CONTENT if now[k] != mark.content[k]]
+    assert not stayed, f"{file.name}: undo did not give back {stayed}: {str([now[k] for k in stayed])[:800]}"
