@@ -28,3 +28,6 @@ from hypothesis import settings as _hypothesis_settings  # noqa: E402
 _hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
 _hypothesis_settings.register_profile("nightly", max_examples=1000, deadline=None, print_blob=True)
 _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# ---- the long test files first (longfirst.py) ------------------------------------------------------
+from longfirst import pytest_collection_modifyitems_long_files_first  # noqa: E402,F401

@@ -8,9 +8,23 @@ import os
 import pytest
 
 
+@pytest.fixture(scope="session", autouse=True)
+def board_cache(tmp_path_factory):
+    """One cache of rendered boards for every home of this test process (uikit.share_board_cache), as
+    one user's campaigns share theirs: a board is drawn once, not again in every test's new home."""
+    import uikit
+
+    uikit.BOARD_CACHE = tmp_path_factory.mktemp("board-cache")
+    yield uikit.BOARD_CACHE
+    uikit.BOARD_CACHE = None
+
+
 @pytest.fixture(autouse=True)
-def assistant_home(tmp_path, monkeypatch):
+def assistant_home(tmp_path, monkeypatch, board_cache):
+    from uikit import share_board_cache
+
     home = tmp_path / "home"
+    share_board_cache(home)
     monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(home))
     return home
 
@@ -42,12 +56,29 @@ def demo_home(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium through Playwright, one per test module (see uikit.require_chromium)."""
+def playwright_driver():
+    """Playwright's driver, one per test module: it runs an asyncio loop in this thread while it is
+    open, which the tests that run their own loop (asyncio.run) must not meet. Only one may run in a
+    thread, so a module that needs a browser of its own launches it from this one."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright_driver):
+    """Debian's chromium, one per test module (see uikit.require_chromium)."""
     from assistant.ui import testing as T
 
-    with T.chromium() as b:
+    exe = T.chromium_path()
+    if exe is None:
+        raise RuntimeError("no chromium found (install Debian's chromium package)")
+    b = playwright_driver.chromium.launch(executable_path=exe, args=T.CHROMIUM_ARGS, headless=True)
+    try:
         yield b
+    finally:
+        b.close()
 
 
 @pytest.fixture(scope="session")

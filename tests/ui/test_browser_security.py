@@ -52,16 +52,14 @@ def served(tmp_path_factory, demo_home):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=T.chromium_path(), headless=True,
-                              args=[*T.CHROMIUM_ARGS, f"--host-resolver-rules=MAP evil.test {EVIL_IP}"])
-        try:
-            yield b
-        finally:
-            b.close()
+def browser(playwright_driver):
+    """A chromium of this module's own, that resolves evil.test to the second loopback address."""
+    b = playwright_driver.chromium.launch(executable_path=T.chromium_path(), headless=True,
+                                          args=[*T.CHROMIUM_ARGS, f"--host-resolver-rules=MAP evil.test {EVIL_IP}"])
+    try:
+        yield b
+    finally:
+        b.close()
 
 
 def events(served) -> int:

@@ -46,10 +46,25 @@ def campaign_cli(*args: str, home: Path) -> subprocess.CompletedProcess:
     return run_cli(*args, home=home)
 
 
+# The rendered-board cache every test home shares (set by conftest's board_cache fixture). The cache is
+# named for the map version it was drawn from, so sharing it is what one user's homes do.
+BOARD_CACHE: Path | None = None
+
+
+def share_board_cache(home: Path) -> None:
+    """``home/cache`` (the campaign assistant's cache under CAMPAIGN_ASSISTANT_HOME) is the shared one."""
+    if BOARD_CACHE is None or (home / "cache").exists():
+        return
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "cache").symlink_to(BOARD_CACHE, target_is_directory=True)
+
+
 def start_serve(home: Path, *args: str, timeout: float = 120) -> Served:
-    """``campaign serve ARGS --no-browser --port <free>``, returned once it prints its URL."""
+    """``campaign serve ARGS --no-browser --port <free>``, returned once it prints its URL. The
+    server's home shares the test process's board cache."""
     from assistant.ui.server import free_port
 
+    share_board_cache(home)
     env = dict(os.environ, CAMPAIGN_ASSISTANT_HOME=str(home), PYTHONUNBUFFERED="1")
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "serve", *args, "--no-browser",
