@@ -1,4 +1,4 @@
-"""The strike plotter's reach on the whole witp map (issue 10 point 7, first half): "which of 60
+"""The strike plotter's reach on the whole witp map: "which of 60
 friendly bases reach this hex, at what MP". Each figure (a median) is printed with its ratio
 against a compiled baseline on the same graph in the same run.
 
@@ -28,7 +28,7 @@ import pytest
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
-pytest.importorskip("assistant.rules.witp.air", reason="the witp air rules (issue 10 point 1) are not installed")
+pytest.importorskip("assistant.rules.witp.air", reason="the witp air rules are not installed")
 
 from assistant.aids.strike.engine import reach  # noqa: E402
 from assistant.campaign import Campaign  # noqa: E402

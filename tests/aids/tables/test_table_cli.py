@@ -1,5 +1,5 @@
-"""``campaign table list|import|show`` (issue 12 point 5) and an entered table changing an aid's
-answer (point 3): Global War's LRB radius [17.1.3.A] turns the strike plotter's question into a
+"""``campaign table list|import|show`` and an entered table changing an aid's
+answer: Global War's LRB radius [17.1.3.A] turns the strike plotter's question into a
 range class, the per-query --table still wins, and undo takes the table back."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Global War's air rules through the strike plotter on a real campaign (issue 10 points 3 and 5):
+"""Global War's air rules through the strike plotter on a real campaign:
 24.5's raid on W3020 on the real map, the LRB radius read for the campaign's own turn, the
 resolution recorded as one undoable event whose unit changes and ledger entry are those the rules
 give, and a missing table cell as a one-line error that records nothing."""

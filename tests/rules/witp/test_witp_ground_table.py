@@ -1,4 +1,4 @@
-"""The Ground Movement Table [29.7] the player enters (template ground_mp, issue 12 point 3): a
+"""The Ground Movement Table [29.7] the player enters (template ground_mp): a
 hex's terrain row gives its ground MP, a hex's own ground_mp wins, and the witp rules read it
 once the table is imported into the campaign."""
 
