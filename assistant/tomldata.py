@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 import types
 import typing
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional, Sequence, TypeVar, Union
 
+import tomllib
 from pydantic import AfterValidator, BaseModel, ValidationError
 
 M = TypeVar("M", bound=BaseModel)

@@ -19,8 +19,16 @@ import pytest
 
 from assistant.campaign import Campaign
 from assistant.campaign.campaign import initial_records, state_json, utc_now
-from assistant.campaign.events import (EventRecord, NoteAdded, Position, TurnAdvanced, UnitData,
-                                       UnitMoved, UnitPlaced, UnitUpdated)
+from assistant.campaign.events import (
+    EventRecord,
+    NoteAdded,
+    Position,
+    TurnAdvanced,
+    UnitData,
+    UnitMoved,
+    UnitPlaced,
+    UnitUpdated,
+)
 from assistant.campaign.fold import FOLD_VERSION, Builder, apply, fold
 from assistant.campaign.store import Store
 

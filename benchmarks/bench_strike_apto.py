@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-
 from assistant.rules.apto import aircombat
 from assistant.rules.apto.aircombat import Engagement, Flyer, engagement_dist, simulate_engagement
 

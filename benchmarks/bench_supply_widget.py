@@ -22,7 +22,6 @@ import pytest
 from assistant.aids.supply import widget as W
 from assistant.aids.supply.engine import trace_side
 from assistant.ui.wiremeter import CommMeter
-
 from bench_supply import build_campaign
 
 SIDE = "allies"

@@ -12,10 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # Runs the suite as if the aid NAME could not be imported, to show the other aids stand alone; the
 # option, the skips and the subprocess block are in aidblock/blockplugin.py.
 sys.path.insert(0, str(Path(__file__).resolve().parent / "aidblock"))
-from blockplugin import (pytest_addoption, pytest_collection_modifyitems, pytest_configure,  # noqa: E402,F401
-                         pytest_ignore_collect, pytest_make_collect_report, pytest_report_header,
-                         pytest_runtest_call)
-
 # ---- property tests: the hypothesis profiles -------------------------------------------------------
 # "ci", the default, keeps the suite quick: a test whose every example builds a campaign file asks for a
 # few examples (propkit.examples); "nightly" runs those with their full count and every other property
@@ -24,6 +20,16 @@ from blockplugin import (pytest_addoption, pytest_collection_modifyitems, pytest
 import os  # noqa: E402
 
 from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+from blockplugin import (  # noqa: E402,F401
+                         pytest_addoption,
+                         pytest_collection_modifyitems,
+                         pytest_configure,
+                         pytest_ignore_collect,
+                         pytest_make_collect_report,
+                         pytest_report_header,
+                         pytest_runtest_call,
+)
 
 _hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
 _hypothesis_settings.register_profile("nightly", max_examples=1000, deadline=None, print_blob=True)

@@ -16,6 +16,9 @@ from a state), ``dicenotation`` (``2d6``, ``1d10z``), and ``handover`` (the name
 one aid hands another, such as the strike losses the ledger books).
 """
 
+# Hex control and the printed tables are core event types and slices: registered whenever the
+# campaign layer loads, so a file holding them opens with or without any aid installed.
+from . import control, printedtables  # noqa: F401
 from .calendar import Calendar, Phase, TurnInfo
 from .campaign import Campaign
 from .errors import BusyError, CampaignError, CampaignFileError, StaleViewError
@@ -23,10 +26,6 @@ from .events import EVENT_TYPES, EventBody, EventRecord, register_event, registe
 from .model import CampaignState, MapPin, Nation, Note, Side, Unit
 from .scenario import list_scenarios, load_scenario
 from .slices import StateSlice, load_aids, model_slice, register_slice
-
-# Hex control and the printed tables are core event types and slices: registered whenever the
-# campaign layer loads, so a file holding them opens with or without any aid installed.
-from . import control, printedtables  # noqa: F401
 
 __all__ = [
     "BusyError", "Calendar", "Campaign", "CampaignError", "CampaignFileError", "CampaignState", "EVENT_TYPES",

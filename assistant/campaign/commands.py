@@ -17,8 +17,24 @@ from typing import Any, Callable, Mapping, Optional, Protocol
 
 from . import validate as v
 from .errors import CampaignError
-from .events import (UNIT_FIELDS, EventBody, EventRecord, HexCorrected, HexsideCorrected, MapPinned, NoteAdded,
-                     Position, Redone, TurnAdvanced, UnitData, UnitMoved, UnitPlaced, UnitRemoved, UnitUpdated, Undone)
+from .events import (
+    UNIT_FIELDS,
+    EventBody,
+    EventRecord,
+    HexCorrected,
+    HexsideCorrected,
+    MapPinned,
+    NoteAdded,
+    Position,
+    Redone,
+    TurnAdvanced,
+    Undone,
+    UnitData,
+    UnitMoved,
+    UnitPlaced,
+    UnitRemoved,
+    UnitUpdated,
+)
 from .model import CampaignState, MapPin
 
 SURFACES = ("sea", "coastal", "land")  # a hex's surface in the derived map (per-hex attribute)

@@ -19,11 +19,11 @@ import pandas as pd
 from .errors import CampaignError, CampaignFileError
 from .events import EventRecord, parse_body
 from .importcheck import check_import
-from .tempfiles import clean_stale, locked_temp
 from .model import CampaignState, state_from_json, state_to_json
 from .slices import load_aids
-from .validate import one_line, show
 from .store import FORMAT, SCHEMA_VERSION
+from .tempfiles import clean_stale, locked_temp
+from .validate import one_line, show
 
 if TYPE_CHECKING:
     from .campaign import Campaign

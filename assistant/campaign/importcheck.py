@@ -25,8 +25,22 @@ from pydantic import ValidationError
 from . import commands as cmds
 from . import validate as v
 from .errors import CampaignError, CampaignFileError
-from .events import (CampaignCreated, EventBody, EventRecord, HexCorrected, HexsideCorrected, MapPinned, NoteAdded,
-                     Redone, TurnAdvanced, UnitMoved, UnitPlaced, UnitRemoved, UnitUpdated, Undone)
+from .events import (
+    CampaignCreated,
+    EventBody,
+    EventRecord,
+    HexCorrected,
+    HexsideCorrected,
+    MapPinned,
+    NoteAdded,
+    Redone,
+    TurnAdvanced,
+    Undone,
+    UnitMoved,
+    UnitPlaced,
+    UnitRemoved,
+    UnitUpdated,
+)
 from .fold import fold
 from .model import CampaignState
 

@@ -21,8 +21,19 @@ from typing import Optional
 
 from ..discovery import part_modules
 from . import common
-from .common import (FILE, CliError, add_command, add_json, command_errors, done, emit, escape_line, event_json,
-                     one_line, opened)
+from .common import (
+    FILE,
+    CliError,
+    add_command,
+    add_json,
+    command_errors,
+    done,
+    emit,
+    escape_line,
+    event_json,
+    one_line,
+    opened,
+)
 
 __all__ = ["FILE", "CliError", "add_command", "add_json", "build_parser", "command_errors",
            "command_modules", "done", "emit", "event_json", "main", "opened"]

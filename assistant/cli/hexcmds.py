@@ -175,9 +175,9 @@ def cmd_map_info(args):
 def cmd_map_derive(args):
     from tqdm import tqdm
 
+    from ..maps.calibration import calibrate
     from ..maps.derive import derive_hexes, write_hexes
     from ..maps.gamemap import GameMap, load_gazetteer, write_calibration
-    from ..maps.calibration import calibrate
 
     spec = load_game_spec(args.game)
     print(f"calibrating {args.game} from its gazetteer ...", file=sys.stderr)

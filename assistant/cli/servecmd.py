@@ -88,9 +88,9 @@ def resolve_campaign(args) -> tuple[Path, bool]:
 
 
 def cmd_serve(args) -> int:
-    from ..ui.pages import DashboardError, find_dashboards
-
     import signal
+
+    from ..ui.pages import DashboardError, find_dashboards
 
     # Ctrl-C (SIGINT, even where a shell started us with it ignored, as for `campaign serve &`)
     # and SIGTERM (a service manager, a test harness) both stop Voila and its kernels cleanly,

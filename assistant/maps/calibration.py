@@ -20,8 +20,8 @@ from pydantic import BaseModel
 
 from ..hexes import Axial, Grid, GridSpec, HexError
 from ..hexes import axial as ax
-from ..hexes.layout import SQRT3_2, from_pixel_fractional, to_pixel
 from ..hexes.grid import section_axial
+from ..hexes.layout import SQRT3_2, from_pixel_fractional, to_pixel
 from .gamefile import GeometryModel
 from .gamespec import GameSpec
 

@@ -10,8 +10,17 @@ from pydantic import BaseModel, ConfigDict
 
 from ..paths import data_dir, game_dir
 from ..tomldata import DataFileError, Key, fail, read_toml, validate
-from .gamefile import (CalendarTable, DeriveTable, Fixture, GameFile, GridTable, HexesTable, HexsidesTable,
-                       Setting, SideSpec)
+from .gamefile import (
+    CalendarTable,
+    DeriveTable,
+    Fixture,
+    GameFile,
+    GridTable,
+    HexesTable,
+    HexsidesTable,
+    Setting,
+    SideSpec,
+)
 
 __all__ = ["DataFileError", "Fixture", "GameSpec", "Setting", "UnknownGame", "games_root", "list_games",
            "load_game_file", "load_game_spec"]

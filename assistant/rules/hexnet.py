@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 import networkx as nx
 import numpy as np
+
 from . import _kernels as K
 
 NO_PRED = K.NO_PRED  # "no predecessor" (a source, or unreached)

@@ -114,14 +114,14 @@ class Statement:
 
     @property
     def closing(self) -> Number:
-        return self.opening + sum((l.amount for l in self.lines), 0)
+        return self.opening + sum((line.amount for line in self.lines), 0)
 
     def total(self, kind: str) -> Number:
-        return sum((l.amount for l in self.lines if l.kind == kind), 0)
+        return sum((line.amount for line in self.lines if line.kind == kind), 0)
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "account": self.account, "turn": self.turn, "turn_label": self.turn_label,
-                "opening": _num(self.opening), "lines": [l.to_json() for l in self.lines],
+                "opening": _num(self.opening), "lines": [line.to_json() for line in self.lines],
                 "closing": _num(self.closing), "steps": list(self.steps)}
 
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Optional, Protocol, Sequence
 
+from .findings import LEVELS, Finding
 from .registry import MissingRules, rules_module
 from .world import World
-
-from .findings import LEVELS, Finding
 
 __all__ = ["LEVELS", "Assessment", "Finding", "Launch", "NoAirRules", "Resolution", "StrikeItem", "StrikePlan",
            "StrikeRules", "rules_for"]
@@ -53,7 +52,7 @@ class StrikePlan:
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "target": self.target, "mission": self.mission,
-                "launches": [{"base": l.base, "units": list(l.units)} for l in self.launches],
+                "launches": [{"base": launch.base, "units": list(launch.units)} for launch in self.launches],
                 "target_unit": self.target_unit, "altitude": self.altitude, "escorts": list(self.escorts),
                 "return_base": self.return_base, "night": self.night, "phase": self.phase,
                 "options": dict(self.options)}
@@ -61,7 +60,7 @@ class StrikePlan:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "StrikePlan":
         return cls(side=d["side"], target=d["target"], mission=d.get("mission"),
-                   launches=tuple(Launch(base=l["base"], units=tuple(l.get("units", ()))) for l in d.get("launches", ())),
+                   launches=tuple(Launch(base=launch["base"], units=tuple(launch.get("units", ()))) for launch in d.get("launches", ())),
                    target_unit=d.get("target_unit"), altitude=d.get("altitude"), escorts=tuple(d.get("escorts", ())),
                    return_base=d.get("return_base"), night=bool(d.get("night", False)), phase=d.get("phase"),
                    options=MappingProxyType(dict(d.get("options") or {})))

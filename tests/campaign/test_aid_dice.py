@@ -11,7 +11,6 @@ import pytest
 from assistant.aids.dice import DiceRolled, RollDice, parse_notation, roll_dice, roll_log
 from assistant.campaign import Campaign, CampaignError
 from assistant.cli import main
-
 from campaignkit import PY, REPO, file_fingerprint, subprocess_env
 
 

@@ -21,7 +21,6 @@ from assistant.campaign.commands import AddNote, MoveUnit, SetHex
 from assistant.campaign.fold import Builder, fold
 from assistant.campaign.model import state_from_json, state_to_json
 from assistant.campaign.slices import SLICES, StateSlice, model_slice, register_slice
-
 from campaignkit import PY, REPO, file_fingerprint, subprocess_env
 
 HEXES = ["E2519", "E2418", "B3327", "G1923"]

@@ -6,9 +6,8 @@ import subprocess
 
 import pytest
 
-from assistant.cli import main
 from assistant.campaign.scenario import load_scenario
-
+from assistant.cli import main
 from campaignkit import PY, REPO, file_fingerprint, subprocess_env
 
 

@@ -16,7 +16,6 @@ from assistant.campaign.model import state_to_json
 from assistant.campaign.slices import model_slice, register_slice, slices_from_json
 from assistant.campaign.world import world_of
 from assistant.cli import main
-
 from campaignkit import file_fingerprint
 
 

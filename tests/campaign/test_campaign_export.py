@@ -2,12 +2,11 @@
 with formula-like text neutralised for spreadsheets."""
 
 import json
+import random
 
 import openpyxl
 import pandas as pd
 import pytest
-
-import random
 
 from assistant.aids.dice import RollDice, roll_log
 from assistant.campaign import Campaign, CampaignError, CampaignFileError

@@ -8,7 +8,6 @@ import pytest
 
 from assistant.campaign import Campaign, CampaignError, CampaignFileError
 from assistant.campaign.store import APPLICATION_ID, SCHEMA_VERSION
-
 from campaignkit import file_fingerprint
 
 

@@ -10,7 +10,6 @@ import pytest
 from assistant.campaign import Campaign, CampaignError, StaleViewError
 from assistant.campaign.commands import SetHexside
 from assistant.cli import main
-
 from campaignkit import file_fingerprint
 
 

@@ -12,8 +12,7 @@ import shutil
 import pytest
 
 from assistant import paths
-from assistant.campaign import Campaign, CampaignError
-from assistant.campaign import mappin
+from assistant.campaign import Campaign, CampaignError, mappin
 from assistant.campaign.campaign import initial_records, state_json
 from assistant.campaign.events import CampaignCreated, EventRecord
 from assistant.campaign.fold import FOLD_VERSION, fold
@@ -21,7 +20,6 @@ from assistant.campaign.store import Store
 from assistant.cli import main
 from assistant.maps import gamespec, load_game_spec, load_map
 from assistant.maps.version import current_map_version
-
 from campaignkit import file_fingerprint
 
 

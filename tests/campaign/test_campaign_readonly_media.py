@@ -10,7 +10,6 @@ import json
 import sys
 from contextlib import contextmanager
 
-
 from assistant.campaign import Campaign
 from campaignkit import file_fingerprint, run_as_player
 

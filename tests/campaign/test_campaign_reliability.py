@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from assistant.campaign import Campaign
-
 from campaignkit import PY, REPO, subprocess_env
 
 WRITER = str(Path(__file__).with_name("_writer.py"))

@@ -1,13 +1,11 @@
 """Scenario files: load, place their units as events, use only rulebook hexes, label samples."""
 
-import tomllib
-
 import pytest
+import tomllib
 
 from assistant.campaign import Campaign, CampaignError, list_scenarios, load_scenario
 from assistant.maps import list_games, load_map
 from assistant.paths import game_dir
-
 
 ALL = [(g, s) for g in list_games() for s in list_scenarios(g)]
 

@@ -6,7 +6,6 @@ import threading
 import pytest
 
 from assistant.campaign import Campaign, CampaignError, StaleViewError
-
 from campaignkit import PY, REPO, subprocess_env
 
 

@@ -1,6 +1,7 @@
 """Property tests of the lattice math (Red Blob's identities), independent of any game."""
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from assistant.hexes import axial as ax
 from assistant.hexes.layout import from_pixel, to_pixel

@@ -1,7 +1,8 @@
 """Property tests on the real game grids: labels, metric, line, range, pixel picking."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assistant.hexes import HexError
 from assistant.maps import list_games, load_map

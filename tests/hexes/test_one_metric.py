@@ -5,7 +5,8 @@ rules join leave no sliver."""
 
 import networkx as nx
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assistant.hexes import HexError
 from assistant.hexes import axial as ax

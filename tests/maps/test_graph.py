@@ -12,9 +12,7 @@ from hypothesis import strategies as st
 from assistant.maps.gamemap import GameMap, load_map
 from assistant.maps.gamespec import list_games, load_game_spec
 from assistant.maps.graph import MapCorrections
-from assistant.maps.hexsides import (HexsideError, check_features, feature_vocabulary, hexside_id,
-                                     load_hexside_rows)
-
+from assistant.maps.hexsides import HexsideError, check_features, feature_vocabulary, hexside_id, load_hexside_rows
 from rulebooks import one_line, text
 
 GAMES = list_games()

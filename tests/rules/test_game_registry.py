@@ -9,8 +9,7 @@ import pytest
 
 import assistant.rules as rules_pkg
 from assistant.rules import ledger, strike, supply
-from assistant.rules.registry import (PARTS, MissingRules, find_rules_module, list_games, rules_module,
-                                      rules_parts)
+from assistant.rules.registry import PARTS, MissingRules, find_rules_module, list_games, rules_module, rules_parts
 
 RULES_DIR = Path(rules_pkg.__file__).parent
 LOOKUPS = {"supply": (supply.rules_for, supply.NoRules), "air": (strike.rules_for, strike.NoAirRules),

@@ -3,7 +3,8 @@ statements equal the balances entry by entry (property test)."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assistant.rules.ledger import KINDS, Book, Entry, statements
 
@@ -17,7 +18,7 @@ def test_each_kind_moves_the_balances_as_documented():
     assert b.balance("us", "EP", through=2) == 30 - 5 - 10 - 4 - 1
     assert b.balance("uk", "EP") == 10 and b.balance("us", "reserve") == 4 - 2
     st2 = b.statement("us", "EP", 2)
-    assert (st2.opening, [l.amount for l in st2.lines], st2.closing) == (30, [-5, -10, -4, -1], 10)
+    assert (st2.opening, [line.amount for line in st2.lines], st2.closing) == (30, [-5, -10, -4, -1], 10)
     assert st2.to_json()["lines"][0] == {"kind": "spend", "amount": -5, "rule": "", "note": None, "item": None,
                                          "entry": 3}
 
@@ -38,4 +39,4 @@ def test_one_pass_statements_equal_the_balances(rows):
     for s in sts:
         assert s.opening == book.balance(s.side, s.account, s.turn - 1)
         assert s.closing == book.balance(s.side, s.account, s.turn)
-        assert [l.amount for l in s.lines] == [l.amount for l in book.statement(s.side, s.account, s.turn).lines]
+        assert [line.amount for line in s.lines] == [line.amount for line in book.statement(s.side, s.account, s.turn).lines]

@@ -7,15 +7,12 @@ absent and CI is not "true"; under CI=true they always run.
 
 from __future__ import annotations
 
-
 import pytest
 
 from assistant.campaign.scenario import load_scenario
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
-
 from uikit import campaign_cli, open_dashboard, require_chromium, shot
-
 
 require_chromium()
 

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from assistant.campaign import Campaign
-
 from uikit import copy_demo, open_dashboard, require_chromium, shot, start_serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "campaign"))

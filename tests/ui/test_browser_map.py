@@ -8,14 +8,11 @@ absent and CI is not "true"; under CI=true they always run.
 
 from __future__ import annotations
 
-
 import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import SURFACE_COLOURS, BoardFrame, wrap_dx
-
 from uikit import ARTIFACTS, campaign_cli, open_dashboard, require_chromium, shot, start_serve
-
 
 require_chromium()
 
@@ -84,8 +81,9 @@ def test_globalwar_is_drawn_wrapped_and_a_click_on_the_copy_selects(gw_served, b
     """Panning east past the E section once showed emptiness though distances wrap. The
     board is drawn one wrap east and west; past the east edge the W section shows again, and a
     click there selects the W section's hex."""
-    from assistant.maps import load_map
     from PIL import Image
+
+    from assistant.maps import load_map
 
     gm = load_map("globalwar")
     grid, frame = gm.grid, BoardFrame.for_grid(gm.grid)

@@ -30,9 +30,7 @@ from pathlib import Path
 import pytest
 
 from assistant.ui import testing as T
-
 from uikit import campaign_cli, copy_demo, kernel_pids, require_chromium, shot, start_serve, wait_until
-
 
 require_chromium()
 

@@ -18,9 +18,7 @@ import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.pages import find_dashboards
-
 from uikit import ARTIFACTS, campaign_cli, copy_demo, kernel_pids, require_chromium, start_serve, wait_until
-
 
 require_chromium()
 

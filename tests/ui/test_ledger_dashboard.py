@@ -16,7 +16,6 @@ import json
 import pytest
 
 from assistant.ui import testing as T
-
 from uikit import campaign_cli, choose, require_chromium, shot, text_of, wait_text
 
 require_chromium()

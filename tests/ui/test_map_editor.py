@@ -26,7 +26,6 @@ import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
-
 from uikit import campaign_cli, choose, require_chromium, shot, text_of, wait_text
 
 require_chromium()
@@ -53,8 +52,8 @@ def demo_strike(path):
     import numpy as np
 
     from assistant.aids.strike.engine import reach
-    from assistant.campaign.world import world_of
     from assistant.campaign import Campaign
+    from assistant.campaign.world import world_of
     from assistant.rules.hexnet import HexNet
     from assistant.rules.witp.airrange import from_hex, hex_mp
 
@@ -92,8 +91,8 @@ def demo_overland(path):
     import networkx as nx
 
     from assistant.aids.supply.engine import trace_hex
-    from assistant.campaign.world import world_of
     from assistant.campaign import Campaign
+    from assistant.campaign.world import world_of
     from assistant.rules.hexnet import HexNet
     from assistant.rules.witp import layers as L
 

@@ -15,8 +15,8 @@ import pytest
 from PIL import Image
 
 from assistant.hexes import Axial, HexError
-from assistant.hexes.axial import distance as lattice_distance
 from assistant.hexes.axial import disk
+from assistant.hexes.axial import distance as lattice_distance
 from assistant.hexes.layout import corners, from_pixel
 from assistant.maps import list_games, load_map
 from assistant.maps.hexsides import load_hexside_rows, split_id

@@ -16,7 +16,6 @@ from PIL import Image, ImageDraw
 
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
-
 from uikit import campaign_cli, require_chromium, shot, text_of, wait_text
 
 require_chromium()

@@ -16,7 +16,6 @@ import pytest
 
 from assistant.paths import notebooks_dir
 from assistant.ui.pages import find_dashboards
-
 from uikit import campaign_cli, kernels_of, start_serve
 
 pytestmark = pytest.mark.timeout(240)

@@ -11,7 +11,6 @@ import signal
 import pytest
 
 from assistant.ui.server import port_free
-
 from uikit import campaign_cli, kernel_pids, kernels_of, pids_alive, start_serve, wait_until
 
 pytestmark = pytest.mark.timeout(300)

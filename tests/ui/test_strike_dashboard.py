@@ -12,14 +12,11 @@ Screenshots go to ``test-artifacts/strike-*.png`` (look at them).
 
 from __future__ import annotations
 
-
 import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
-
 from uikit import campaign_cli, choose, require_chromium, shot, text_of, wait_text
-
 
 require_chromium()
 pytest.importorskip("assistant.rules.witp.air", reason="the witp air rules are not installed")
@@ -42,8 +39,8 @@ def demo_strike(served):
     Points reaches at some distance, found with the strike engine on the demo file, as a player
     would read it off the reach list (the page must show the same)."""
     from assistant.aids.strike.engine import reach
-    from assistant.campaign.world import world_of
     from assistant.campaign import Campaign
+    from assistant.campaign.world import world_of
 
     c = Campaign.open(served.file, readonly=True)
     try:

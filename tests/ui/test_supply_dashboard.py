@@ -15,9 +15,7 @@ import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
-
 from uikit import campaign_cli, choose, require_chromium, shot, text_of, wait_text
-
 
 require_chromium()
 

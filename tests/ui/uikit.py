@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-
 # ----- a running `campaign serve` ------------------------------------------------------------
 import signal
 import subprocess

@@ -117,9 +117,9 @@ def _ref(rule: str) -> str:
 
 def _text(j) -> str:
     lines = [f"{j['side']} {j['account']}, {j['turn_label']}: opening {j['opening']}"]
-    for l in j["lines"]:
-        lines.append(f"  {l['kind']:<9} {l['amount']:>+8} {l['item'] or ''}" + (f" {_ref(l['rule'])}" if l["rule"] else "")
-                     + (f"  {l['note']}" if l["note"] else ""))
+    for line in j["lines"]:
+        lines.append(f"  {line['kind']:<9} {line['amount']:>+8} {line['item'] or ''}" + (f" {_ref(line['rule'])}" if line["rule"] else "")
+                     + (f"  {line['note']}" if line["note"] else ""))
     lines.append(f"  closing {j['closing']}")
     lines += [f"  {s}" for s in j.get("steps", [])]
     return "\n".join(lines)

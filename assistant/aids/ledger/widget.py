@@ -48,13 +48,13 @@ def statement_html(st: Statement, title: str = "") -> str:
     rows = [f"<tr class='ca-ledger-opening'><td colspan=2>Opening balance</td>"
             f"<td class='ca-num'>{num(st.opening)}</td><td></td><td></td></tr>"]
     for key, lines in sections(st).items():
-        total = sum((l.amount for l in lines), 0)
+        total = sum((line.amount for line in lines), 0)
         rows.append(f"<tr class='ca-ledger-sec'><td colspan=2>{SECTION_TITLES[key]}</td>"
                     f"<td class='ca-num'>{signed(total) if lines else ''}</td><td></td><td></td></tr>")
-        for l in lines:
-            rows.append(f"<tr class='ca-ledger-line ca-ledger-{esc(l.kind)}'><td>{esc(l.item or '')}</td>"
-                        f"<td>{esc(l.kind)}</td><td class='ca-num'>{signed(l.amount)}</td>"
-                        f"<td class='ca-rule'>{esc(rule_ref(l.rule))}</td><td>{esc(l.note or '')}</td></tr>")
+        for line in lines:
+            rows.append(f"<tr class='ca-ledger-line ca-ledger-{esc(line.kind)}'><td>{esc(line.item or '')}</td>"
+                        f"<td>{esc(line.kind)}</td><td class='ca-num'>{signed(line.amount)}</td>"
+                        f"<td class='ca-rule'>{esc(rule_ref(line.rule))}</td><td>{esc(line.note or '')}</td></tr>")
         if not lines:
             rows.append("<tr><td colspan=5 style='color:#888'>none</td></tr>")
     rows.append(f"<tr class='ca-ledger-total'><td colspan=2>Closing balance</td>"

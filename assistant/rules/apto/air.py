@@ -162,7 +162,7 @@ class AptoAirRules:
     def _mission_checks(self, world: World, plan: StrikePlan, a: Assessment) -> None:
         """Who may fly the mission and where they may return [4.2], [2.1], [2.8]."""
         typed = lambda p: _safe_kind(p) is not None  # noqa: E731 (an untyped unit is a question on its item)
-        launched = [(l.base, _piece(world, u)) for l in plan.launches for u in l.units if typed(_piece(world, u))]
+        launched = [(launch.base, _piece(world, u)) for launch in plan.launches for u in launch.units if typed(_piece(world, u))]
         escorts = [e for e in (_piece(world, u) for u in plan.escorts) if typed(e)]
         if plan.return_base:
             fighter_bases = {b for b, p in launched if kind_of(p) in FIGHTER_TYPES} | {p.hex for p in escorts}
@@ -213,7 +213,7 @@ class AptoAirRules:
 
     def assess(self, world: World, plan: StrikePlan) -> Assessment:
         items = [self._item(world, _piece(world, u), plan.target, plan.mission, return_base=plan.return_base)
-                 for l in plan.launches for u in l.units]
+                 for launch in plan.launches for u in launch.units]
         items += [self._item(world, _piece(world, u), plan.target, plan.mission, escort=True, return_base=plan.return_base)
                   for u in plan.escorts]
         a = Assessment(plan=plan, items=items)
@@ -394,8 +394,8 @@ class AptoAirRules:
             if not plan.target_unit:
                 raise ValueError("an air-naval attack needs target_unit or the attacks option [4.20]")
             ship = _piece(world, plan.target_unit)
-            for l in plan.launches:
-                for u in l.units:
+            for launch in plan.launches:
+                for u in launch.units:
                     p = _piece(world, u)
                     if flies_as_fighter(p):
                         continue
@@ -404,7 +404,7 @@ class AptoAirRules:
 
     # ---------------------------------------------------------------- strategic bombing
     def _bombers(self, world: World, plan: StrikePlan) -> list[Piece]:
-        return [_piece(world, u) for l in plan.launches for u in l.units
+        return [_piece(world, u) for launch in plan.launches for u in launch.units
                 if kind_of(_piece(world, u)) == "B" and not truthy(_piece(world, u).attr("aborted"))]
 
     def _bombing_column(self, world: World, plan: StrikePlan) -> tuple[Optional[str], int, list[str], list[Finding]]:

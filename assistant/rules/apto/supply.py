@@ -37,10 +37,20 @@ from . import chits as C
 from .island import chain_path, chain_search
 from .isolation import Isolation, fortress, isolation
 from .lines import Lines, Reach
+from .pieces import chit_capacity, chit_used, consumes, flag, is_land
+from .sources import (
+    SOVIET,
+    WESTERN,
+    Source,
+    always_in_supply,
+    bloc,
+    chit_for,
+    home_sources,
+    may_draw,
+    nations_of,
+    special_sources,
+)
 from .terrain import norm
-from .pieces import consumes, chit_capacity, chit_used, flag, is_land
-from .sources import (SOVIET, WESTERN, Source, always_in_supply, bloc, chit_for, home_sources, may_draw, nations_of,
-                      special_sources)
 
 LINE = "[7.7]"
 SUPPLIED, CHIT, FORT, OUT = "supplied", "supplied (chit)", "supplied (fortification)", "out of supply"

@@ -106,7 +106,7 @@ class Raid:
 
     @property
     def lrb_defence(self) -> int:
-        return sum(strength(l, "defence") for l in self.lrbs)
+        return sum(strength(lrb, "defence") for lrb in self.lrbs)
 
     @property
     def differential(self) -> int:
@@ -114,7 +114,7 @@ class Raid:
         return self.ad_strength - self.lrb_defence
 
     def lrb_order(self) -> list[str]:
-        return _order([l.id for l in self.lrbs], self.plan.options.get("lrb_losses"), "lrb_losses")
+        return _order([lrb.id for lrb in self.lrbs], self.plan.options.get("lrb_losses"), "lrb_losses")
 
     def ad_order(self) -> list[str]:
         return _order([a.id for a in self.ads], self.plan.options.get("ad_losses"), "ad_losses")
@@ -128,7 +128,7 @@ class Raid:
 
     def surviving_strength(self, gone: set[str]) -> int:
         """The surviving LRBs' strength: the LRB CRT column (24.5.B "The surviving LRB Strength is +6")."""
-        return sum(strength(l, "attack") for l in self.lrbs if l.id not in gone)
+        return sum(strength(lrb, "attack") for lrb in self.lrbs if lrb.id not in gone)
 
     @property
     def owner(self) -> Optional[str]:
@@ -294,20 +294,20 @@ class GlobalWarAir:
 
     # ----- the raid ----------------------------------------------------------------------------
     def raid(self, world: World, plan: StrikePlan) -> Raid:
-        ids = [u for l in plan.launches for u in l.units]
+        ids = [u for launch in plan.launches for u in launch.units]
         lrbs = [p for p in (world.piece(u) for u in ids) if _is(p, LRB) and _live(p) and p.side == plan.side]
         at = world.at(plan.target)
         ads = sorted((p for p in at if _is(p, AD) and _live(p) and p.side != plan.side), key=lambda p: p.id)
         roles = ("industrial_hex", "supply_center") if truthy(plan.options.get("atomic")) else ("industrial_hex",)
         targets = [p for p in at if p.role in roles and _live(p)]
-        bases = {l.hex for l in lrbs}
+        bases = {lrb.hex for lrb in lrbs}
         bombs = sorted((p for p in world.of_side(plan.side) if _is(p, BOMB) and _live(p) and p.hex in bases),
                        key=lambda p: p.id)
         return Raid(plan, lrbs, ads, targets, truthy(plan.options.get("atomic")), bombs)
 
     def assess(self, world: World, plan: StrikePlan) -> Assessment:
         mission = _mission(plan.mission)
-        ids = [u for l in plan.launches for u in l.units]
+        ids = [u for launch in plan.launches for u in launch.units]
         items = self.reach(world, plan.side, plan.target, units=ids, mission=mission) if ids else []
         a = Assessment(plan=plan, items=items)
         if not ids:
@@ -356,7 +356,7 @@ class GlobalWarAir:
                                                         "its Air Movement Phase in the bomb's hex"))
             out.append(Finding("info", "17.6.1.B", "the bomb is lost only if every LRB in the raid is shot down; "
                                                    "if one gets through the target is destroyed, no die [17.6.4]"))
-        if len({l.nation for l in raid.lrbs}) > 1:
+        if len({lrb.nation for lrb in raid.lrbs}) > 1:
             out.append(Finding("info", "24.5.A", "LRBs of several nations form one raid"))
         if raid.ads and len(raid.lrbs) > 1 and raid.plan.options.get("lrb_losses") is None:
             out.append(Finding("info", "24.5.A", "which LRBs are lost or abort is the owner's choice: listed order "
@@ -455,13 +455,13 @@ class GlobalWarAir:
             for a in ads_lost:
                 res.changes.append(_set(world, a, eliminated=True))
                 res.outcome.append(f"AD {a} destroyed")
-            for l in dead:
-                res.changes.append(_set(world, l, eliminated=True))
-                res.outcome.append(f"LRB {l} destroyed")
-            for l in aborted:
-                res.changes.append(_set(world, l, aborted=True))
-                res.outcome.append(f"LRB {l} aborts and returns to base at once (24.5.A)")
-        survivors = [l for l in raid.lrbs if l.id not in gone]
+            for lrb in dead:
+                res.changes.append(_set(world, lrb, eliminated=True))
+                res.outcome.append(f"LRB {lrb} destroyed")
+            for lrb in aborted:
+                res.changes.append(_set(world, lrb, aborted=True))
+                res.outcome.append(f"LRB {lrb} aborts and returns to base at once (24.5.A)")
+        survivors = [lrb for lrb in raid.lrbs if lrb.id not in gone]
         if raid.atomic:
             self._atomic(world, raid, survivors, dead, aborted, res)
             return res

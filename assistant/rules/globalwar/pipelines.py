@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 import networkx as nx
-from networkx.algorithms.flow import edmonds_karp
 import numpy as np
+from networkx.algorithms.flow import edmonds_karp
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 

@@ -39,7 +39,7 @@ from ..supply import Piece, Reason, SupplyWorld, Trace
 from . import pipelines as pl
 from .layers import Jump, Layered, LayeredResult, Limits, Route, state
 from .reach import MAX_UNDEVELOPED, SUPPLY_REACH
-from .sources import (MINOR_ALLIES, Source, by_index, eligible, nations_with_sources, sources_of)
+from .sources import MINOR_ALLIES, Source, by_index, eligible, nations_with_sources, sources_of
 from .zoc import NEUTRAL_SIDE, Blocking, blocking, is_self_defence
 
 SETTINGS: dict[str, tuple[Any, tuple[Any, ...]]] = {  # name -> (default, choices); game.toml documents them

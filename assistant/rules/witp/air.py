@@ -131,7 +131,7 @@ class WitpAirRules:
         for item, u in zip(items, units):
             b = bases.get(u.piece.hex) or self._base(world, plan, u.piece.hex, a)
             bases[u.piece.hex] = b
-            if u.piece.hex not in {l.base for l in plan.launches} and plan.launches:
+            if u.piece.hex not in {launch.base for launch in plan.launches} and plan.launches:
                 item.findings.append(Finding("error", "[5.0]", f"{u.id} is at {u.piece.hex}, not at a launch base of the plan"))
             item.findings += unit_checks(world, plan, u, b.get("level"), bool(staging))
             if staging:

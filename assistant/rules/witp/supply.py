@@ -37,7 +37,8 @@ from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace
 from . import distance as D
 from . import layers as L
 from .command import GROUND, INSTALLATION, NAVAL, Links, Reach, capable, piece_class
-from .emergency import emergency_ends, providers as emergency_providers
+from .emergency import emergency_ends
+from .emergency import providers as emergency_providers
 
 BASE_KINDS = ("port", "anchorage", "airfield", "seaplane base")
 

@@ -14,7 +14,6 @@ import pytest
 
 from assistant.campaign import Campaign
 from assistant.cli import main
-
 from campaignkit import file_fingerprint
 from conftest import DESTROYER, FIXED_INCOME
 
@@ -49,9 +48,9 @@ def test_add_records_and_the_json_statement_keeps_the_contract(eco, capsys, demo
     pp = next(s for s in js if s["account"] == "PP")
     assert {"side", "turn", "opening", "lines", "closing"} <= set(pp)
     assert pp["side"] == "allies" and pp["opening"] == 0 and pp["closing"] == 50 - DESTROYER
-    assert [(l["kind"], l["amount"], l["rule"], l["note"]) for l in pp["lines"]] == [
+    assert [(line["kind"], line["amount"], line["rule"], line["note"]) for line in pp["lines"]] == [
         ("income", 50, "[T 2]", "from the chart"), ("spend", -DESTROYER, "[T 1]", None)]
-    assert all({"kind", "amount", "rule", "note"} <= set(l) for l in pp["lines"])
+    assert all({"kind", "amount", "rule", "note"} <= set(line) for line in pp["lines"])
     with Campaign.open(demo, readonly=True) as c:
         assert pp["turn"] == c.state.turn.index and pp["turn_label"] == c.state.turn.label
     assert {s["side"] for s in statements(capsys, demo)} == {"allies", "japan"}

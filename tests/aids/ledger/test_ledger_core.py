@@ -58,7 +58,7 @@ def test_entries_are_checked_and_a_refusal_records_nothing(camp):
     assert "[X.1]" in str(e.value) and "18" in str(e.value) and camp.state.last_seq == before
     camp.ledger.add("japan", "spend", 17)  # the boundary: exactly what is held
     (st,) = camp.ledger.statements(side="japan")
-    assert (st.opening, [l.amount for l in st.lines], st.closing) == (0, [20, -3, -17], 0)
+    assert (st.opening, [line.amount for line in st.lines], st.closing) == (0, [20, -3, -17], 0)
     assert st.lines[1].item == "destroyer" and st.lines[1].rule == "[X.3]"
 
 
@@ -84,7 +84,7 @@ def test_close_turn_once_and_undo(camp):
     camp.undo()
     assert camp.ledger.book().balance("japan", "PP") == 12
     (fc,) = camp.ledger.forecast("japan")  # income 10 is not recorded again (12 recorded), then the close
-    assert fc.closing == 0 and [l.amount for l in fc.lines] == [12, -12]
+    assert fc.closing == 0 and [line.amount for line in fc.lines] == [12, -12]
 
 
 def test_lines_another_aid_hands_over_are_in_the_book(camp, monkeypatch):

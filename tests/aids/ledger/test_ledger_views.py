@@ -11,7 +11,6 @@ import pytest
 from assistant.aids.ledger import views as V
 from assistant.campaign.errors import CampaignError
 from assistant.rules.ledger import Line, Statement
-
 from conftest import FIXED_INCOME
 
 
@@ -20,9 +19,9 @@ def test_sections_put_each_line_where_the_player_reads_it():
         Line("income", 30), Line("spend", -4), Line("loss", -2), Line("transfer", -5), Line("transfer", 6),
         Line("reserve", -3), Line("reserve", 3), Line("adjust", -20)])
     s = V.sections(st)
-    assert [l.amount for l in s["income"]] == [30, 6, 3]
-    assert [l.amount for l in s["spending"]] == [-4, -2, -5, -3]
-    assert [l.amount for l in s["carry-over"]] == [-20]
+    assert [line.amount for line in s["income"]] == [30, 6, 3]
+    assert [line.amount for line in s["spending"]] == [-4, -2, -5, -3]
+    assert [line.amount for line in s["carry-over"]] == [-20]
     assert st.closing == 10 + 30 - 4 - 2 - 5 + 6 - 3 + 3 - 20
 
 
@@ -92,7 +91,7 @@ def test_forecast_adds_the_rules_income_and_close_and_records_nothing(eco, guada
     before = c.state.last_seq
     pp = next(s for s in c.ledger.forecast("allies") if s.account == "PP")
     have = -2 + FIXED_INCOME
-    assert [(l.kind, l.amount, l.rule) for l in pp.lines] == [("loss", -2, ""), ("income", FIXED_INCOME, "[T 5]"),
+    assert [(line.kind, line.amount, line.rule) for line in pp.lines] == [("loss", -2, ""), ("income", FIXED_INCOME, "[T 5]"),
                                                                ("adjust", -(have - have // 4), "[T 6]")]
     assert pp.closing == have // 4 and c.state.last_seq == before
 

@@ -20,7 +20,6 @@ from assistant.campaign import Campaign
 from assistant.maps import list_games
 from assistant.rules.ledger import NoEconomy
 from assistant.ui.kit import attach
-
 from conftest import DESTROYER, FIXED_INCOME
 
 

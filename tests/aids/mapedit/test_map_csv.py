@@ -10,7 +10,6 @@ import pytest
 
 from assistant.aids.mapedit.csvimport import MapCsvError, import_map, parse_map_csv
 from assistant.cli import main
-
 from campaignkit import file_fingerprint
 
 LONG = "hex,hex_b,attribute,value\nE2418,,ground_mp,3\nE 2419,,terrain,Jungle\nE2418,E2419,mountain,yes\n"

@@ -16,7 +16,6 @@ from assistant.maps import list_games
 from assistant.maps.hexsides import feature_vocabulary
 from assistant.rules.hexnet import HexNet
 from assistant.rules.witp.airrange import MP_PER_HEX_DEFAULT, from_hex
-
 from rulebooks import Quotes
 
 RULEBOOK = Quotes("witp")

@@ -12,7 +12,6 @@ from PIL import Image, ImageDraw
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "campaign"))
 
 from assistant.campaign import Campaign  # noqa: E402
-
 from scankit import SIZE, point, true_pixel  # noqa: E402
 
 

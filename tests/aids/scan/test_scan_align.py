@@ -17,7 +17,6 @@ from assistant.aids.scan.events import scans_of
 from assistant.aids.scan.render import footprint, notice, warp
 from assistant.campaign import Campaign, CampaignError
 from assistant.cli import main
-
 from scankit import SIZE, board_of, point, true_pixel
 
 
@@ -135,9 +134,9 @@ def test_warp_puts_each_dot_on_its_hex(guadalcanal, photo, pts):
 def test_import_rebuilds_through_the_commands(guadalcanal, photo, pts, tmp_path):
     align_scan(guadalcanal, photo, pts)
     ev = guadalcanal.state  # the rebuild uses the stored size: the image need not be here
-    from assistant.campaign.importcheck import REBUILDERS
     from assistant.aids.scan.events import ScanAligned
     from assistant.campaign.commands import Context
+    from assistant.campaign.importcheck import REBUILDERS
 
     body = ScanAligned(name="E", scan=scans_of(ev)["E"])
     fresh = Campaign.create(tmp_path / "h.campaign", game="witp", scenario="guadalcanal-1942")

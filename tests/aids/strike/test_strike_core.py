@@ -34,13 +34,13 @@ class StandIn:
                            path=[p.hex, target]) for p in world.of_side(side) if not units or p.id in units]
 
     def assess(self, world, plan):
-        items = [StrikeItem(unit=u, base=l.base, distance=3, distance_unit="MP", range_class="normal",
+        items = [StrikeItem(unit=u, base=launch.base, distance=3, distance_unit="MP", range_class="normal",
                             findings=[Finding("question", "[0.0]", "is the target contacted?")])
-                 for l in plan.launches for u in l.units]
+                 for launch in plan.launches for u in launch.units]
         return Assessment(plan=plan, items=items)
 
     def dice_needed(self, world, plan):
-        return [f"1d6: {u} attacks [0.1]" for l in plan.launches for u in l.units]
+        return [f"1d6: {u} attacks [0.1]" for launch in plan.launches for u in launch.units]
 
     def resolve(self, world, plan, dice):
         target = world.piece(plan.target_unit)
@@ -87,7 +87,7 @@ def test_plans_are_checked_at_the_edge(camp, change, named):
 
 def test_launches_group_units_by_base(camp):
     p = plan(camp, bases=["E1737"])
-    assert [(l.base, sorted(l.units)) for l in p.launches] == [("E1737", ["b17", "b26", "us-sw-pacific-hq"])]
+    assert [(launch.base, sorted(launch.units)) for launch in p.launches] == [("E1737", ["b17", "b26", "us-sw-pacific-hq"])]
 
 
 def test_entered_dice_apply_once_and_undo_redo(camp):

@@ -60,7 +60,7 @@ class StandInRules:
         return [self._item(world, p, target) for p in world.of_side(side, "air") if not units or p.id in units]
 
     def assess(self, world, plan):
-        items = [self._item(world, world.piece(u), plan.target) for l in plan.launches for u in l.units]
+        items = [self._item(world, world.piece(u), plan.target) for launch in plan.launches for u in launch.units]
         route = {h for it in items for h in it.path}
         interceptors = []
         for e in world.of_enemy(plan.side, "air"):

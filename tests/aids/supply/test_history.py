@@ -18,8 +18,8 @@ import pytest
 import assistant.aids.supply.engine as supply_engine
 import assistant.rules.supply as supply_rules
 from assistant.aids.supply.engine import WhatIf, trace_side, world_of
-from assistant.aids.supply.history import COUNT_COLUMNS, counts_frame, history_frame, turn_ends
 from assistant.aids.supply.frames import COLUMNS
+from assistant.aids.supply.history import COUNT_COLUMNS, counts_frame, history_frame, turn_ends
 from assistant.campaign import Campaign, CampaignError
 from assistant.campaign.mapfix import corrections_of
 from assistant.rules.supply import Trace
@@ -125,7 +125,7 @@ def test_history_frame_rows_per_unit_per_turn(played, rules):
     assert list(df[df.unit == "j1"].supplied) == [True] * 3
     assert df[df.unit == "j1"].source.tolist() == ["j-hq"] * 3
     assert len(df) == 5 + 6 + 6
-    assert df.dtypes["supplied"] == bool and df.dtypes["length"] == "float64" and df.dtypes["turn"] == "int64"
+    assert df.dtypes["supplied"] == "bool" and df.dtypes["length"] == "float64" and df.dtypes["turn"] == "int64"
 
 
 def test_each_turn_is_traced_on_its_own_maps_corrections_and_graphs_are_reused(played, rules, monkeypatch):

@@ -279,8 +279,9 @@ def fake_history(camp):
 def test_chart_counts_supplied_and_unsupplied_per_side_and_turn(camp):
     png, summary = W.chart_png(fake_history(camp), {"allies": "Allies", "japan": "Japanese"}, ["allies", "japan"])
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    from PIL import Image
     import io
+
+    from PIL import Image
 
     width, height = Image.open(io.BytesIO(png)).size
     assert (width, height) == (round(W.CHART_SIZE[0] * W.CHART_DPI), round(W.CHART_SIZE[1] * W.CHART_DPI))

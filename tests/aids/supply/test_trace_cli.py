@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
-
 from campaignkit import file_fingerprint
 
 ITEM_KEYS = {"unit", "hex", "supplied", "status", "path", "source", "length", "limit", "reasons"}

@@ -12,7 +12,6 @@ import pytest
 from assistant.aids.tables.schema import check_csv, schema_of, schemas
 from assistant.campaign.errors import CampaignError
 from assistant.maps import list_games
-
 from rulebooks import Quotes, text
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import hashlib
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from assistant.aids.tables import SetTable, check_csv
 from assistant.campaign import Campaign

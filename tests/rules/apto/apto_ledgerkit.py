@@ -8,11 +8,10 @@ from typing import Any, Mapping, Optional
 
 import networkx as nx
 
+from aptokit import SIDES, defaults
 from assistant.rules.control import Control
 from assistant.rules.ledger import Book, Entry, LedgerContext
 from assistant.rules.world import World
-
-from aptokit import SIDES, defaults
 
 SEASONS = ("Winter", "Spring", "Summer", "Autumn")
 MONTHS = {"Winter": ("January", "February", "March"), "Spring": ("April", "May", "June"),

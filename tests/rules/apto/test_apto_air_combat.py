@@ -1,14 +1,22 @@
 """apto air-to-air combat [4.16]-[4.19]: one attack, return fire, a whole engagement; exact
 odds checked against hand enumeration of the die's six faces."""
 
-from fractions import Fraction as F
 import random
+from fractions import Fraction as F
 
 import pytest
 
-from assistant.rules.apto.aircombat import (Attack, Engagement, Flyer, attack_dist, attack_result,
-                                            engagement_dist, return_fire_dist, return_fire_result,
-                                            simulate_engagement)
+from assistant.rules.apto.aircombat import (
+    Attack,
+    Engagement,
+    Flyer,
+    attack_dist,
+    attack_result,
+    engagement_dist,
+    return_fire_dist,
+    return_fire_result,
+    simulate_engagement,
+)
 from rulebooks import Quotes
 
 RULEBOOK = Quotes("apto")

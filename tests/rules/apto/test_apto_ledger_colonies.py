@@ -8,11 +8,10 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
+from apto_ledgerkit import book, ctx
+from aptokit import piece, world
 from assistant.rules.apto.economy import RULES
 from assistant.rules.apto.economy_colonies import adjustments
-
-from aptokit import piece, world
-from apto_ledgerkit import book, ctx
 from rulebooks import Quotes
 
 RULEBOOK = Quotes("apto")

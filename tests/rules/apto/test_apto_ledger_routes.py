@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import networkx as nx
 
+from apto_ledgerkit import book, ctx, entry, errors
+from aptokit import piece, world
 from assistant.rules.apto import economy_routes as routes
 from assistant.rules.apto.economy import RULES
-
-from aptokit import piece, world
-from apto_ledgerkit import book, ctx, entry, errors
 from rulebooks import Quotes
 
 RULEBOOK = Quotes("apto")

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from apto_ledgerkit import book, ctx, entry, errors
 from assistant.rules.apto.economy import RULES, nation_of
 from assistant.rules.apto.economy_season import arrival, arrival_label, surrender
 from assistant.rules.ledger import economy_for, statements
-
-from apto_ledgerkit import book, ctx, entry, errors
 from rulebooks import Quotes
 
 RULEBOOK = Quotes("apto")
@@ -389,8 +388,8 @@ def test_a_bombing_loss_from_the_strike_plotter_lands_on_the_target_nations_trac
     # the strike plotter hands [2.5] losses to the ledger as kind loss on the EP Track of the target's nation
     import networkx as nx
 
-    from assistant.rules.apto.air import _ep_account
     from aptokit import world
+    from assistant.rules.apto.air import _ep_account
 
     g = nx.Graph()
     g.add_node("T1", surface="land", country="uk", colony_of="uk")

@@ -7,10 +7,10 @@ from typing import Any, Iterable, Mapping, Optional
 
 import networkx as nx
 
-from gwkit import NATION_SIDE, hexgrid, lab, piece, set_hexes, sides  # noqa: F401
 from assistant.rules.control import Control
 from assistant.rules.strike import Launch, StrikePlan
 from assistant.rules.world import Piece, World
+from gwkit import NATION_SIDE, hexgrid, lab, piece, set_hexes, sides  # noqa: F401
 
 # The only cells of the air CRTs the rulebook reveals (24.5.A, 24.5.B): test fixtures, not data.
 AD_24_5 = [{"differential": "+4", "die": "4", "ad_destroyed": "1", "lrb_destroyed": "0", "lrb_aborted": "1"}]

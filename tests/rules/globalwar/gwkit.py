@@ -13,9 +13,9 @@ import networkx as nx
 
 from assistant.maps.gamespec import load_game_spec
 from assistant.rules.control import Control
+from assistant.rules.globalwar.supply import RULES
 from assistant.rules.kinds import role_of
 from assistant.rules.supply import Piece, SupplyWorld, Trace
-from assistant.rules.globalwar.supply import RULES
 
 
 def lab(c: int, r: int = 1) -> str:

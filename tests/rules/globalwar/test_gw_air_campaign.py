@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from gwairkit import AD_24_5, LRB_24_5, radius_rows
 from assistant.aids.strike import engine
 from assistant.aids.strike.commands import resolve_strike
 from assistant.aids.strike.events import strike_log
 from assistant.campaign import Campaign, CampaignError
 from assistant.campaign.world import world_of
 from assistant.rules.globalwar import airtables as T
+from gwairkit import AD_24_5, LRB_24_5, radius_rows
 
 TABLES = {T.LRB_RADIUS: radius_rows((1, "", 6)), T.AD_LRB_CRT: AD_24_5, T.LRB_CRT: LRB_24_5}
 

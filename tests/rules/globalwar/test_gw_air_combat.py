@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from gwairkit import air_world, hexgrid, lab, piece, set_hexes
-from rulebooks import assert_says
 from assistant.rules.globalwar import combat as C
 from assistant.rules.globalwar.airpath import asw_rebase
+from gwairkit import air_world, hexgrid, lab, piece, set_hexes
+from rulebooks import assert_says
 
 VALUES = {"Surf-A": (4, 2), "Surf-B": (4, 2), "SS": (1, 2), "ASW": (4, 2), "Merchant Ships": (0, 0)}
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from gwairkit import air_world, hexgrid, lab, levels, lrb, ad, piece, plan, radius_rows, set_hexes
-from rulebooks import assert_says
 from assistant.rules.globalwar import airtables as T
 from assistant.rules.globalwar.air import RULES
 from assistant.rules.globalwar.airpath import flight
+from gwairkit import ad, air_world, hexgrid, lab, levels, lrb, piece, plan, radius_rows, set_hexes
+from rulebooks import assert_says
 
 BASE, TARGET = lab(2, 2), lab(10, 2)  # 8 hexes apart along row 2
 

@@ -9,10 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from gwairkit import AD_24_5, LRB_24_5, ad, air_world, hexgrid, lab, levels, lrb, piece, plan, radius_rows
-from rulebooks import assert_says
 from assistant.rules.globalwar import airtables as T
 from assistant.rules.globalwar.air import RULES
+from gwairkit import AD_24_5, LRB_24_5, ad, air_world, hexgrid, lab, levels, lrb, piece, plan, radius_rows
+from rulebooks import assert_says
 
 W3020 = lab(6, 2)  # stands for W3020 on a hand-built map (24.5 gives no bases)
 TABLES = {T.LRB_RADIUS: radius_rows((20, "", 8)), T.AD_LRB_CRT: AD_24_5, T.LRB_CRT: LRB_24_5}
@@ -240,9 +240,10 @@ def test_the_odds_command_gives_24_5s_odds_without_a_campaign(tmp_path, capsys):
 
     from assistant.cli import main
 
-    a, l = _csv(tmp_path / "a.csv", AD_24_5), _csv(tmp_path / "l.csv", LRB_24_5)
+    ad_table, lrb_table = _csv(tmp_path / "a.csv", AD_24_5), _csv(tmp_path / "l.csv", LRB_24_5)
     assert main(["odds", "globalwar", "raid", "--ads", "5", "--ad-attack", "4", "--lrbs", "4", "--lrb-attack", "2",
-                 "--lrb-defence", "4", "--table", f"ad_lrb_crt={a}", "--table", f"lrb_crt={l}", "--json"]) in (0, None)
+                 "--lrb-defence", "4", "--table", f"ad_lrb_crt={ad_table}", "--table", f"lrb_crt={lrb_table}",
+                 "--json"]) in (0, None)
     d = json.loads(capsys.readouterr().out)
     assert (d["ad_strength"], d["lrb_defence"], d["differential"]) == (20, 16, 4)
     assert d["pp_lost"]["8 PP"]["fraction"] == "1/36" and d["ad_vs_lrb"]["1/A"]["fraction"] == "1/6"

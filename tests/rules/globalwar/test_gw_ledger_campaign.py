@@ -11,7 +11,6 @@ import json
 
 import pytest
 
-from gwairkit import AD_24_5, LRB_24_5, radius_rows
 from assistant.aids.ledger.commands import RuleRefusal
 from assistant.aids.strike import engine as strike
 from assistant.aids.strike.commands import resolve_strike
@@ -19,6 +18,7 @@ from assistant.campaign import Campaign, CampaignError
 from assistant.cli import main
 from assistant.rules.globalwar import airtables as A
 from assistant.rules.globalwar import economy_tables as T
+from gwairkit import AD_24_5, LRB_24_5, radius_rows
 
 MULTIPLES = [{"turn": str(t), "nation": "germany", "multiple": "12"} for t in (1, 2)]
 TABLES = {T.MULTIPLES: MULTIPLES, A.LRB_RADIUS: radius_rows((1, "", 6)), A.AD_LRB_CRT: AD_24_5, A.LRB_CRT: LRB_24_5}
@@ -53,13 +53,13 @@ def raid(c):
 def test_production_less_the_24_5_raid_refusals_record_nothing_and_the_close(camp):
     c = camp
     fc = {s.account: s for s in c.ledger.forecast("axis", tables=TABLES)}
-    assert [(l.item, l.amount, l.rule) for l in fc["germany"].lines] == [
+    assert [(line.item, line.amount, line.rule) for line in fc["germany"].lines] == [
         ("production", 12, "18.0.D"), ("unspent PP lost", -12, "18.5.1")]
-    assert [l.amount for l in fc["germany_maint"].lines] == [12, -12]
+    assert [line.amount for line in fc["germany_maint"].lines] == [12, -12]
     raid(c)  # 24.5.B: "will produce 8 fewer PPs" -- booked to Germany's account
     c.ledger.add("axis", "income", 12, item="production", tables=TABLES)
     st = lines(c, "germany")
-    assert (st.opening, [l.amount for l in st.lines], st.closing) == (0, [-8, 12], 4)
+    assert (st.opening, [line.amount for line in st.lines], st.closing) == (0, [-8, 12], 4)
     c.ledger.add("axis", "spend", 3, item="build Mech", data={"arrives": 4})  # [18.2.2] 3 PP, 4 turns on
     before, seq = fingerprint(c.path), c.state.last_seq
     for kw, rule in [(dict(kind="spend", amount=3, item="build Mech"), "18.9.1"),      # none last turn: one Mech only
@@ -73,16 +73,16 @@ def test_production_less_the_24_5_raid_refusals_record_nothing_and_the_close(cam
     c.ledger.add("axis", "transfer", 1, to_account="italy", data={"holding_areas": "4,1"})  # the boundary
     c.ledger.close_turn("axis")
     st = lines(c, "germany")
-    assert st.closing == 0 and [l.amount for l in st.lines] == [-8, 12, -3, -1]  # nothing left to lose
+    assert st.closing == 0 and [line.amount for line in st.lines] == [-8, 12, -3, -1]  # nothing left to lose
     it = lines(c, "italy")
-    assert [(l.amount, l.rule) for l in it.lines] == [(1, ""), (-1, "18.5.1")] and it.closing == 0
+    assert [(line.amount, line.rule) for line in it.lines] == [(1, ""), (-1, "18.5.1")] and it.closing == 0
     with pytest.raises(CampaignError, match="closed already"):
         c.ledger.close_turn("axis")
     c.advance()
     nxt = {s.account: s for s in c.ledger.forecast("axis", tables=TABLES)}
     assert nxt["germany"].opening == 0 and nxt["germany"].lines[0].amount == 12
     # [18.10.C] "the previous turn's productive capacity": Turn 1's 12 PP (gross reading)
-    assert [(l.item, l.amount, l.rule) for l in nxt["germany_maint"].lines][0] == ("maintenance capacity", 12, "18.10.C")
+    assert [(line.item, line.amount, line.rule) for line in nxt["germany_maint"].lines][0] == ("maintenance capacity", 12, "18.10.C")
     df = c.ledger.frame()
     assert {"germany", "germany_maint", "italy"} <= set(df["account"])
 
@@ -117,5 +117,5 @@ def test_cli_refusal_exits_1_with_the_rule_and_bad_input_exits_2(camp, capsys):
     assert code == 0, err  # the boundary: exactly the PPs left, one Mech
     code, out, err = run(capsys, "ledger", path, "--side", "axis", "--json")
     (de,) = [s for s in json.loads(out) if s["account"] == "germany"]
-    assert (de["opening"], [l["amount"] for l in de["lines"]], de["closing"]) == (0, [3, -3], 0)
-    assert [l["rule"] for l in de["lines"]] == ["18.0.D", "18.2.2"]
+    assert (de["opening"], [line["amount"] for line in de["lines"]], de["closing"]) == (0, [3, -3], 0)
+    assert [line["rule"] for line in de["lines"]] == ["18.0.D", "18.2.2"]

@@ -10,13 +10,12 @@ from dataclasses import replace
 
 import pytest
 
-from gwkit import hexgrid, lab, piece, set_hexes, world
-from rulebooks import Quotes
-
 from assistant.maps.gamespec import load_game_spec
 from assistant.rules.globalwar import economy_tables as T
 from assistant.rules.globalwar.economy import RULES, SETTINGS
 from assistant.rules.ledger import Book, Entry, LedgerContext
+from gwkit import hexgrid, lab, piece, set_hexes, world
+from rulebooks import Quotes
 
 RULEBOOK = Quotes("globalwar")
 

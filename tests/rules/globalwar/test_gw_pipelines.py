@@ -3,9 +3,8 @@ max-flow, naval units [16.2.3] and LRBs [17.4.2.B] consuming none; the distance 
 
 import pytest
 
-from gwkit import hexgrid, lab, piece, rules_of, set_hexes, trace, trace_side, world
-
 from assistant.rules.globalwar.reach import MS_GAP, PORT_TO_MS
+from gwkit import hexgrid, lab, piece, rules_of, set_hexes, trace, trace_side, world
 
 
 def channel(holding, n=40):

@@ -6,9 +6,6 @@ import re
 
 import pytest
 
-from gwkit import hexgrid, lab, piece, rules_of, set_hexes, trace, trace_side, world
-from rulebooks import assert_says
-
 from assistant.maps.gamemap import load_map
 from assistant.maps.gamespec import load_game_spec
 from assistant.maps.graph import MapCorrections
@@ -17,6 +14,8 @@ from assistant.rules.globalwar.supply import AD_KINDS, RULES, SETTINGS
 from assistant.rules.globalwar.zoc import SELF_DEFENCE_KINDS
 from assistant.rules.kinds import load_kinds
 from assistant.rules.supply import rules_for
+from gwkit import hexgrid, lab, piece, rules_of, set_hexes, trace, trace_side, world
+from rulebooks import assert_says
 
 
 def comm_strip(n=6, country="germany"):

@@ -3,9 +3,8 @@ Undeveloped hexes [9.2.5.C], attack vs defence [9.0.A], blocking [9.4], [6.4], [
 
 import pytest
 
-from gwkit import hexgrid, lab, piece, rules_of, set_hexes, trace, world
-
 from assistant.rules.supply import Piece
+from gwkit import hexgrid, lab, piece, rules_of, set_hexes, trace, world
 
 
 def strip(n, comm=()):

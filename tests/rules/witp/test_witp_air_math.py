@@ -8,7 +8,6 @@ from fractions import Fraction
 import pytest
 
 from assistant.rules.witp import airmath as M
-
 from rulebooks import Quotes
 
 RULEBOOK = Quotes("witp")

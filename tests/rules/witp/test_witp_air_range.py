@@ -9,7 +9,6 @@ from assistant.maps import load_map
 from assistant.rules.hexnet import HexNet
 from assistant.rules.witp import airrange as R
 from assistant.rules.witp.air import RULES
-
 from witpkit import grid, h, piece, row, setattrs, world
 
 MP = {"arctic": 4, "temperate": 5, "tropical": 6}
@@ -45,7 +44,10 @@ def test_5_1_8_one_target_search_equals_each_base_searched_forward():
     w = world(g, [air(f"u{b}", b, normal_range=99) for b in bases])
     target = h(3, 2)
     items = {i.base: i for i in RULES.reach(w, "japan", target)}
-    cost = lambda u, v, d: MP[g.nodes[v]["movement_area"]] * (2 if d.get("mountain") else 1)
+
+    def cost(u, v, d):
+        return MP[g.nodes[v]["movement_area"]] * (2 if d.get("mountain") else 1)
+
     for b in bases:
         assert items[b].distance == nx.dijkstra_path_length(g, b, target, weight=cost), b
         p = items[b].path

@@ -10,7 +10,6 @@ import pytest
 from assistant.maps import load_map
 from assistant.rules.strike import Launch, StrikePlan
 from assistant.rules.witp.air import RULES
-
 from witpkit import piece, row, world
 
 

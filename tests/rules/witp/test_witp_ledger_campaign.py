@@ -49,7 +49,7 @@ def test_28_4_example_on_a_campaign_refused_at_76_recorded_at_75_then_carried_ov
     assert "[28.4]" in str(e.value) and "at most 75" in str(e.value) and camp.state.last_seq == before
     camp.ledger.add("allies", "transfer", 75, to_account="HQ", item="POA")
     hq = statement(camp, "allies", "HQ", t)
-    assert (hq.opening, [l.amount for l in hq.lines], hq.closing) == (50, [75], 125)
+    assert (hq.opening, [line.amount for line in hq.lines], hq.closing) == (50, [75], 125)
     cp = statement(camp, "allies", "CP", t)
     assert (cp.opening, cp.closing) == (70, 70 + 110 - 75)
     go_to(camp, "G/T 1/4/42")
@@ -59,7 +59,7 @@ def test_28_4_example_on_a_campaign_refused_at_76_recorded_at_75_then_carried_ov
     go_to(camp, "G/T 4/4/42")
     camp.ledger.close_turn("allies")
     st = statement(camp, "allies", "HQ")
-    assert (st.opening, [(l.amount, l.rule) for l in st.lines], st.closing) == (101, [(-51, "[28.9.2]")], 50)
+    assert (st.opening, [(line.amount, line.rule) for line in st.lines], st.closing) == (101, [(-51, "[28.9.2]")], 50)
     with pytest.raises(CampaignError, match="closed already"):
         camp.ledger.close_turn("allies")
 
@@ -82,7 +82,7 @@ def test_52_4_1_and_52_4_3_on_a_campaign(camp):
     camp.ledger.add("allies", "income", 20, account="PP")
     camp.ledger.close_turn("allies")  # 29 + 20 held, keep 29 + 5: 15 lost
     st = statement(camp, "allies", "PP")
-    assert [(l.amount, l.rule) for l in st.lines] == [(20, ""), (-15, "[52.4.3];[53.0]")] and st.closing == 34
+    assert [(line.amount, line.rule) for line in st.lines] == [(20, ""), (-15, "[52.4.3];[53.0]")] and st.closing == 34
 
 
 def test_53_2_3_and_the_mining_loss_in_japans_msp_account(camp):
@@ -106,8 +106,8 @@ def test_53_2_3_and_the_mining_loss_in_japans_msp_account(camp):
     go_to(camp, "Strategic G/T 0/1/42")
     table = [{"msp_min": "450", "msp_max": "", "multiple": "0.9"}, {"msp_min": "0", "msp_max": "449", "multiple": "0.6"}]
     fc = {s.account: s for s in camp.ledger.forecast("japan", tables={"japanese_pp_multiple": table})}
-    assert [(l.amount, l.rule) for l in fc["PP"].lines][0] == (18, "[53.6]")  # EM 2 x 10 ICs x 0.9
-    assert [l.amount for l in fc["emergency_reserve"].lines] == [5]  # 1% of 491 [28.1.2]
+    assert [(line.amount, line.rule) for line in fc["PP"].lines][0] == (18, "[53.6]")  # EM 2 x 10 ICs x 0.9
+    assert [line.amount for line in fc["emergency_reserve"].lines] == [5]  # 1% of 491 [28.1.2]
     assert camp.ledger.book().balance("japan", "PP") == 0  # a forecast records nothing
     camp.ledger.add("japan", "income", 80)
     with pytest.raises(RuleRefusal, match=r"\[53.2.3\] 7 CP is not a whole number"):

@@ -14,7 +14,6 @@ import pytest
 from assistant.rules.ledger import Book, Entry, LedgerContext
 from assistant.rules.witp import economy_rates as R
 from assistant.rules.witp.economy import RULES
-
 from rulebooks import Quotes, text
 
 RULEBOOK = Quotes("witp")

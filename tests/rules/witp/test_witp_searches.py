@@ -5,10 +5,9 @@ piece is not linked, once per layer for every such piece -- and both give the ru
 
 import pytest
 
-from witpkit import h, piece, row, rules, setattrs, trace, trace_all, world
-
 from assistant.rules.supply import rules_for
 from assistant.rules.witp import command
+from witpkit import h, piece, row, rules, setattrs, trace, trace_all, world
 
 UCS = piece("ucs", "allies", "Mapedge Holding Area", h(0, 0), area="USA West Coast 1")
 

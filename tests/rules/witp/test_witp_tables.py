@@ -6,7 +6,6 @@ import re
 import pytest
 
 from assistant.rules.witp import tables as T
-
 from rulebooks import one_line, text
 
 
