@@ -3,6 +3,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 # ---- the games' rulebooks --------------------------------------------------------------------------
 # Where the rulebook texts are and the one way a test quotes them live in rulebooks.py beside this
 # file; tests/ goes on the import path (whatever pytest's import mode) so any test can import it.
@@ -37,3 +39,16 @@ _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # ---- the long test files first (longfirst.py) ------------------------------------------------------
 from longfirst import pytest_collection_modifyitems_long_files_first  # noqa: E402,F401
+
+
+# ---- the user's folders: this test process's own -----------------------------------------------------
+# A test that names no CAMPAIGN_ASSISTANT_HOME would write the real user's logs, board cache and (for
+# the demo) data; each test process (each pytest-xdist worker) gets its own XDG data, cache and state
+# folders instead, which the processes it starts inherit.
+@pytest.fixture(scope="session", autouse=True)
+def user_folders(tmp_path_factory):
+    folders = tmp_path_factory.mktemp("user")
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+            mp.setenv(name, str(folders / name.lower()))
+        yield folders
