@@ -12,7 +12,7 @@ import pytest
 from assistant.campaign.scenario import load_scenario
 from assistant.ui import testing as T
 from assistant.ui.board import BoardFrame
-from uikit import campaign_cli, open_dashboard, require_chromium, shot
+from uikit import campaign_cli, open_dashboard, require_chromium, shot, wait_text
 
 require_chromium()
 
@@ -37,12 +37,6 @@ def unit_options(page) -> list[str]:
     # ipywidgets writes option labels with non-breaking spaces.
     return page.eval_on_selector_all(".ca-unit-list select option",
                                      "els => els.map(e => e.textContent.replace(/\u00a0/g, ' '))")
-
-
-def wait_text(page, selector: str, text: str, timeout_ms: int = 10_000) -> None:
-    page.wait_for_function(
-        "([s, t]) => [...document.querySelectorAll(s)].some(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
-        arg=[selector, text], timeout=timeout_ms, polling=100)
 
 
 def vector_count(page) -> int:

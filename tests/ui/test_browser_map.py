@@ -12,7 +12,7 @@ import pytest
 
 from assistant.ui import testing as T
 from assistant.ui.board import SURFACE_COLOURS, BoardFrame, wrap_dx
-from uikit import ARTIFACTS, campaign_cli, open_dashboard, require_chromium, shot, start_serve
+from uikit import ARTIFACTS, campaign_cli, open_dashboard, require_chromium, shot, start_serve, wait_text
 
 require_chromium()
 
@@ -46,12 +46,6 @@ def rect(page, selector: str) -> list[float]:
 def board_rect(page) -> list[float]:
     return page.evaluate(f"() => {{ const r = {IMAGES}[0].getBoundingClientRect(); "
                          "return [r.left, r.top, r.right, r.bottom]; }")
-
-
-def wait_text(page, selector: str, text: str, timeout_ms: int = 15_000) -> None:
-    page.wait_for_function(
-        "([s, t]) => [...document.querySelectorAll(s)].some(e => e.textContent.replace(/\u00a0/g, ' ').includes(t))",
-        arg=[selector, text], timeout=timeout_ms, polling=100)
 
 
 def zoom_in(page, x: float, y: float, steps: int = 6) -> None:
