@@ -167,7 +167,13 @@ def test_a_note_zoomed_in_sends_no_map_picture(served, browser):
     try:
         x, y = T.hex_screen_point(page, frame, grid.pixel(grid.parse("E2519")))
         zoom_in(page, x, y)
-        text_layer = page.evaluate(f"() => [...{IMAGES}].map(i => i.src.length)")
+        # the zoomed view's text layer is drawn once it stops changing (a busy machine draws it late)
+        text_layer, seen = None, page.evaluate(f"() => [...{IMAGES}].map(i => i.src.length)")
+        for _ in range(30):
+            if seen == text_layer:
+                break
+            page.wait_for_timeout(1000)
+            text_layer, seen = seen, page.evaluate(f"() => [...{IMAGES}].map(i => i.src.length)")
         picture = max(text_layer[1:])  # the view's text layer (the board is element 0)
         assert picture > 20_000
         page.click(".ca-tabs .lm-TabBar-tab:has-text('Journal')")
