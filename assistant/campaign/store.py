@@ -75,6 +75,8 @@ PRAGMA user_version = {SCHEMA_VERSION};
 
 Row = tuple  # (seq, time, turn, side, type, schema_version, payload)
 _COLUMNS = "seq, time, turn, side, type, schema_version, payload"
+_TABLE_COLUMNS = {"meta": {"key", "value"}, "events": set(_COLUMNS.split(", ")),
+                  "snapshots": {"seq", "fold_version", "time", "state"}}
 
 
 def sidecar_paths(path: Path) -> tuple[Path, Path]:
@@ -262,6 +264,10 @@ def inspect(path: Path, check: str = "quick") -> dict[str, str]:
         missing = {"meta", "events", "snapshots"} - tables
         if missing:
             raise CampaignFileError(f"{name} is damaged: table {sorted(missing)[0]} is missing")
+        for table, wanted in _TABLE_COLUMNS.items():  # a damaged schema text may rename a column
+            have = {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
+            if wanted - have:
+                raise CampaignFileError(f"{name} is damaged: table {table} has no column {sorted(wanted - have)[0]}")
         meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("format") != FORMAT:
             raise CampaignFileError(f"{name} is damaged: its meta table does not name the campaign format")

@@ -116,6 +116,20 @@ def test_deep_nesting_surrogates_and_bytes_are_refused(tmp_path, capsys, text):
 
 
 # ----- the file-corruption family ---------------------------------------------------------------
+@pytest.mark.parametrize("column", [b"schema_version", b"payload", b"fold_version"])
+def test_a_renamed_column_in_the_schema_is_called_damaged(base, tmp_path, capsys, column):
+    """Bytes changed inside the schema text rename a column: the file is damaged, said at opening
+    (hypothesis found this one: ``no such column`` escaped as a traceback)."""
+    raw = bytearray(base[0].read_bytes())
+    at = raw.find(column + b" INTEGER" if column != b"payload" else column + b" TEXT")
+    assert at > 0
+    raw[at] = ord("X")
+    f = tmp_path / "c.campaign"
+    f.write_bytes(bytes(raw))
+    line = refused(capsys, main(["info", str(f)]))
+    assert "is damaged" in line and "has no column" in line, line
+
+
 @FUZZ
 @given(data=st.data())
 def test_corrupted_files_are_called_damaged_never_a_traceback(base, tmp_path_factory, capsys, data):

@@ -116,10 +116,14 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
         # strike beyond normal range that lost an AP in combat rolls the return roll [6.3.3].
         if not page.query_selector(".ca-strike-dice-list li"):
             page.fill(".ca-strike-options input", f"eliminated.{unit}=1")
-            before_f = text_of(page, ".ca-strike-findings")
+            # Assess clears its outputs, then fills them: wait for a dice note that replaced the old one
+            # (read mid-way, the note is empty).
+            page.eval_on_selector_all(".ca-strike-dice-needed *", "els => els.forEach(e => e.dataset.old = '1')")
             page.click(".ca-strike-assess")
-            page.wait_for_function("b => document.querySelector('.ca-strike-findings').textContent !== b || "
-                                   "document.querySelector('.ca-strike-dice-list li')", arg=before_f, timeout=30_000)
+            page.wait_for_function(
+                "() => !document.querySelector('.ca-strike-dice-needed [data-old]') && "
+                "document.querySelector('.ca-strike-dice-needed .ca-strike-dice-list li, "
+                ".ca-strike-dice-needed .ca-strike-no-dice')", timeout=30_000)
         page.click(".ca-strike-tabs .lm-TabBar-tab:has-text('Resolve')")
         if page.query_selector(".ca-strike-dice-list li"):
             needed = page.eval_on_selector_all(".ca-strike-dice-list li", "els => els.map(e => e.textContent)")
