@@ -118,7 +118,8 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
             page.fill(".ca-strike-options input", f"eliminated.{unit}=1")
             # Assess clears its outputs, then fills them: wait for a dice note that replaced the old one
             # (read mid-way, the note is empty).
-            page.eval_on_selector_all(".ca-strike-dice-needed *", "els => els.forEach(e => e.dataset.old = '1')")
+            page.eval_on_selector_all(".ca-strike-dice-needed :is(.ca-strike-dice-list, .ca-strike-no-dice)",
+                                      "els => els.forEach(e => e.dataset.old = '1')")
             page.click(".ca-strike-assess")
             page.wait_for_function(
                 "() => !document.querySelector('.ca-strike-dice-needed [data-old]') && "
