@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-NO_PRED = -9999
+from .hexnet import NO_PRED
 
 
 @njit(cache=True, nogil=True)

@@ -27,9 +27,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 import networkx as nx
 import numpy as np
 
-from . import _kernels as K
-
-NO_PRED = K.NO_PRED  # "no predecessor" (a source, or unreached)
+NO_PRED = -9999  # "no predecessor" (a source, or unreached)
 
 _NETS: "weakref.WeakKeyDictionary[nx.Graph, HexNet]" = weakref.WeakKeyDictionary()
 
@@ -178,10 +176,14 @@ class HexNet:
             top = int(np.floor(limit - base)) if np.isfinite(limit) else int(offs.max()) + n
             if top < 0:
                 return self.search({}, limit=limit)
+            from . import _kernels as K  # numba loads on the first search, not with the module
+
             level, pred, origin = K.bfs(self.indptr, self.head, keep, srcs[by], offs[by], top)
             dist = np.where(level >= 0, level + base, np.inf)
             return SearchResult(self, dist, pred, origin)
         w = self._ones() if weight is None else np.ascontiguousarray(weight, dtype=float)
+        from . import _kernels as K
+
         dist, pred, origin = K.dijkstra(self.indptr, self.head, keep, w, srcs, costs, float(limit))
         return SearchResult(self, dist, pred, origin)
 
