@@ -2,16 +2,16 @@
 
 With ``-n`` and ``--dist loadfile`` each file runs whole on one worker, in the order the files are
 collected (``--no-loadscope-reorder`` keeps xdist from putting the files with the most tests first).
-A file that drives a browser, or holds a test marked ``slow``, takes minutes where most take
-seconds: started last, it would run alone at the end while the other workers wait. They start first
-instead; otherwise the order is the collected one. No test depends on this order.
+A file that drives a browser, starts servers of its own (``serves``) or holds a test marked
+``slow`` takes minutes where most take seconds: started last, it would run alone at the end while
+the other workers wait. They start first instead; otherwise the order is the collected one. No test depends on this order.
 """
 
 from __future__ import annotations
 
 import pytest
 
-LONG = ("browser", "slow")
+LONG = ("browser", "slow", "serves")
 
 
 def is_long(item) -> bool:

@@ -18,7 +18,7 @@ from assistant.paths import notebooks_dir
 from assistant.ui.pages import find_dashboards
 from uikit import campaign_cli, kernels_of, start_serve
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.serves, pytest.mark.timeout(240)]
 
 
 # One browser-like client: it keeps the cookie the key in the printed URL sets.

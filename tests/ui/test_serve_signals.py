@@ -13,7 +13,7 @@ import pytest
 from assistant.ui.server import port_free
 from uikit import campaign_cli, kernel_pids, kernels_of, pids_alive, start_serve, wait_until
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.serves, pytest.mark.timeout(300)]
 
 
 def serve_with_kernels(tmp_path):

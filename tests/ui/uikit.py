@@ -186,10 +186,19 @@ def require_chromium() -> None:
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # browser screenshots (look at them)
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, full_page: bool = False) -> None:
     """Save a screenshot of ``page`` as test-artifacts/NAME.png."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def new_page(browser, viewport: dict):
+    """A fresh browser context (no cookies, no cache) with one page and its probe."""
+    from assistant.ui import testing as T
+
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    return ctx, page, T.PageProbe.attach(page)
 
 
 def copy_demo(demo_home: Path, where: Path, name: str = "guadalcanal.campaign") -> Path:
