@@ -1,9 +1,18 @@
 """Settings shared by the whole test suite; each part in its own block."""
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
+# ---- compiled modules are kept -----------------------------------------------------------------------
+# The suite starts hundreds of Python processes (page kernels, servers, CLI calls) and each pytest-xdist
+# worker imports every test module through pytest's assertion rewriting. Where PYTHONDONTWRITEBYTECODE is
+# set (some CI images set it), each of them compiled every module from source again: 11 s of a
+# collection's 13 s. The suite's processes keep their bytecode, as a player's Python does.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # ---- the games' rulebooks --------------------------------------------------------------------------
 # Where the rulebook texts are and the one way a test quotes them live in rulebooks.py beside this
@@ -19,8 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "aidblock"))
 # few examples (propkit.examples); "nightly" runs those with their full count and every other property
 # test with 1000. Choose with HYPOTHESIS_PROFILE=nightly or pytest --hypothesis-profile=nightly (README).
 # No deadline in either: on a loaded two-core machine a slow example is not a wrong one.
-import os  # noqa: E402
-
 from hypothesis import settings as _hypothesis_settings  # noqa: E402
 
 from blockplugin import (  # noqa: E402,F401
