@@ -41,7 +41,9 @@ def test_wheel_install_works_from_another_directory(tmp_path):
     outer = [p for p in site.getsitepackages() if Path(p).is_dir()]
     (inner / "zz_test_environment.pth").write_text("".join(f"{p}\n" for p in outer))
     wheel = next(wheels.glob("campaign_assistant-*.whl"))
-    run([*pip, "install", "-q", "--no-deps", str(wheel)], timeout=300)
+    # --ignore-installed: the test environment's own install (seen through the .pth line) is neither
+    # taken as already there nor touched
+    run([*pip, "install", "-q", "--no-deps", "--ignore-installed", str(wheel)], timeout=300)
     check = subprocess.run([*pip, "check"], capture_output=True, text=True)
     missing = [line for line in check.stdout.splitlines() if line.lower().startswith("campaign-assistant")]
     assert missing == [], missing

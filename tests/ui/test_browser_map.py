@@ -167,7 +167,9 @@ def test_a_note_zoomed_in_sends_no_map_picture(served, browser):
     try:
         x, y = T.hex_screen_point(page, frame, grid.pixel(grid.parse("E2519")))
         zoom_in(page, x, y)
-        # the zoomed view's text layer is drawn once it stops changing (a busy machine draws it late)
+        # the zoomed view's text layer is drawn once nothing more arrives over the websocket and it
+        # stops changing (a busy machine sends and draws it late)
+        settle(page, probe, quiet_ms=2500, limit_ms=60_000)
         text_layer, seen = None, page.evaluate(f"() => [...{IMAGES}].map(i => i.src.length)")
         for _ in range(30):
             if seen == text_layer:
