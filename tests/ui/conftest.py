@@ -76,9 +76,38 @@ def browser(playwright_driver):
         raise RuntimeError("no chromium found (install Debian's chromium package)")
     b = playwright_driver.chromium.launch(executable_path=exe, args=T.CHROMIUM_ARGS, headless=True)
     try:
-        yield b
+        yield _ClosingTabs(b)
     finally:
         b.close()
+
+
+class _ClosingTabs:
+    """The browser, whose contexts close their open pages as a player closes a tab (beforeunload
+    runs and Voila's close beacon shuts the page's kernel down) before the context goes. Closed
+    without it, each page's kernel lived until culled and redrew its unseen widgets on every write
+    the next tests made. A test that closes a page otherwise (a vanished tab) closes it first."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def new_context(self, **kwargs):
+        ctx = self._browser.new_context(**kwargs)
+        close = ctx.close
+
+        def close_tabs_then_context(**kw):
+            for page in list(ctx.pages):
+                try:
+                    page.close(run_before_unload=True)
+                    page.wait_for_event("close", timeout=3_000)
+                except Exception:  # noqa: BLE001 - already closed, or it stayed: the context closes it
+                    pass
+            close(**kw)
+
+        ctx.close = close_tabs_then_context
+        return ctx
 
 
 @pytest.fixture(scope="session")
