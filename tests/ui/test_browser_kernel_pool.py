@@ -40,7 +40,7 @@ def new_page(browser):
     return fresh_page(browser, VIEWPORT)
 
 
-RELOADS = 8  # a kernel kept per reload would leave RELOADS - 1 extra: eight show it as plainly as twenty
+RELOADS = 4  # a kernel kept per reload would leave RELOADS - 1 extra: four show it as plainly as twenty
 
 
 def test_reloads_leave_only_the_pool_and_the_open_page(own_server, browser):

@@ -8,7 +8,6 @@ import json
 import signal
 import sys
 
-import nbformat
 import pytest
 
 from assistant.paths import notebooks_dir
@@ -19,6 +18,8 @@ FAKE = "kit_fake_aid_pages"
 
 
 def write_notebook(path, title=None, code="print('hi')"):
+    import nbformat  # here, not at collection: it loads jsonschema's format grammars (1-3 s)
+
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
     if title:
         nb.metadata["title"] = title

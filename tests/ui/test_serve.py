@@ -11,7 +11,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from assistant.paths import notebooks_dir
@@ -104,6 +103,8 @@ def test_serve_bad_input_is_one_line_and_creates_nothing(tmp_path):
 
 
 def test_notebooks_are_thin_and_stored_without_outputs():
+    import nbformat  # in the tests that use it: at collection it loads jsonschema's grammars (1-3 s)
+
     nbs = sorted(notebooks_dir().glob("*.ipynb"))
     assert "campaign.ipynb" in [p.name for p in nbs]
     for p in nbs:
@@ -115,6 +116,7 @@ def test_notebooks_are_thin_and_stored_without_outputs():
 
 
 def test_campaign_notebook_executes_top_to_bottom(tmp_path, monkeypatch, demo_home):
+    import nbformat
     from nbclient import NotebookClient
 
     src = demo_home / "data" / "demo-witp-guadalcanal-1942.campaign"
@@ -176,6 +178,8 @@ def test_home_page_names_any_games_campaign_and_says_why_it_cannot(tmp_path):
 
 
 def test_served_dashboards_keep_the_staged_order_then_campaign_first(tmp_path):
+    import nbformat
+
     from assistant.ui.pages import served_dashboards
 
     for name, title in (("zeta.ipynb", "Zeta"), ("campaign.ipynb", "Campaign"), ("alpha.ipynb", None)):

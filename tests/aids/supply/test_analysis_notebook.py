@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from assistant.aids.supply.frames import bases_frame, trace_frame
@@ -59,6 +58,8 @@ def test_analysis_notebook_executes_top_to_bottom_on_the_served_campaign(tmp_pat
     monkeypatch.setenv("CAMPAIGN_FILE", str(path))
     root = str(Path(__file__).resolve().parents[3])
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    import nbformat  # here, not at collection: it loads jsonschema's format grammars (1-3 s)
+
     nb = nbformat.read(notebooks_dir() / NOTEBOOK, as_version=4)
     NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     code = [c for c in nb.cells if c.cell_type == "code"]
