@@ -23,30 +23,15 @@ from typing import Any, Callable, Optional, Sequence
 from pydantic import ValidationError
 
 from . import commands as cmds
+from . import events as ev
 from . import validate as v
 from .errors import CampaignError, CampaignFileError
-from .events import (
-    CampaignCreated,
-    EventBody,
-    EventRecord,
-    HexCorrected,
-    HexsideCorrected,
-    MapPinned,
-    NoteAdded,
-    Redone,
-    TurnAdvanced,
-    Undone,
-    UnitMoved,
-    UnitPlaced,
-    UnitRemoved,
-    UnitUpdated,
-)
 from .fold import fold
 from .model import CampaignState
 
 MAX_UNDO_LIMIT = 1_000_000
 
-Rebuild = Callable[[Any, CampaignState, cmds.Context], EventBody]
+Rebuild = Callable[[Any, CampaignState, cmds.Context], ev.EventBody]
 REBUILDERS: dict[type, Rebuild] = {}
 
 
@@ -60,35 +45,35 @@ def rebuilds(event_type: type) -> Callable[[Rebuild], Rebuild]:
     return wrap
 
 
-@rebuilds(UnitPlaced)
-def _placed(b: UnitPlaced, s, ctx):
+@rebuilds(ev.UnitPlaced)
+def _placed(b: ev.UnitPlaced, s, ctx):
     u = b.unit
     return cmds.PlaceUnit(side=u.side, kind=u.kind, hex=u.hex, name=u.name, nation=u.nation, attrs=dict(u.attrs),
                           sample=u.sample, category=u.category, id=u.id).build(s, ctx)
 
 
-@rebuilds(UnitMoved)
-def _moved(b: UnitMoved, s, ctx):
+@rebuilds(ev.UnitMoved)
+def _moved(b: ev.UnitMoved, s, ctx):
     return cmds.MoveUnit(unit_id=b.unit_id, hex=b.hex).build(s, ctx)
 
 
-@rebuilds(UnitRemoved)
-def _removed(b: UnitRemoved, s, ctx):
+@rebuilds(ev.UnitRemoved)
+def _removed(b: ev.UnitRemoved, s, ctx):
     return cmds.RemoveUnit(unit_id=b.unit_id).build(s, ctx)
 
 
-@rebuilds(UnitUpdated)
-def _updated(b: UnitUpdated, s, ctx):
+@rebuilds(ev.UnitUpdated)
+def _updated(b: ev.UnitUpdated, s, ctx):
     return cmds.UpdateUnit(unit_id=b.unit_id, changes=dict(b.set)).build(s, ctx)
 
 
-@rebuilds(HexCorrected)
-def _hex(b: HexCorrected, s, ctx):
+@rebuilds(ev.HexCorrected)
+def _hex(b: ev.HexCorrected, s, ctx):
     return cmds.SetHex(label=b.hex, attrs=dict(b.set)).build(s, ctx)
 
 
-@rebuilds(HexsideCorrected)
-def _hexside(b: HexsideCorrected, s, ctx):
+@rebuilds(ev.HexsideCorrected)
+def _hexside(b: ev.HexsideCorrected, s, ctx):
     from ..maps.hexsides import SEPARATOR
 
     parts = b.hexside.split(SEPARATOR)
@@ -97,36 +82,36 @@ def _hexside(b: HexsideCorrected, s, ctx):
     return cmds.SetHexside(a=parts[0], b=parts[1], attrs=dict(b.set)).build(s, ctx)
 
 
-@rebuilds(MapPinned)
-def _pinned(b: MapPinned, s, ctx):
+@rebuilds(ev.MapPinned)
+def _pinned(b: ev.MapPinned, s, ctx):
     if b.pin is None:
         raise CampaignError("a map change must name a map (only its undo returns to the unpinned map)")
     return cmds.PinMap(pin=b.pin).build(s, ctx)
 
 
-@rebuilds(NoteAdded)
-def _note(b: NoteAdded, s, ctx):
+@rebuilds(ev.NoteAdded)
+def _note(b: ev.NoteAdded, s, ctx):
     return cmds.AddNote(text=b.text).build(s, ctx)
 
 
-@rebuilds(TurnAdvanced)
-def _advanced(b: TurnAdvanced, s, ctx):
+@rebuilds(ev.TurnAdvanced)
+def _advanced(b: ev.TurnAdvanced, s, ctx):
     if b.step == "back":
         raise CampaignError("the turn marker goes back only as the undo of an advance")
     return cmds.Advance(to=b.step).build(s, ctx)
 
 
-@rebuilds(Undone)
+@rebuilds(ev.Undone)
 def _undone(b, s, ctx):
     return cmds.Undo().build(s, ctx)
 
 
-@rebuilds(Redone)
+@rebuilds(ev.Redone)
 def _redone(b, s, ctx):
     return cmds.Redo().build(s, ctx)
 
 
-def check_created(b: CampaignCreated) -> None:
+def check_created(b: ev.CampaignCreated) -> None:
     """``campaign_created`` as ``campaign new`` builds it: a known game, its settings, sides and
     calendar, a start on that calendar, an undo limit of 1..MAX_UNDO_LIMIT, a readable map pin."""
     from ..maps import UnknownGame, load_map
@@ -189,7 +174,7 @@ def _texts(x: Any, where: str = "payload") -> None:
             stack.extend((val, f"{at}[{i}]") for i, val in enumerate(y))
 
 
-def check_record(s: Optional[CampaignState], rec: EventRecord, records: Sequence[EventRecord],
+def check_record(s: Optional[CampaignState], rec: ev.EventRecord, records: Sequence[ev.EventRecord],
                  gm: Optional[Any], rng: Optional[random.Random] = None) -> None:
     """Check one event against the state before it (``s``; None for the first event) the way its
     command would; raise CampaignError naming the field."""
@@ -197,14 +182,14 @@ def check_record(s: Optional[CampaignState], rec: EventRecord, records: Sequence
     body = rec.body
     _texts(dict(rec.payload))
     if rec.seq == 1:
-        if not isinstance(body, CampaignCreated):
+        if not isinstance(body, ev.CampaignCreated):
             raise CampaignError(f"the first event must be campaign_created, not {rec.type}")
         check_created(body)
         if rec.turn != body.start.index or rec.side is not None:
             raise CampaignError(f"turn {v.show(rec.turn)} / side {v.show(rec.side)} are not the start "
                                 f"({body.start.index} / None)")
         return
-    if isinstance(body, CampaignCreated) or s is None:
+    if isinstance(body, ev.CampaignCreated) or s is None:
         raise CampaignError("the campaign was already created")
     if rec.turn != s.turn.index:
         raise CampaignError(f"turn {v.show(rec.turn)} is not the turn in force ({s.turn.index})")
@@ -218,13 +203,13 @@ def check_record(s: Optional[CampaignState], rec: EventRecord, records: Sequence
         raise CampaignError(f"side {v.show(rec.side)} is not the side of the event ({v.show(body.side(s))})")
 
 
-def _event(records: Sequence[EventRecord], seq: int) -> EventRecord:
+def _event(records: Sequence[ev.EventRecord], seq: int) -> ev.EventRecord:
     if not 1 <= seq <= len(records):
         raise CampaignError(f"there is no event #{seq}")
     return records[seq - 1]
 
 
-def check_import(records: Sequence[EventRecord], name: str) -> CampaignState:
+def check_import(records: Sequence[ev.EventRecord], name: str) -> CampaignState:
     """Fold ``records``, checking each as its command would; the state after them.
     Raises CampaignFileError ``NAME: event N (TYPE): ...`` for the first one refused."""
     from .mappin import map_for
@@ -236,7 +221,7 @@ def check_import(records: Sequence[EventRecord], name: str) -> CampaignState:
         try:
             check_record(state, rec, records, gm, rng)
             state = fold(state, [rec])  # as Campaign.execute folds each command's event
-            if rec.seq == 1 or isinstance(rec.body, MapPinned):
+            if rec.seq == 1 or isinstance(rec.body, ev.MapPinned):
                 gm = map_for(state.game, state.map_pin)
         except (CampaignError, ValidationError, ValueError, KeyError, IndexError, TypeError,
                 ArithmeticError, AttributeError) as e:
