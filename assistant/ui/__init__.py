@@ -1,11 +1,32 @@
 """Dashboards: ipywidgets + ipyleaflet views over a campaign. Views read state and emit
 commands; they hold no rules (those live below, in ``assistant.rules``).
-``assistant.ui.kit.dashboard(View)`` is how a notebook opens a campaign and shows a view on it."""
+``assistant.ui.kit.dashboard(View)`` is how a notebook opens a campaign and shows a view on it.
 
-from .dashboard import CampaignDashboard, campaign_dashboard
-from .errors import ErrorPanel
-from .kit import CampaignPoller, DashboardPage, attach
-from .mapview import HexDetails, MapView, UnitMark
+The names below are loaded on first use: the Voila server process imports ``assistant.ui.site``
+and needs none of the widgets (nor pandas and networkx behind them)."""
 
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "CampaignDashboard": "dashboard", "campaign_dashboard": "dashboard",
+    "ErrorPanel": "errors",
+    "CampaignPoller": "kit", "DashboardPage": "kit", "attach": "kit",
+    "HexDetails": "mapview", "MapView": "mapview", "UnitMark": "mapview",
+}
 __all__ = ["CampaignDashboard", "CampaignPoller", "DashboardPage", "ErrorPanel", "HexDetails", "MapView",
            "UnitMark", "attach", "campaign_dashboard"]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -1,9 +1,9 @@
 """Run Voila on the dashboards for one campaign file (used by ``campaign serve``, the browser
 tests and the benchmarks).
 
-Voila runs as ``python -m assistant.ui.site`` (Voila's app with our home page at ``/``, the
+Voila runs as ``python -m assistant.ui.siteproc`` (Voila's app with our home page at ``/``, the
 dashboard pages' close beacon made to work, and kernels whose page is gone culled after
-``cull_after`` seconds; see that module) as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
+``cull_after`` seconds; see ``assistant.ui.site``) as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
 shut it down in order), bound to 127.0.0.1, with the notebooks directory as its root and the
 campaign file handed to every kernel in ``CAMPAIGN_FILE``. Nothing is fetched from the network:
 Voila serves the widget JavaScript (ipywidgets, jupyter-leaflet) from the installed lab
@@ -127,7 +127,7 @@ def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size
                   tracebacks: bool = False, cull_after: int = DEFAULT_CULL_AFTER,
                   extra: tuple[str, ...] = ()) -> list[str]:
     cmd = [
-        sys.executable, "-m", "assistant.ui.site", str(notebooks),
+        sys.executable, "-m", "assistant.ui.siteproc", str(notebooks),
         "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
         f"--show_tracebacks={tracebacks}",
         # The key comes in JUPYTER_TOKEN (not on the command line, which other users can read).

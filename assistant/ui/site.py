@@ -1,6 +1,6 @@
 """The served site: Voila with a home page of our own and kernels that are given back.
 
-``python -m assistant.ui.site NOTEBOOKS [voila options]`` runs Voila's own app (``voila.app.Voila``)
+``python -m assistant.ui.siteproc NOTEBOOKS [voila options]`` (``main``) runs Voila's own app (``voila.app.Voila``)
 with these changes, made in ``init_handlers`` and the kernel manager class:
 
 * ``/`` is the campaign's home page (``HomeHandler``): the campaign file, game, scenario and
@@ -480,6 +480,3 @@ def main() -> None:
         watch_parent(int(parent))
     CampaignVoila.launch_instance()
 
-
-if __name__ == "__main__":
-    main()

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.hexes import HexError
+from assistant.hexes import HexError, axial
 from assistant.maps import list_games, load_map
 
 GAMES = list_games()
@@ -85,7 +85,11 @@ def test_range_size_away_from_map_edges(game):
     @given(hex_of(game), st.integers(0, 4))
     def check(h, n):
         rng = g.range(h, n)
-        if all(g.contains(x) for x in __import__("assistant.hexes.axial", fromlist=["disk"]).disk(h, n)):
+        disk = axial.disk(h, n)
+        # The lattice count holds where the disk is on the map and no stated seam link leaves it
+        # (a link is one more neighbour: apto's W5231 reaches a 62nd hex within 4).
+        linked = {x for pair in g.spec.links for x in map(g.parse, pair)}
+        if all(g.contains(x) for x in disk) and not linked & set(disk):
             assert len(rng) == 3 * n * (n + 1) + 1
         assert h in rng and all(g.distance(h, x) <= n for x in rng)
 
@@ -133,3 +137,11 @@ def test_sections_are_joined_without_gaps(game):
     assert off_map  # the map has an edge: there are hexes to check
     holes = [h for h in off_map if all(n in hexes for n in ax.neighbors(h))]
     assert holes == [], [tuple(h) for h in holes[:5]]
+
+
+def test_a_seam_link_within_reach_adds_its_far_end_to_the_range():
+    """apto's map states one adjacency across its seam (W5433-E0734): a range that reaches the near
+    end holds the far end too, one hex more than the lattice's 61 within 4."""
+    g = load_map("apto").grid
+    rng = g.range(g.parse("W5231"), 4)
+    assert g.parse("E0734") in rng and len(rng) == 3 * 4 * 5 + 1 + 1

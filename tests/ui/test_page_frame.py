@@ -8,6 +8,7 @@ import ast
 import html
 import importlib
 import inspect
+import subprocess
 import sys
 from pathlib import Path
 
@@ -200,3 +201,28 @@ def test_no_module_of_the_ui_imports_an_aid():
     assert offenders == {}
     assert "assistant.aids.mapedit.widget" in imported_modules(  # the check sees a relative import
         Path(assistant.ui.__file__).parents[1] / "aids" / "mapedit" / "tab.py", "assistant.aids.mapedit")
+
+
+def test_the_ui_package_names_load_on_first_use_and_all_of_them_exist():
+    """``assistant.ui`` loads its widgets lazily (the Voila server process imports ``assistant.ui.site``
+    and needs none of them): every name it exports is there, in ``dir()``, and an unknown one is an
+    AttributeError."""
+    import assistant.ui as ui
+
+    assert sorted(ui.__all__) == sorted(ui._EXPORTS)
+    for name in ui.__all__:
+        assert getattr(ui, name) is getattr(importlib.import_module(f"assistant.ui.{ui._EXPORTS[name]}"), name)
+        assert name in dir(ui)
+    with pytest.raises(AttributeError, match="no_such_widget"):
+        ui.no_such_widget  # noqa: B018
+
+
+def test_the_voila_server_process_imports_no_widget_and_no_pandas():
+    """The server process's imports are its start-up time: ``assistant.ui.siteproc`` brings in neither
+    the dashboards nor pandas, nor jsonschema's IRI grammar."""
+    code = ("import sys, assistant.ui.siteproc; "
+            "print(sorted(m for m in ('pandas', 'networkx', 'assistant.ui.dashboard', 'ipywidgets', "
+            "'rfc3987_syntax') if sys.modules.get(m) is not None))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
