@@ -233,9 +233,14 @@ class MapView:
         else:
             size = self._size_hint
         zoom = self.frame.fit_zoom(*size)
+        unchanged = tuple(m.center) == tuple(self.frame.center) and m.zoom == zoom
         with m.hold_sync():
             m.center = self.frame.center
             m.zoom = zoom
+        if unchanged:
+            # The page's view can be ahead of the kernel's record of it (a wheel zoom not yet
+            # reported): setting equal values sends nothing, so send them outright.
+            m.send_state(["center", "zoom"])
 
     def hex_at_latlng(self, lat: float, lng: float) -> Optional[str]:
         h = self.grid.hex_at(*to_board(lat, lng))

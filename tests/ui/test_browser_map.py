@@ -142,7 +142,7 @@ def test_legend_on_the_map_and_fit_map_after_zooming(served, browser):
         assert zoomed[2] - zoomed[0] > 4 * (whole[2] - whole[0])
         page.click(".ca-fit-map")
         page.wait_for_function(f"w => {{ const r = {IMAGES}[0].getBoundingClientRect(); "
-                               "return Math.abs(r.width - w) < 2; }", arg=whole[2] - whole[0], timeout=15_000)
+                               "return Math.abs(r.width - w) < 2; }", arg=whole[2] - whole[0], timeout=45_000)
         page.wait_for_timeout(500)
         fit = board_rect(page)
         assert m[0] - 1 <= fit[0] and fit[2] <= m[2] + 1 and m[1] - 1 <= fit[1] and fit[3] <= m[3] + 1

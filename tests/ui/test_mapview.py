@@ -263,6 +263,16 @@ def test_fit_button_shows_the_whole_map_at_the_page_size(mv):
     assert f.width * 2 ** mv.map.zoom <= 1000 and f.height * 2 ** mv.map.zoom <= 620
 
 
+def test_fit_sends_the_whole_map_view_even_when_the_kernel_thinks_it_is_shown(mv, monkeypatch):
+    """The page may have zoomed in before the kernel heard of it: Fit map then finds the whole-map
+    view already recorded, and must still send it (an equal value set on a trait sends nothing)."""
+    mv.fit_button.click()
+    sent = []
+    monkeypatch.setattr(mv.map, "send_state", lambda key=None: sent.append(key))
+    mv.fit_button.click()
+    assert ["center", "zoom"] in sent  # (hold_sync also sends what changed: nothing)
+
+
 # ----- a legend on the map -------------------------------------------------------------------
 def test_map_legend_names_the_marker_colours_and_the_plus_suffix(mv):
     from assistant.ui.mapview import side_colour
