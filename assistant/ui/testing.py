@@ -112,13 +112,22 @@ MAP_READY_JS = (f"(() => {{ const i = {BOARD_IMG}; return i && i.complete && i.n
 TRIVIAL_READY_JS = "document.querySelector('.ca-trivial')"
 
 
-def hex_screen_point(page, frame, xy: tuple[float, float]) -> tuple[float, float]:
-    """Page coordinates of board point ``xy``, from where the board image is drawn."""
-    r = page.evaluate(f"() => {{ const b = {BOARD_IMG}.getBoundingClientRect(); "
-                      "return [b.left, b.top, b.width, b.height]; }")
-    left, top, width, height = r
+def board_box(page) -> tuple[float, float, float, float]:
+    """Where the board image is drawn on the page: left, top, width, height."""
+    return tuple(page.evaluate(f"() => {{ const b = {BOARD_IMG}.getBoundingClientRect(); "
+                               "return [b.left, b.top, b.width, b.height]; }"))
+
+
+def screen_point(box, frame, xy: tuple[float, float]) -> tuple[float, float]:
+    """Page coordinates of board point ``xy`` with the board drawn at ``box`` (``board_box``)."""
+    left, top, width, height = box
     return (left + (xy[0] - frame.x0) / frame.width * width,
             top + (xy[1] - frame.y0) / frame.height * height)
+
+
+def hex_screen_point(page, frame, xy: tuple[float, float]) -> tuple[float, float]:
+    """Page coordinates of board point ``xy``, from where the board image is drawn now."""
+    return screen_point(board_box(page), frame, xy)
 
 
 def click_hex(page, frame, grid, label: str) -> None:

@@ -426,9 +426,10 @@ def test_whole_map_choropleth_in_the_browser(overlay_site, browser, geometry):
         status = _status_like_the_notebook(grid)
         misses = []
         sample = grid.all_hexes[::17]
+        box = T.board_box(page)  # the board stays put while the hexes are read
         for h in sample:
             label = grid.label(h)
-            x, y = T.hex_screen_point(page, frame, grid.pixel(h))
+            x, y = T.screen_point(box, frame, grid.pixel(h))
             p = (round(x), round(y))
             blends = {cat: tuple(0.55 * int(c[i:i + 2], 16) + 0.45 * u
                                  for i, u in zip((1, 3, 5), under.getpixel(p)))

@@ -80,7 +80,7 @@ def test_a_page_that_vanishes_without_beforeunload_is_culled_even_while_the_camp
     that kernel redraw its (now unseen) widgets."""
     home = tmp_path / "cull-home"
     file = copy_demo(demo_home, home)
-    served = start_serve(home, str(file), "--cull-after", "20")
+    served = start_serve(home, str(file), "--cull-after", "10")  # the least the CLI takes
     try:
         assert wait_until(lambda: len(kernel_pids(served.home)) == POOL, 120), kernel_pids(home)
         ctx, page, probe = new_page(browser)
@@ -98,8 +98,8 @@ def test_a_page_that_vanishes_without_beforeunload_is_culled_even_while_the_camp
             writes += 1
             return len(kernel_pids(home)) <= POOL
 
-        assert wait_until(culled, 150, interval=3), kernel_pids(home)
-        assert writes >= 5  # the kernel was culled although the campaign kept changing under it
+        assert wait_until(culled, 150, interval=2), kernel_pids(home)
+        assert writes >= 4  # the kernel was culled although the campaign kept changing under it
     finally:
         code = served.stop()
     assert code == 0, "".join(served.output)
