@@ -140,6 +140,12 @@ def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size
         f"--MappingKernelManager.cull_idle_timeout={max(0, int(cull_after))}",
         f"--MappingKernelManager.cull_interval={cull_interval(int(cull_after))}",
     ]
+    if os.name == "posix":
+        # Kernels talk to the server over Unix sockets in the server's runtime folder, not TCP ports:
+        # a port is picked free and bound later, so kernels starting at once (two servers, many
+        # pages) can be handed the same one, and a page then waits a minute for a kernel that never
+        # answers. (Nothing else on the machine can reach them either.)
+        cmd.append("--KernelManager.transport=ipc")
     if not tracebacks:  # a failing cell shows one line (no paths, no traceback); the log has the rest
         cmd.append(f"--VoilaExecutor.cell_error_instruction={CELL_ERROR}")
     if preheat:

@@ -15,7 +15,7 @@ import pytest
 
 from assistant.paths import notebooks_dir
 from assistant.ui.pages import find_dashboards
-from uikit import campaign_cli, kernels_of, start_serve
+from uikit import campaign_cli, kernel_pids, kernels_of, start_serve
 
 pytestmark = [pytest.mark.serves, pytest.mark.timeout(240)]
 
@@ -64,6 +64,14 @@ def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
         info = json.loads(campaign_cli("info", str(served.file), "--json", home=home).stdout)
         assert info["turn"] != "G/T 4/8/42" and info["turn"] in fetch(served.home_url)[1]
         assert kernels_of(home)
+        # The kernels (here the preheated one) talk to Voila over Unix sockets, not TCP ports that
+        # kernels starting at once could be handed twice (their connection file says which).
+        pids = kernel_pids(home)
+        assert pids
+        for pid in pids:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+            connection = json.loads(Path(argv[argv.index("-f") + 1]).read_text())
+            assert connection["transport"] == "ipc", connection
     finally:
         code = served.stop()
     out = "".join(served.output)
