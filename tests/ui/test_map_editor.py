@@ -147,22 +147,16 @@ def done_with(page, probe) -> None:
     page.close()
 
 
-def strike_distance(ctx, served, frame, grid, side, target, name) -> str:
-    """The strike dashboard's reach list for ``target`` (a fresh page; screenshot ``name``)."""
+def strike_page(ctx, served, frame, grid, side, target):
+    """The strike dashboard with ``target`` chosen for ``side`` (left open: it redraws its reach list
+    when the campaign changes)."""
     page, probe = visit(ctx, url(served, "strike.ipynb"))
-    try:
-        page.wait_for_selector(".ca-strike-side select", timeout=30_000)
-        choose(page, ".ca-strike-side", f"({side})")
-        T.click_hex(page, frame, grid, target)
-        wait_text(page, ".ca-strike-target", target)
-        page.wait_for_selector(".ca-strike-item", timeout=60_000)
-        reach = text_of(page, ".ca-strike-reach")
-        shot(page, name)
-    except BaseException:
-        shot(page, "mapedit-failed")
-        raise
-    done_with(page, probe)
-    return reach
+    page.wait_for_selector(".ca-strike-side select", timeout=30_000)
+    choose(page, ".ca-strike-side", f"({side})")
+    T.click_hex(page, frame, grid, target)
+    wait_text(page, ".ca-strike-target", target)
+    page.wait_for_selector(".ca-strike-item", timeout=60_000)
+    return page, probe
 
 
 def zoom_in_on(page, frame, grid, label: str, steps: int = 6) -> None:
@@ -239,7 +233,9 @@ def test_paint_jungle_a_mountain_hexside_and_import_a_table_and_the_aids_answer_
     unit_side, unit_hex, run, hq = demo_overland(served.file)
     ctx = browser.new_context(viewport=VIEWPORT)
     try:
-        reach = strike_distance(ctx, served, frame, grid, side, target, "mapedit-01-strike-before")
+        kpage, kprobe = strike_page(ctx, served, frame, grid, side, target)
+        reach = text_of(kpage, ".ca-strike-reach")
+        shot(kpage, "mapedit-01-strike-before")
         assert f"{before:g} MP" in reach, reach
 
         # The supply page, left open: the unit inland is isolated, its way's ground MP unknown [29.7].
@@ -316,7 +312,10 @@ def test_paint_jungle_a_mountain_hexside_and_import_a_table_and_the_aids_answer_
                               if it.unit == item.unit)
         after = after_item.distance
         assert before < after <= before + entry_mp(served.file, target), (before, after)
-        reach = strike_distance(ctx, served, frame, grid, side, target, "mapedit-06-strike-after")
+        # The strike page, open since the start, has redrawn its reach list.
+        wait_text(kpage, ".ca-strike-reach", f"{after:g} MP", timeout_ms=60_000)
+        reach = text_of(kpage, ".ca-strike-reach")
+        shot(kpage, "mapedit-06-strike-after")
         assert f"{after:g} MP" in reach and after_item.range_class in reach, reach
 
         # Undone from the command line: first the table (the unit is isolated again) ...
@@ -325,8 +324,9 @@ def test_paint_jungle_a_mountain_hexside_and_import_a_table_and_the_aids_answer_
         done_with(spage, sprobe)
         # ... then the hexside: the strike is as before.
         undo(served)
-        reach = strike_distance(ctx, served, frame, grid, side, target, "mapedit-07-strike-undone")
-        assert f"{before:g} MP" in reach, reach
+        wait_text(kpage, ".ca-strike-reach", f"{before:g} MP", timeout_ms=60_000)
+        shot(kpage, "mapedit-07-strike-undone")
+        done_with(kpage, kprobe)
     except BaseException:
         for p in ctx.pages:
             shot(p, "mapedit-failed")
