@@ -105,7 +105,7 @@ def test_every_rule_reference_is_a_rule_of_the_rulebook(game):
     assert missing == {}, f"{game}: rule references the rulebook does not number: {missing}"
 
 
-def test_the_numbering_read_tells_rules_from_non_rules():
+def test_the_rulebook_numbering_read_tells_rules_from_non_rules():
     """What the check compares against: rules the text numbers are in, others are not."""
     assert {"5.14.3", "32.7"} <= numbered("witp") and "5.14.9" not in numbered("witp")
     assert "4.16" in numbered("apto") and "4.99" not in numbered("apto")
