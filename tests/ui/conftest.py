@@ -115,13 +115,14 @@ def demo_server(tmp_path_factory):
     """``campaign serve --demo`` in a home of its own, started once for the browser tests that run in
     this process (under pytest-xdist: once per worker). Tests take it through ``served``.
 
-    A test closes its browser contexts without the page's close beacon, so the kernels of its pages
-    would stay until culled; ``--cull-after`` 20 s (not the default 5 minutes) keeps them from piling
-    up under the next tests. Tests of the beacon and of culling have servers of their own."""
+    It culls as a player's server does (after 5 minutes): a test's pages go with their close beacon
+    (``browser``), which stops their kernels at once, and a short cull time would also stop the kernel
+    of a page still loading on a busy machine. Tests of the beacon and of culling have servers of their
+    own."""
     from uikit import start_serve
 
     home = tmp_path_factory.mktemp("served-demo-home")
-    s = start_serve(home, "--demo", "--cull-after", "20")
+    s = start_serve(home, "--demo")
     yield s
     code = s.stop()
     assert code == 0, "".join(s.output)
