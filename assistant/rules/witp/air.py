@@ -1,5 +1,5 @@
 """witp air rules for the strike plotter (``RULES``): reach in air MP [5.1.8], range classes
-[4.1], [5.14], [5.15], base capacity and bomber minimums [4.3.1], [4.3.2], [11.5], [32.2.2], the
+[4.1], [5.14], [5.15], staging capacity [5.14.3], base capacity and bomber minimums [4.3.1], [4.3.2], [11.5], [32.2.2], the
 L1-L20 checklist (``legality.py``), the Air Point Availability Table [9.0] (``apat.py``),
 interception exposure [5.3], [6.1], and the resolutions the text fixes: the extended-range return
 roll [6.3.3], strategic mining [56.4.2], [56.4.3], 901st NAU escort steps [57.1.1] and inoperable
@@ -143,6 +143,8 @@ class WitpAirRules:
             self._strengths(plan, u, item, b)
         for hex_, b in bases.items():
             self._capacity(world, plan, hex_, b, a)
+        if staging:
+            self._staging_capacity(world, plan, units, str(staging), a)
         a.findings += plan_checks(world, plan, units)
         self._apat(world, plan, units, items, bases, a)
         self._exposure(world, plan, a, high)
@@ -266,6 +268,10 @@ class WitpAirRules:
             item.findings.append(Finding("error", "[5.14]", f"no airbase at staging hex {stg}"))
         elif ab.damage:
             item.findings.append(Finding("error", "[5.14]", f"staging airbase {stg} is damaged ({ab.damage})"))
+        if u.carrier or str(u.attr("bomber_class", "")).lower() == "b29":
+            who = "carrier-based APs [5.14.7]" if u.carrier else "US B-29s [5.14]"
+            item.findings.append(Finding("error", "[5.14]", f"{u.id}: {who} may not stage; judged on the direct flight"))
+            return
         if u.normal is None:
             return
         c1, c2 = range_class(leg1, u.normal, u.extended), range_class(leg2, u.normal, u.extended)
@@ -279,6 +285,33 @@ class WitpAirRules:
                                         "; extended combat values" if ext else "; normal combat values")))
         item.findings.append(Finding("warning", "[5.14.5]", "staging strikes are at extended range for combat losses [6.3.3]"))
         item.extra["extended_losses"] = True
+        if not bad:
+            _flown_by_staging(item, stg)
+
+    def _staging_capacity(self, world: World, plan: StrikePlan, units: list[AirUnit], stg: str, a: Assessment) -> None:
+        """[5.14.3] "The number of AP's which may use an airbase to stage through is limited by that
+        forward airbase's level" (5 APs per level [4.3.1], after damage [11.5]); "AP's at a staging
+        airbase do not count against staging missions"."""
+        ab = airbase_at(world, stg)
+        if ab is None:
+            return
+        staged = [u for u in units if u.piece.hex != stg]
+        if ab.level is None:
+            a.findings.append(Finding("question", "[5.14.3]", f"staging airbase {stg}: level not entered; "
+                                      "how many APs it may stage is unchecked"))
+            return
+        if any(u.count is None for u in staged):
+            a.findings.append(Finding("question", "[5.14.3]", "AP count (count) not entered for "
+                                      f"{', '.join(u.id for u in staged if u.count is None)}: staging limit unchecked"))
+            return
+        lvl = M.operating_level(ab.level, ab.damage)
+        cap = M.capacity(lvl)
+        n = sum(u.count for u in staged)
+        level = f"Level {ab.level}" + (f" at {ab.damage}, operating as Level {lvl} [11.5]" if lvl != ab.level else "")
+        ok = n <= cap
+        a.findings.append(Finding("info" if ok else "error", "[5.14.3]",
+                                  f"{n} AP staging through {stg} ({level}): {'within' if ok else 'over'} its "
+                                  f"capacity {cap} AP"))
 
     def _strengths(self, plan: StrikePlan, u: AirUnit, item: StrikeItem, b: dict[str, Any]) -> None:
         """Strengths at the range class (extended values at extended/extreme range, or a staging
@@ -591,6 +624,22 @@ class WitpAirRules:
             res.changes.append({"unit": ab.piece.id, "set": {"damage": level, "s_results": s_count}, "before": before})
         else:
             res.findings.append(Finding("info", "[11.5]", f"{plan.target}: mark the airfield {level} (no airfield piece to change)"))
+
+
+def _flown_by_staging(item: StrikeItem, stg: str) -> None:
+    """[5.14] a strike flown by staging is judged by its two legs [5.14.1], not by the direct
+    distance: the direct range class's finding (``_classify``: [4.1], [6.3.3] or [5.15], each
+    opening with the distance) becomes a note."""
+    d = item.distance
+    if d is None:
+        return
+    head = f"{d:g} MP "
+    direct = [f for f in item.findings if f.rule in ("[4.1]", "[6.3.3]", "[5.15]") and f.text.startswith(head)]
+    if not direct:
+        return
+    item.findings = [f for f in item.findings if f not in direct]
+    item.extra.pop("extreme_column", None)
+    item.findings.insert(0, Finding("info", "[5.14]", f"direct flight {d:g} MP; flown by staging via {stg} instead"))
 
 
 def _passes(world: World) -> bool:
