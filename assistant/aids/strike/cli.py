@@ -17,7 +17,7 @@ from ...campaign import validate as v
 from ...campaign.world import world_of
 from ...cli.common import FILE, CliError, add_command, done, emit, opened
 from .commands import ResolveStrike
-from .engine import assess, plan_of, reach, tables_from
+from .engine import StrikeNeeds, assess, plan_of, reach, tables_from
 from .events import strike_log
 
 
@@ -78,7 +78,10 @@ def cmd_strike(args) -> None:
                        target_unit=args.target_unit, options=options)
         if args.resolve:
             rng = random.Random(args.seed) if args.seed is not None else None
-            rec = c.execute(ResolveStrike(plan=plan, dice=_dice(args.dice), tables=tables), rng=rng)
+            try:
+                rec = c.execute(ResolveStrike(plan=plan, dice=_dice(args.dice), tables=tables), rng=rng)
+            except StrikeNeeds as e:
+                raise CliError(e.text("cli")) from None
             res = rec.body.resolution
             done(args, c, rec, lambda d: "\n".join([f"strike {rec.body.strike_id} on {plan.target} (#{rec.seq})",
                                                     f"dice: {' '.join(map(str, res['dice']))}", *res["outcome"]]))

@@ -34,7 +34,7 @@ from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_order, text_style, unit_marks
 from .commands import ResolveStrike
-from .engine import _wrap, air_rules, assess, plan_of, reach
+from .engine import StrikeNeeds, _wrap, air_rules, assess, needs, plan_of, reach
 from .events import strike_log
 
 NAMESPACE = "strike"
@@ -319,6 +319,7 @@ class StrikeWidget(Page):
                 raise CampaignError("choose at least one launching air unit")
             a = assess(self.world(), plan)
             needed = _wrap(air_rules(self.campaign.game).dice_needed, self.world(), plan)
+            short = needs(self.world(), plan)
         except CampaignError as e:
             self.fail(e)
             return None
@@ -345,7 +346,9 @@ class StrikeWidget(Page):
             self.findings.value += (f"<div class='ca-strike-exposure'><b>Interception exposure</b>: {len(at)} enemy "
                                     f"base(s)/CAP ({esc(', '.join(sorted(at)))}) marked on the map"
                                     + (f"; {len(exposed)} route hex(es) exposed, shaded" if exposed else "") + "</div>")
-        if needed:
+        if short is not None:
+            self.dice_note.value = f"<div class='ca-strike-needs'>{esc(short.text('page'))}</div>"
+        elif needed:
             self.dice_note.value = ("<div>Dice, in this order:</div><ol class='ca-strike-dice-list'>"
                                     + "".join(f"<li>{esc(n)}</li>" for n in needed) + "</ol>")
         else:
@@ -426,6 +429,9 @@ class StrikeWidget(Page):
             elif dice is not None:
                 faces = list(dice)
             rec = self.campaign.execute(ResolveStrike(plan=self.plan(), dice=faces))
+        except StrikeNeeds as e:
+            self.fail(CampaignError(e.text("page")))
+            return None
         except CampaignError as e:
             self.fail(e)
             return None

@@ -26,7 +26,7 @@ from typing import Any, Optional, Sequence
 
 from ..hexnet import truthy
 from ..odds import as_json
-from ..strike import Assessment, Finding, Resolution, StrikeItem, StrikePlan
+from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
 from . import bombing as bt
 from .aircombat import ABORT, HIT, OUTCOMES, Attack, attack_dist, attack_result, check_targeting, return_fire_result
@@ -460,7 +460,20 @@ class AptoAirRules:
             return [f"2d6: Bombing Table, {plan.target} [2.5]"]
         return []
 
+    def missing(self, world: World, plan: StrikePlan) -> Optional[Unresolvable]:
+        """[2.5] a strategic bombing reads its result off the Bombing Table, which the text does not
+        print: the player enters the table, or the printed result (option ``result``)."""
+        if plan.mission == "strategic_bombing" and _opt(plan, "result") is None and not world.tables.get(bt.TABLE):
+            return Unresolvable("strategic bombing is read off the Bombing Table [2.5]",
+                                [Need("table", bt.TABLE, "the Bombing Table", "[2.5]"),
+                                 Need("option", "result", "the printed Bombing Table result", "[2.5]", "EPs|-|EPs*")],
+                                any_of=True)
+        return None
+
     def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
+        need = self.missing(world, plan)
+        if need is not None:
+            raise need
         res = Resolution(plan=plan, dice=tuple(dice))
         need = self.dice_needed(world, plan)
         count = sum(2 if n.startswith("2d6") else 1 for n in need)

@@ -21,7 +21,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..strike import Assessment, Finding, Resolution, StrikeItem, StrikePlan
+from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
 from . import airmath as M
 from . import apat as A
@@ -514,8 +514,43 @@ class WitpAirRules:
                 out.append((f"{n}d6: inoperable APs at {plan.target}, {new} [11.5]", ("damage", new)))
         return out
 
+    def missing(self, world: World, plan: StrikePlan) -> Optional[Unresolvable]:
+        """What the player must enter before the plan resolves: the Resource hex's value [56.4.2]
+        or the port's size [56.4.3] for strategic mining; the Air Point Availability Table or its
+        printed percentage when the table must be rolled [9.0]; and, when the plan asks the rules
+        for nothing they resolve, the Bombardment of Ports & Airbases Table result [11.5] or the
+        APs lost in air-to-air/AA combat [6.3] (the rest of a strike is resolved at the table)."""
+        plan = _normal(plan)
+        a = self.assess(world, plan)
+        if plan.mission == "mining" and plan.options.get("resource_value",
+                                                         world.graph.nodes[plan.target].get("resource_value")) is None:
+            return Unresolvable("strategic mining", [Need("option", "resource_value", "the Co-Prosperity Sphere "
+                                                          "Resource hex's value", "[56.4.2]", "N")])
+        if plan.mission == "port_mining" and plan.options.get("port") in (None, ""):
+            return Unresolvable("port mining", [Need("option", "port", "the mined port's size", "[56.4.3]",
+                                                     "|".join(M.PORT_MINING_VALUE))])
+        if "apat" in a.extra and plan.options.get("apat_percent") is None and not world.tables.get(A.TABLE):
+            return Unresolvable("the Air Point Availability Table must be rolled [9.0]",
+                                [Need("table", A.TABLE, "the Air Point Availability Table", "[9.0]"),
+                                 Need("option", "apat_percent", "the printed percentage", "[9.0]", "N")], any_of=True)
+        asked = (self._rolls(world, plan) or ("apat" in a.extra and plan.options.get("apat_percent") is not None)
+                 or plan.options.get("damage_result") is not None
+                 or any(str(k).startswith("eliminated.") for k in plan.options))
+        if asked:
+            return None
+        needs = []
+        if airbase_at(world, plan.target) is not None:
+            needs.append(Need("option", "damage_result", "the result read off the Bombardment of Ports & Airbases "
+                              "Table", "[11.5]", "S|D1|D2|D3|D4"))
+        unit = a.items[0].unit if a.items else "UNIT"
+        needs.append(Need("option", f"eliminated.{unit}", f"the APs {unit} lost in air-to-air or AA combat", "[6.3]", "N"))
+        return Unresolvable(f"nothing for the rules to resolve in this {plan.mission or 'strike'}", needs, any_of=True)
+
     def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
         plan = _normal(plan)
+        need = self.missing(world, plan)
+        if need is not None:
+            raise need
         a = self.assess(world, plan)
         rolls = self._rolls(world, plan)
         res = Resolution(plan=plan, dice=tuple(int(d) for d in dice))
@@ -550,8 +585,6 @@ class WitpAirRules:
                 _lose(world, item.unit, lost, res, f"{item.unit}: {lost} eliminated [6.3]")
         if "damage" not in {w for _, (w, _) in rolls} and plan.options.get("damage_result") is not None:
             self._resolve_damage(world, plan, None, [], res)
-        if not res.outcome:
-            res.outcome.append("nothing to resolve")
         return res
 
     def _resolve_apat(self, world, plan, a, unit, dr, res) -> None:
