@@ -72,6 +72,20 @@ def odds_html(odds: Optional[dict]) -> str:
     return "<table class='ca-strike-odds'><tr><th>outcome</th><th>exact</th><th>p</th></tr>" + "".join(rows) + "</table>"
 
 
+def option_items(text: str) -> list[str]:
+    """The Options field's ``key=value, key=value`` items; a piece with no ``=`` after an item
+    continues that item's value (``assign=p40>ki48,zero>p40`` is one option)."""
+    out: list[str] = []
+    for piece in text.split(","):
+        if not piece.strip():
+            continue
+        if "=" not in piece and out:
+            out[-1] += "," + piece.strip()
+        else:
+            out.append(piece.strip())
+    return out
+
+
 def exposure_hexes(data: Any, is_hex) -> tuple[set[str], set[str]]:
     """The hexes an exposure structure from the rules names: (interceptor hexes, exposed hexes).
     Strings under ``HEX_KEYS`` are where interceptors stand; every other hex label is exposed."""
@@ -305,7 +319,7 @@ class StrikeWidget(Page):
                        units=list(self.launch.value), mission=self.mission.value or None,
                        altitude=self.altitude.value.strip() or None, escorts=list(self.escorts.value),
                        night=self.night.value, target_unit=self.target_unit.value or None,
-                       options=validate.key_values([x for x in self.options.value.split(",") if x.strip()], "option"))
+                       options=validate.key_values(option_items(self.options.value), "option"))
 
     def assess(self) -> Optional[Assessment]:
         """Assess the plan: findings with rules, odds, exposure drawn, dice needed."""
