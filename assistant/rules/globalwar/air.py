@@ -343,6 +343,9 @@ class GlobalWarAir:
             out.append(Finding("error", "17.6.2" if raid.atomic else "17.3.A",
                                f"{plan.target} holds no {what}: LRBs may only attack "
                                f"{'those' if raid.atomic else 'Industrial Hexes and ADs'}"))
+        if not raid.targets and raid.ads and not raid.atomic:
+            out.append(Finding("warning", "17.3.A", f"{plan.target} holds ADs but no Industrial Hex: the LRBs may attack "
+                                                    "the ADs; no PP can be lost"))
         for t in raid.targets:
             if t.side == plan.side:
                 out.append(Finding("error", "17.3.A", f"{t.kind} {t.id} at {plan.target} is {plan.side}'s own"))
@@ -392,6 +395,8 @@ class GlobalWarAir:
                 return {"bomb gets through" if through else "bomb stopped": Fraction(1)}
             if len(gone) >= len(raid.lrbs):
                 return {"no LRB survives": Fraction(1)}
+            if not raid.targets:
+                return {"no PP (no Industrial Hex)": Fraction(1)}
             s = raid.surviving_strength(gone)
 
             def pp(d: int):
@@ -426,7 +431,7 @@ class GlobalWarAir:
         if raid.ads:
             out.append(f"1d6: AD-to-LRB CRT, {len(raid.ads)} AD ({raid.ad_strength}) vs {len(raid.lrbs)} LRB "
                        f"({raid.lrb_defence}), column {raid.differential:+d} [17.3.1.B]")
-        if not raid.atomic:
+        if not raid.atomic and raid.targets:
             out.append(f"1d6: LRB CRT, surviving LRB strength{'' if raid.ads else ' ' + str(raid.surviving_strength(set()))} "
                        f"[17.3.1.C]{' (unused if no LRB survives)' if raid.ads else ' [17.3.3]'}")
         return out
@@ -440,6 +445,9 @@ class GlobalWarAir:
             if isinstance(d, bool) or not isinstance(d, int) or d not in T.DIE:
                 raise ValueError(f"die {d!r} is not a face of a d6")
         raid = self.raid(world, plan)
+        if not raid.atomic and not raid.targets and not raid.ads:
+            raise ValueError(f"{plan.target} holds no Industrial Hex or AD: LRBs may only attack Industrial Hexes "
+                             "and ADs [17.3.A]")
         res = Resolution(plan=plan, dice=dice)
         rolls = list(dice)
         gone: set[str] = set()
@@ -467,6 +475,10 @@ class GlobalWarAir:
             return res
         if not survivors:
             res.outcome.append("no LRB survives: the Industrial Hex loses nothing [17.3.1.C]")
+            return res
+        if not raid.targets:  # ADs only: LRBs may only attack Industrial Hexes and ADs [17.3.A]
+            res.outcome.append(f"no Industrial Hex at {plan.target}: no PP lost; LRBs attack only Industrial Hexes "
+                               "and ADs [17.3.A]")
             return res
         d = rolls.pop(0)
         s = raid.surviving_strength(gone)
