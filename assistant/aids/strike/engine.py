@@ -114,6 +114,23 @@ def _need_text(n, surface: str) -> str:
     return f"give {n.title} with --option {n.name}={value} {n.rule}"
 
 
+def odds_rows(odds: Any, label: str = "") -> list[tuple[str, Optional[str], Optional[float]]]:
+    """The rules' odds, however nested (``{outcome: {"p", "fraction"}}``, or groups of those:
+    globalwar's ``ad_vs_lrb`` and ``pp_lost``, apto's engagement per unit), as rows
+    ``(label, exact fraction, p)``; a nested group's label is its keys joined by " / ". A value
+    that is not odds is a row with its text and no p."""
+    if isinstance(odds, dict) and "p" in odds:
+        return [(label, str(odds.get("fraction", "")), float(odds["p"]))]
+    if isinstance(odds, dict):
+        out = []
+        for k, v in odds.items():
+            out += odds_rows(v, f"{label} / {k}" if label else str(k))
+        return out
+    if isinstance(odds, (list, tuple)):
+        return [(label, ", ".join(str(x) for x in odds), None)]
+    return [(label, None if odds is None else str(odds), None)]
+
+
 def _wrap(fn, *args, **kw):
     try:
         return fn(*args, **kw)

@@ -34,7 +34,7 @@ from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_order, text_style, unit_marks
 from .commands import ResolveStrike
-from .engine import StrikeNeeds, _wrap, air_rules, assess, needs, plan_of, reach
+from .engine import StrikeNeeds, _wrap, air_rules, assess, needs, odds_rows, plan_of, reach
 from .events import strike_log
 
 NAMESPACE = "strike"
@@ -59,16 +59,16 @@ HEX_KEYS = ("hex", "base", "from", "at")  # where an interceptor stands; other h
 
 
 def odds_html(odds: Optional[dict]) -> str:
-    """``{outcome: {"p", "fraction"}}`` as a small table (exact fraction and float)."""
+    """The rules' odds (``{outcome: {"p", "fraction"}}``, or groups of them: ``odds_rows``) as a
+    small table (exact fraction and float), nested groups labelled by their keys."""
     if not odds:
         return ""
     rows = []
-    for k, o in odds.items():
-        if isinstance(o, dict) and "p" in o:
-            rows.append(f"<tr><td>{esc(k)}</td><td><code>{esc(o.get('fraction', ''))}</code></td>"
-                        f"<td>{float(o['p']):.3f}</td></tr>")
+    for label, frac, p in odds_rows(odds):
+        if p is not None:
+            rows.append(f"<tr><td>{esc(label)}</td><td><code>{esc(frac)}</code></td><td>{p:.3f}</td></tr>")
         else:
-            rows.append(f"<tr><td>{esc(k)}</td><td colspan=2>{esc(o)}</td></tr>")
+            rows.append(f"<tr><td>{esc(label)}</td><td colspan=2>{esc(frac or '-')}</td></tr>")
     return "<table class='ca-strike-odds'><tr><th>outcome</th><th>exact</th><th>p</th></tr>" + "".join(rows) + "</table>"
 
 
