@@ -28,7 +28,7 @@ from typing import Any, Optional, Sequence
 
 from .. import odds
 from ..hexnet import truthy
-from ..strike import Assessment, Finding, Resolution, StrikeItem, StrikePlan
+from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
 from . import airtables as T
 from .airpath import Flight, flight
@@ -436,7 +436,25 @@ class GlobalWarAir:
                        f"[17.3.1.C]{' (unused if no LRB survives)' if raid.ads else ' [17.3.3]'}")
         return out
 
+    def missing(self, world: World, plan: StrikePlan) -> Optional[Unresolvable]:
+        """The printed CRTs the raid reads and the text does not hold: the Air Defense to LRB CRT
+        when ADs defend [17.3.1.B], the LRB CRT when LRBs attack an Industrial Hex [17.3.1.C]."""
+        if _mission(plan.mission) == TRANSFER:
+            return None
+        raid = self.raid(world, plan)
+        if not raid.lrbs:
+            return None
+        needs = []
+        if raid.ads and not world.tables.get(T.AD_LRB_CRT):
+            needs.append(Need("table", T.AD_LRB_CRT, "the Air Defense to LRB CRT", "[17.3.1.B]"))
+        if raid.targets and not raid.atomic and not world.tables.get(T.LRB_CRT):
+            needs.append(Need("table", T.LRB_CRT, "the LRB CRT", "[17.3.1.C]"))
+        return Unresolvable("the raid is read off the printed CRTs", needs) if needs else None
+
     def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
+        need = self.missing(world, plan)
+        if need is not None:
+            raise need
         needed = self.dice_needed(world, plan)
         dice = tuple(dice)
         if len(dice) != len(needed):

@@ -115,3 +115,17 @@ def test_page_odds_table_is_readable(camp):
     html = v.odds.value
     assert "ad_vs_lrb / 1/A" in html and "pp_lost / 8 PP" in html and "<code>1/36</code>" in html
     assert "{" not in html and "fraction" not in html and "&#x27;" not in html
+
+
+def test_a_raid_without_the_printed_crts_names_them_and_records_nothing(camp):
+    """17.3.1.B "Using the Air Defense to LRB CRT, the defender ... rolls a die"; 17.3.1.C
+    "Surviving LRB units then attack the Industrial Hex using the LRB CRT": neither is printed
+    in the text, so Resolve without them names both tables and records nothing."""
+    before = camp.state.last_seq
+    with pytest.raises(engine.StrikeNeeds) as e:
+        resolve_strike(camp, plan(camp), dice=None, tables={T.LRB_RADIUS: TABLES[T.LRB_RADIUS]})
+    page = e.value.text("page")
+    assert "the Air Defense to LRB CRT (ad_lrb_crt) on the Rule tables page" in page
+    assert "the LRB CRT (lrb_crt) on the Rule tables page" in page and "--" not in page
+    assert "--table lrb_crt=CSV" in e.value.text("cli")
+    assert camp.state.last_seq == before

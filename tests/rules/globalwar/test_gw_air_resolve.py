@@ -155,7 +155,7 @@ def test_without_the_crts_the_strike_asks_and_resolve_names_the_table():
     w = air_1944(tables={T.LRB_RADIUS: radius_rows((20, "", 8))})
     a = RULES.assess(w, raid(w))
     assert "17.3.1.B" in levels(a.findings, "question")
-    with pytest.raises(KeyError, match="ad_lrb_crt"):
+    with pytest.raises(ValueError, match="ad_lrb_crt"):
         RULES.resolve(w, raid(w), [4, 3])
 
 
