@@ -368,7 +368,7 @@ class WitpAirRules:
     def _strike_transfer(self, world, plan, u, item, high) -> None:
         """[4.4.7] launch -> target + target -> new base <= 2 x Normal (2 x Extended if extended used)."""
         if not plan.return_base or item.distance is None or u.normal is None:
-            item.findings.append(Finding("question", "[4.4.7]", "strike transfer: which return base (--return-base)?"))
+            item.findings.append(Finding("question", "[4.4.7]", "strike transfer: which return base (return base)?"))
             return
         back = from_hex(world.net, plan.target, high, passes_double=_passes(world)).distance(plan.return_base)
         ext = item.range_class == "extended"
@@ -408,7 +408,7 @@ class WitpAirRules:
                 continue
             if cols is None:
                 a.findings.append(Finding("question", "[9.0]", "air_apat_columns = table: enter the Air Point "
-                                          "Availability Table (--table air_point_availability=CSV) or the printed percentage"))
+                                          "Availability Table (table air_point_availability) or the printed percentage"))
                 return
             c = A.column_for(cols, item.distance, shift)
             item.steps.append(c.text())
@@ -416,8 +416,8 @@ class WitpAirRules:
             item.findings.append(Finding("info", "[9.0]", f"Air Point Availability Table: {c.text()} ({'; '.join(why)})"))
             if not world.tables.get(A.TABLE) and plan.options.get("apat_percent") is None:
                 item.findings.append(Finding("question", "[9.0]", f"{item.unit}: roll 2D6{c.drm:+d} on column {c.column} of "
-                                             "the printed table and enter the percentage (--option apat_percent=N), "
-                                             "or enter the table (--table air_point_availability=CSV)"))
+                                             "the printed table and enter the percentage (option apat_percent), "
+                                             "or enter the table (table air_point_availability)"))
 
     def _exposure(self, world, plan, a, high) -> None:
         """[5.3], [6.1]: enemy fighters over the target (CAP over their own base, Cover CAP plotted

@@ -111,3 +111,17 @@ def test_witp_bombardment_is_not_recorded_as_nothing_to_resolve(witp, capsys):
     code, err = _cli(witp, capsys, "--target", "E2118", "--unit", "b17", "--mission", "bombardment",
                      "--option", "supply_category=A")
     assert code == 2 and "--option damage_result=S|D1|D2|D3|D4 [11.5]" in err
+
+
+def test_the_pages_findings_name_no_cli_flags(witp):
+    """The page has no CLI: the witp findings that ask for the Air Point Availability Table [9.0],
+    the altitude [5.2] and the naval strike's target [5.1.6] name what to enter, not a flag."""
+    v = attach(StrikeWidget, witp, interval=60).view
+    v.side.value = "allies"
+    v.choose_target("E2118")
+    v.launch.value = ("b17",)
+    v.mission.value = "naval"
+    assert v.assess() is not None, v.problem
+    text = v.findings.value
+    assert "[9.0]" in text and "[5.2]" in text and "[5.1.6]" in text
+    assert "--" not in text
