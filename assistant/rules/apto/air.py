@@ -11,7 +11,8 @@ blank-backed counter), ``depleted``, ``half_step``, ``flying`` (fighter|bomber f
 ``damaged_gunnery``, ``damaged``, ``in_port``.
 
 Plan options (``StrikePlan.options``): ``round`` (1|2) and ``assign`` ("A>T,A>T": both sides'
-attacks of that air-combat round, mission ``interception``); ``attacks`` ("B1:S1,S1;B2:S2", mission
+attacks of that air-combat round, missions ``interception`` and ``strafe``; without it the
+plan's fighters take the enemy air units in turn, ``default_assign`` [4.16]); ``attacks`` ("B1:S1,S1;B2:S2", mission
 ``air_naval``; default every bomber's attacks on ``target_unit``); ``port`` (none|minor|major|
 fortified), ``us_1944``; ``target_type`` (city|resource|city_resource|oil), ``capital``,
 ``non_home``, ``redundant``, ``night``, ``iwo_jima_waive`` (strategic bombing); ``sneak``;
