@@ -18,8 +18,8 @@ from .findings import LEVELS, Finding
 from .registry import MissingRules, rules_module
 from .world import World
 
-__all__ = ["LEVELS", "Assessment", "Finding", "Launch", "NoAirRules", "Resolution", "StrikeItem", "StrikePlan",
-           "StrikeRules", "rules_for"]
+__all__ = ["LEVELS", "Assessment", "Finding", "Launch", "Need", "NoAirRules", "Resolution", "StrikeItem", "StrikePlan",
+           "StrikeRules", "Unresolvable", "missing", "rules_for"]
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,40 @@ class Resolution:
                 "findings": [f.to_json() for f in self.findings]}
 
 
+@dataclass(frozen=True)
+class Need:
+    """What only the player can give before the rules can resolve a strike: a printed table the
+    text does not hold (``kind="table"``: ``name`` the table's name, ``title`` as printed) or a
+    plan option (``kind="option"``: ``name`` the option's key, ``values`` what it may be, e.g.
+    ``"major|minor"``, ``title`` what it is in the game's words); ``rule`` is the rule that reads it."""
+
+    kind: str
+    name: str
+    title: str
+    rule: str
+    values: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "name": self.name, "title": self.title, "rule": self.rule, "values": self.values}
+
+
+class Unresolvable(ValueError):
+    """The rules cannot resolve the plan until the player gives ``needs`` (all of them, or with
+    ``any_of`` one of them). Nothing is to be recorded."""
+
+    def __init__(self, head: str, needs: Sequence[Need], any_of: bool = False):
+        self.head, self.needs, self.any_of = head, tuple(needs), any_of
+        names = ", ".join(f"{n.title} ({n.name})" for n in self.needs)
+        super().__init__(f"{head}: enter {'one of ' if any_of and len(self.needs) > 1 else ''}{names}")
+
+
+def missing(rules: "StrikeRules", world: World, plan: StrikePlan) -> Optional[Unresolvable]:
+    """What the player must still give before ``rules`` can resolve ``plan`` (None: nothing):
+    the rules' ``missing`` where they have one."""
+    fn = getattr(rules, "missing", None)
+    return fn(world, plan) if callable(fn) else None
+
+
 class StrikeRules(Protocol):
     """A game's air rules (``assistant/rules/<game>/air.py`` exposes ``RULES``)."""
 
@@ -171,6 +205,9 @@ class StrikeRules(Protocol):
         """What must be rolled, in order, as dice notation with what it is for
         (``["1d6: air combat, Ki-84 vs B-29 [4.16]", ...]``)."""
         ...
+
+    # optional: ``missing(world, plan) -> Optional[Unresolvable]``, what the player must still give
+    # (a printed table, an option) before ``resolve`` can resolve the plan; ``resolve`` raises it.
 
 
 class NoAirRules(MissingRules):

@@ -17,7 +17,7 @@ from ...campaign import validate as v
 from ...campaign.world import world_of
 from ...cli.common import FILE, CliError, add_command, done, emit, opened
 from .commands import ResolveStrike
-from .engine import assess, plan_of, reach, tables_from
+from .engine import StrikeNeeds, assess, odds_rows, plan_of, reach, tables_from
 from .events import strike_log
 
 
@@ -78,7 +78,10 @@ def cmd_strike(args) -> None:
                        target_unit=args.target_unit, options=options)
         if args.resolve:
             rng = random.Random(args.seed) if args.seed is not None else None
-            rec = c.execute(ResolveStrike(plan=plan, dice=_dice(args.dice), tables=tables), rng=rng)
+            try:
+                rec = c.execute(ResolveStrike(plan=plan, dice=_dice(args.dice), tables=tables), rng=rng)
+            except StrikeNeeds as e:
+                raise CliError(e.text("cli")) from None
             res = rec.body.resolution
             done(args, c, rec, lambda d: "\n".join([f"strike {rec.body.strike_id} on {plan.target} (#{rec.seq})",
                                                     f"dice: {' '.join(map(str, res['dice']))}", *res["outcome"]]))
@@ -104,16 +107,23 @@ def _text(p) -> str:
             ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"
             lines.append(f"      {f['level']}: {ref} {f['text']}")
         if it.get("odds"):
-            lines.append("      odds: " + ", ".join(f"{k} {o['fraction']} ({o['p']:.3f})" for k, o in it["odds"].items()))
+            lines += _odds_lines(it["odds"], "      ")
     for f in p.get("findings", []):
         ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"
         lines.append(f"  {f['level']}: {ref} {f['text']}")
     if p.get("odds"):
-        lines.append("  odds: " + ", ".join(f"{k} {o['fraction']} ({o['p']:.3f})" for k, o in p["odds"].items()))
+        lines += _odds_lines(p["odds"], "  ")
     lines += [f"  {s}" for s in p.get("steps", [])]
     if not p["items"]:
         lines.append("  no air unit of this side can be launched")
     return "\n".join(lines)
+
+
+def _odds_lines(odds, indent: str) -> list[str]:
+    rows = odds_rows(odds)
+    width = max(len(label) for label, _, _ in rows)
+    return [f"{indent}odds:"] + [f"{indent}  {label:<{width}}  {frac or '-'}" + ("" if p is None else f" ({p:.3f})")
+                                 for label, frac, p in rows]
 
 
 def cmd_strikes(args) -> None:

@@ -13,7 +13,7 @@ from ...campaign.importcheck import rebuilds
 from ...campaign.mapfix import corrections_of
 from ...campaign.world import world_of
 from ...rules.strike import StrikePlan
-from .engine import _wrap, air_rules
+from .engine import _wrap, air_rules, needs
 from .events import SLICE, StrikeResolved
 
 MAX_DICE = 400
@@ -33,6 +33,9 @@ class ResolveStrike:
             raise CampaignError("a strike resolution needs a strike plan")
         world = world_of(s, ctx.map.graph(corrections_of(s)), tables=self.tables)
         rules = air_rules(s.game)
+        short = needs(world, self.plan)  # a table or an option the rules still lack: nothing recorded
+        if short is not None:
+            raise short
         needed = _wrap(rules.dice_needed, world, self.plan)
         specs = [parse_notation(n.split(":", 1)[0]) for n in needed]
         if self.dice is None:  # a strike the rules resolve without dice (globalwar [17.6.4]) records none

@@ -16,7 +16,17 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ...campaign import validate as v
 from ...campaign.errors import CampaignError
-from ...rules.strike import Assessment, Launch, NoAirRules, StrikeItem, StrikePlan, StrikeRules, rules_for
+from ...rules.strike import (
+    Assessment,
+    Launch,
+    NoAirRules,
+    StrikeItem,
+    StrikePlan,
+    StrikeRules,
+    Unresolvable,
+    missing,
+    rules_for,
+)
 from ...rules.world import World
 
 MAX_TABLE_ROWS = 10_000
@@ -77,9 +87,55 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
                       options=MappingProxyType(opts))
 
 
+class StrikeNeeds(CampaignError):
+    """The rules cannot resolve the strike until the player enters what ``needs`` names (printed
+    tables, plan options); nothing was recorded. ``text(surface)`` says it the way that surface
+    asks for it (``"cli"``: its flags; ``"page"``: the page's fields and the Rule tables page)."""
+
+    def __init__(self, head: str, needs, any_of: bool = False):
+        self.head, self.needs, self.any_of = head, tuple(needs), any_of
+        super().__init__(self.text("cli"))
+
+    def text(self, surface: str) -> str:
+        parts = [_need_text(n, surface) for n in self.needs]
+        joined = (" or " if self.any_of else "; and ").join(parts)
+        return f"cannot resolve yet, {self.head}: {joined}; nothing recorded"
+
+
+def _need_text(n, surface: str) -> str:
+    if n.kind == "table":
+        if surface == "page":
+            return f"enter {n.title} ({n.name}) on the Rule tables page {n.rule}"
+        return (f"enter {n.title} {n.rule} (--table {n.name}=CSV, or once for the campaign: "
+                f"campaign table import FILE {n.name} CSV)")
+    value = n.values or "VALUE"
+    if surface == "page":
+        return f"enter {n.title} in Options as {n.name}={value} {n.rule}"
+    return f"give {n.title} with --option {n.name}={value} {n.rule}"
+
+
+def odds_rows(odds: Any, label: str = "") -> list[tuple[str, Optional[str], Optional[float]]]:
+    """The rules' odds, however nested (``{outcome: {"p", "fraction"}}``, or groups of those:
+    globalwar's ``ad_vs_lrb`` and ``pp_lost``, apto's engagement per unit), as rows
+    ``(label, exact fraction, p)``; a nested group's label is its keys joined by " / ". A value
+    that is not odds is a row with its text and no p."""
+    if isinstance(odds, dict) and "p" in odds:
+        return [(label, str(odds.get("fraction", "")), float(odds["p"]))]
+    if isinstance(odds, dict):
+        out = []
+        for k, v in odds.items():
+            out += odds_rows(v, f"{label} / {k}" if label else str(k))
+        return out
+    if isinstance(odds, (list, tuple)):
+        return [(label, ", ".join(str(x) for x in odds), None)]
+    return [(label, None if odds is None else str(odds), None)]
+
+
 def _wrap(fn, *args, **kw):
     try:
         return fn(*args, **kw)
+    except Unresolvable as e:
+        raise StrikeNeeds(e.head, e.needs, e.any_of) from None
     except (ValueError, KeyError) as e:  # a bad counter value or table cell, named by the rules
         msg = e.args[0] if e.args else repr(e)
         raise CampaignError(str(msg).splitlines()[0]) from None
@@ -89,6 +145,12 @@ def reach(world: World, side: str, target: str, *, units: Sequence[str] = (), mi
           altitude: Optional[str] = None) -> list[StrikeItem]:
     """Every friendly air unit (or only ``units``) against ``target``: distance, range class, path."""
     return _wrap(air_rules(world.game).reach, world, side, target, units=units, mission=mission, altitude=altitude)
+
+
+def needs(world: World, plan: StrikePlan) -> Optional[StrikeNeeds]:
+    """What the player must still enter before the plan can be resolved (None: nothing)."""
+    u = _wrap(missing, air_rules(world.game), world, plan)
+    return None if u is None else StrikeNeeds(u.head, u.needs, u.any_of)
 
 
 def assess(world: World, plan: StrikePlan) -> Assessment:

@@ -34,7 +34,7 @@ from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_order, text_style, unit_marks
 from .commands import ResolveStrike
-from .engine import _wrap, air_rules, assess, plan_of, reach
+from .engine import StrikeNeeds, _wrap, air_rules, assess, needs, odds_rows, plan_of, reach
 from .events import strike_log
 
 NAMESPACE = "strike"
@@ -59,17 +59,31 @@ HEX_KEYS = ("hex", "base", "from", "at")  # where an interceptor stands; other h
 
 
 def odds_html(odds: Optional[dict]) -> str:
-    """``{outcome: {"p", "fraction"}}`` as a small table (exact fraction and float)."""
+    """The rules' odds (``{outcome: {"p", "fraction"}}``, or groups of them: ``odds_rows``) as a
+    small table (exact fraction and float), nested groups labelled by their keys."""
     if not odds:
         return ""
     rows = []
-    for k, o in odds.items():
-        if isinstance(o, dict) and "p" in o:
-            rows.append(f"<tr><td>{esc(k)}</td><td><code>{esc(o.get('fraction', ''))}</code></td>"
-                        f"<td>{float(o['p']):.3f}</td></tr>")
+    for label, frac, p in odds_rows(odds):
+        if p is not None:
+            rows.append(f"<tr><td>{esc(label)}</td><td><code>{esc(frac)}</code></td><td>{p:.3f}</td></tr>")
         else:
-            rows.append(f"<tr><td>{esc(k)}</td><td colspan=2>{esc(o)}</td></tr>")
+            rows.append(f"<tr><td>{esc(label)}</td><td colspan=2>{esc(frac or '-')}</td></tr>")
     return "<table class='ca-strike-odds'><tr><th>outcome</th><th>exact</th><th>p</th></tr>" + "".join(rows) + "</table>"
+
+
+def option_items(text: str) -> list[str]:
+    """The Options field's ``key=value, key=value`` items; a piece with no ``=`` after an item
+    continues that item's value (``assign=p40>ki48,zero>p40`` is one option)."""
+    out: list[str] = []
+    for piece in text.split(","):
+        if not piece.strip():
+            continue
+        if "=" not in piece and out:
+            out[-1] += "," + piece.strip()
+        else:
+            out.append(piece.strip())
+    return out
 
 
 def exposure_hexes(data: Any, is_hex) -> tuple[set[str], set[str]]:
@@ -305,7 +319,7 @@ class StrikeWidget(Page):
                        units=list(self.launch.value), mission=self.mission.value or None,
                        altitude=self.altitude.value.strip() or None, escorts=list(self.escorts.value),
                        night=self.night.value, target_unit=self.target_unit.value or None,
-                       options=validate.key_values([x for x in self.options.value.split(",") if x.strip()], "option"))
+                       options=validate.key_values(option_items(self.options.value), "option"))
 
     def assess(self) -> Optional[Assessment]:
         """Assess the plan: findings with rules, odds, exposure drawn, dice needed."""
@@ -319,6 +333,7 @@ class StrikeWidget(Page):
                 raise CampaignError("choose at least one launching air unit")
             a = assess(self.world(), plan)
             needed = _wrap(air_rules(self.campaign.game).dice_needed, self.world(), plan)
+            short = needs(self.world(), plan)
         except CampaignError as e:
             self.fail(e)
             return None
@@ -345,7 +360,9 @@ class StrikeWidget(Page):
             self.findings.value += (f"<div class='ca-strike-exposure'><b>Interception exposure</b>: {len(at)} enemy "
                                     f"base(s)/CAP ({esc(', '.join(sorted(at)))}) marked on the map"
                                     + (f"; {len(exposed)} route hex(es) exposed, shaded" if exposed else "") + "</div>")
-        if needed:
+        if short is not None:
+            self.dice_note.value = f"<div class='ca-strike-needs'>{esc(short.text('page'))}</div>"
+        elif needed:
             self.dice_note.value = ("<div>Dice, in this order:</div><ol class='ca-strike-dice-list'>"
                                     + "".join(f"<li>{esc(n)}</li>" for n in needed) + "</ol>")
         else:
@@ -426,6 +443,9 @@ class StrikeWidget(Page):
             elif dice is not None:
                 faces = list(dice)
             rec = self.campaign.execute(ResolveStrike(plan=self.plan(), dice=faces))
+        except StrikeNeeds as e:
+            self.fail(CampaignError(e.text("page")))
+            return None
         except CampaignError as e:
             self.fail(e)
             return None

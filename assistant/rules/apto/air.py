@@ -11,7 +11,8 @@ blank-backed counter), ``depleted``, ``half_step``, ``flying`` (fighter|bomber f
 ``damaged_gunnery``, ``damaged``, ``in_port``.
 
 Plan options (``StrikePlan.options``): ``round`` (1|2) and ``assign`` ("A>T,A>T": both sides'
-attacks of that air-combat round, mission ``interception``); ``attacks`` ("B1:S1,S1;B2:S2", mission
+attacks of that air-combat round, missions ``interception`` and ``strafe``; without it the
+plan's fighters take the enemy air units in turn, ``default_assign`` [4.16]); ``attacks`` ("B1:S1,S1;B2:S2", mission
 ``air_naval``; default every bomber's attacks on ``target_unit``); ``port`` (none|minor|major|
 fortified), ``us_1944``; ``target_type`` (city|resource|city_resource|oil), ``capital``,
 ``non_home``, ``redundant``, ``night``, ``iwo_jima_waive`` (strategic bombing); ``sneak``;
@@ -26,7 +27,7 @@ from typing import Any, Optional, Sequence
 
 from ..hexnet import truthy
 from ..odds import as_json
-from ..strike import Assessment, Finding, Resolution, StrikeItem, StrikePlan
+from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
 from . import bombing as bt
 from .aircombat import ABORT, HIT, OUTCOMES, Attack, attack_dist, attack_result, check_targeting, return_fire_result
@@ -243,8 +244,12 @@ class AptoAirRules:
                                     f"2d6 {att.modifier:+d} >= armor {att.armor}; AA value {aa} [4.20], [4.21]")
         if plan.mission == "strategic_bombing":
             self._bombing_assess(world, plan, a)
-        if plan.mission in ("interception", "strafe") and _opt(plan, "assign"):
+        if plan.mission in ("interception", "strafe") and self._pairs(world, plan):
             eng = self._round(world, plan)
+            if not _opt(plan, "assign"):
+                a.findings.append(Finding("info", "[4.16]", "attacks: " + ", ".join(f"{x} on {t}" for x, t, _ in eng)
+                                          + " (each fighter on the enemy units in turn; option assign=ATTACKER>TARGET,"
+                                          "... states others)"))
             a.odds = {f"{x}>{t}": as_json(attack_dist(att), OUTCOMES) for x, t, att in eng}
             if int(_opt(plan, "round", 1)) == 1 and plan.mission == "interception":
                 a.odds["engagement"] = self.engagement_odds(world, plan)
@@ -253,7 +258,42 @@ class AptoAirRules:
         return a
 
     # ---------------------------------------------------------------- air combat
-    def _round(self, world: World, plan: StrikePlan) -> list[tuple[str, str, Attack]]:
+    def _in_fight(self, p: Piece, rnd: int) -> bool:
+        return not (truthy(p.attr("aborted")) or truthy(p.attr("eliminated"))
+                    or (rnd == 2 and kind_of(p) == "N" and truthy(p.attr("half_step"))))
+
+    def default_assign(self, world: World, plan: StrikePlan) -> list[tuple[str, str]]:
+        """[4.16] "Each friendly Fighter-type air unit then attacks any one enemy air unit (of any
+        type) once", no unit attacked twice before every opposing unit has been attacked once:
+        the plan's fighters (launched and escorts) take the enemy air units in turn (the target
+        unit first, then the others in the target hex); in an interception the enemy's
+        Fighter-types there answer in turn on the plan's units (in a strafe they are on the
+        ground and do not [4.14]). Units out of the fight [4.17] and, in round 2, half-step
+        Naval-Air units [4.16] do not attack. Option ``assign`` states another assignment."""
+        rnd = int(_opt(plan, "round", 1))
+        ours = [_piece(world, u) for launch in plan.launches for u in launch.units]
+        ours += [_piece(world, u) for u in plan.escorts if u not in {p.id for p in ours}]
+        theirs = [_piece(world, plan.target_unit)] if plan.target_unit else []
+        theirs += sorted((p for p in world.of_enemy(plan.side, "air")
+                          if p.hex == plan.target and p.id != plan.target_unit), key=lambda p: p.id)
+        ours = [p for p in ours if self._in_fight(p, 1)]
+        theirs = [p for p in theirs if p.side != plan.side and self._in_fight(p, 1)]
+        pairs: list[tuple[str, str]] = []
+
+        def attack(attackers: list[Piece], targets: list[Piece]) -> None:
+            fighters = [p for p in attackers if _safe_kind(p) is not None and flies_as_fighter(p) and self._in_fight(p, rnd)]
+            for i, x in enumerate(fighters):
+                if targets:
+                    pairs.append((x.id, targets[i % len(targets)].id))
+
+        attack(ours, theirs)
+        if plan.mission == "interception":
+            attack(theirs, ours)
+        return pairs
+
+    def _pairs(self, world: World, plan: StrikePlan) -> list[tuple[str, str]]:
+        if not _opt(plan, "assign"):
+            return self.default_assign(world, plan)
         pairs = []
         for item in str(_opt(plan, "assign", "")).split(","):
             if not item.strip():
@@ -262,6 +302,10 @@ class AptoAirRules:
             if not sep:
                 raise ValueError(f"option assign item {item.strip()!r} must be ATTACKER>TARGET")
             pairs.append((x.strip(), t.strip()))
+        return pairs
+
+    def _round(self, world: World, plan: StrikePlan) -> list[tuple[str, str, Attack]]:
+        pairs = self._pairs(world, plan)
         units = {}
         for x, t in pairs:
             for u in (x, t):
@@ -460,7 +504,26 @@ class AptoAirRules:
             return [f"2d6: Bombing Table, {plan.target} [2.5]"]
         return []
 
+    def missing(self, world: World, plan: StrikePlan) -> Optional[Unresolvable]:
+        """[2.5] a strategic bombing reads its result off the Bombing Table, which the text does not
+        print: the player enters the table, or the printed result (option ``result``). [4.16] an
+        interception or strafe with no attack to make (no fighter of either side facing an enemy
+        air unit): the player names the target unit or states the attacks (option ``assign``)."""
+        if plan.mission in ("interception", "strafe") and not self._pairs(world, plan):
+            return Unresolvable("no air combat: no Fighter-type faces an enemy air unit [4.16]",
+                                [Need("option", "assign", "which fighter attacks which air unit", "[4.16]",
+                                      "ATTACKER>TARGET")])
+        if plan.mission == "strategic_bombing" and _opt(plan, "result") is None and not world.tables.get(bt.TABLE):
+            return Unresolvable("strategic bombing is read off the Bombing Table [2.5]",
+                                [Need("table", bt.TABLE, "the Bombing Table", "[2.5]"),
+                                 Need("option", "result", "the printed Bombing Table result", "[2.5]", "EPs|-|EPs*")],
+                                any_of=True)
+        return None
+
     def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
+        need = self.missing(world, plan)
+        if need is not None:
+            raise need
         res = Resolution(plan=plan, dice=tuple(dice))
         need = self.dice_needed(world, plan)
         count = sum(2 if n.startswith("2d6") else 1 for n in need)

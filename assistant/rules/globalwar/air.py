@@ -28,7 +28,7 @@ from typing import Any, Optional, Sequence
 
 from .. import odds
 from ..hexnet import truthy
-from ..strike import Assessment, Finding, Resolution, StrikeItem, StrikePlan
+from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
 from . import airtables as T
 from .airpath import Flight, flight
@@ -343,6 +343,9 @@ class GlobalWarAir:
             out.append(Finding("error", "17.6.2" if raid.atomic else "17.3.A",
                                f"{plan.target} holds no {what}: LRBs may only attack "
                                f"{'those' if raid.atomic else 'Industrial Hexes and ADs'}"))
+        if not raid.targets and raid.ads and not raid.atomic:
+            out.append(Finding("warning", "17.3.A", f"{plan.target} holds ADs but no Industrial Hex: the LRBs may attack "
+                                                    "the ADs; no PP can be lost"))
         for t in raid.targets:
             if t.side == plan.side:
                 out.append(Finding("error", "17.3.A", f"{t.kind} {t.id} at {plan.target} is {plan.side}'s own"))
@@ -392,6 +395,8 @@ class GlobalWarAir:
                 return {"bomb gets through" if through else "bomb stopped": Fraction(1)}
             if len(gone) >= len(raid.lrbs):
                 return {"no LRB survives": Fraction(1)}
+            if not raid.targets:
+                return {"no PP (no Industrial Hex)": Fraction(1)}
             s = raid.surviving_strength(gone)
 
             def pp(d: int):
@@ -426,12 +431,30 @@ class GlobalWarAir:
         if raid.ads:
             out.append(f"1d6: AD-to-LRB CRT, {len(raid.ads)} AD ({raid.ad_strength}) vs {len(raid.lrbs)} LRB "
                        f"({raid.lrb_defence}), column {raid.differential:+d} [17.3.1.B]")
-        if not raid.atomic:
+        if not raid.atomic and raid.targets:
             out.append(f"1d6: LRB CRT, surviving LRB strength{'' if raid.ads else ' ' + str(raid.surviving_strength(set()))} "
                        f"[17.3.1.C]{' (unused if no LRB survives)' if raid.ads else ' [17.3.3]'}")
         return out
 
+    def missing(self, world: World, plan: StrikePlan) -> Optional[Unresolvable]:
+        """The printed CRTs the raid reads and the text does not hold: the Air Defense to LRB CRT
+        when ADs defend [17.3.1.B], the LRB CRT when LRBs attack an Industrial Hex [17.3.1.C]."""
+        if _mission(plan.mission) == TRANSFER:
+            return None
+        raid = self.raid(world, plan)
+        if not raid.lrbs:
+            return None
+        needs = []
+        if raid.ads and not world.tables.get(T.AD_LRB_CRT):
+            needs.append(Need("table", T.AD_LRB_CRT, "the Air Defense to LRB CRT", "[17.3.1.B]"))
+        if raid.targets and not raid.atomic and not world.tables.get(T.LRB_CRT):
+            needs.append(Need("table", T.LRB_CRT, "the LRB CRT", "[17.3.1.C]"))
+        return Unresolvable("the raid is read off the printed CRTs", needs) if needs else None
+
     def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
+        need = self.missing(world, plan)
+        if need is not None:
+            raise need
         needed = self.dice_needed(world, plan)
         dice = tuple(dice)
         if len(dice) != len(needed):
@@ -440,6 +463,9 @@ class GlobalWarAir:
             if isinstance(d, bool) or not isinstance(d, int) or d not in T.DIE:
                 raise ValueError(f"die {d!r} is not a face of a d6")
         raid = self.raid(world, plan)
+        if not raid.atomic and not raid.targets and not raid.ads:
+            raise ValueError(f"{plan.target} holds no Industrial Hex or AD: LRBs may only attack Industrial Hexes "
+                             "and ADs [17.3.A]")
         res = Resolution(plan=plan, dice=dice)
         rolls = list(dice)
         gone: set[str] = set()
@@ -467,6 +493,10 @@ class GlobalWarAir:
             return res
         if not survivors:
             res.outcome.append("no LRB survives: the Industrial Hex loses nothing [17.3.1.C]")
+            return res
+        if not raid.targets:  # ADs only: LRBs may only attack Industrial Hexes and ADs [17.3.A]
+            res.outcome.append(f"no Industrial Hex at {plan.target}: no PP lost; LRBs attack only Industrial Hexes "
+                               "and ADs [17.3.A]")
             return res
         d = rolls.pop(0)
         s = raid.surviving_strength(gone)

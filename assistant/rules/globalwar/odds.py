@@ -56,6 +56,8 @@ class Raid:
         g.add_node("B")
         pieces = [Piece(id=f"ad{i}", side="defender", kind="AD", role="air", hex="T", attrs={"attack": args.ad_attack})
                   for i in range(1, args.ads + 1)]
+        pieces.append(Piece(id="ih", side="defender", kind="Industrial Hex", role="industrial_hex", hex="T",
+                            category="installation"))  # what the raid attacks [17.3.A]
         pieces += [Piece(id=f"lrb{i}", side="attacker", kind="LRB", role="air", hex="B",
                          attrs={"attack": args.lrb_attack, "defence": args.lrb_defence}) for i in range(1, args.lrbs + 1)]
         world = World(game="globalwar", graph=g, pieces=tuple(pieces), control=Control.build(g, {}),

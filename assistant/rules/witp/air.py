@@ -1,5 +1,5 @@
 """witp air rules for the strike plotter (``RULES``): reach in air MP [5.1.8], range classes
-[4.1], [5.14], [5.15], base capacity and bomber minimums [4.3.1], [4.3.2], [11.5], [32.2.2], the
+[4.1], [5.14], [5.15], staging capacity [5.14.3], base capacity and bomber minimums [4.3.1], [4.3.2], [11.5], [32.2.2], the
 L1-L20 checklist (``legality.py``), the Air Point Availability Table [9.0] (``apat.py``),
 interception exposure [5.3], [6.1], and the resolutions the text fixes: the extended-range return
 roll [6.3.3], strategic mining [56.4.2], [56.4.3], 901st NAU escort steps [57.1.1] and inoperable
@@ -21,7 +21,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..strike import Assessment, Finding, Resolution, StrikeItem, StrikePlan
+from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
 from . import airmath as M
 from . import apat as A
@@ -143,6 +143,8 @@ class WitpAirRules:
             self._strengths(plan, u, item, b)
         for hex_, b in bases.items():
             self._capacity(world, plan, hex_, b, a)
+        if staging:
+            self._staging_capacity(world, plan, units, str(staging), a)
         a.findings += plan_checks(world, plan, units)
         self._apat(world, plan, units, items, bases, a)
         self._exposure(world, plan, a, high)
@@ -266,6 +268,10 @@ class WitpAirRules:
             item.findings.append(Finding("error", "[5.14]", f"no airbase at staging hex {stg}"))
         elif ab.damage:
             item.findings.append(Finding("error", "[5.14]", f"staging airbase {stg} is damaged ({ab.damage})"))
+        if u.carrier or str(u.attr("bomber_class", "")).lower() == "b29":
+            who = "carrier-based APs [5.14.7]" if u.carrier else "US B-29s [5.14]"
+            item.findings.append(Finding("error", "[5.14]", f"{u.id}: {who} may not stage; judged on the direct flight"))
+            return
         if u.normal is None:
             return
         c1, c2 = range_class(leg1, u.normal, u.extended), range_class(leg2, u.normal, u.extended)
@@ -279,6 +285,33 @@ class WitpAirRules:
                                         "; extended combat values" if ext else "; normal combat values")))
         item.findings.append(Finding("warning", "[5.14.5]", "staging strikes are at extended range for combat losses [6.3.3]"))
         item.extra["extended_losses"] = True
+        if not bad:
+            _flown_by_staging(item, stg)
+
+    def _staging_capacity(self, world: World, plan: StrikePlan, units: list[AirUnit], stg: str, a: Assessment) -> None:
+        """[5.14.3] "The number of AP's which may use an airbase to stage through is limited by that
+        forward airbase's level" (5 APs per level [4.3.1], after damage [11.5]); "AP's at a staging
+        airbase do not count against staging missions"."""
+        ab = airbase_at(world, stg)
+        if ab is None:
+            return
+        staged = [u for u in units if u.piece.hex != stg]
+        if ab.level is None:
+            a.findings.append(Finding("question", "[5.14.3]", f"staging airbase {stg}: level not entered; "
+                                      "how many APs it may stage is unchecked"))
+            return
+        if any(u.count is None for u in staged):
+            a.findings.append(Finding("question", "[5.14.3]", "AP count (count) not entered for "
+                                      f"{', '.join(u.id for u in staged if u.count is None)}: staging limit unchecked"))
+            return
+        lvl = M.operating_level(ab.level, ab.damage)
+        cap = M.capacity(lvl)
+        n = sum(u.count for u in staged)
+        level = f"Level {ab.level}" + (f" at {ab.damage}, operating as Level {lvl} [11.5]" if lvl != ab.level else "")
+        ok = n <= cap
+        a.findings.append(Finding("info" if ok else "error", "[5.14.3]",
+                                  f"{n} AP staging through {stg} ({level}): {'within' if ok else 'over'} its "
+                                  f"capacity {cap} AP"))
 
     def _strengths(self, plan: StrikePlan, u: AirUnit, item: StrikeItem, b: dict[str, Any]) -> None:
         """Strengths at the range class (extended values at extended/extreme range, or a staging
@@ -335,7 +368,7 @@ class WitpAirRules:
     def _strike_transfer(self, world, plan, u, item, high) -> None:
         """[4.4.7] launch -> target + target -> new base <= 2 x Normal (2 x Extended if extended used)."""
         if not plan.return_base or item.distance is None or u.normal is None:
-            item.findings.append(Finding("question", "[4.4.7]", "strike transfer: which return base (--return-base)?"))
+            item.findings.append(Finding("question", "[4.4.7]", "strike transfer: which return base (return base)?"))
             return
         back = from_hex(world.net, plan.target, high, passes_double=_passes(world)).distance(plan.return_base)
         ext = item.range_class == "extended"
@@ -375,7 +408,7 @@ class WitpAirRules:
                 continue
             if cols is None:
                 a.findings.append(Finding("question", "[9.0]", "air_apat_columns = table: enter the Air Point "
-                                          "Availability Table (--table air_point_availability=CSV) or the printed percentage"))
+                                          "Availability Table (table air_point_availability) or the printed percentage"))
                 return
             c = A.column_for(cols, item.distance, shift)
             item.steps.append(c.text())
@@ -383,8 +416,8 @@ class WitpAirRules:
             item.findings.append(Finding("info", "[9.0]", f"Air Point Availability Table: {c.text()} ({'; '.join(why)})"))
             if not world.tables.get(A.TABLE) and plan.options.get("apat_percent") is None:
                 item.findings.append(Finding("question", "[9.0]", f"{item.unit}: roll 2D6{c.drm:+d} on column {c.column} of "
-                                             "the printed table and enter the percentage (--option apat_percent=N), "
-                                             "or enter the table (--table air_point_availability=CSV)"))
+                                             "the printed table and enter the percentage (option apat_percent), "
+                                             "or enter the table (table air_point_availability)"))
 
     def _exposure(self, world, plan, a, high) -> None:
         """[5.3], [6.1]: enemy fighters over the target (CAP over their own base, Cover CAP plotted
@@ -481,8 +514,43 @@ class WitpAirRules:
                 out.append((f"{n}d6: inoperable APs at {plan.target}, {new} [11.5]", ("damage", new)))
         return out
 
+    def missing(self, world: World, plan: StrikePlan) -> Optional[Unresolvable]:
+        """What the player must enter before the plan resolves: the Resource hex's value [56.4.2]
+        or the port's size [56.4.3] for strategic mining; the Air Point Availability Table or its
+        printed percentage when the table must be rolled [9.0]; and, when the plan asks the rules
+        for nothing they resolve, the Bombardment of Ports & Airbases Table result [11.5] or the
+        APs lost in air-to-air/AA combat [6.3] (the rest of a strike is resolved at the table)."""
+        plan = _normal(plan)
+        a = self.assess(world, plan)
+        if plan.mission == "mining" and plan.options.get("resource_value",
+                                                         world.graph.nodes[plan.target].get("resource_value")) is None:
+            return Unresolvable("strategic mining", [Need("option", "resource_value", "the Co-Prosperity Sphere "
+                                                          "Resource hex's value", "[56.4.2]", "N")])
+        if plan.mission == "port_mining" and plan.options.get("port") in (None, ""):
+            return Unresolvable("port mining", [Need("option", "port", "the mined port's size", "[56.4.3]",
+                                                     "|".join(M.PORT_MINING_VALUE))])
+        if "apat" in a.extra and plan.options.get("apat_percent") is None and not world.tables.get(A.TABLE):
+            return Unresolvable("the Air Point Availability Table must be rolled [9.0]",
+                                [Need("table", A.TABLE, "the Air Point Availability Table", "[9.0]"),
+                                 Need("option", "apat_percent", "the printed percentage", "[9.0]", "N")], any_of=True)
+        asked = (self._rolls(world, plan) or ("apat" in a.extra and plan.options.get("apat_percent") is not None)
+                 or plan.options.get("damage_result") is not None
+                 or any(str(k).startswith("eliminated.") for k in plan.options))
+        if asked:
+            return None
+        needs = []
+        if airbase_at(world, plan.target) is not None:
+            needs.append(Need("option", "damage_result", "the result read off the Bombardment of Ports & Airbases "
+                              "Table", "[11.5]", "S|D1|D2|D3|D4"))
+        unit = a.items[0].unit if a.items else "UNIT"
+        needs.append(Need("option", f"eliminated.{unit}", f"the APs {unit} lost in air-to-air or AA combat", "[6.3]", "N"))
+        return Unresolvable(f"nothing for the rules to resolve in this {plan.mission or 'strike'}", needs, any_of=True)
+
     def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
         plan = _normal(plan)
+        need = self.missing(world, plan)
+        if need is not None:
+            raise need
         a = self.assess(world, plan)
         rolls = self._rolls(world, plan)
         res = Resolution(plan=plan, dice=tuple(int(d) for d in dice))
@@ -517,8 +585,6 @@ class WitpAirRules:
                 _lose(world, item.unit, lost, res, f"{item.unit}: {lost} eliminated [6.3]")
         if "damage" not in {w for _, (w, _) in rolls} and plan.options.get("damage_result") is not None:
             self._resolve_damage(world, plan, None, [], res)
-        if not res.outcome:
-            res.outcome.append("nothing to resolve")
         return res
 
     def _resolve_apat(self, world, plan, a, unit, dr, res) -> None:
@@ -591,6 +657,22 @@ class WitpAirRules:
             res.changes.append({"unit": ab.piece.id, "set": {"damage": level, "s_results": s_count}, "before": before})
         else:
             res.findings.append(Finding("info", "[11.5]", f"{plan.target}: mark the airfield {level} (no airfield piece to change)"))
+
+
+def _flown_by_staging(item: StrikeItem, stg: str) -> None:
+    """[5.14] a strike flown by staging is judged by its two legs [5.14.1], not by the direct
+    distance: the direct range class's finding (``_classify``: [4.1], [6.3.3] or [5.15], each
+    opening with the distance) becomes a note."""
+    d = item.distance
+    if d is None:
+        return
+    head = f"{d:g} MP "
+    direct = [f for f in item.findings if f.rule in ("[4.1]", "[6.3.3]", "[5.15]") and f.text.startswith(head)]
+    if not direct:
+        return
+    item.findings = [f for f in item.findings if f not in direct]
+    item.extra.pop("extreme_column", None)
+    item.findings.insert(0, Finding("info", "[5.14]", f"direct flight {d:g} MP; flown by staging via {stg} instead"))
 
 
 def _passes(world: World) -> bool:

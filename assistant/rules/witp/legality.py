@@ -70,7 +70,7 @@ def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional
     # L7 [5.2.3], [7.1 B]
     rating = u.attr("air_combat")
     if plan.altitude is None:
-        out.append(q("[5.2]", f"{u.id}: at what altitude does it fly? (--altitude Low|Medium|High)"))
+        out.append(q("[5.2]", f"{u.id}: at what altitude does it fly? (altitude Low, Medium or High)"))
     elif rating is None:
         out.append(q("[5.2.3]", f"{u.id}: air combat rating (air_combat, e.g. 4L) not entered: altitude legality unknown"))
     else:
@@ -134,7 +134,7 @@ def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Fi
     if m in NAVAL:
         t = world.piece(plan.target_unit) if plan.target_unit else None
         if t is None:
-            out.append(q("[5.1.6]", "naval strike: which TF? (--target-unit) it must be contacted and not a dummy"))
+            out.append(q("[5.1.6]", "naval strike: which TF? (the target unit) it must be contacted and not a dummy"))
         else:
             c, d = t.attr("contacted"), t.attr("dummy")
             from ..hexnet import truthy

@@ -293,6 +293,11 @@ def test_real_witp_rules_reach_exposure_and_mining_resolution(guadalcanal):
     v.mission.value = "mining"
     v.options.value = "resource_value=3"
     assert v.assess() is not None and v.problem is None
+    # the B-17s' base traces supply category E: the Air Point Availability Table must be rolled
+    # [32.2.2], [9.0]; without the table or its printed percentage the strike cannot be resolved
+    assert "apat_percent" in v.dice_note.value and "Rule tables page" in v.dice_note.value
+    v.options.value = "resource_value=3, apat_percent=75"
+    assert v.assess() is not None and v.problem is None
     assert "[6.1]" in v.findings.value and "zero" in v.findings.value
     assert W.INTERCEPTORS in v.map.overlay_names and "(E2118)" in v.findings.value
     assert "[56.4.2]" in v.dice_note.value

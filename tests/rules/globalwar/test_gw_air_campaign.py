@@ -59,3 +59,73 @@ def test_a_cell_not_entered_is_one_line_and_records_nothing(camp):
 def test_an_unknown_mission_is_named(camp):
     with pytest.raises(CampaignError, match="'picnic'"):
         plan(camp, mission="picnic")
+
+
+# ----- the odds as a reader sees them: CLI text and the page's table -------------------------------
+def _csv(path, rows):
+    import csv
+
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return str(path)
+
+
+def test_cli_text_shows_the_raids_odds_without_json(camp, tmp_path, capsys):
+    """``campaign strike ... --unit LRB`` (no --json) printed the nested raid odds with a
+    KeyError 'fraction'; each outcome is now one line: group / outcome, exact fraction, p."""
+    from assistant.cli import main
+
+    path = camp.path
+    camp.close()
+    tables = [f"{name}={_csv(tmp_path / f'{name}.csv', rows)}" for name, rows in TABLES.items()]
+    args = ["strike", str(path), "--target", "W3020", "--mission", "bombing"]
+    for u in ("lrb1", "lrb2", "lrb3", "lrb4"):
+        args += ["--unit", u]
+    for t in tables:
+        args += ["--table", t]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "ad_vs_lrb / 1/A" in out and "pp_lost / 8 PP" in out and "1/36 (0.028)" in out
+    assert "{" not in out and "'fraction'" not in out
+
+
+def test_page_odds_table_is_readable(camp):
+    """The page's odds table for the same raid: one row per outcome, no Python dicts."""
+    import csv
+    import io
+
+    from assistant.aids.strike.widget import StrikeWidget
+    from assistant.aids.tables.commands import SetTable
+    from assistant.ui.kit import attach
+
+    for name, rows in TABLES.items():
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+        camp.execute(SetTable(name=name, csv=buf.getvalue()))
+    v = attach(StrikeWidget, camp, interval=60).view
+    v.side.value = "allies"
+    v.choose_target("W3020")
+    v.launch.value = ("lrb1", "lrb2", "lrb3", "lrb4")
+    v.mission.value = "bombing"
+    assert v.assess() is not None, v.problem
+    html = v.odds.value
+    assert "ad_vs_lrb / 1/A" in html and "pp_lost / 8 PP" in html and "<code>1/36</code>" in html
+    assert "{" not in html and "fraction" not in html and "&#x27;" not in html
+
+
+def test_a_raid_without_the_printed_crts_names_them_and_records_nothing(camp):
+    """17.3.1.B "Using the Air Defense to LRB CRT, the defender ... rolls a die"; 17.3.1.C
+    "Surviving LRB units then attack the Industrial Hex using the LRB CRT": neither is printed
+    in the text, so Resolve without them names both tables and records nothing."""
+    before = camp.state.last_seq
+    with pytest.raises(engine.StrikeNeeds) as e:
+        resolve_strike(camp, plan(camp), dice=None, tables={T.LRB_RADIUS: TABLES[T.LRB_RADIUS]})
+    page = e.value.text("page")
+    assert "the Air Defense to LRB CRT (ad_lrb_crt) on the Rule tables page" in page
+    assert "the LRB CRT (lrb_crt) on the Rule tables page" in page and "--" not in page
+    assert "--table lrb_crt=CSV" in e.value.text("cli")
+    assert camp.state.last_seq == before

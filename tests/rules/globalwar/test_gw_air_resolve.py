@@ -5,6 +5,7 @@ atomic bomb [17.6] (both readings of air_abomb_abort)."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -154,7 +155,7 @@ def test_without_the_crts_the_strike_asks_and_resolve_names_the_table():
     w = air_1944(tables={T.LRB_RADIUS: radius_rows((20, "", 8))})
     a = RULES.assess(w, raid(w))
     assert "17.3.1.B" in levels(a.findings, "question")
-    with pytest.raises(KeyError, match="ad_lrb_crt"):
+    with pytest.raises(ValueError, match="ad_lrb_crt"):
         RULES.resolve(w, raid(w), [4, 3])
 
 
@@ -262,3 +263,27 @@ def test_the_odds_command_names_a_bad_argument(args, named, capsys):
         code = e.code
     err = capsys.readouterr().err
     assert code == 2 and named in err and len(err.strip().splitlines()) == 1
+
+
+# ----- 17.3.A: targets ---------------------------------------------------------------------------
+def test_17_3_A_a_raid_on_a_hex_with_no_industrial_hex_costs_no_pp():
+    """17.3.A "LRBs may only attack Industrial Hexes and ADs." A raid on a hex with neither is
+    refused; one on ADs alone fights them (17.3.1.B) but no PP is lost and no LRB CRT die asked."""
+    w = air_1944(n_ad=0)
+    no_ih = air_world(w.graph, [p for p in w.pieces if p.id != "ih_de"], tables=TABLES)
+    p = raid(no_ih)
+    assert "17.3.A" in levels(RULES.assess(no_ih, p).findings, "error")
+    assert RULES.dice_needed(no_ih, p) == []
+    with pytest.raises(ValueError, match=r"no Industrial Hex or AD.*\[17\.3\.A\]"):
+        RULES.resolve(no_ih, p, [])
+    w5 = air_1944()
+    ads_only = air_world(w5.graph, [x for x in w5.pieces if x.id != "ih_de"], tables=TABLES)
+    p = raid(ads_only)
+    need = RULES.dice_needed(ads_only, p)
+    assert len(need) == 1 and need[0].startswith("1d6: AD-to-LRB CRT")
+    r = RULES.resolve(ads_only, p, [4])
+    assert r.ledger == [] and not any(re.search(r"\d+ PP lost", line) for line in r.outcome)
+    assert any("[17.3.A]" in line for line in r.outcome)
+    assert "17.3.A" in levels(RULES.assess(ads_only, p).findings, "warning")
+    outcomes = RULES.assess(ads_only, p).odds["pp_lost"]
+    assert "no PP (no Industrial Hex)" in outcomes and not any(re.match(r"\d+ PP", k) for k in outcomes)

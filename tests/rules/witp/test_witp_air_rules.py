@@ -164,6 +164,69 @@ def test_5_14_staging_legs_and_b29_bar():
     assert b17.range_class == "staging" and b17.extra["staging"]["legs"] == [18, 18]
     assert "[5.14]" in rules_of(a.findings, "error")  # B-29s may not stage
     assert b17.extra["extended_losses"]  # [5.14.5]
+    assert not b29.legal
+
+
+def test_5_14_staging_strike_with_both_legs_in_normal_range_is_legal():
+    """[5.14] "All AP's, except US B-29's, may conduct air strikes via staging, whereby they fly to
+    advanced (forward) airbases and, from the forward airbase, launch air strikes"; [5.14.1] "Air
+    Points may use their Extended Range in either, or both "legs" of a staging strike." A B-17
+    36 MP from its target (beyond 18 + 6 MP flown direct [5.15]) stages 18 + 18 MP: legal."""
+    w = world(row(7), [field("fwd", "H0300", level=1),
+                       air("b17", "H0000", side="allies", nation="us", normal_range=18, count=2,
+                           bomber_class="four_engine")])
+    direct = RULES.assess(w, plan("H0600", "H0000", ["b17"], side="allies", altitude="High"))
+    assert "[5.15]" in rules_of(direct.items[0].findings, "error") and not direct.items[0].legal
+    a = RULES.assess(w, plan("H0600", "H0000", ["b17"], side="allies", altitude="High",
+                             options={"staging": "H0300"}))
+    b17 = a.items[0]
+    assert b17.range_class == "staging" and b17.legal
+    assert "[5.15]" not in rules_of(b17.findings, "error")
+    assert "extreme_column" not in b17.extra
+    out = RULES.assess(w, plan("H0600", "H0000", ["b17"], side="allies", altitude="High",
+                               options={"staging": "H0200"}))  # legs 12 + 24 MP: the second too long
+    assert out.items[0].range_class == "out_of_range" and not out.items[0].legal
+
+
+def _stagers(n_fwd_aps=0, level=1, damage=None):
+    fwd = field("fwd", "H0300", side="allies", level=level, **({"damage": damage} if damage else {}))
+    pieces = [fwd, air("b17", "H0000", side="allies", nation="us", normal_range=18, count=3),
+              air("b25", "H0000", side="allies", nation="us", normal_range=18, count=3)]
+    if n_fwd_aps:
+        pieces.append(air("p40", "H0300", side="allies", nation="us", normal_range=18, count=n_fwd_aps))
+    return world(row(7), pieces)
+
+
+def test_5_14_3_a_level_1_airbase_stages_at_most_5_aps():
+    """[5.14.3] "The number of AP's which may use an airbase to stage through is limited by that
+    forward airbase's level. Thus, for example, a Level-1 airbase may be used to "stage" a maximum
+    of 5 AP's (of any eligible type, or types) in any given Air Phase." 3 + 3 = 6 APs through a
+    Level-1 base: too many; through a Level-2 base (10 APs [4.3.1]): allowed."""
+    p = plan("H0600", "H0000", ["b17", "b25"], side="allies", altitude="High", options={"staging": "H0300"})
+    a = RULES.assess(_stagers(level=1), p)
+    errs = [f for f in a.findings if f.rule == "[5.14.3]" and f.level == "error"]
+    assert len(errs) == 1 and "6 AP" in errs[0].text and "5" in errs[0].text
+    assert "[5.14.3]" not in rules_of(RULES.assess(_stagers(level=2), p).findings, "error")
+    p5 = plan("H0600", "H0000", ["b17"], side="allies", altitude="High", options={"staging": "H0300"})
+    assert "[5.14.3]" not in rules_of(RULES.assess(_stagers(level=1), p5).findings, "error")
+
+
+def test_5_14_3_aps_based_at_the_staging_airbase_do_not_count():
+    """[5.14.3] "Airbases may stage AP's up to their airbasing capacity whether or not they have
+    AP's already assigned there. Thus, AP's at a staging airbase do not count against staging
+    missions." 5 P-40 APs already at the Level-2 base: 6 staging APs still fit its 10."""
+    p = plan("H0600", "H0000", ["b17", "b25"], side="allies", altitude="High", options={"staging": "H0300"})
+    assert "[5.14.3]" not in rules_of(RULES.assess(_stagers(n_fwd_aps=5, level=2), p).findings, "error")
+
+
+def test_5_14_3_staging_capacity_after_damage():
+    """[5.14.3] the limit is the forward airbase's level; [11.5] "For AP operating purposes, the
+    base is reduced 1 active level" per D-level: a Level-2 base at D1 stages at most 5 APs (and,
+    being damaged, may not be a staging base at all [5.14])."""
+    p = plan("H0600", "H0000", ["b17", "b25"], side="allies", altitude="High", options={"staging": "H0300"})
+    a = RULES.assess(_stagers(level=2, damage="D1"), p)
+    errs = [f for f in a.findings if f.rule == "[5.14.3]" and f.level == "error"]
+    assert len(errs) == 1 and "capacity 5" in errs[0].text
 
 
 def test_6_1_enemy_fighters_within_normal_range_are_exposure():
