@@ -13,7 +13,7 @@ from ...campaign.importcheck import rebuilds
 from ...campaign.mapfix import corrections_of
 from ...campaign.world import world_of
 from ...rules.strike import StrikePlan
-from .engine import _wrap, air_rules, needs
+from .engine import StrikeNeeds, _wrap, air_rules, needs
 from .events import SLICE, StrikeResolved
 
 MAX_DICE = 400
@@ -96,4 +96,12 @@ def _rebuild_strike(b: StrikeResolved, s, ctx) -> StrikeResolved:
         tables = dict(b.resolution.get("tables") or {})
     except (KeyError, TypeError, ValueError) as e:
         raise CampaignError(f"strike_resolved resolution is malformed ({e.__class__.__name__})") from None
-    return ResolveStrike(plan=plan, dice=dice, tables=tables).build(s, ctx)
+    try:
+        return ResolveStrike(plan=plan, dice=dice, tables=tables).build(s, ctx)
+    except StrikeNeeds:
+        # Recorded before the rules asked for what they now need to resolve it: a strike that changed
+        # nothing (no unit, no ledger entry) stays in the log as it was recorded, so a saved campaign's
+        # export still imports. One that changed something must rebuild exactly.
+        if b.resolution.get("changes") or b.resolution.get("ledger") or dice:
+            raise
+        return b

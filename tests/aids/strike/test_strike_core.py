@@ -154,3 +154,33 @@ def test_cli_assess_never_writes_and_resolve_records(camp, capsys):
     assert json.loads(capsys.readouterr().out)[0]["resolution"]["dice"] == [4]
     assert main(["strike", str(path), "--target", "E2418", "--unit", "b17", "--dice", "4"]) == 2
     assert "--dice goes with --resolve" in capsys.readouterr().err
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_an_export_made_before_a_strike_needed_more_input_still_imports(tmp_path):
+    """A real export from an earlier version: its witp bombardment was recorded as "nothing to
+    resolve", which the rules now refuse to record until the player gives the printed result [11.5].
+    What was saved is never lost: the record imports as it was, and still changes nothing."""
+    src = DATA / "demo-with-a-strike-that-resolved-nothing.json"
+    with Campaign.import_json(src, tmp_path / "old.campaign") as c:
+        log = strike_log(c.state)
+        assert [r.resolution["outcome"] for r in log] == [["nothing to resolve"]]
+        saved = {u["id"]: (u["hex"], u["attrs"]) for u in json.loads(src.read_text())["state"]["units"]}
+        assert {i: (u.hex, dict(u.attrs)) for i, u in c.state.units.items()} == saved
+
+
+def test_an_old_strike_record_that_changed_something_must_still_rebuild(tmp_path):
+    """Only a record that changed nothing is taken as it was: one claiming a loss the rules cannot
+    make from it (no printed result entered) is refused, naming the event."""
+    doc = json.loads((DATA / "demo-with-a-strike-that-resolved-nothing.json").read_text())
+    for ev in doc["events"]:
+        if ev["type"] == "strike_resolved":
+            ev["payload"]["resolution"]["changes"] = [{"unit": "lunga-airfield", "set": {"damage": "D4"},
+                                                       "before": {"damage": None}}]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(CampaignError, match="event 18 .strike_resolved."):
+        Campaign.import_json(bad, tmp_path / "bad.campaign")
+    assert not (tmp_path / "bad.campaign").exists()
