@@ -144,6 +144,36 @@ def test_7_0_always_in_supply_but_never_a_source():
     assert trace(world(g, [piece("s", "allies", "Land unit", "H001", "ussr")]), "allies")["s"].supplied
 
 
+@RULEBOOK.says("Paramushiro (W 0327) and Truk (W 3628) themselves are never considered supply sources, but are "
+               "always in supply.")
+@pytest.mark.parametrize("hex_, printed", [("E 3628", "W 3628"), ("E 0226", "W 0327")])
+def test_7_0_truk_and_paramushiro_always_in_supply_where_geography_puts_them(hex_, printed):
+    """The printed W labels are misprints: W 3628 is open Philippine Sea, W 0327 central Australia.
+    Truk is E 3628 ([11.25] prints it; the calibrated map names it there, one hex from Chuuk's
+    position); Paramushiro is E 0226, the coastal hex the calibrated map puts Paramushir island in
+    (E 0327, the printed digits on the E map, is a sea hex there)."""
+    g = relabel(strip(3, country="japan"), {"H000": hex_, "H001": printed})
+    ps = [piece("on", "japan", "Land unit", hex_), piece("printed", "japan", "Land unit", printed)]
+    t = trace(world(g, ps, control={hex_: "japan", printed: "japan"}), "japan")
+    assert t["on"].supplied and "always in supply" in t["on"].steps[0]
+    assert not t["printed"].supplied
+
+
+def test_7_0_truk_and_paramushiro_hexes_follow_the_calibrated_map():
+    """Where the [7.0] labels land and where the islands are (the calibrated map)."""
+    from assistant.maps import load_map
+    from assistant.rules.apto.sources import ALWAYS_HEXES
+
+    m = load_map("apto")
+    truk, para = m.locate(7.42, 151.78), m.locate(50.40, 155.70)  # Chuuk lagoon, Paramushir island
+    assert m.grid.distance(truk, m.parse("E 3628")) == 1 and m.where("E 3628").place == "Truk"
+    assert m.grid.labels(para) == ["E 0226"] and m.where("E 0226").surface == "coastal"
+    assert m.where("E 0327").surface == "sea"
+    assert m.where("W 3628").lat > 20 and m.where("W 0327").lat < -20  # the printed labels
+    assert ALWAYS_HEXES["E 3628"] == ALWAYS_HEXES["E 0226"] == "japan"
+    assert "W 3628" not in ALWAYS_HEXES and "W 0327" not in ALWAYS_HEXES
+
+
 @RULEBOOK.says("any island hex or colony city (e.g., Palembang) owned by a minor nation is never considered a supply "
                "source, but is always in supply for any minor nation unit(s) there.")
 def test_9_0_minor_nation_island_or_colony_city_always_in_supply():
