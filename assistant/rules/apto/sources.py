@@ -132,6 +132,18 @@ def home_sources(world: SupplyWorld) -> list[Source]:
     return sorted(out.values(), key=lambda s: s.hex)
 
 
+def without_nation(world: SupplyWorld, side: str) -> list[Piece]:
+    """The side's Home supply source pieces with no nation entered: a home source serves "that
+    nation's units" [7.0], so such a piece serves nobody."""
+    return [p for p in world.pieces if p.side == side and p.role == "supply_source"
+            and p.kind.strip().lower() not in BOXES and not norm(p.nation)]
+
+
+def no_nation_why(p: Piece) -> str:
+    return (f"{p.kind} {p.id} at {p.hex} has no nation: a home source supplies only that nation's units, "
+            "so it supplies nobody until its nation is entered")
+
+
 def _home_hexes(world: SupplyWorld, reading: str) -> dict[str, Source]:
     """The home sources the map's hex attributes give (once per graph and reading)."""
     out: dict[str, Source] = {}

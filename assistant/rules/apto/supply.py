@@ -39,6 +39,7 @@ from .isolation import Isolation, fortress, isolation
 from .lines import Lines, Reach
 from .pieces import chit_capacity, chit_used, consumes, flag, is_land
 from .sources import (
+    BOXES,
     SOVIET,
     WESTERN,
     Source,
@@ -48,7 +49,9 @@ from .sources import (
     home_sources,
     may_draw,
     nations_of,
+    no_nation_why,
     special_sources,
+    without_nation,
 )
 from .terrain import norm
 
@@ -237,6 +240,8 @@ class AptoSupply:
         return cands[0] if cands else Source(label, label, "home", None)
 
     def _source_status(self, call: _Call, p: Piece) -> Trace:
+        if p.role == "supply_source" and p.kind.strip().lower() not in BOXES and not norm(p.nation):
+            return _trace(p, "source", False, [p.hex], None, [Reason("[7.0]", no_nation_why(p))])
         st = call.iso.get(p.hex)
         if st is None:
             owner = call.world.control.owner(p.hex)
@@ -353,6 +358,8 @@ class AptoSupply:
         if lost:
             shown = "; ".join(st.why for st in lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
             reasons.append(Reason("[7.8]", f"{len(lost)} home source(s) of {'/'.join(nations)} supply nobody: {shown}"))
+        reasons += [Reason("[7.0]", no_nation_why(q)) for q in without_nation(world, call.side)]
+        known = len(reasons)
         chits = [c for c in world.of_side(call.side, "supply_chit") if c.hex in net.index]
         targets = sorted({net.index[s.hex] for s in free + limited} | {net.index[c.hex] for c in chits})
         if not targets:
@@ -374,7 +381,7 @@ class AptoSupply:
                                         "it [7.7], [5.8]"))
         else:
             reasons += _blockers(call, p, [net.labels[j] for j in path])
-            if len(reasons) == len(call.searches.get(("notes", p.id), [])):
+            if len(reasons) == known:
                 reasons.append(Reason(LINE, f"no unobstructed line of supply from {p.hex}"))
         t = _trace(p, OUT, False, [], None, reasons)
         if path:

@@ -40,6 +40,26 @@ def test_7_0_another_nations_home_source_does_not_supply():
     assert t["aus"].supplied and not t["nl"].supplied and not t["cn"].supplied
 
 
+@RULEBOOK.says("Each friendly home city/resource hex in a nation automatically functions as a supply source for all of "
+               "that nation's units")
+def test_7_0_a_home_supply_source_without_a_nation_says_so():
+    """A Home supply source serves "that nation's units": with no nation entered it serves nobody, and
+    both its own trace and a unit it leaves out of supply say the nation is missing."""
+    from dataclasses import replace
+
+    g = strip(3, country="japan")
+    src = replace(piece("tokyo", "japan", "Home supply source", "H000"), nation=None)
+    t = trace(world(g, [src, piece("inf", "japan", "Land unit", "H002")]), "japan")
+    assert not t["inf"].supplied and t["inf"].status == "out of supply"
+    why = " ".join(r.text for r in t["inf"].reasons)
+    assert "Home supply source tokyo at H000 has no nation" in why
+    assert not t["tokyo"].supplied
+    assert [r.rule for r in t["tokyo"].reasons] == ["[7.0]"] and "no nation" in t["tokyo"].reasons[0].text
+    # with its nation entered the same source supplies the unit
+    t = trace(world(g, [replace(src, nation="japan"), piece("inf", "japan", "Land unit", "H002")]), "japan")
+    assert t["inf"].supplied and t["tokyo"].supplied
+
+
 @RULEBOOK.says("Australia: UK and/or US unit(s) in Australia may also draw supply from any Australian supply source(s) "
                "normally.")
 def test_7_0_uk_and_us_units_in_australia_draw_on_australian_sources():
