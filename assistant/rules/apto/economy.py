@@ -120,7 +120,9 @@ class AptoEconomy:
         if nation is None:
             return [Finding("error", "[8.1]", f"{entry.account!r} is not an EP account of {entry.side}")]
         out: list[Finding] = []
-        item = items.by_name(entry.item, self.items(entry.side, ctx)) if entry.item else None
+        # an item of another side's catalogue is still that item: its rules refuse the wrong payer
+        item = (items.by_name(entry.item, self.items(entry.side, ctx)) or items.by_name(entry.item, items.ITEMS)
+                if entry.item else None)
         if item is not None:
             out += self._item_rules(book, entry, ctx, item, nation, in_reserve)
         kind_check = {"spend": self._spend, "income": self._income, "loss": self._loss,

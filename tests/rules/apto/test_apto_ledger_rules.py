@@ -310,14 +310,27 @@ def test_per_game_limits_and_the_summer_1945_war_extension():
     refund = entry("allies", SPRING, "income", 5, item="Harbor Enlargement refund")
     assert errors(check(b_us.with_entry(harbor_us).with_entry(refund), harbor_us, SPRING)) == []
     assert errors(check(b, entry("allies", SPRING, "spend", 5, account="EP:uk", item="Harbor Enlargement"), SPRING))
-    ext = entry("japan", SPRING, "spend", 20, item="War extension 1 month")
-    assert any("Summer 1945" in x for x in errors(check(b, ext, SPRING)))
+    ext = entry("allies", SPRING, "spend", 20, item="War extension 1 month")
+    assert any("Summer 1945" in x for x in errors(check(b_us, ext, SPRING)))
     from apto_ledgerkit import calendar
     cal = calendar("Summer", 1945, 1)
-    assert errors(RULES.check(b, ext, ctx(0, cal))) == []
+    assert errors(RULES.check(book(entry("allies", 0, "income", 100)), ext, ctx(0, cal))) == []
     # an item booked as the wrong kind
     assert any("booked as income" in x for x in errors(check(b, entry("japan", SPRING, "spend", 7, item="Scrap BB"),
                                                               SPRING)))
+
+
+@RULEBOOK.says("the US player may opt to pay EPs to \"extend\" the war and the timeframe in which to conquer Japan.")
+@pytest.mark.parametrize("months", [1, 2, 3])
+def test_11_5_only_the_us_player_books_a_war_extension(months):
+    from apto_ledgerkit import calendar
+    cal = calendar("Summer", 1945, 1)
+    ext = entry("japan", 0, "spend", 20 * months, item=f"War extension {months} month{'s' if months > 1 else ''}")
+    found = RULES.check(book(entry("japan", 0, "income", 100)), ext, ctx(0, cal))
+    assert [(f.rule, f.text) for f in found if f.level == "error"] == [
+        ("[11.5]", f"{ext.item} is paid by us, not japan")]
+    assert ext.item not in {p.item for p in RULES.catalogue("japan", ctx(0, cal))}
+    assert ext.item in {p.item for p in RULES.catalogue("allies", ctx(0, cal))}
 
 
 def test_catalogue_prices_every_cost_the_text_gives():
