@@ -32,7 +32,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..hexnet import truthy
-from ..supply import Piece, Reason, SupplyWorld, Trace
+from ..supply import Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import chits as C
 from .island import chain_path, chain_search
 from .isolation import Isolation, fortress, isolation
@@ -102,6 +102,12 @@ class AptoSupply:
     game = "apto"
 
     def trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
+        """Supply chits' capacity [7.7], [7.11], the India Box's two US units [7.0] and a fortress's
+        one unit [5.16] are shared among the side's units: any set of pieces is traced as the
+        side-wide trace traces it."""
+        return as_side_wide(world, side, pieces, lambda ps: self._trace(world, side, ps))
+
+    def _trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
         for p in pieces:
             if p.side != side:
                 raise ValueError(f"piece {p.id} is {p.side}, not {side}")
