@@ -144,6 +144,22 @@ def test_7_0_at_most_two_us_units_draw_on_the_india_box():
     assert t["us1"].source == {"unit": "box", "hex": "H000", "name": "India Box"}
 
 
+@RULEBOOK.says("NOTE: A maximum of two US units may also draw supply from the India Box (or any \"India\" map supply "
+               "source, if in play) normally.")
+def test_7_0_a_us_unit_traced_alone_shares_the_india_box_as_side_wide():
+    """The two US units the India Box supplies are shared by the side: the third traced on its own is
+    out of supply as in the side-wide trace."""
+    g = strip(3, country="india")
+    ps = [piece("box", "allies", "India Box", "H000", "uk")]
+    ps += [piece(f"us{i}", "allies", "Land unit", "H002", "us") for i in (1, 2, 3)]
+    w = world(g, ps, control={h: "allies" for h in g})
+    side = trace(w, "allies")
+    for u in ("us1", "us2", "us3"):
+        alone = trace(w, "allies", [u])[u]
+        assert (alone.status, alone.supplied) == (side[u].status, side[u].supplied)
+    assert not trace(w, "allies", ["us3"])["us3"].supplied
+
+
 @RULEBOOK.says("US: US (and Free French) and UK units may draw supply from the United States Box")
 def test_7_0_united_states_box():
     g = strip(3, country="us")
