@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Protocol
 
+from ..rules.kinds import find_kind
 from . import validate as v
 from .errors import CampaignError
 from .events import (
@@ -95,6 +96,10 @@ class PlaceUnit:
         name = v.unique_name(s, v.optional_text(self.name, "name", max_len=100))
         nation = None if self.nation is None else v.nation(s, self.nation)
         attrs = _attrs(self.attrs)
+        declared = find_kind(s.game, kind)
+        why = declared.missing(nation, attrs) if declared is not None else None
+        if why:  # a piece the rules cannot use is refused now, never accepted to fail in a trace
+            raise CampaignError(why)
         sample = v.boolean(self.sample, "sample")
         uid = v.auto_unit_id(s, name, kind) if self.id is None else v.new_unit_id(s, self.id)
         return UnitPlaced(unit=UnitData(id=uid, side=side, nation=nation, kind=kind, category=self.category,
@@ -172,6 +177,12 @@ class UpdateUnit:
                 before[k] = u.attrs.get(k)
         if all(new[k] == before[k] and type(new[k]) is type(before[k]) for k in new):
             raise CampaignError(f"unit {u.id} already has those values")
+        attrs = {k: val for k, val in {**u.attrs, **{k: new[k] for k in new if k not in UNIT_FIELDS}}.items()
+                 if val is not None}
+        declared = find_kind(s.game, new.get("kind", u.kind))
+        why = declared.missing(new.get("nation", u.nation), attrs) if declared is not None else None
+        if why:  # the same refusal as at placement: the rules could not use the piece after it
+            raise CampaignError(why)
         return UnitUpdated(unit_id=u.id, set=new, before=before)
 
     @staticmethod

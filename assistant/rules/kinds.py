@@ -10,6 +10,10 @@ Declared per game in ``data/games/<game>/kinds.toml``::
     doc = "..."
     [kinds.attrs]              # the counter values the rules read, each with what it means
     sea_radius = "printed Sea Command Radius in sea hexes [29.1]"
+    [kinds.requires]           # what the rules cannot use the piece without ("nation": the unit's
+    hq_type = "..."            # nation), each with why in the game's words; placement refuses it
+    [kinds.choices]            # the values a required attribute may take (any case)
+    hq_type = ["army", "fleet"]
 
 A piece's role drives the aids, never its free-text name. A kind a game does not declare has
 role ``other``: it is kept and shown, and the aids say they do not know what it does.
@@ -17,6 +21,7 @@ role ``other``: it is kept and shown, and the aids say they do not know what it 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -48,10 +53,33 @@ class Kind:
     rule: str = ""
     doc: str = ""
     attrs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    requires: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "role": self.role, "category": self.category,
-                "attrs": dict(self.attrs), "rule": self.rule, "doc": self.doc}
+        out = {"kind": self.kind, "role": self.role, "category": self.category,
+               "attrs": dict(self.attrs), "rule": self.rule, "doc": self.doc}
+        if self.requires:  # what placement asks for, where the kind asks anything
+            out["requires"] = dict(self.requires)
+        if self.choices:
+            out["choices"] = {k: list(v) for k, v in self.choices.items()}
+        return out
+
+    def missing(self, nation: Any, attrs: Mapping[str, Any]) -> Optional[str]:
+        """Why the rules cannot use a piece of this kind with ``nation`` and ``attrs`` (the first
+        attribute it lacks or whose value is not one of its choices), in the game's words; None if
+        they can."""
+        for key, why in self.requires.items():
+            value = nation if key == "nation" else attrs.get(key)
+            if value is None or str(value).strip() == "":
+                article = "an" if self.kind[:1].lower() in "aeiou" else "a"
+                return f"{article} {self.kind} needs its {key}: {why}"
+            allowed = self.choices.get(key)
+            if allowed and str(value).strip().lower() not in (c.lower() for c in allowed):
+                rule = re.search(r"\[[^\]]+\]$", why)
+                return (f"{self.kind} {key} {str(value)!r} must be {', '.join(allowed[:-1])} or {allowed[-1]}"
+                        + (f" {rule.group(0)}" if rule else ""))
+        return None
 
 
 class _Entry(BaseModel):
@@ -64,6 +92,8 @@ class _Entry(BaseModel):
     rule: Any = ""
     doc: Any = ""
     attrs: dict[str, Any] = {}
+    requires: dict[str, Any] = {}
+    choices: dict[str, Any] = {}
 
 
 class _KindsFile(BaseModel):
@@ -90,9 +120,17 @@ def load_kinds(game: str) -> Mapping[str, Kind]:
             raise KindError(f"{game} kind {name!r}: category {cat!r} is not unit or installation")
         if name.lower() in (k.lower() for k in out):
             raise KindError(f"{game} kind {name!r} is declared twice")
+        choices = row.get("choices", {})
+        for k, v in choices.items():
+            if not isinstance(v, list) or not v or not all(isinstance(c, str) for c in v):
+                raise KindError(f"{game} kind {name!r}: choices {k} must be a list of names")
+            if k not in row.get("requires", {}):
+                raise KindError(f"{game} kind {name!r}: choices {k} is not a required attribute")
         out[name] = Kind(kind=name, role=role, category=cat, rule=str(row.get("rule", "")),
                          doc=str(row.get("doc", "")),
-                         attrs=MappingProxyType({str(k): str(v) for k, v in row.get("attrs", {}).items()}))
+                         attrs=MappingProxyType({str(k): str(v) for k, v in row.get("attrs", {}).items()}),
+                         requires=MappingProxyType({str(k): str(v) for k, v in row.get("requires", {}).items()}),
+                         choices=MappingProxyType({str(k): tuple(v) for k, v in choices.items()}))
     return MappingProxyType(out)
 
 

@@ -202,6 +202,26 @@ class SupplyRules(Protocol):
         ...
 
 
+def as_side_wide(world: SupplyWorld, side: str, pieces: Sequence[Piece],
+                 trace_all: Callable[[list[Piece]], list[Trace]]) -> list[Trace]:
+    """The traces of ``pieces`` as the side-wide trace gives them, for rules that share a capacity
+    among units (a supply chit's units a month, the small-island fortification SPs, the India Box's
+    US units): ``trace_all`` runs over every piece of ``side`` in the world's order (the side-wide
+    trace) and the asked pieces it does not hold (hypothetical ones), and the asked ones come back
+    in the order asked."""
+    full = [p for p in world.pieces if p.side == side and not p.hypothetical]
+    at = {p.id: i for i, p in enumerate(full)}
+    where = []
+    for p in pieces:
+        i = at.get(p.id)
+        if i is None or full[i] != p:
+            full.append(p)
+            i = len(full) - 1
+        where.append(i)
+    traces = trace_all(full)
+    return [traces[i] for i in where]
+
+
 class NoRules(MissingRules):
     """A game has no supply rules module."""
 

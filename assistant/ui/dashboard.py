@@ -145,6 +145,9 @@ class CampaignDashboard(Page):
         self.name.add_class("ca-name")
         self.nation = w.Dropdown(description="Nation", options=[("-", "")], layout=w.Layout(width="260px"))
         self.nation.add_class("ca-nation")
+        self.place_attrs = w.Text(description="Values", placeholder="key=value … e.g. type=F",
+                                  layout=w.Layout(width="300px"))
+        self.place_attrs.add_class("ca-place-attrs")
         self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary")
         self.place_btn.add_class("ca-place")
         self.place_btn.on_click(g(self._place, "place unit"))
@@ -181,7 +184,7 @@ class CampaignDashboard(Page):
         self.attrs_btn.on_click(g(self._set_attrs, "set unit attributes"))
         units_box = w.VBox([
             w.HTML("<b>Place a unit or installation</b>"), self.category, self.hex_field, self.hex_hint,
-            self.side, self.kind, self.name, self.nation, self.place_btn,
+            self.side, self.kind, self.name, self.nation, self.place_attrs, self.place_btn,
             w.HTML("<b>Units</b> <span style='color:#666'>(choose one to find it)</span>"),
             self.unit_list, self.chosen, w.HBox([self.move_btn, self.remove_btn]), self.confirm_box,
             w.HBox([self.attrs_field, self.attrs_btn])])
@@ -290,9 +293,24 @@ class CampaignDashboard(Page):
         kind = self.kind.value.strip()
         if not kind:
             raise ValueError("no kind: type or choose what the unit or installation is")
+        attrs = self._pairs(self.place_attrs.value, "values")  # the counter values the rules read
         self.campaign.place_unit(self.side.value, kind, hex_, name=self.name.value.strip() or None,
-                                 nation=self.nation.value or None, category=self.category.value)
+                                 nation=self.nation.value or None, category=self.category.value,
+                                 attrs=attrs or None)
         self.name.value = ""
+        self.place_attrs.value = ""
+
+    @staticmethod
+    def _pairs(text: str, what: str) -> dict:
+        """``key=value`` pairs typed in a field (shell quoting for spaces)."""
+        text = text.strip()
+        if not text:
+            return {}
+        try:
+            items = shlex.split(text)
+        except ValueError as e:
+            raise ValueError(f"{what} {text!r}: {e}") from None
+        return key_values(items)
 
     def _move(self, _b=None) -> None:
         self.campaign.move_unit(self._chosen_unit(), self._hex())

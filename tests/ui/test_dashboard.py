@@ -337,3 +337,30 @@ def test_the_kept_side_survives_an_unreadable_preferences_file(camp, tmp_path, a
     import json
 
     assert json.loads(prefs.read_text())[str(camp.path.resolve())] == {"side": "allies"}
+
+
+def test_place_refuses_a_piece_the_rules_cannot_use_and_takes_its_values(tmp_path):
+    """The page's Place shares placement's check: an apto Air unit without its type letter [4.0] is
+    refused with the attribute named and nothing recorded; typed in Values, it is placed with it."""
+    with Campaign.create(tmp_path / "a.campaign", game="apto") as c:
+        p = attach(CampaignDashboard, c, log_path=tmp_path / "dashboard.log")
+        try:
+            d = p.view
+            d.hex_field.value = "W 4429"
+            d.side.value = "japan"
+            d.nation.value = "japan"
+            d.category.value = "unit"
+            d.kind.value = "Air unit"
+            d.name.value = "Kure air group"
+            before = c.state.last_seq
+            d.place_btn.click()
+            assert [r.message for r in d.errors.records] == [
+                "an Air unit needs its type: F, FB, N, B or ATP, the type letter upper left [4.0]"]
+            assert c.state.last_seq == before
+            d.place_attrs.value = "type=B strength=3"
+            d.place_btn.click()
+            (u,) = [u for u in c.state.units.values() if u.name == "Kure air group"]
+            assert (u.kind, dict(u.attrs)) == ("Air unit", {"type": "B", "strength": 3})
+            assert d.place_attrs.value == ""
+        finally:
+            p.close()

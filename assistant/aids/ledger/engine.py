@@ -16,7 +16,7 @@ from ...campaign.accessors import register_accessor
 from ...campaign.errors import CampaignError
 from ...campaign.handover import LEDGER_LINES, provided
 from ...campaign.mapfix import corrections_of
-from ...campaign.world import world_of
+from ...campaign.world import settings_of, world_of
 from ...rules.ledger import Book, Economy, Entry, LedgerContext, NoEconomy, Statement, economy_for, statements
 from .events import ledger_entries
 
@@ -68,7 +68,18 @@ def statements_of(state, sides: Optional[Iterable[str]] = None, turns: Optional[
     acc = accounts_of(state, sides)
     if turns is None:
         turns = sorted(set(book.turns()) | {state.turn.index})
-    return statements(book, list(acc), acc, turns)
+    return _noted(state, statements(book, list(acc), acc, turns))
+
+
+def _noted(state, sts: list[Statement]) -> list[Statement]:
+    """Each statement with the working its game's rules give it (``statement_notes``: e.g. apto's
+    EP deficit [8.1], [8.4]), where the rules have any."""
+    notes = getattr(economy(state.game), "statement_notes", None)
+    if notes is not None:
+        settings = settings_of(state)
+        for st in sts:
+            st.steps += notes(st, settings)
+    return sts
 
 
 def frame(state, book: Optional[Book] = None):
@@ -102,7 +113,7 @@ def forecast(state, graph, side: str, tables=None) -> list[Statement]:
     for e in eco.close_turn(book, side, ctx):
         book = book.with_entry(e)
     acc = accounts_of(state, [side])
-    out = statements(book, [side], acc, [ctx.turn])
+    out = _noted(state, statements(book, [side], acc, [ctx.turn]))
     for st in out:
         st.steps.append("forecast: income the rules compute and the turn's close, not recorded")
     return out

@@ -59,6 +59,30 @@ def nation_of(side: str, account: str) -> tuple[Optional[str], bool]:
     return None, False
 
 
+def loss_account(world, side: str, hex: str) -> tuple[Optional[str], str]:
+    """(the EP Track a Strategic Bombing loss in ``hex`` falls on, why): the track of the nation the
+    hex is of -- ``home_of``, else ``colony_of``, else ``country`` -- "EPs inflicted upon the enemy"
+    [2.5] are the bombed nation's (Chungking's are China's). None when the hex names no income
+    nation of ``side``: the player says whose track it is (never the side's first one)."""
+    from .terrain import norm
+
+    a = world.graph.nodes[hex] if hex in world.graph else {}
+    nation = norm(a.get("home_of") or a.get("colony_of") or a.get("country"))
+    if nation in NATIONS.get(side, ()):
+        return ep_account(side, nation), f"{hex} is {nation}'s: its EP Track [2.5]"
+    return None, (f"{hex} names no nation of {side} (home_of, colony_of or country{': ' + nation if nation else ''}): "
+                  f"enter whose EP Track the loss falls on [2.5]")
+
+
+def deficit_note(account: str, balance, cap: str) -> str:
+    """What [8.1] and [8.4] say of a track Strategic Warfare takes below zero, under the loss-cap
+    reading ``cap`` (setting ``ledger_loss_cap``)."""
+    paid = ("from that turn's income; losses beyond that turn's income come back [2.0]" if cap == "next_income"
+            else "in full")
+    return (f"{account} goes to {balance}: an EP deficit (the EP markers' negative side [8.1]), paid at the next "
+            f"Seasonal Turn {paid}; the Economic Reserve is exempt [8.4]")
+
+
 def season_income(book: Book, side: str, account: str, turn: int) -> int:
     """The calculated income booked to ``account`` in Seasonal Turn ``turn`` [8.2]: the base income
     and its computed adjustments (conquest debits included), not credits such as scrapping."""
@@ -120,7 +144,9 @@ class AptoEconomy:
         if nation is None:
             return [Finding("error", "[8.1]", f"{entry.account!r} is not an EP account of {entry.side}")]
         out: list[Finding] = []
-        item = items.by_name(entry.item, self.items(entry.side, ctx)) if entry.item else None
+        # an item of another side's catalogue is still that item: its rules refuse the wrong payer
+        item = (items.by_name(entry.item, self.items(entry.side, ctx)) or items.by_name(entry.item, items.ITEMS)
+                if entry.item else None)
         if item is not None:
             out += self._item_rules(book, entry, ctx, item, nation, in_reserve)
         kind_check = {"spend": self._spend, "income": self._income, "loss": self._loss,
@@ -203,9 +229,19 @@ class AptoEconomy:
         if ctx.turn_kind == "seasonal":
             out.append(Finding("error", "[2.0];[8.2]", f"Strategic Warfare losses fall in the monthly Strategic Warfare "
                                                        f"Phase, not in {ctx.turn_label}"))
+        after = book.balance(e.side, e.account) - e.amount
+        if not in_reserve and after < 0:
+            out.append(Finding("warning", "[8.1];[8.4]", deficit_note(e.account, after, setting(ctx, "ledger_loss_cap"))))
         if nation == "japan" and not in_reserve and ctx.turn_kind == "monthly":
             out.append(self._surrender_finding(book.with_entry(e), e.side, ctx))
         return out
+
+    def statement_notes(self, st, settings) -> list[str]:
+        """The working a statement carries: an EP Track closing below zero is a deficit [8.1], [8.4]."""
+        nation, reserve = nation_of(st.side, st.account)
+        if st.closing < 0 and nation is not None and not reserve:
+            return [deficit_note(st.account, st.closing, settings.get("ledger_loss_cap", SETTINGS["ledger_loss_cap"]))]
+        return []
 
     def _surrender_finding(self, book: Book, side: str, ctx) -> Finding:
         s = self.surrender(book, side, ctx)

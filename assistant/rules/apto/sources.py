@@ -77,8 +77,18 @@ BOXES: dict[str, Special] = {
     "india box": Special("", "India Box", ("uk", "australia", "us"), None, {"us": 2}),
     "united states box": Special("", "United States Box", ("us", "france", "uk")),
 }
-# "never considered supply sources, but are always in supply" [7.0] (by hex for Japan; by region)
-ALWAYS_HEXES = {"W 3621": "japan", "W 3733": "japan", "W 3825": "japan"}
+# "never considered supply sources, but are always in supply" [7.0] (by hex for Japan; by region).
+# Formosa, Iwo Jima and Okinawa as printed. Two printed labels are misprints, resolved from geography
+# (the calibrated map's ``locate`` at the island and where the printed label lands):
+# - Truk, printed "W 3628": W 3628 is open Philippine Sea (about 23N 133E). [11.25] prints E 3628,
+#   the calibrated map names Truk there, one hex from Chuuk lagoon's located hex: E 3628.
+# - Paramushiro, printed "W 0327": W 0327 is central Australia (about 27S 130E). Paramushir island
+#   locates to E 0226, a coastal hex; E 0327 (the printed digits on the E map) is a sea hex there,
+#   one hex off: E 0226. A player whose map shows the island elsewhere sets the hex attribute
+#   ``always_in_supply = japan`` on it.
+ALWAYS_HEXES = {"W 3621": "japan", "W 3733": "japan", "W 3825": "japan",
+                "E 3628": "japan",  # Truk
+                "E 0226": "japan"}  # Paramushiro
 ALWAYS_REGIONS = {"kamchatka": "ussr", "sakhalin": "ussr", "maldives": "uk", "panama": "us"}
 
 
@@ -120,6 +130,18 @@ def home_sources(world: SupplyWorld) -> list[Source]:
             out[p.hex] = Source(p.hex, p.name or f"home supply source of {p.nation}", "home",
                                 norm(p.nation), unit=p.id, rule="[7.0];[7.8]")
     return sorted(out.values(), key=lambda s: s.hex)
+
+
+def without_nation(world: SupplyWorld, side: str) -> list[Piece]:
+    """The side's Home supply source pieces with no nation entered: a home source serves "that
+    nation's units" [7.0], so such a piece serves nobody."""
+    return [p for p in world.pieces if p.side == side and p.role == "supply_source"
+            and p.kind.strip().lower() not in BOXES and not norm(p.nation)]
+
+
+def no_nation_why(p: Piece) -> str:
+    return (f"{p.kind} {p.id} at {p.hex} has no nation: a home source supplies only that nation's units, "
+            "so it supplies nobody until its nation is entered")
 
 
 def _home_hexes(world: SupplyWorld, reading: str) -> dict[str, Source]:

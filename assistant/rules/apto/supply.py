@@ -32,13 +32,14 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..hexnet import truthy
-from ..supply import Piece, Reason, SupplyWorld, Trace
+from ..supply import Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import chits as C
 from .island import chain_path, chain_search
 from .isolation import Isolation, fortress, isolation
 from .lines import Lines, Reach
 from .pieces import chit_capacity, chit_used, consumes, flag, is_land
 from .sources import (
+    BOXES,
     SOVIET,
     WESTERN,
     Source,
@@ -48,7 +49,9 @@ from .sources import (
     home_sources,
     may_draw,
     nations_of,
+    no_nation_why,
     special_sources,
+    without_nation,
 )
 from .terrain import norm
 
@@ -99,6 +102,12 @@ class AptoSupply:
     game = "apto"
 
     def trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
+        """Supply chits' capacity [7.7], [7.11], the India Box's two US units [7.0] and a fortress's
+        one unit [5.16] are shared among the side's units: any set of pieces is traced as the
+        side-wide trace traces it."""
+        return as_side_wide(world, side, pieces, lambda ps: self._trace(world, side, ps))
+
+    def _trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
         for p in pieces:
             if p.side != side:
                 raise ValueError(f"piece {p.id} is {p.side}, not {side}")
@@ -237,6 +246,8 @@ class AptoSupply:
         return cands[0] if cands else Source(label, label, "home", None)
 
     def _source_status(self, call: _Call, p: Piece) -> Trace:
+        if p.role == "supply_source" and p.kind.strip().lower() not in BOXES and not norm(p.nation):
+            return _trace(p, "source", False, [p.hex], None, [Reason("[7.0]", no_nation_why(p))])
         st = call.iso.get(p.hex)
         if st is None:
             owner = call.world.control.owner(p.hex)
@@ -353,6 +364,8 @@ class AptoSupply:
         if lost:
             shown = "; ".join(st.why for st in lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
             reasons.append(Reason("[7.8]", f"{len(lost)} home source(s) of {'/'.join(nations)} supply nobody: {shown}"))
+        reasons += [Reason("[7.0]", no_nation_why(q)) for q in without_nation(world, call.side)]
+        known = len(reasons)
         chits = [c for c in world.of_side(call.side, "supply_chit") if c.hex in net.index]
         targets = sorted({net.index[s.hex] for s in free + limited} | {net.index[c.hex] for c in chits})
         if not targets:
@@ -374,7 +387,7 @@ class AptoSupply:
                                         "it [7.7], [5.8]"))
         else:
             reasons += _blockers(call, p, [net.labels[j] for j in path])
-            if len(reasons) == len(call.searches.get(("notes", p.id), [])):
+            if len(reasons) == known:
                 reasons.append(Reason(LINE, f"no unobstructed line of supply from {p.hex}"))
         t = _trace(p, OUT, False, [], None, reasons)
         if path:

@@ -7,8 +7,8 @@ maintenance account ``<power>_maint`` holding the turn's maintenance capacity [1
 
 Items (``item`` of an entry; ``qty``/``sp``/``pipeline``/``holding_areas``/``ih_pp`` in its data):
 ``production`` (income [18.0.D], computed by ``income``), ``maintenance capacity`` (income [18.10]),
-``build T`` / ``rebuild T`` / ``undeplete T`` (spend; the Production Cost Table, the printed Mech
-cost [18.2.2]; builds geared [18.9.1]), ``maintain T`` (spend [18.10.2]), ``lend-lease`` (transfer
+``build T`` / ``rebuild T`` / ``undeplete T`` (spend; the player's Production Cost Table -- the
+[18.2.2] Mech is one example, shown as such; builds geared [18.9.1]), ``maintain T`` (spend [18.10.2]), ``lend-lease`` (transfer
 [18.8]), ``LRB losses`` (loss [17.3.2]), ``unspent PP lost`` (adjust [18.5.1], by ``close_turn``).
 """
 
@@ -109,8 +109,10 @@ class GlobalWarEconomy:
                       "to an allied Major Power; capped by the pipeline (data pipeline / holding_areas)"),
                Priced("LRB losses", "loss", main, None, "17.3.2", "PPs an IH loses to LRBs this turn only")]
         for t in T.TYPES:
-            out.append(Priced(f"build {t}", "spend", main, T.cost(ctx.world.tables, "build", t),
-                              "18.2.2" if t in T.PRINTED_BUILD else "18.0.F", "per unit; at most last turn's + 1 [18.9.1]"))
+            price = T.cost(ctx.world.tables, "build", t)
+            example = T.example_note(t) if price is None else ""
+            out.append(Priced(f"build {t}", "spend", main, price, "18.0.F",
+                              "; ".join(x for x in (example, "per unit; at most last turn's + 1 [18.9.1]") if x)))
             out.append(Priced(f"rebuild {t}", "spend", main, T.cost(ctx.world.tables, "rebuild", t), "18.0.F",
                               "per unit; not limited by 18.9.1 [18.6.1.B]"))
         for t in T.UNDEPLETE:
@@ -208,9 +210,11 @@ class GlobalWarEconomy:
         out: list[Finding] = []
         qty = _whole(entry.data, "qty", 1)
         price = T.cost(ctx.world.tables, verb, t)
-        rule = "18.2.2" if verb == "build" and t in T.PRINTED_BUILD else "18.0.F"
         if price is not None and entry.amount != price * qty:
-            out.append(Finding("error", rule, f"{qty} x '{verb} {t}' costs {price * qty} PP, not {_n(entry.amount)}"))
+            out.append(Finding("error", "18.0.F", f"{qty} x '{verb} {t}' costs {price * qty} PP, not {_n(entry.amount)}"))
+        elif price is None and verb == "build" and T.example_note(t):
+            out.append(Finding("question", "18.2.2", f"confirm {_n(entry.amount)} PP for {qty} x 'build {t}': "
+                                                     + T.example_note(t)))
         if verb == "build":
             out += self._gearing(book, entry, t, qty)
         out += self._arrival(entry, ctx, verb, t)
@@ -228,6 +232,10 @@ class GlobalWarEconomy:
         entry's ``arrives`` (a calendar index) must be the turn paid plus the delay."""
         wait = T.delay(ctx.world.tables, verb, t)
         if wait is None:
+            if verb == "build" and t in T.EXAMPLE and not entry.data.get("arrives"):
+                return [Finding("question", "18.0.H", f"on which turn does it appear? the delay is in the Production "
+                                                      f"Cost Table, not in the text ([18.2.2] example only: "
+                                                      f"{T.EXAMPLE[t]}); set data arrives=...")]
             return []
         due = entry.turn + wait
         label = ctx.labels.get(due, f"calendar turn {due}")

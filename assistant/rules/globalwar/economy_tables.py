@@ -6,8 +6,9 @@ templates (``data/games/globalwar/templates``) and the one it does print, 18.10.
   Mode and Production Multiple are read as one value (the text uses both names, apparently for one
   thing), so a recaptured home IH produces at Mode 1 = 1 PP [18.4.2].
 - ``production_costs`` (``type,build_cost,build_turns,rebuild_cost,rebuild_turns,undeplete_cost,
-  undeplete_turns``): the Production Cost Table [18.0.F], [18.1.1] (a gap; the only printed cost is
-  one German mechanized SP for 3 PP [18.2.2]). A blank cell: not on the chart.
+  undeplete_turns``): the Production Cost Table [18.0.F], [18.1.1] (a gap; the text's one figure is
+  an example, a German mechanized SP for 3 PP on Turn 2 [18.2.2], shown as such and never used as a
+  price). A blank cell: not on the chart.
 
 Every cell read is checked; a bad one names its table, row (data rows from 1) and column.
 """
@@ -29,10 +30,10 @@ MAINTENANCE: Mapping[str, Fraction] = {
 
 #: Buildable types: the 22.4.1 headings.
 TYPES = ("Inf", "Mech", "Fort", "Port", "AD", "LRB", "ASW", "Surf-A", "Surf-B", "Amph", "SS", "MS", "A-Bomb")
-#: [18.2.2] "one new German mechanized SP costs 3 PP" -- the one printed build cost.
-PRINTED_BUILD = {"Mech": 3}
-#: [18.2.2] built on Turn 2, it appears on Turn 6: 4 turns on the Production Track.
-PRINTED_DELAY = {"Mech": 4}
+#: [18.2.2]'s one example, never a general price: "In the Production Preparation Phase of Turn 2, the
+#: Axis spends 3 PPs to build one new German mechanized SP ... On Turn 6, the unit appears". The
+#: Production Cost Table [18.0.F] is not in the text: the player enters each real cost and delay.
+EXAMPLE = {"Mech": "Germany, Turn 2: one mechanized SP for 3 PP, appearing on Turn 6"}
 #: Only Surf-As and ASWs are undepleted [18.0.E], [18.3.2.B].
 UNDEPLETE = ("Surf-A", "ASW")
 ALIASES = {"infantry": "Inf", "inf": "Inf", "mechanized": "Mech", "mech": "Mech", "fortification": "Fort",
@@ -60,22 +61,24 @@ def multiple(tables: Mapping[str, Any], turn: int, nation: str) -> Optional[int]
     return None
 
 
+def example_note(type_: str) -> str:
+    """The [18.2.2] example for ``type_`` as the one example it is ("" for a type it does not show)."""
+    if type_ not in EXAMPLE:
+        return ""
+    return (f"[18.2.2] example only ({EXAMPLE[type_]}): not a price for every nation and turn; the Production "
+            f"Cost Table is not in the text: enter the real cost (production_costs)")
+
+
 def cost(tables: Mapping[str, Any], what: str, type_: str) -> Optional[int]:
     """The PP cost of ``what`` (build, rebuild, undeplete) of one ``type_`` from the player's
-    Production Cost Table; the printed [18.2.2] build cost of a Mech without it."""
-    found, pp = _cost_row(tables, type_, f"{what}_cost")
-    if found:
-        return pp
-    return PRINTED_BUILD.get(type_) if what == "build" else None
+    Production Cost Table; None without its row (the [18.2.2] example is no price)."""
+    return _cost_row(tables, type_, f"{what}_cost")[1]
 
 
 def delay(tables: Mapping[str, Any], what: str, type_: str) -> Optional[int]:
-    """Turns on the Production Track from the turn paid to the turn the unit appears [18.0.G-H];
-    the printed [18.2.2] delay of a new Mech without the table."""
-    found, turns = _cost_row(tables, type_, f"{what}_turns")
-    if found:
-        return turns
-    return PRINTED_DELAY.get(type_) if what == "build" else None
+    """Turns on the Production Track from the turn paid to the turn the unit appears [18.0.G-H],
+    from the player's Production Cost Table; None without its row."""
+    return _cost_row(tables, type_, f"{what}_turns")[1]
 
 
 def _cost_row(tables: Mapping[str, Any], type_: str, column: str) -> tuple[bool, Optional[int]]:

@@ -35,7 +35,7 @@ from typing import Any, Iterator, Optional, Sequence
 import numpy as np
 
 from ..hexnet import truthy
-from ..supply import Piece, Reason, SupplyWorld, Trace
+from ..supply import Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import pipelines as pl
 from .layers import Jump, Layered, LayeredResult, Limits, Route, state
 from .reach import MAX_UNDEVELOPED, SUPPLY_REACH
@@ -504,7 +504,9 @@ class GlobalWarSupply:
     game = "globalwar"
 
     def trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
-        return _Run(world, side).trace(pieces)
+        """The small-island fortification SPs [9.1.5.A] and pipeline capacity [9.2.4] are shared
+        among the side's units: any set of pieces is traced as the side-wide trace traces it."""
+        return as_side_wide(world, side, pieces, lambda ps: _Run(world, side).trace(ps))
 
 
 RULES = GlobalWarSupply()

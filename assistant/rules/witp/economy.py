@@ -221,7 +221,8 @@ class WitpEconomy:
                 return [Finding("error", "[28.4.1]", f"{hq} holds {_num(held)} CP; it cannot give {_num(e.amount)}")]
             return []
         if e.amount > held:
-            rule = "[52.1]" if e.account == "PP" else "[28.4.1]"
+            # PP: [52.1] STEP 2 for the US, [53.1] STEP 3 for Japan ("as per 52.1 (STEP 2)")
+            rule = ("[53.1]" if e.side == "japan" else "[52.1]") if e.account == "PP" else "[28.4.1]"
             return [Finding("error", rule, f"{e.side} holds {_num(held)} {e.account}; {e.kind} of {_num(e.amount)} "
                                            f"would leave {_num(held - e.amount)} (no deficit spending)")]
         return []

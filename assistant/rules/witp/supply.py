@@ -408,8 +408,17 @@ class _Tracer:
         d = float(self._dist[key][node])
         return d if np.isfinite(d) else None
 
+    def linked(self, p: Piece) -> bool:
+        """``p``'s own trace status (once per call): the one reading of "linked" [29.0] that the
+        piece's trace, a supply base's functioning [32.7] and the isolated MSU load [32.4.1] share."""
+        key = ("linked", p.id)
+        if key not in self._dist:
+            self._dist[key] = bool(self.trace_piece(p)[0][0])
+        return self._dist[key]
+
     def supply_bases(self) -> tuple[dict[int, float], list[str]]:
-        """Functioning friendly supply bases: not damaged D1+ [32.6], not isolated [32.7]."""
+        """Functioning friendly supply bases: not damaged D1+ [32.6], not isolated [32.7] -- isolated
+        as the supply base's own trace says (in the hex of a linked HQ it is linked [29.0])."""
         if "sbs" not in self._dist:
             net, links = self.net, self.links
             sbs: dict[int, float] = {}
@@ -421,7 +430,7 @@ class _Tracer:
                 dmg = L.damage(b.attr("damage")) or links.port_damage(bn)
                 if dmg not in (None, "S"):
                     notes.append(f"[32.6] supply base {b.id} at {b.hex} is damaged {dmg}: it does not function")
-                elif not self.hex_linked(bn):
+                elif not self.linked(b):
                     notes.append(f"[32.7] supply base {b.id} at {b.hex} is isolated: it does not function")
                 else:
                     sbs[bn] = 0.0
@@ -481,7 +490,7 @@ class _Tracer:
             return
         total = D.tsd(y, x)
         cat = D.category(total)
-        isolated = not self.hex_linked(node)
+        isolated = not t.supplied  # the tracing piece's own link [29.0], as its status says
         load = sum(L.number(m.id, "load", m.attr("load", 0)) for m in self.msus().get(p.hex, ()))
         msb = any(m.kind.lower() == "mobile service base" and L.damage(m.attr("damage")) is None
                   for m in links.installation_at.get(node, []))

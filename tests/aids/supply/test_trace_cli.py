@@ -49,7 +49,11 @@ def test_one_unit_as_json(demo, capsys):
     with Campaign.open(demo, readonly=True) as c:
         assert_item(item, c.graph())
     assert item["unit"] == "1st-marine-division" and item["hex"] == "E2418"
-    assert item["status"] in ("linked", "isolated")
+    # [29.0] linked by a command link to a linked HQ: [29.6] 22 sea hexes to us-sw-pacific-hq at E1737,
+    # within its Command Radius of 30 [29.1]
+    assert (item["status"], item["supplied"]) == ("linked", True)
+    assert (item["source"]["unit"], item["source"]["hex"], item["length"], item["limit"]) == \
+        ("us-sw-pacific-hq", "E1737", 22, 30)
 
 
 def test_whole_side_and_a_hypothetical_unit(demo, capsys):
@@ -58,10 +62,16 @@ def test_whole_side_and_a_hypothetical_unit(demo, capsys):
     assert code == 0 and report["side"] == "allies" and report["items"]
     for item in report["items"]:
         assert_item(item)
+    statuses = {i["unit"]: i["status"] for i in report["items"]}
+    assert statuses["7th-defense-battalion"] == "isolated"  # [29.6] 39 sea hexes from F3342, limit 30
+    assert {u for u, st in statuses.items() if st != "linked"} == {"7th-defense-battalion"}
     code, out, _ = run(capsys, "trace", demo, "--hex", "e2519", "--side", "japan", "--json")
     item = json.loads(out)
     assert code == 0 and item["unit"] is None and item["hex"] == "E2519" and item["hypothetical"] is True
     assert_item(item)
+    # no Japanese HQ has a Sea Command Radius entered in the demo [29.1] and no overland path [29.7]
+    assert (item["status"], item["supplied"]) == ("isolated", False)
+    assert [r["rule"] for r in item["reasons"]] == ["[29.7]", "[29.1]"]
 
 
 def test_what_ifs_never_touch_the_file(demo, capsys):
@@ -71,6 +81,9 @@ def test_what_ifs_never_touch_the_file(demo, capsys):
     assert code == 0
     item = json.loads(out)
     assert any("what-if" in s for s in item["steps"])
+    # without us-sw-pacific-hq only us-poa-hq at F3342 is left: 51 sea hexes, its radius 30 [29.6]
+    assert (item["status"], item["supplied"]) == ("isolated", False)
+    assert item["reasons"][0] == {"rule": "[29.6]", "text": "out of range: E2418 is 51 sea hexes from F3342, limit 30"}
     assert file_fingerprint(Path(demo)) == before
     code, _, _ = run(capsys, "trace", demo, "--all", "--side", "allies", "--csv", "--without", "us-poa-hq")
     assert code == 0 and file_fingerprint(Path(demo)) == before

@@ -58,7 +58,7 @@ def test_the_cells_the_rulebook_reveals_pass():
     # 24.5.A "Under the +4 column a die roll of 4 gives 1/A"; 24.5.B "A die roll of 3 means ... 8 fewer PPs"
     assert check_csv("globalwar", "ad_lrb_crt", "differential,die,ad_destroyed,lrb_destroyed,lrb_aborted\n+4,4,1,0,1\n").rows
     assert check_csv("globalwar", "lrb_crt", "differential,die,pp_lost\n+6,3,8\n+12..,6,20\n..-3,1,0\n").rows
-    # [18.2.2] a new Mech SP costs 3 PP and, built on Turn 2, appears on Turn 6
+    # the [18.2.2] example as a row the player may enter: Mech 3 PP, built on Turn 2, appears on Turn 6
     assert check_csv("globalwar", "production_costs", "type,build_cost,build_turns,rebuild_cost,rebuild_turns,"
                                                       "undeplete_cost,undeplete_turns\nMech,3,4,,,,\n").rows
     # apto [4.15]: the western area off the W map is 10

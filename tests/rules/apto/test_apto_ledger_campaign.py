@@ -138,3 +138,18 @@ def test_cli_refusal_exits_1_with_the_rule_and_bad_input_exits_2(tmp_path, capsy
     assert code == 0
     items = {p["item"]: p for p in json.loads(out)}
     assert items["Impromptu CCP Offensive"]["amount"] == 2 and items["Impromptu CCP Offensive"]["rule"] == "[5.5]"
+
+
+def test_8_1_8_4_a_bombing_deficit_is_shown_on_the_statement(tmp_path):
+    """"The EP markers are printed as negative numbers ... for the purposes of denoting EP deficits
+    caused by Strategic Warfare" [8.1]; "EP deficits are to be paid during the ensuing Seasonal
+    Turn" [8.4]: China holds 5, a bombing eliminates 8, the statement shows -3 and says so."""
+    from assistant.rules.apto.economy import deficit_note
+
+    with open_campaign(tmp_path) as c:
+        c.ledger.add("allies", "income", 5, account="EP:china", item="Seasonal income")
+        c.advance()
+        c.ledger.add("allies", "loss", 8, account="EP:china", item="Strategic Warfare")
+        st = ep(c, side="allies", account="EP:china")
+        assert (st.opening, st.closing) == (5, -3)
+        assert st.steps == [deficit_note("EP:china", -3, "next_income")]

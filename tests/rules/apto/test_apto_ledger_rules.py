@@ -3,6 +3,7 @@ each from the rulebook's words or worked examples, on hand-counted books (apto_l
 
 from __future__ import annotations
 
+import networkx as nx
 import pytest
 
 from apto_ledgerkit import book, ctx, entry, errors
@@ -310,14 +311,27 @@ def test_per_game_limits_and_the_summer_1945_war_extension():
     refund = entry("allies", SPRING, "income", 5, item="Harbor Enlargement refund")
     assert errors(check(b_us.with_entry(harbor_us).with_entry(refund), harbor_us, SPRING)) == []
     assert errors(check(b, entry("allies", SPRING, "spend", 5, account="EP:uk", item="Harbor Enlargement"), SPRING))
-    ext = entry("japan", SPRING, "spend", 20, item="War extension 1 month")
-    assert any("Summer 1945" in x for x in errors(check(b, ext, SPRING)))
+    ext = entry("allies", SPRING, "spend", 20, item="War extension 1 month")
+    assert any("Summer 1945" in x for x in errors(check(b_us, ext, SPRING)))
     from apto_ledgerkit import calendar
     cal = calendar("Summer", 1945, 1)
-    assert errors(RULES.check(b, ext, ctx(0, cal))) == []
+    assert errors(RULES.check(book(entry("allies", 0, "income", 100)), ext, ctx(0, cal))) == []
     # an item booked as the wrong kind
     assert any("booked as income" in x for x in errors(check(b, entry("japan", SPRING, "spend", 7, item="Scrap BB"),
                                                               SPRING)))
+
+
+@RULEBOOK.says("the US player may opt to pay EPs to \"extend\" the war and the timeframe in which to conquer Japan.")
+@pytest.mark.parametrize("months", [1, 2, 3])
+def test_11_5_only_the_us_player_books_a_war_extension(months):
+    from apto_ledgerkit import calendar
+    cal = calendar("Summer", 1945, 1)
+    ext = entry("japan", 0, "spend", 20 * months, item=f"War extension {months} month{'s' if months > 1 else ''}")
+    found = RULES.check(book(entry("japan", 0, "income", 100)), ext, ctx(0, cal))
+    assert [(f.rule, f.text) for f in found if f.level == "error"] == [
+        ("[11.5]", f"{ext.item} is paid by us, not japan")]
+    assert ext.item not in {p.item for p in RULES.catalogue("japan", ctx(0, cal))}
+    assert ext.item in {p.item for p in RULES.catalogue("allies", ctx(0, cal))}
 
 
 def test_catalogue_prices_every_cost_the_text_gives():
@@ -404,3 +418,49 @@ def test_a_bombing_loss_from_the_strike_plotter_lands_on_the_target_nations_trac
 
 
 test_quotes_in_rulebook = RULEBOOK.check()
+
+
+@RULEBOOK.says("A number result indicates the amount of eliminated EPs inflicted upon the enemy from that Strategic "
+               "Bombing Attack.")
+def test_2_5_a_bombing_loss_falls_on_the_bombed_nations_ep_track():
+    """Chungking is China's: its loss goes on EP:china, never on the US track; a hex whose nation is not
+    entered names no track (the player says whose it is) rather than falling on the first one."""
+    from aptokit import world as aworld
+    from assistant.rules.apto.economy import loss_account
+
+    g = nx.Graph()
+    g.add_node("W 4113", surface="land", country="china", city="yes")
+    g.add_node("W 4429", surface="coastal", home_of="japan", city="yes")
+    g.add_node("W 2112", surface="coastal", colony_of="uk", city="yes")
+    g.add_node("W 0000", surface="land")
+    w = aworld(g)
+    assert loss_account(w, "allies", "W 4113") == ("EP:china", "W 4113 is china's: its EP Track [2.5]")
+    assert loss_account(w, "japan", "W 4429")[0] == "EP"
+    assert loss_account(w, "allies", "W 2112")[0] == "EP:uk"
+    acc, why = loss_account(w, "allies", "W 0000")
+    assert acc is None and "W 0000 names no nation of allies" in why
+
+
+@RULEBOOK.says("The EP markers are printed as negative numbers on their reverse sides (-100, -10 and -1) for the "
+               "purposes of denoting EP deficits caused by Strategic Warfare.")
+@RULEBOOK.says("EP deficits are to be paid during the ensuing Seasonal Turn")
+@pytest.mark.parametrize("cap, paid", [("next_income", "losses beyond that turn's income come back [2.0]"),
+                                       ("none", "in full")])
+def test_8_1_8_4_a_loss_beyond_the_track_is_a_deficit_shown_and_paid_at_the_seasonal_turn(cap, paid):
+    """China holds 5 EPs; a bombing eliminates 8: the track shows -3 (a deficit), the check says so
+    and how it is paid under the loss-cap reading; the statement carries the same note."""
+    from assistant.rules.apto.economy import deficit_note
+
+    b = book(entry("allies", SPRING, "income", 5, account="EP:china"))
+    loss = entry("allies", APRIL, "loss", 8, account="EP:china", item="Strategic Warfare")
+    found = [f for f in check(b, loss, APRIL, settings={"ledger_loss_cap": cap}) if f.level == "warning"]
+    assert [(f.rule, f.text) for f in found] == [("[8.1];[8.4]", deficit_note("EP:china", -3, cap))]
+    assert "EP:china goes to -3" in found[0].text and paid in found[0].text
+    b2 = b.with_entry(loss)
+    assert b2.balance("allies", "EP:china") == -3
+    (st,) = [s for s in statements(b2, ["allies"], {"allies": ("EP:china",)}, [APRIL])]
+    notes = RULES.statement_notes(st, {"ledger_loss_cap": cap})
+    assert notes == [deficit_note("EP:china", -3, cap)]
+    # within the balance: no note
+    small = entry("allies", APRIL, "loss", 5, account="EP:china", item="Strategic Warfare")
+    assert [f for f in check(b, small, APRIL, settings={"ledger_loss_cap": cap}) if f.level == "warning"] == []

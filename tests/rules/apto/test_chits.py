@@ -131,3 +131,18 @@ def test_bad_chit_values_are_one_line_errors():
 
 
 test_quotes_in_rulebook = RULEBOOK.check()
+
+
+@RULEBOOK.says("For example, if there is only one available Sea Supply chit (which can supply four units) in a "
+               "particular locale, then only four land units may conduct an attack without incurring out-of-supply "
+               "penalties.")
+def test_7_7_one_unit_traced_alone_shares_the_chit_as_side_wide():
+    """A chit's capacity is shared by every unit of the side: the fifth attacker traced on its own is
+    out of supply as in the side-wide trace."""
+    w = world(chit_line(), [piece("c", "japan", "Sea Supply chit", "H000")] + attackers(5))
+    side = trace(w, "japan")
+    for u in ("a1", "a5", "c"):
+        (alone,) = trace(w, "japan", [u]).values()
+        assert (alone.status, alone.supplied, alone.extra.get("used")) == \
+            (side[u].status, side[u].supplied, side[u].extra.get("used"))
+    assert trace(w, "japan", ["a5"])["a5"].status == "out of supply"

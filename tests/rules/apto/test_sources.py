@@ -40,6 +40,26 @@ def test_7_0_another_nations_home_source_does_not_supply():
     assert t["aus"].supplied and not t["nl"].supplied and not t["cn"].supplied
 
 
+@RULEBOOK.says("Each friendly home city/resource hex in a nation automatically functions as a supply source for all of "
+               "that nation's units")
+def test_7_0_a_home_supply_source_without_a_nation_says_so():
+    """A Home supply source serves "that nation's units": with no nation entered it serves nobody, and
+    both its own trace and a unit it leaves out of supply say the nation is missing."""
+    from dataclasses import replace
+
+    g = strip(3, country="japan")
+    src = replace(piece("tokyo", "japan", "Home supply source", "H000"), nation=None)
+    t = trace(world(g, [src, piece("inf", "japan", "Land unit", "H002")]), "japan")
+    assert not t["inf"].supplied and t["inf"].status == "out of supply"
+    why = " ".join(r.text for r in t["inf"].reasons)
+    assert "Home supply source tokyo at H000 has no nation" in why
+    assert not t["tokyo"].supplied
+    assert [r.rule for r in t["tokyo"].reasons] == ["[7.0]"] and "no nation" in t["tokyo"].reasons[0].text
+    # with its nation entered the same source supplies the unit
+    t = trace(world(g, [replace(src, nation="japan"), piece("inf", "japan", "Land unit", "H002")]), "japan")
+    assert t["inf"].supplied and t["tokyo"].supplied
+
+
 @RULEBOOK.says("Australia: UK and/or US unit(s) in Australia may also draw supply from any Australian supply source(s) "
                "normally.")
 def test_7_0_uk_and_us_units_in_australia_draw_on_australian_sources():
@@ -124,6 +144,22 @@ def test_7_0_at_most_two_us_units_draw_on_the_india_box():
     assert t["us1"].source == {"unit": "box", "hex": "H000", "name": "India Box"}
 
 
+@RULEBOOK.says("NOTE: A maximum of two US units may also draw supply from the India Box (or any \"India\" map supply "
+               "source, if in play) normally.")
+def test_7_0_a_us_unit_traced_alone_shares_the_india_box_as_side_wide():
+    """The two US units the India Box supplies are shared by the side: the third traced on its own is
+    out of supply as in the side-wide trace."""
+    g = strip(3, country="india")
+    ps = [piece("box", "allies", "India Box", "H000", "uk")]
+    ps += [piece(f"us{i}", "allies", "Land unit", "H002", "us") for i in (1, 2, 3)]
+    w = world(g, ps, control={h: "allies" for h in g})
+    side = trace(w, "allies")
+    for u in ("us1", "us2", "us3"):
+        alone = trace(w, "allies", [u])[u]
+        assert (alone.status, alone.supplied) == (side[u].status, side[u].supplied)
+    assert not trace(w, "allies", ["us3"])["us3"].supplied
+
+
 @RULEBOOK.says("US: US (and Free French) and UK units may draw supply from the United States Box")
 def test_7_0_united_states_box():
     g = strip(3, country="us")
@@ -142,6 +178,36 @@ def test_7_0_always_in_supply_but_never_a_source():
     assert not t["n"].supplied  # not a source for a neighbour
     g = strip(2, country="ussr", region="Kamchatka")
     assert trace(world(g, [piece("s", "allies", "Land unit", "H001", "ussr")]), "allies")["s"].supplied
+
+
+@RULEBOOK.says("Paramushiro (W 0327) and Truk (W 3628) themselves are never considered supply sources, but are "
+               "always in supply.")
+@pytest.mark.parametrize("hex_, printed", [("E 3628", "W 3628"), ("E 0226", "W 0327")])
+def test_7_0_truk_and_paramushiro_always_in_supply_where_geography_puts_them(hex_, printed):
+    """The printed W labels are misprints: W 3628 is open Philippine Sea, W 0327 central Australia.
+    Truk is E 3628 ([11.25] prints it; the calibrated map names it there, one hex from Chuuk's
+    position); Paramushiro is E 0226, the coastal hex the calibrated map puts Paramushir island in
+    (E 0327, the printed digits on the E map, is a sea hex there)."""
+    g = relabel(strip(3, country="japan"), {"H000": hex_, "H001": printed})
+    ps = [piece("on", "japan", "Land unit", hex_), piece("printed", "japan", "Land unit", printed)]
+    t = trace(world(g, ps, control={hex_: "japan", printed: "japan"}), "japan")
+    assert t["on"].supplied and "always in supply" in t["on"].steps[0]
+    assert not t["printed"].supplied
+
+
+def test_7_0_truk_and_paramushiro_hexes_follow_the_calibrated_map():
+    """Where the [7.0] labels land and where the islands are (the calibrated map)."""
+    from assistant.maps import load_map
+    from assistant.rules.apto.sources import ALWAYS_HEXES
+
+    m = load_map("apto")
+    truk, para = m.locate(7.42, 151.78), m.locate(50.40, 155.70)  # Chuuk lagoon, Paramushir island
+    assert m.grid.distance(truk, m.parse("E 3628")) == 1 and m.where("E 3628").place == "Truk"
+    assert m.grid.labels(para) == ["E 0226"] and m.where("E 0226").surface == "coastal"
+    assert m.where("E 0327").surface == "sea"
+    assert m.where("W 3628").lat > 20 and m.where("W 0327").lat < -20  # the printed labels
+    assert ALWAYS_HEXES["E 3628"] == ALWAYS_HEXES["E 0226"] == "japan"
+    assert "W 3628" not in ALWAYS_HEXES and "W 0327" not in ALWAYS_HEXES
 
 
 @RULEBOOK.says("any island hex or colony city (e.g., Palembang) owned by a minor nation is never considered a supply "

@@ -221,18 +221,35 @@ def test_18_5_1_no_reserve_and_the_close_loses_every_unspent_pp():
 
 # ----- build prices and gearing [18.2.2], [18.9.1] ------------------------------------------------
 
-@RULEBOOK.says("one new German mechanized")
-def test_18_2_2_a_mech_sp_costs_3_pp_and_the_cost_table_prices_the_rest():
+@RULEBOOK.says("Example: In the Production Preparation Phase of Turn 2, the Axis spends 3 PPs to build one new German "
+               "mechanized SP")
+def test_18_2_2_the_3_pp_mech_is_one_example_never_a_general_price():
+    """[18.2.2] prints one example -- Germany, Turn 2, one mechanized SP for 3 PP, appearing on Turn 6
+    -- not the Production Cost Table [18.0.F]: without the player's table no build has a price; the
+    catalogue shows the example with its source and asks for the real cost, and a build is asked to be
+    confirmed, never refused against the example."""
     w = world(german_land(), [])
     items = {p.item: p for p in RULES.catalogue("axis", ctx(w))}
-    assert items["build Mech"].amount == 3 and items["build Mech"].rule == "18.2.2"
-    assert items["build SS"].amount is None and items["maintain Surf-A"].amount == 3
+    mech = items["build Mech"]
+    assert mech.amount is None and mech.rule == "18.0.F"
+    assert mech.doc.startswith(T.example_note("Mech")) and "enter the real cost" in mech.doc
+    assert "[18.2.2] example only (Germany, Turn 2: one mechanized SP for 3 PP" in mech.doc
+    assert items["build SS"].amount is None and "example" not in items["build SS"].doc
+    assert items["maintain Surf-A"].amount == 3
     b = book(e("axis", "income", 20, "germany"))
-    (f,) = errors(RULES.check(b, e("axis", "spend", 4, "germany", item="build Mech"), ctx(w)))
-    assert f.rule == "18.2.2" and "costs 3 PP" in f.text
-    assert errors(RULES.check(b, e("axis", "spend", 3, "germany", item="build mechanized"), ctx(w))) == []
-    costs = {T.COSTS: [{"type": "SS", "build_cost": "2", "build_turns": "3", "rebuild_cost": "1", "rebuild_turns": "2",
+    for amount in (3, 4):  # for Italy, Japan or any turn the example says nothing
+        fs = RULES.check(b, e("axis", "spend", amount, "germany", item="build Mech"), ctx(w))
+        assert errors(fs) == []
+        assert [(f.level, f.rule) for f in fs if f.rule == "18.2.2"] == [("question", "18.2.2")]
+        assert f"confirm {amount} PP" in next(f.text for f in fs if f.rule == "18.2.2")
+    # with the player's Production Cost Table, its price is checked
+    costs = {T.COSTS: [{"type": "Mech", "build_cost": "3", "build_turns": "4", "rebuild_cost": "", "rebuild_turns": "",
+                        "undeplete_cost": "", "undeplete_turns": ""},
+                       {"type": "SS", "build_cost": "2", "build_turns": "3", "rebuild_cost": "1", "rebuild_turns": "2",
                         "undeplete_cost": "", "undeplete_turns": ""}]}
+    (f,) = errors(RULES.check(b, e("axis", "spend", 4, "germany", item="build Mech"), ctx(w, tables=costs)))
+    assert f.rule == "18.0.F" and "costs 3 PP" in f.text
+    assert errors(RULES.check(b, e("axis", "spend", 3, "germany", item="build mechanized"), ctx(w, tables=costs))) == []
     assert {p.item: p.amount for p in RULES.catalogue("axis", ctx(w, tables=costs))}["build SS"] == 2
     assert errors(RULES.check(b, e("axis", "spend", 2, "germany", item="rebuild SS", data={"qty": 2}), ctx(w, tables=costs))) == []
     (f,) = errors(RULES.check(b, e("axis", "spend", 3, "germany", item="rebuild SS", data={"qty": 2}), ctx(w, tables=costs)))
@@ -394,7 +411,9 @@ def test_18_2_2_a_mech_paid_on_turn_2_appears_on_turn_6():
     """[18.2.2] "In the Production Preparation Phase of Turn 2, the Axis spends 3 PPs to build one
     new German mechanized SP ... On Turn 6, the unit appears"."""
     w = world(german_land(), [])
-    c2 = ctx(w, turn=2)  # calendar index 2 here: the arrival is 4 turns on
+    costs = {T.COSTS: [{"type": "Mech", "build_cost": "3", "build_turns": "4", "rebuild_cost": "", "rebuild_turns": "",
+                        "undeplete_cost": "", "undeplete_turns": ""}]}
+    c2 = ctx(w, turn=2, tables=costs)  # the player's table gives the example's 4 turns on
     b = book(e("axis", "income", 3, "germany", turn=2))
     right = e("axis", "spend", 3, "germany", turn=2, item="build Mech", data={"arrives": 6})
     fs = RULES.check(b, right, c2)
@@ -402,6 +421,11 @@ def test_18_2_2_a_mech_paid_on_turn_2_appears_on_turn_6():
     (f,) = errors(RULES.check(b, replace(right, data={"arrives": 5}), c2))
     assert f.rule == "18.0.H" and "calendar turn 6" in f.text
     assert "arrives=6" in RULES.check(b, replace(right, data={}), c2)[0].text
+    # without the table the example is no rule: the turn it appears is asked, never checked against it
+    bare = ctx(w, turn=2)
+    assert errors(RULES.check(b, replace(right, data={"arrives": 5}), bare)) == []
+    (q,) = [f for f in RULES.check(b, replace(right, data={}), bare) if f.rule == "18.0.H"]
+    assert q.level == "question" and "example only" in q.text
 
 
 def test_18_0_D_a_production_entry_other_than_the_maps_is_a_warning_with_the_working():

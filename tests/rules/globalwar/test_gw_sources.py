@@ -232,3 +232,19 @@ def test_kinds_the_rules_name_are_declared():
 ])
 def test_the_rules_in_the_rulebooks_own_words(quote):
     assert_says("globalwar", quote)
+
+
+def test_9_1_5_a_one_fortification_traced_alone_shares_the_six_sps_as_side_wide():
+    """[9.1.5.A] only 6 SPs of fortifications on a small island are in supply without a sea path: a
+    capacity the island's fortifications share, so tracing one fortification alone (``campaign trace
+    --unit``) gives the answer the side-wide trace gives it."""
+    g = hexgrid(3)
+    set_hexes(g, [lab(3)], small_island=True)
+    w = world(g, [piece("f2", lab(3), "Fortification", sp=4), piece("f3", lab(3), "Fortification", sp=2),
+                  piece("f4", lab(3), "Fortification", sp=1)])
+    side = trace_side(w, "axis")
+    alone = trace(w, "f2", "f3", "f4")  # each traced on its own
+    assert [(alone[u].status, alone[u].supplied) for u in ("f2", "f3", "f4")] == \
+        [(side[u].status, side[u].supplied) for u in ("f2", "f3", "f4")] == \
+        [("defence", True), ("defence", True), ("unsupplied", False)]
+    assert [r.text for r in alone["f4"].reasons] == [r.text for r in side["f4"].reasons]

@@ -124,3 +124,32 @@ def test_32_3_1_unknown_ground_mp_is_a_player_question():
 def test_32_3_a_coastal_base_counts_sea_hexes_in_both_readings():
     for reading in ("hexes", "traced"):
         assert trace(jaluit(supply_distance_reading=reading), "6th-base-force").extra["tsd"] == 1786
+
+
+def test_29_0_32_7_a_supply_base_in_the_hex_of_a_linked_hq_functions():
+    """[29.0] "In order to be "linked," any non-HQ unit must occupy a hex that is either occupied by a
+    linked HQ, or must be able to trace a command link to a friendly linked HQ." [32.7] "Isolated
+    supply bases cease to function as supply bases." -- one reading of linked: Truk's supply base
+    shares the hex of the linked HQ (an atoll port the derived map draws as a sea hex), so its own
+    trace says linked and it functions: x = 19 for Jaluit, no [32.7] note anywhere."""
+    w = jaluit()
+    setattrs(w.graph, [h(66, 0)], surface="sea")
+    w = world(w.graph, w.pieces)
+    sb = trace(w, "truk")
+    assert sb.status == "linked" and sb.extra["link"] == "hq hex"
+    assert sb.extra["x"] == 0
+    t = trace(w, "6th-base-force")
+    assert (t.extra["x"], t.extra["tsd"]) == (19, 1786)
+    assert not any("[32.7]" in s for s in sb.steps + t.steps)
+
+
+def test_32_4_1_msu_requirement_reads_the_base_pieces_own_link():
+    """[32.4.1] the required MS load triples for an isolated base; [29.0] "any non-HQ unit must occupy
+    a hex that is either occupied by a linked HQ ..." -- a base force sharing the hex of a linked HQ
+    (an atoll port drawn as a sea hex) is linked, so its x = 19 needs 3, not 9."""
+    w = jaluit([piece("hq2", "japan", "HQ", h(47, 0), hq_type="combined", sea_radius=5)])
+    setattrs(w.graph, [h(47, 0)], surface="sea", port="minor")
+    w = world(w.graph, w.pieces)
+    t = trace(w, "6th-base-force")
+    assert (t.status, t.extra["link"], t.extra["x"]) == ("linked", "hq hex", 19)
+    assert t.extra["msu_required"] == 3

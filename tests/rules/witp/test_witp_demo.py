@@ -35,6 +35,12 @@ def test_every_demo_unit_is_traced_linked_or_isolated(demo):
             assert t.status in ("linked", "isolated") and t.supplied == (t.status == "linked")
             for a, b in zip(t.path, t.path[1:]):
                 assert w.graph.has_edge(a, b), (t.unit, a, b)
+    # the one right status of each: 7th-defense-battalion is 39 sea hexes from us-poa-hq (radius 30)
+    # [29.6]; Japan's only HQ (Combined Fleet, Kure) has no Sea Command Radius entered [29.1], so only
+    # the pieces in its own hex are linked [29.0]
+    isolated = {s: {u for u, t in ts.items() if t.status == "isolated"} for s, ts in traces.items()}
+    assert isolated == {"allies": {"7th-defense-battalion"},
+                        "japan": {"ijn-construction-units", "6th-base-force", "kwajalein-g4m"}}
 
 
 def test_29_0_hq_links_by_sea_to_the_sample_ucs(demo):
