@@ -513,6 +513,14 @@ class AptoAirRules:
             return Unresolvable("no air combat: no Fighter-type faces an enemy air unit [4.16]",
                                 [Need("option", "assign", "which fighter attacks which air unit", "[4.16]",
                                       "ATTACKER>TARGET")])
+        if plan.mission == "strategic_bombing":
+            enemy, account, why = _loss_track(world, plan)
+            if account is None:
+                from .economy import NATIONS
+
+                return Unresolvable(f"whose EP Track a loss in {plan.target} falls on: {why}",
+                                    [Need("option", "ep_track", "the nation whose EP Track the loss falls on", "[2.5]",
+                                          "|".join(NATIONS.get(enemy, ())))])
         if plan.mission == "strategic_bombing" and _opt(plan, "result") is None and not world.tables.get(bt.TABLE):
             return Unresolvable("strategic bombing is read off the Bombing Table [2.5]",
                                 [Need("table", bt.TABLE, "the Bombing Table", "[2.5]"),
@@ -632,25 +640,36 @@ class AptoAirRules:
             eps, aa = bt.result(world.tables[bt.TABLE], col, roll)
             res.outcome.append(f"Bombing Table column {col}, roll {roll}: {eps if eps is not None else '-'}{'*' if aa else ''} [2.5]")
         if eps:
-            owner = world.control.owner(plan.target)
-            enemy = owner if owner and owner != plan.side else ",".join(world.enemies(plan.side))
-            res.ledger.append({"side": enemy, "kind": "loss", "amount": eps, "account": _ep_account(world, enemy, plan.target),
+            enemy, account, why = _loss_track(world, plan)
+            res.ledger.append({"side": enemy, "kind": "loss", "amount": eps, "account": account,
                                "item": "Strategic Warfare", "rule": "[2.5]", "note": f"strategic bombing of {plan.target}"})
+            res.outcome.append(f"{eps} EPs lost on {account}: {why}")
         if aa:
             res.findings.append(Finding("question", "[2.5]", "one participating bomber loses a step to AA: the player "
                                         "with the Initiative chooses which"))
 
 
-def _ep_account(world, side: str, target: str) -> str:
-    """The ledger account a bombing loss falls on: the EP Track of the nation the target hex belongs to
-    (``assistant.rules.apto.economy``), else the side's main track."""
-    from .economy import NATIONS, ep_account
+def _loss_track(world, plan: StrikePlan) -> tuple[str, Optional[str], str]:
+    """(the bombed side, the EP Track a strategic bombing loss falls on, why) [2.5]: the track of the
+    nation the target hex is of (``economy.loss_account``), else the one the player named in option
+    ``ep_track``; None when neither says (``missing`` asks for it)."""
+    from .economy import NATIONS, ep_account, loss_account
     from .terrain import norm
 
-    a = world.graph.nodes[target] if target in world.graph else {}
-    nation = norm(a.get("home_of") or a.get("colony_of") or a.get("country"))
-    nations = NATIONS.get(side, ())
-    return ep_account(side, nation if nation in nations else (nations[0] if nations else nation))
+    owner = world.control.owner(plan.target)
+    enemy = owner if owner and owner != plan.side else ",".join(world.enemies(plan.side))
+    account, why = loss_account(world, enemy, plan.target)
+    if account is None and len(NATIONS.get(enemy, ())) == 1:  # Japan keeps one EP Track [8.1]
+        nation = NATIONS[enemy][0]
+        account, why = ep_account(enemy, nation), f"{nation} keeps one EP Track [2.5]"
+    named = _opt(plan, "ep_track")
+    if account is None and named is not None:
+        nation = norm(named)
+        if nation not in NATIONS.get(enemy, ()):
+            raise ValueError(f"option ep_track {named!r} is not a nation of {enemy} "
+                             f"({'|'.join(NATIONS.get(enemy, ())) or 'none'})")
+        account, why = ep_account(enemy, nation), f"{plan.target}'s loss falls on {nation}'s EP Track, as entered [2.5]"
+    return enemy, account, why
 
 
 def _own_base(plan: StrikePlan, p: Piece) -> bool:

@@ -399,20 +399,34 @@ def test_8_6_costs_are_immutable_n_items_cost_n_times_the_price():
 
 
 def test_a_bombing_loss_from_the_strike_plotter_lands_on_the_target_nations_track():
-    # the strike plotter hands [2.5] losses to the ledger as kind loss on the EP Track of the target's nation
+    """[2.5] "EPs inflicted upon the enemy": the strike plotter hands the loss to the ledger on the EP
+    Track of the bombed hex's nation; where the hex names no nation of a side with several tracks,
+    Resolve asks whose (option ep_track) instead of charging the side's first track."""
     import networkx as nx
 
     from aptokit import world
-    from assistant.rules.apto.air import _ep_account
+    from assistant.rules.apto.air import RULES, _loss_track
+    from assistant.rules.strike import Launch, StrikePlan, Unresolvable
 
     g = nx.Graph()
     g.add_node("T1", surface="land", country="uk", colony_of="uk")
     g.add_node("T2", surface="land", country="japan", home_of="japan")
     g.add_node("T3", surface="land", country="dutch")
     w = world(g)
-    assert _ep_account(w, "allies", "T1") == "EP:uk"
-    assert _ep_account(w, "japan", "T2") == "EP"
-    assert _ep_account(w, "allies", "T3") == "EP:us"  # a minor nation's hex: the side's main track
+
+    def plan(side, target, **options):
+        return StrikePlan(side=side, target=target, mission="strategic_bombing",
+                          launches=(Launch(target, ()),), options=options)
+
+    assert _loss_track(w, plan("japan", "T1"))[:2] == ("allies", "EP:uk")
+    assert _loss_track(w, plan("allies", "T2"))[:2] == ("japan", "EP")
+    assert _loss_track(w, plan("allies", "T3"))[:2] == ("japan", "EP")  # Japan keeps one track
+    need = RULES.missing(w, plan("japan", "T3"))  # a minor nation's hex: not the side's first track
+    assert isinstance(need, Unresolvable) and [(n.name, n.values) for n in need.needs] == [
+        ("ep_track", "us|uk|australia|china|ussr")]
+    assert _loss_track(w, plan("japan", "T3", ep_track="china"))[:2] == ("allies", "EP:china")
+    with pytest.raises(ValueError, match="option ep_track 'japan' is not a nation of allies"):
+        _loss_track(w, plan("japan", "T3", ep_track="japan"))
     loss = entry("allies", APRIL, "loss", 3, account="EP:uk", item="Strategic Warfare", rule="[2.5]")
     assert errors(check(book(), loss, APRIL)) == [] and book(loss).balance("allies", "EP:uk") == -3
 
