@@ -17,7 +17,8 @@ atomic bomb [17.6]) and ``transfer`` (a change of base at three times the radius
 Piece attributes read (kinds.toml): LRB ``attack``, ``defence``, ``maintained``; AD ``attack``;
 Industrial Hex ``pp``, ``a_bombed``; ``eliminated`` on any of them (such a piece takes no part).
 Options: ``atomic``, ``lrb_losses`` and ``ad_losses`` (comma-separated ids in the owner's order of
-loss: the owner's choice, 24.5.A; default the listed / id order). Settings ``[settings.air_*]``.
+loss; 17.3.1.B gives how many are lost, not which, nor who chooses; default the listed / id order).
+Settings ``[settings.air_*]``.
 """
 
 from __future__ import annotations
@@ -362,8 +363,9 @@ class GlobalWarAir:
         if len({lrb.nation for lrb in raid.lrbs}) > 1:
             out.append(Finding("info", "24.5.A", "LRBs of several nations form one raid"))
         if raid.ads and len(raid.lrbs) > 1 and raid.plan.options.get("lrb_losses") is None:
-            out.append(Finding("info", "24.5.A", "which LRBs are lost or abort is the owner's choice: listed order "
-                                                 "unless option lrb_losses=ID,ID... is given"))
+            out.append(Finding("info", "17.3.1.B", "the rules give how many LRBs are destroyed or abort, not which "
+                                                   "(nor who chooses): listed order unless option lrb_losses=ID,ID... "
+                                                   "is given"))
         return out
 
     # ----- odds --------------------------------------------------------------------------------

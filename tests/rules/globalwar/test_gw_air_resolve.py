@@ -57,7 +57,10 @@ def test_24_5_differential_dice_and_result():
     assert any("1/A" in line for line in r.outcome) and any("+6, die 3" in line for line in r.outcome)
 
 
-def test_which_lrb_aborts_is_the_owners_choice():
+def test_which_lrb_aborts_is_entered_the_rules_saying_how_many_not_which():
+    """17.3.1.B: "The result is how many ADs are destroyed and how many LRB units are destroyed or
+    aborted" -- not which, nor who chooses (24.5.A, the example, does not say either): the player
+    names them (options lrb_losses, ad_losses), else the listed order, and the finding says so."""
     w = air_1944()
     r = RULES.resolve(w, raid(w, options={"lrb_losses": "us1"}), [4, 3])
     assert [c["unit"] for c in r.changes] == ["ad1", "us1"] and r.ledger[0]["amount"] == 8
@@ -65,7 +68,8 @@ def test_which_lrb_aborts_is_the_owners_choice():
     assert r.changes[0]["unit"] == "ad5"
     with pytest.raises(ValueError, match="'zz'"):
         RULES.resolve(w, raid(w, options={"lrb_losses": "zz"}), [4, 3])
-    assert any(f.rule == "24.5.A" for f in RULES.assess(w, raid(w)).findings)
+    (f,) = [f for f in RULES.assess(w, raid(w)).findings if "lrb_losses" in f.text]
+    assert f.rule == "17.3.1.B" and "not which" in f.text
 
 
 def test_24_5_odds_by_hand_from_the_revealed_cells():
