@@ -53,6 +53,9 @@ class Context:
     map: Any
     event: Callable[[int], EventRecord]
     rng: random.Random = field(default_factory=random.Random)
+    # True while an imported event is rebuilt: it was recorded once, so what is asked of a new entry
+    # only (a kind's required counter values) is not asked again of it -- what was saved imports.
+    recorded: bool = False
 
     def roll(self, count: int, low: int, high: int) -> tuple[int, ...]:
         """``count`` dice, each a uniform face in ``low..high``, from the context's random source."""
@@ -97,7 +100,7 @@ class PlaceUnit:
         nation = None if self.nation is None else v.nation(s, self.nation)
         attrs = _attrs(self.attrs)
         declared = find_kind(s.game, kind)
-        why = declared.missing(nation, attrs) if declared is not None else None
+        why = declared.missing(nation, attrs) if declared is not None and not ctx.recorded else None
         if why:  # a piece the rules cannot use is refused now, never accepted to fail in a trace
             raise CampaignError(why)
         sample = v.boolean(self.sample, "sample")
@@ -180,7 +183,8 @@ class UpdateUnit:
         attrs = {k: val for k, val in {**u.attrs, **{k: new[k] for k in new if k not in UNIT_FIELDS}}.items()
                  if val is not None}
         declared = find_kind(s.game, new.get("kind", u.kind))
-        why = declared.missing(new.get("nation", u.nation), attrs) if declared is not None else None
+        why = (declared.missing(new.get("nation", u.nation), attrs)
+               if declared is not None and not ctx.recorded else None)
         if why:  # the same refusal as at placement: the rules could not use the piece after it
             raise CampaignError(why)
         return UnitUpdated(unit_id=u.id, set=new, before=before)

@@ -195,7 +195,7 @@ def check_record(s: Optional[CampaignState], rec: ev.EventRecord, records: Seque
         raise CampaignError(f"turn {v.show(rec.turn)} is not the turn in force ({s.turn.index})")
     rebuild = REBUILDERS.get(type(body))
     if rebuild is not None:
-        ctx = cmds.Context(map=gm, event=lambda seq: _event(records, seq), rng=rng or random.Random(0))
+        ctx = cmds.Context(map=gm, event=lambda seq: _event(records, seq), rng=rng or random.Random(0), recorded=True)
         made = rebuild(body, s, ctx)
         if made != body:
             raise CampaignError(f"its payload is not what the command makes from it ({v.show(made.payload(), 120)})")

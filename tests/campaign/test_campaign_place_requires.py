@@ -79,3 +79,18 @@ def test_4_0_an_update_that_takes_the_type_away_is_refused(apto):
     assert apto.state.last_seq == seq
     apto.update_unit(uid, type="F")
     assert apto.state.units[uid].attrs["type"] == "F"
+
+
+def test_pieces_saved_before_placement_asked_their_values_still_import(tmp_path):
+    """A real export of an earlier version holds a Home supply source without its nation and an Air
+    unit without its type, placed when placement did not ask for them. What was saved is never lost:
+    the export imports whole (the pieces as they were, their traces and strikes saying what they
+    lack); only a new placement or change is asked for the values."""
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parent / "data" / "apto-pieces-placed-before-placement-asked-their-values.json"
+    with Campaign.import_json(src, tmp_path / "old.campaign") as c:
+        units = {u.kind: u for u in c.state.units.values()}
+        assert units["Home supply source"].nation is None and "type" not in units["Air unit"].attrs
+        with pytest.raises(CampaignError, match="needs its nation"):
+            c.place_unit(side="japan", kind="Home supply source", hex="W 4429", category="installation")
