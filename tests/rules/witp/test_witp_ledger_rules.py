@@ -109,13 +109,13 @@ def test_no_deficit_spending_and_an_hq_spends_only_what_it_holds():
     assert errors(RULES.check(b, E("allies", 6, "spend", 1, "HQ", item="SWPA: activation"), ctx(6)))
 
 
+@RULEBOOK.says("The Japanese player consults the Japanese Production Cost Chart and places units newly under "
+               "construction as per 52.1 (STEP 2), reducing the number of PP's in the Japanese PP pool.")
 @pytest.mark.parametrize("side, rule", [("allies", "[52.1]"), ("japan", "[53.1]")])
 def test_a_pp_overspend_cites_its_sides_production_procedure(side, rule):
     """[52.1] STEP 2 is the Allied player's: "The number of PP's required to produce these units is
     reduced"; Japan's is [53.1] STEP 3: "places units newly under construction as per 52.1 (STEP 2),
     reducing the number of PP's in the Japanese PP pool"."""
-    assert "The Japanese player consults the Japanese Production Cost Chart and places units newly under " \
-           "construction as per 52.1 (STEP 2), reducing the number of PP's in the Japanese PP pool." in text("witp")
     b = book(E(side, 0, "income", 10, "PP"))
     found = [f for f in errors(RULES.check(b, E(side, 0, "spend", 11, "PP", item="1 CV"), ctx(0)))
              if "no deficit spending" in f.text]
