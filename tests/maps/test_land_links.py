@@ -7,8 +7,12 @@ the hexside between two non-sea hexes, and an overland trace crosses only those.
 
 import pytest
 
-from assistant.maps import list_games, load_map
+from assistant.maps import list_games, load_game_spec, load_map
 from assistant.maps.calibration import NOT_AN_ANCHOR
+from assistant.maps.graph import MapCorrections
+from assistant.maps.hexsides import check_features, hexside_id
+from assistant.rules.hexnet import HexNet
+from assistant.rules.witp import layers as L
 
 ISLANDS = [(game, rec.name, rec.hex, float(rec.lat), float(rec.lon), str(rec.note))
            for game in list_games()
@@ -43,6 +47,45 @@ def test_32_1_1_jaluit_and_truk_are_atolls_on_the_map():
     gm = load_map("witp")
     for lat, lon in ((5.92, 169.64), (7.42, 151.78)):
         assert gm.hexes.loc[gm.grid.label(gm.locate(lat, lon)), "surface"] == "coastal"
+
+
+# ----- overland links follow the land ------------------------------------------------------------
+def test_two_atolls_across_open_water_are_not_joined_overland():
+    gm = load_map("witp")
+    side = hexside_id(gm.grid, "E3404", "E3504")  # Jaluit and the atolls west of it
+    assert {surface_at(gm, "E3404"), surface_at(gm, "E3504")} == {"coastal"}
+    assert gm.graph().edges[tuple(side.split("|"))]["overland"] is False
+    net = HexNet.of(gm.graph())
+    edges = [e for e in range(len(net.tail))
+             if {net.labels[net.tail[e]], net.labels[net.head[e]]} == {"E3404", "E3504"}]
+    assert edges and not L.land_edges(net)[edges].any()
+
+
+def test_a_hexside_inside_a_landmass_is_joined_overland():
+    gm = load_map("witp")
+    g = gm.graph()
+    new_delhi = "A1007"  # [44.4.1], inland
+    assert all(g.edges[new_delhi, n]["overland"] is True for n in g.neighbors(new_delhi))
+
+
+def test_a_players_hexside_correction_joins_what_the_mask_parts():
+    gm = load_map("witp")
+    side = hexside_id(gm.grid, "E3404", "E3504")
+    fix = MapCorrections(hexsides={side: check_features(gm.spec, {"overland": "true"})})
+    net = HexNet.of(gm.graph(fix))
+    assert gm.graph(fix).edges["E3404", "E3504"]["overland"] is True
+    edges = [e for e in range(len(net.tail))
+             if {net.labels[net.tail[e]], net.labels[net.head[e]]} == {"E3404", "E3504"}]
+    assert L.land_edges(net)[edges].all()
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_every_game_offers_the_overland_feature(game):
+    spec = load_game_spec(game)
+    assert check_features(spec, {"overland": "false"}) == {"overland": False}
+    gm = load_map(game)
+    values = [d.get("overland") for _, _, d in gm.graph().edges(data=True)]
+    assert values.count(False) > 0 and values.count(True) > values.count(False)
 
 
 def test_32_1_1_jaluit_traces_category_a_on_the_real_map(tmp_path):
