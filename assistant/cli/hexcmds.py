@@ -178,6 +178,7 @@ def cmd_map_derive(args):
     from ..maps.calibration import calibrate
     from ..maps.derive import derive_hexes, write_hexes
     from ..maps.gamemap import GameMap, load_gazetteer, write_calibration
+    from ..maps.landlinks import derive_overland, write_overland
 
     spec = load_game_spec(args.game)
     print(f"calibrating {args.game} from its gazetteer ...", file=sys.stderr)
@@ -193,9 +194,12 @@ def cmd_map_derive(args):
 
         df = derive_hexes(gm, progress=step)
     hex_path = write_hexes(df, args.game)
+    sides = derive_overland(gm, df)
+    write_overland(sides, args.game)
     load_map.cache_clear()
     counts = df["surface"].value_counts().to_dict()
     emit(args, {"game": args.game, "model": cal.model, "calibration": str(cal_path),
-                "hexes_file": str(hex_path), "hexes": len(df), "surface": counts},
+                "hexes_file": str(hex_path), "hexes": len(df), "surface": counts,
+                "hexsides_no_land_across": int((~sides["overland"]).sum())},
          lambda d: f"{d['game']}: {d['hexes']} hexes derived ({', '.join(f'{k} {v}' for k, v in d['surface'].items())}); "
                    f"model {d['model']}; wrote {d['calibration']} and {d['hexes_file']}")

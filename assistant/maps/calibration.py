@@ -32,6 +32,9 @@ ELONGATED = 0.15  # anchors whose spread across is under this share of their spr
 # Gazetteer rows whose note starts with one of these are not used to fit (they are still
 # measured against the fit and listed): see each game's GAZETTEER.md.
 NOT_AN_ANCHOR = ("erratum-suspected:", "conflict-alternative:", "off-grid:")
+# A place the text names without printing its hex: its hex is located from its coordinates, so it
+# is a place on the map but never an anchor of the fit that located it.
+LOCATED = "located:"
 
 
 class AnchorResidual(BaseModel):
@@ -207,8 +210,10 @@ def anchors_for(spec: GridSpec, gazetteer: pd.DataFrame) -> pd.DataFrame:
             section, col, row = grid.split(rec.hex)
         except HexError:
             continue
-        x, y = _local_pixel(spec, section, col, row)
         note = str(getattr(rec, "note", "") or "")
+        if note.startswith(LOCATED):
+            continue  # its hex came from a fit: never evidence for one
+        x, y = _local_pixel(spec, section, col, row)
         rows.append(dict(name=rec.name, hex=rec.hex, section=section, lat=float(rec.lat),
                          lon=float(rec.lon), x=x, y=y, use=not note.startswith(NOT_AN_ANCHOR)))
     return pd.DataFrame(rows, columns=["name", "hex", "section", "lat", "lon", "x", "y", "use"])

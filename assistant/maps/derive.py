@@ -1,10 +1,11 @@
 """The derived base map: every hex's position, surface (sea/coastal/land) and named places.
 
-Surface comes from the bundled land mask of ``global-land-mask`` (1 km GLOBE data), sampled at
-19 points inside each hex's footprint on the globe (through its section's calibration). A hex with
-no land sample is sea, all land is land, a mix is coastal. Tiny islands and atolls can fall between
-samples: a hex holding a gazetteer island/atoll/port that sampled as sea is raised to coastal and
-says so in ``source``. Every value carries ``source`` (derived | derived+gazetteer); a player's
+Surface comes from the bundled land mask of ``global-land-mask`` (1 km GLOBE data): every mask
+cell whose centre falls inside a hex's footprint on the globe (through its section's calibration)
+is counted, so an atoll of a few cells makes its hex coastal. A hex with no land cell is sea, one
+with no sea cell is land, a mix is coastal (``land_fraction`` is the share of land cells). A hex
+holding a gazetteer island/atoll/port that the mask has no land for is raised to coastal and says
+so in ``source``. Every value carries ``source`` (derived | derived+gazetteer); a player's
 correction (``source=user``) lives in the campaign and wins over this file.
 """
 
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 from global_land_mask import globe
 
-from ..hexes.layout import CORNER_RADIUS
+from ..hexes.layout import CORNER_RADIUS, from_pixel_fractional
 from .gamemap import GameMap, hexes_path
 from .roles import SURFACES, load_roles, settle
 
@@ -28,6 +29,59 @@ _SAMPLES = [(0.0, 0.0)] + [
     for a in np.arange(0, 360, 360 / n) + (0 if n == 6 else 15)
 ]
 WATER_PLACES = {"island", "atoll", "port", "islands", "strait", "anchorage"}
+_CORNERS = [(CORNER_RADIUS * math.cos(math.radians(a)), CORNER_RADIUS * math.sin(math.radians(a)))
+            for a in range(0, 360, 30)]  # both orientations' corners: a safe bounding box
+
+
+_CELL = 180.0 / globe._mask.shape[0]  # degrees per mask cell (1/120: about 1 km)
+_CHUNK_CELLS = 2_000_000
+
+
+def _round_axial(q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised cube rounding: the hex whose area holds each fractional axial point."""
+    s = -q - r
+    rq, rr, rs = np.round(q), np.round(r), np.round(s)
+    dq, dr, ds = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
+    fix_q = (dq > dr) & (dq > ds)
+    fix_r = ~fix_q & (dr > ds)
+    rq = np.where(fix_q, -rr - rs, rq)
+    rr = np.where(fix_r, -rq - rs, rr)
+    return rq.astype(np.int64), rr.astype(np.int64)
+
+
+def count_cells(t, offset, orientation, qr: np.ndarray, bbox) -> tuple[np.ndarray, np.ndarray]:
+    """(land cells, all cells) of the land mask whose centre falls inside each hex ``qr`` (global
+    axial, n x 2) of one fitted section (transform ``t``, section ``offset``). ``bbox`` is
+    (lat_min, lat_max, lon_min, lon_max) around the hexes, longitude unwrapped near the fit."""
+    n = len(qr)
+    land = np.zeros(n, np.int64)
+    total = np.zeros(n, np.int64)
+    q0, r0 = qr.min(axis=0)
+    span = qr.max(axis=0) - (q0, r0) + 1
+    lookup = np.full(tuple(span), -1, np.int64)
+    lookup[qr[:, 0] - q0, qr[:, 1] - r0] = np.arange(n)
+    lat_min, lat_max, lon_min, lon_max = bbox
+    rows = np.arange(max(0, int((90 - lat_max) / _CELL) - 1),
+                     min(globe._mask.shape[0], int((90 - lat_min) / _CELL) + 2))
+    cols = np.arange(int(np.floor((lon_min + 180) / _CELL)) - 1, int(np.ceil((lon_max + 180) / _CELL)) + 2)
+    lons = globe._lon[cols % globe._mask.shape[1]]
+    step = max(1, _CHUNK_CELLS // max(1, len(cols)))
+    for i in range(0, len(rows), step):
+        rr_ = rows[i:i + step]
+        la = np.repeat(globe._lat[rr_], len(cols))
+        lo = np.tile(lons, len(rr_))
+        is_land = ~globe._mask[np.ix_(rr_, cols % globe._mask.shape[1])].ravel()  # the mask marks ocean
+        px, py = t.to_local(la, lo)
+        fq, fr = from_pixel_fractional(px, py, orientation)
+        hq, hr = _round_axial(fq, fr)
+        hq, hr = hq + offset[0] - q0, hr + offset[1] - r0
+        inside = (hq >= 0) & (hr >= 0) & (hq < span[0]) & (hr < span[1])
+        k = np.full(len(hq), -1, np.int64)
+        k[inside] = lookup[hq[inside], hr[inside]]
+        ok = k >= 0
+        total += np.bincount(k[ok], minlength=n)
+        land += np.bincount(k[ok], weights=is_land[ok], minlength=n).astype(np.int64)
+    return land, total
 
 
 def movement_area(lat: float, bands: dict) -> str:
@@ -60,22 +114,36 @@ def derive_hexes(gm: GameMap, progress: Optional[Callable[[int], None]] = None) 
     df["lat"] = np.nan
     df["lon"] = np.nan
     df["land_fraction"] = np.nan
+    df["_any_land"] = False
+    df["_all_land"] = False
     done = 0
     for sid, idx in by_section.items():
         t = transforms[sid]
         centres = np.array([grid.local_pixel(df.at[i, "_h"], sid) for i in idx])
         pts = (centres[:, None, :] + np.array(_SAMPLES)[None, :, :]).reshape(-1, 2)
         lat, lon = t.to_geo(pts[:, 0], pts[:, 1])
-        land = globe.is_land(np.clip(lat, -89.99, 89.99), lon).reshape(len(idx), len(_SAMPLES))
+        sampled = globe.is_land(np.clip(lat, -89.99, 89.99), lon).reshape(len(idx), len(_SAMPLES)).mean(axis=1)
         clat, clon = t.to_geo(centres[:, 0], centres[:, 1])
+        corner = (centres[:, None, :] + np.array(_CORNERS)[None, :, :]).reshape(-1, 2)
+        blat, blon = t.to_geo(corner[:, 0], corner[:, 1])
+        blon = (blon - t.fit.lon_ref + 180.0) % 360.0 - 180.0 + t.fit.lon_ref
+        qr = np.array([tuple(df.at[i, "_h"]) for i in idx], np.int64)
+        land, total = count_cells(t, tuple(grid._sections[sid].offset), grid.orientation, qr,
+                                  (blat.min(), blat.max(), blon.min(), blon.max()))
+        # a hex smaller than a mask cell (none on these maps) keeps its 19 point samples
+        frac = np.where(total > 0, land / np.maximum(total, 1), sampled)
         df.loc[idx, "lat"] = np.round(clat, 4)
         df.loc[idx, "lon"] = np.round(clon, 4)
-        df.loc[idx, "land_fraction"] = np.round(land.mean(axis=1), 3)
+        df.loc[idx, "land_fraction"] = np.round(frac, 4)
+        df.loc[idx, "_any_land"] = np.where(total > 0, land > 0, sampled > 0)
+        df.loc[idx, "_all_land"] = np.where(total > 0, land == total, sampled == 1)
         done += len(idx)
         if progress:
             progress(done)
     frac = df["land_fraction"]
-    df["surface"] = np.where(frac.isna(), "", np.where(frac == 0, "sea", np.where(frac == 1, "land", "coastal")))
+    # any land cell at all keeps a hex off the open sea; one sea cell left makes it coastal
+    df["surface"] = np.where(frac.isna(), "", np.where(~df["_any_land"], "sea",
+                                                        np.where(df["_all_land"], "land", "coastal")))
     df["source"] = np.where(frac.isna(), "", "derived")
     # Places.
     place = {lab: "; ".join(names) for lab, names in gm.places.items()}
@@ -95,7 +163,7 @@ def derive_hexes(gm: GameMap, progress: Optional[Callable[[int], None]] = None) 
     if bands:
         df["movement_area"] = [movement_area(la, bands) if not math.isnan(la) else ""
                                for la in df["lat"]]
-    return df.drop(columns=["fitted", "_h"])
+    return df.drop(columns=["fitted", "_h", "_any_land", "_all_land"])
 
 
 def apply_roles(gm: GameMap, df: pd.DataFrame) -> None:

@@ -4,7 +4,8 @@ Nodes are canonical hex labels (``"B2048"``, ``"W 4533"``) carrying the derived 
 (``surface``, ``movement_area``, ``place``, ``lat``/``lon``, ``source`` ...) with a campaign's
 per-hex corrections applied (``source="user"`` wins). Edges are the map's hexsides (across section
 joins, seam links and the wrap: exactly ``Grid.neighbors``) carrying the hexside features of
-``hexsides.csv`` with a campaign's hexside corrections applied.
+``hexsides.csv`` and the derived ``overland`` feature (land crosses the hexside, landlinks.py) with
+a campaign's hexside corrections applied.
 
 The topology and the base attributes are computed once per ``GameMap``; a graph is built from them
 per distinct set of corrections and cached (a campaign's corrections give a new key). Graphs are
@@ -24,6 +25,7 @@ import networkx as nx
 
 from ..hexes import axial as ax
 from .hexsides import load_hexside_rows, merge_features
+from .landlinks import load_overland
 
 if TYPE_CHECKING:
     from .gamemap import GameMap
@@ -69,6 +71,7 @@ class Topology:
     nodes: Mapping[str, Mapping[str, Any]]
     edges: tuple[tuple[str, str], ...]
     rulebook_hexsides: Mapping[str, Mapping[str, Any]]
+    derived_hexsides: Mapping[str, Mapping[str, Any]] = field(default_factory=_frozen)
 
 
 def topology(gm: "GameMap") -> Topology:
@@ -93,7 +96,7 @@ def topology(gm: "GameMap") -> Topology:
     base = _node_attributes(gm, pos)
     rows = load_hexside_rows(gm.spec, grid)
     return Topology(labels=tuple(pos.values()), nodes=base, edges=tuple(edges),
-                    rulebook_hexsides=merge_features(rows))
+                    rulebook_hexsides=merge_features(rows), derived_hexsides=load_overland(gm.game))
 
 
 def _labels(gm: "GameMap", hexes) -> dict:
@@ -131,6 +134,10 @@ def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> 
     for lab, fix in corrections.hexes.items():
         if lab in g:  # a correction is always of an on-map hex (validated when recorded)
             g._node[lab] = MappingProxyType({**g._node[lab], **fix, "source": USER})
+    for side, feats in topo.derived_hexsides.items():  # land across the hexside (landlinks.py)
+        a, _, b = side.partition("|")
+        if g.has_edge(a, b):
+            g.edges[a, b].update(feats)
     for side, feats in topo.rulebook_hexsides.items():
         a, _, b = side.partition("|")
         g.edges[a, b].update(feats)

@@ -27,6 +27,8 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 import networkx as nx
 import numpy as np
 
+from ..maps.landlinks import not_overland
+
 NO_PRED = -9999  # "no predecessor" (a source, or unreached)
 
 _NETS: "weakref.WeakKeyDictionary[nx.Graph, HexNet]" = weakref.WeakKeyDictionary()
@@ -134,6 +136,13 @@ class HexNet:
         """Per CSR edge: the hexside carries ``feature`` (truthy)."""
         return self.cached(("edge_has", feature),
                            lambda: np.fromiter((truthy(v) for v in self.edge_feature(feature)),
+                                               dtype=bool, count=len(self.tail)))
+
+    def no_land_across(self) -> np.ndarray:
+        """Per CSR edge: no land crosses the hexside (its ``overland`` feature is explicitly
+        false: derived from the land mask, or a player's correction), so no overland link."""
+        return self.cached(("no_land_across",),
+                           lambda: np.fromiter((not_overland(v) for v in self.edge_feature("overland")),
                                                dtype=bool, count=len(self.tail)))
 
     # ----- queries ---------------------------------------------------------------------------

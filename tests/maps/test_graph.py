@@ -60,7 +60,8 @@ def test_corrections_win_and_leave_the_base_graph_alone():
     assert fixed.nodes["B2048"]["surface"] == "land"
     assert fixed.nodes["B2048"]["port"] == 3
     assert fixed.nodes["B2048"]["source"] == "user"
-    assert fixed.edges["B1949", "B2048"] == {"corregidor_battery": False, "source": "user"}
+    # overland: land (Bataan) crosses this hexside, from the land mask (maps/landlinks.py)
+    assert fixed.edges["B1949", "B2048"] == {"overland": True, "corregidor_battery": False, "source": "user"}
     # the shared base graph is untouched
     assert base.nodes["B2048"]["surface"] == "coastal"
     assert base.edges["B1949", "B2048"]["corregidor_battery"] is True
@@ -91,8 +92,10 @@ def test_witp_corregidor_hexside_40_3_2():
     """[40.3.2]/[45.3.3]: "no Japanese ship may traverse the hexside between B1949 (Bataan) and
     B2048 (Manila)" while Corregidor's battery survives."""
     g = load_map("witp").graph()
-    assert g.edges["B1949", "B2048"] == {"corregidor_battery": True, "source": "rulebook"}
-    assert sum(1 for *_, d in g.edges(data=True) if d) == 1
+    # overland: land (Bataan) crosses this hexside, from the land mask (maps/landlinks.py)
+    assert g.edges["B1949", "B2048"] == {"overland": True, "corregidor_battery": True, "source": "rulebook"}
+    # the one hexside the text states; every other carries at most the derived overland feature
+    assert sum(1 for *_, d in g.edges(data=True) if set(d) - {"overland"}) == 1
 
 
 def test_apto_rail_hexsides_5_8_and_clarifications():

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Optional
 
-from ..hexnet import truthy
+from ..hexnet import not_overland, truthy
 from ..kinds import find_kind
 from ..strike import Finding
 from ..world import Piece, World
@@ -126,7 +126,8 @@ def china(world: World) -> list[Finding]:
             return [Finding("info", "[8.3]", f"a land path free of enemy land units runs from the India Box to "
                                              f"the Chinese home city {h}")]
         for n in world.graph.neighbors(h):
-            if n not in seen and n not in blocked and world.graph.nodes[n].get("surface") in LAND:
+            if (n not in seen and n not in blocked and world.graph.nodes[n].get("surface") in LAND
+                    and not not_overland(world.graph.edges[h, n].get("overland"))):
                 seen.add(n)
                 todo.append(n)
     return [Finding("error", "[8.3]", "no lend-lease to China: no path of land hexes free of enemy land units runs "

@@ -7,7 +7,8 @@ swamp|all_sea|all_lake), ``rail`` (a rail line in the hex), ``burma_railway`` (a
 Railway [10.35]), ``island`` (an island hex of [10.42]), ``neutral`` (the hex lies in a neutral
 nation [5.13]).
 Hexside features read (apto game.toml ``[hexsides.features]``): ``all_sea``, ``lake``, ``ferry``,
-``impassable``, ``not_land_connected``, ``jungle``, ``rail``, ``border``.
+``impassable``, ``not_land_connected``, ``jungle``, ``rail``, ``border``; ``overland`` (false: no land
+crosses the hexside, derived from the land mask: no land line across).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ class Terrain:
             land=land, coastal=surface == "coastal", desert=terrain == "desert",
             jungle=np.isin(terrain, JUNGLE), no_zoc_into=np.isin(terrain, NO_ZOC_INTO),
             rail=net.truthy("rail"), burma=net.truthy("burma_railway"), island=net.truthy("island"),
-            line_edge=~(e_imp | water | net.edge_has("not_land_connected")),
+            line_edge=~(e_imp | water | net.edge_has("not_land_connected") | net.no_land_across()),
             rail_edge=net.edge_has("rail"),
             # [5.13]: never across all-lake/all-sea (even with a ferry), impassable, jungle or
             # neutral-border hexsides

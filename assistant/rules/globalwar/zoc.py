@@ -115,7 +115,7 @@ def blocking(world: SupplyWorld, side: str) -> Blocking:
     neutral = net.truthy("neutral").copy()
     if NEUTRAL_SIDE in world.sides:
         neutral |= world.control.mask(net, NEUTRAL_SIDE)
-    edge_ok = np.ones(len(net.tail), dtype=bool)
+    edge_ok = ~net.no_land_across()  # no land across the hexside: no overland path
     for f in NO_SUPPLY_ACROSS:
         edge_ok &= ~net.edge_has(f)
     return Blocking(land=land, occupied=occupied, zoc=zoc, friendly_land=friendly, neutral=neutral,

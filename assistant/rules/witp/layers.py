@@ -18,7 +18,8 @@ Hex attributes read (map data or a player's correction, ``Campaign.set_hex``):
 - ``homeland_resource`` (a Homeland Resource hex [28.10.1]); ``mapedge_area`` (name of the Allied
   mapedge area the hex belongs to, e.g. "USA West Coast 1", "US 5", "AF 7" [28.10.1], [32.9]).
 
-Hexside features read: ``mountain``, ``pass`` [29.8.2]; ``land``, ``blocked`` [17.13.7].
+Hexside features read: ``mountain``, ``pass`` [29.8.2]; ``land``, ``blocked`` [17.13.7];
+``overland`` (false: no land crosses the hexside, so no overland link; maps/landlinks.py).
 """
 
 from __future__ import annotations
@@ -61,11 +62,12 @@ def sea_edges(net: HexNet) -> np.ndarray:
 
 
 def land_edges(net: HexNet, mountains: bool = False) -> np.ndarray:
-    """Hexsides an overland trace may cross: both hexes hold land; never a mountain hexside except
+    """Hexsides an overland trace may cross: both hexes hold land and land crosses the hexside
+    (``overland`` not false); never a mountain hexside except
     through a pass [29.8.2] (``mountains=True`` lifts that, for the diagnosis of a cut link)."""
     def build():
         ok = land_nodes(net)
-        e = ok[net.tail] & ok[net.head]
+        e = ok[net.tail] & ok[net.head] & ~net.no_land_across()  # two islands across a strait: no link
         return e if mountains else e & ~(net.edge_has("mountain") & ~net.edge_has("pass"))
     return net.cached(("witp", "land_edges", mountains), build)
 

@@ -77,7 +77,9 @@ def test_what_the_text_lacks_is_a_player_question(tmp_path):
         hq = {t.unit: t for t in trace_side(w, "allies").items}["us-sw-pacific-hq"]
     assert any("player question [29.1]" in s for s in hq.steps)  # the radius is the counter's
     assert t.status == "isolated"
-    assert any(r.rule == "[29.7]" and "player question" in r.text for r in t.reasons)
+    # Guadalcanal is an island: land crosses no hexside to the HQs' hexes (maps/landlinks.py), so
+    # the overland answer is definite -- no ground MP is asked for a walk across the sea
+    assert any(r.rule == "[29.7]" and "no overland path at all" in r.text for r in t.reasons)
     assert any(r.rule == "[29.1]" for r in t.reasons)
 
 
