@@ -83,8 +83,8 @@ BOXES: dict[str, Special] = {
 # - Truk, printed "W 3628": W 3628 is open Philippine Sea (about 23N 133E). [11.25] prints E 3628,
 #   the calibrated map names Truk there, one hex from Chuuk lagoon's located hex: E 3628.
 # - Paramushiro, printed "W 0327": W 0327 is central Australia (about 27S 130E). Paramushir island
-#   locates to E 0226, a coastal hex; E 0327 (the printed digits on the E map) is a sea hex there,
-#   one hex off: E 0226. A player whose map shows the island elsewhere sets the hex attribute
+#   locates to E 0226, a coastal hex; E 0327 (the printed digits on the E map), one hex off to the
+#   south-west, holds only smaller Kurile islets: E 0226. A player whose map shows the island elsewhere sets the hex attribute
 #   ``always_in_supply = japan`` on it.
 ALWAYS_HEXES = {"W 3621": "japan", "W 3733": "japan", "W 3825": "japan",
                 "E 3628": "japan",  # Truk
