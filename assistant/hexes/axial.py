@@ -61,6 +61,20 @@ def round_axial(qf: float, rf: float) -> Axial:
     return Axial(int(q), int(r))
 
 
+def round_axial_arrays(qf, rf):
+    """``round_axial`` over numpy arrays of fractional axial coordinates: (q, r) int64 arrays."""
+    import numpy as np
+
+    sf = -qf - rf
+    q, r, s = np.rint(qf), np.rint(rf), np.rint(sf)
+    dq, dr, ds = np.abs(q - qf), np.abs(r - rf), np.abs(s - sf)
+    fix_q = (dq > dr) & (dq > ds)
+    fix_r = ~fix_q & (dr > ds)
+    q = np.where(fix_q, -r - s, q)
+    r = np.where(fix_r, -q - s, r)
+    return q.astype(np.int64), r.astype(np.int64)
+
+
 # A line that runs exactly along a hexside is resolved to one side, deterministically, by nudging
 # both ends (Red Blob's epsilon). Rules that define hexside lines explicitly override this.
 _NUDGE = (1e-6, 2e-6)

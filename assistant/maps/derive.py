@@ -12,14 +12,16 @@ correction (``source=user``) lives in the campaign and wins over this file.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Callable, Optional
 
 import numpy as np
 import pandas as pd
 from global_land_mask import globe
 
+from ..hexes.axial import round_axial_arrays
 from ..hexes.layout import CORNER_RADIUS, from_pixel_fractional
-from .gamemap import GameMap, hexes_path
+from .gamemap import GameMap, hexes_path, write_derived
 from .roles import SURFACES, load_roles, settle
 
 # Sample pattern: centre, 6 points at half radius, 12 on an outer ring (unit hex spacing).
@@ -35,18 +37,6 @@ _CORNERS = [(CORNER_RADIUS * math.cos(math.radians(a)), CORNER_RADIUS * math.sin
 
 _CELL = 180.0 / globe._mask.shape[0]  # degrees per mask cell (1/120: about 1 km)
 _CHUNK_CELLS = 2_000_000
-
-
-def _round_axial(q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised cube rounding: the hex whose area holds each fractional axial point."""
-    s = -q - r
-    rq, rr, rs = np.round(q), np.round(r), np.round(s)
-    dq, dr, ds = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
-    fix_q = (dq > dr) & (dq > ds)
-    fix_r = ~fix_q & (dr > ds)
-    rq = np.where(fix_q, -rr - rs, rq)
-    rr = np.where(fix_r, -rq - rs, rr)
-    return rq.astype(np.int64), rr.astype(np.int64)
 
 
 def count_cells(t, offset, orientation, qr: np.ndarray, bbox) -> tuple[np.ndarray, np.ndarray]:
@@ -73,7 +63,7 @@ def count_cells(t, offset, orientation, qr: np.ndarray, bbox) -> tuple[np.ndarra
         is_land = ~globe._mask[np.ix_(rr_, cols % globe._mask.shape[1])].ravel()  # the mask marks ocean
         px, py = t.to_local(la, lo)
         fq, fr = from_pixel_fractional(px, py, orientation)
-        hq, hr = _round_axial(fq, fr)
+        hq, hr = round_axial_arrays(fq, fr)
         hq, hr = hq + offset[0] - q0, hr + offset[1] - r0
         inside = (hq >= 0) & (hr >= 0) & (hq < span[0]) & (hr < span[1])
         k = np.full(len(hq), -1, np.int64)
@@ -189,10 +179,5 @@ def apply_roles(gm: GameMap, df: pd.DataFrame) -> None:
             df.at[i, "surface_rule"] = "; ".join(rules)
 
 
-def write_hexes(df: pd.DataFrame, game: str):
-    p = hexes_path(game)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_suffix(".tmp")
-    df.to_csv(tmp, index=False, compression={"method": "gzip", "mtime": 0})
-    tmp.replace(p)
-    return p
+def write_hexes(df: pd.DataFrame, game: str) -> Path:
+    return write_derived(df, hexes_path(game))

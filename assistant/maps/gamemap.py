@@ -35,6 +35,16 @@ def hexes_path(game: str) -> Path:
     return game_dir(game) / DERIVED / "hexes.csv.gz"
 
 
+def write_derived(df: pd.DataFrame, p: Path) -> Path:
+    """Write a derived table as gzipped CSV, byte-identical for the same data (no time stamp), and
+    whole or not at all (a temporary file renamed over it)."""
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(".tmp")
+    df.to_csv(tmp, index=False, compression={"method": "gzip", "mtime": 0})
+    tmp.replace(p)
+    return p
+
+
 def load_gazetteer(game: str) -> pd.DataFrame:
     p = gazetteer_path(game)
     if not p.is_file():

@@ -22,6 +22,7 @@ import pandas as pd
 from ..hexes import axial as ax
 from ..hexes.layout import CORNER_RADIUS
 from ..paths import game_dir
+from .gamemap import write_derived
 from .hexsides import SEPARATOR
 
 if TYPE_CHECKING:
@@ -88,12 +89,7 @@ def derive_overland(gm: "GameMap", hexes: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_overland(df: pd.DataFrame, game: str) -> Path:
-    p = overland_path(game)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_suffix(".tmp")
-    df.to_csv(tmp, index=False, compression={"method": "gzip", "mtime": 0})
-    tmp.replace(p)
-    return p
+    return write_derived(df, overland_path(game))
 
 
 def load_overland(game: str) -> dict[str, dict[str, bool]]:

@@ -30,6 +30,7 @@ from PIL import Image, ImageColor, ImageDraw
 from ..hexes import Axial, Grid, HexError
 from ..hexes.axial import distance as lattice_distance
 from ..hexes.axial import neighbors as lattice_neighbors
+from ..hexes.axial import round_axial_arrays
 from ..hexes.layout import SQRT3_2, corners
 from . import board
 from .board import BoardFrame
@@ -67,13 +68,7 @@ def hex_index_raster(grid: Grid, frame: BoardFrame, width: int, height: int) -> 
     else:
         qf = X / SQRT3_2
         rf = Y - qf / 2
-    sf = -qf - rf
-    q, r, s = np.rint(qf), np.rint(rf), np.rint(sf)
-    dq, dr, ds = np.abs(q - qf), np.abs(r - rf), np.abs(s - sf)
-    fix_q = (dq > dr) & (dq > ds)
-    fix_r = ~fix_q & (dr > ds)
-    q = np.where(fix_q, -r - s, q)
-    r = np.where(fix_r, -q - s, r)
+    q, r = round_axial_arrays(qf, rf)
     qs = np.fromiter((h.q for h in hexes), np.int64, n)
     rs = np.fromiter((h.r for h in hexes), np.int64, n)
     q0, r0 = int(qs.min()) - 1, int(rs.min()) - 1
