@@ -11,10 +11,10 @@ import pytest
 from assistant.aids.strike import engine
 from assistant.aids.strike.commands import resolve_strike
 from assistant.aids.strike.events import strike_log
-from assistant.aids.strike.widget import StrikeWidget, option_items
+from assistant.aids.strike.widget import option_items
 from assistant.campaign import Campaign
 from assistant.cli import main
-from assistant.ui.kit import attach
+from strikekit import strike_page
 
 # counter values entered for the test (strength, quality): not the game's printed ones
 P40 = {"type": "F", "strength": 3, "quality": 2, "range": 6}
@@ -91,11 +91,7 @@ def test_cli_resolves_and_records_an_interception(apto, capsys):
 
 
 def test_page_resolves_an_interception_with_entered_or_rolled_dice(apto):
-    v = attach(StrikeWidget, apto, interval=60).view
-    v.side.value = "allies"
-    v.choose_target("W 4428")
-    v.launch.value = ("p40",)
-    v.mission.value = "interception"
+    v = strike_page(apto, "allies", "W 4428", ("p40",), "interception")
     v.target_unit.value = "ki48"
     assert v.assess() is not None and "air combat p40 vs ki48" in v.dice_note.value
     assert v.resolve("6") is not None and v.problem is None  # a 6 misses

@@ -17,6 +17,7 @@ from assistant.aids.strike.widget import StrikeWidget
 from assistant.campaign import Campaign, CampaignError
 from assistant.cli import main
 from assistant.ui.kit import attach
+from strikekit import strike_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "campaign"))
 from campaignkit import file_fingerprint  # noqa: E402
@@ -70,11 +71,7 @@ def test_2_5_strategic_bombing_without_the_bombing_table_names_it_and_records_no
 
 
 def test_2_5_the_page_names_the_table_before_and_at_resolve(apto):
-    v = attach(StrikeWidget, apto, interval=60).view
-    v.side.value = "allies"
-    v.choose_target("W 4428")
-    v.launch.value = ("b29",)
-    v.mission.value = "strategic_bombing"
+    v = strike_page(apto, "allies", "W 4428", ("b29",), "strategic_bombing")
     assert v.assess() is not None
     assert "Rule tables page" in v.dice_note.value and "--" not in v.dice_note.value
     assert v.resolve("2,5") is None

@@ -49,3 +49,14 @@ def plan(side: str, target: str, world: World, *ids: str, **kw: Any) -> StrikePl
 
 def levels(findings, level: str) -> list[str]:
     return [f.rule for f in findings if f.level == level]
+
+
+def write_csv(path, rows) -> str:
+    """``rows`` (dicts with the same keys) as a CSV file at ``path``, as a player exports a filled table."""
+    import csv
+
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return str(path)

@@ -13,7 +13,7 @@ from assistant.aids.strike.events import strike_log
 from assistant.campaign import Campaign, CampaignError
 from assistant.campaign.world import world_of
 from assistant.rules.globalwar import airtables as T
-from gwairkit import AD_24_5, LRB_24_5, radius_rows
+from gwairkit import AD_24_5, LRB_24_5, radius_rows, write_csv
 
 TABLES = {T.LRB_RADIUS: radius_rows((1, "", 6)), T.AD_LRB_CRT: AD_24_5, T.LRB_CRT: LRB_24_5}
 
@@ -62,16 +62,6 @@ def test_an_unknown_mission_is_named(camp):
 
 
 # ----- the odds as a reader sees them: CLI text and the page's table -------------------------------
-def _csv(path, rows):
-    import csv
-
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    return str(path)
-
-
 def test_cli_text_shows_the_raids_odds_without_json(camp, tmp_path, capsys):
     """``campaign strike ... --unit LRB`` (no --json) printed the nested raid odds with a
     KeyError 'fraction'; each outcome is now one line: group / outcome, exact fraction, p."""
@@ -79,7 +69,7 @@ def test_cli_text_shows_the_raids_odds_without_json(camp, tmp_path, capsys):
 
     path = camp.path
     camp.close()
-    tables = [f"{name}={_csv(tmp_path / f'{name}.csv', rows)}" for name, rows in TABLES.items()]
+    tables = [f"{name}={write_csv(tmp_path / f'{name}.csv', rows)}" for name, rows in TABLES.items()]
     args = ["strike", str(path), "--target", "W3020", "--mission", "bombing"]
     for u in ("lrb1", "lrb2", "lrb3", "lrb4"):
         args += ["--unit", u]

@@ -12,7 +12,7 @@ import pytest
 
 from assistant.rules.globalwar import airtables as T
 from assistant.rules.globalwar.air import RULES
-from gwairkit import AD_24_5, LRB_24_5, ad, air_world, hexgrid, lab, levels, lrb, piece, plan, radius_rows
+from gwairkit import AD_24_5, LRB_24_5, ad, air_world, hexgrid, lab, levels, lrb, piece, plan, radius_rows, write_csv
 from rulebooks import assert_says
 
 W3020 = lab(6, 2)  # stands for W3020 on a hand-built map (24.5 gives no bases)
@@ -230,22 +230,12 @@ def test_the_rules_in_the_rulebooks_own_words(words):
 
 
 # ----- campaign odds globalwar raid --------------------------------------------------------------
-def _csv(path, rows):
-    import csv
-
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    return str(path)
-
-
 def test_the_odds_command_gives_24_5s_odds_without_a_campaign(tmp_path, capsys):
     import json
 
     from assistant.cli import main
 
-    ad_table, lrb_table = _csv(tmp_path / "a.csv", AD_24_5), _csv(tmp_path / "l.csv", LRB_24_5)
+    ad_table, lrb_table = write_csv(tmp_path / "a.csv", AD_24_5), write_csv(tmp_path / "l.csv", LRB_24_5)
     assert main(["odds", "globalwar", "raid", "--ads", "5", "--ad-attack", "4", "--lrbs", "4", "--lrb-attack", "2",
                  "--lrb-defence", "4", "--table", f"ad_lrb_crt={ad_table}", "--table", f"lrb_crt={lrb_table}",
                  "--json"]) in (0, None)
