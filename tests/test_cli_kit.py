@@ -164,3 +164,97 @@ def test_a_broken_aid_is_named_and_the_other_commands_still_work(fake_aids, camp
     assert err.strip() == (f"warning: {FAKE}.beta.cli failed to load, its commands are missing "
                            "(RuntimeError: beta is broken)")
     assert last_seq(camp_file) == 2
+
+
+def test_a_broken_aid_that_declares_its_commands_costs_only_them(fake_aids, camp_file, capsys):
+    """Declared in COMMANDS, a broken aid is imported only when one of its commands runs: then the
+    warning names it and its command is not there; every other command runs without a word."""
+    (fake_aids / "beta" / "cli.py").write_text("COMMANDS = {'beta-x': 'broken'}\nraise RuntimeError('beta is broken')\n")
+    assert cli.main(["alpha-note", str(camp_file), "still here"]) == 0
+    assert capsys.readouterr().err == ""
+    assert cli.main(["beta-x", str(camp_file)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0] == f"warning: {FAKE}.beta.cli failed to load, its commands are missing (RuntimeError: beta is broken)"
+    assert len(err) == 2 and err[1].startswith("error: argument COMMAND: invalid choice: 'beta-x'")
+
+
+# ----- a run imports only the command it runs -----------------------------------------------------
+def _registered(module_name: str) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """(top-level commands with their help, sub-commands added to each extended group) of one module,
+    registered into a parser of its own that has every other module's groups."""
+    full = cli.build_parser()
+    groups = {name: cli._subcommands(p) for name, p in _sub(full).choices.items()}
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    module = __import__(module_name, fromlist=["register"])
+    if hasattr(module, "register"):
+        module.register(sub)
+    helps = {a.dest: a.help for a in sub._choices_actions}
+    extended = {}
+    for group in getattr(module, "EXTENDS", ()):
+        extra = argparse.ArgumentParser().add_subparsers()
+        module.extend(group, extra)
+        extended[group] = list(extra.choices)
+        assert set(extra.choices) <= set(groups[group].choices), f"{module_name} extends {group} elsewhere"
+    return helps, extended
+
+
+def _sub(parser) -> argparse._SubParsersAction:
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return sub
+
+
+def test_every_group_declares_exactly_the_commands_it_registers():
+    groups = [g for g in cli.command_groups() if g.module != "assistant.cli.common"]
+    assert {g.module for g in groups} >= {"assistant.cli.hexcmds", "assistant.aids.ledger.cli"}
+    for group in groups:
+        assert group.commands is not None, f"{group.module} declares no COMMANDS: it is imported on every run"
+        helps, extended = _registered(group.module)
+        assert helps == group.commands, group.module
+        assert set(extended) == set(group.extends) and all(extended.values()), group.module
+    assert _registered("assistant.aids.mapedit.cli")[1] == {"map": ["import"]}
+
+
+def test_help_and_a_misspelt_command_read_the_same_whether_modules_are_imported_or_not():
+    def listing(parser):
+        sub = _sub(parser)
+        return [(a.dest, a.help) for a in sub._choices_actions]
+
+    full, listed = cli.build_parser(), cli.build_parser([])
+    assert listing(listed) == listing(full) and len(listing(full)) > 25
+    assert listed.format_help() == full.format_help()
+    for parser in (full, listed):
+        with pytest.raises(CliError, match="invalid choice: 'ledgr'"):
+            parser.parse_args(["ledgr"])
+
+
+CHECK_IMPORTS = """
+import json, sys
+from assistant.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as e:  # --help
+    code = e.code or 0
+heavy = sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'numba', 'scipy', 'networkx', 'pyarrow'})
+aids = sorted(m for m in sys.modules if m.startswith('assistant.aids.') and m.count('.') == 3)
+print(json.dumps({'code': code, 'heavy': heavy, 'aid_modules': aids}), file=sys.stderr)
+"""
+
+
+def _imports(*argv) -> dict:
+    import subprocess
+
+    r = subprocess.run([sys.executable, "-c", CHECK_IMPORTS, *map(str, argv)], capture_output=True, text=True,
+                       timeout=120)
+    return json.loads(r.stderr.strip().splitlines()[-1])
+
+
+def test_help_and_games_import_no_aid_and_no_pandas_numba_scipy_or_networkx(camp_file):
+    """``campaign --help`` and ``campaign games`` answer at once: they import none of the libraries
+    the aids need (one process, as a player runs them)."""
+    assert _imports("games") == {"code": 0, "heavy": [], "aid_modules": []}
+    assert _imports("--help") == {"code": 0, "heavy": [], "aid_modules": []}
+    info = _imports("info", camp_file)
+    assert info["code"] == 0 and not [m for m in info["aid_modules"] if m.endswith(".cli")]
+    ledger = _imports("ledger", camp_file)
+    assert ledger["code"] == 0 and [m for m in ledger["aid_modules"] if m.endswith(".cli")] == ["assistant.aids.ledger.cli"]

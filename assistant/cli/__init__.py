@@ -6,6 +6,13 @@ Groups are discovered: every module of ``assistant.cli`` that has ``register``, 
 ``assistant.aids.<aid>.cli`` (an aid without a ``cli.py`` simply has no commands). Help order:
 hex, campaign, serve (``CORE_ORDER``), any other core module, then the aids, each alphabetically.
 
+A run imports only the modules of the command it runs. Each group module names its top-level
+commands in a literal ``COMMANDS = {name: help}``, read from its source without importing it, so
+``campaign --help`` lists every command and ``campaign games`` runs without importing any aid (nor
+pandas, networkx or numba behind them). A module that adds sub-commands to another module's group
+(``campaign map set`` to hexcmds' ``map``) names the group in ``EXTENDS = ("map",)`` and adds them
+in ``extend(name, subparsers)``. A module without a readable ``COMMANDS`` is imported on every run.
+
 Contract: exit 0 on success; on bad input (or a file system refusal) exit 2 with one line
 ``error: ...`` on stderr and no traceback; a reader that closes the pipe early ends it quietly (exit 1).
 """
@@ -13,13 +20,16 @@ Contract: exit 0 on success; on bad input (or a file system refusal) exit 2 with
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import importlib.util
 import os
 import pkgutil
 import sys
-from typing import Optional
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Collection, Optional
 
-from ..discovery import part_modules
 from . import common
 from .common import (
     FILE,
@@ -36,12 +46,25 @@ from .common import (
 )
 
 __all__ = ["FILE", "CliError", "add_command", "add_json", "build_parser", "command_errors",
-           "command_modules", "done", "emit", "event_json", "main", "opened"]
+           "command_groups", "done", "emit", "event_json", "main", "opened"]
 
 # Help order of the core groups only (discovery finds them). campaigncmds adds ``map set`` to the
 # ``map`` group of hexcmds, so hexcmds comes first.
 CORE_ORDER = ("hexcmds", "campaigncmds", "servecmd")
 AIDS_PACKAGE = "assistant.aids"
+
+
+@dataclass(frozen=True)
+class Group:
+    """A module that registers commands, as its source declares them."""
+
+    module: str
+    commands: Optional[dict[str, str]]  # top-level name -> help; None: not declared, always imported
+    extends: tuple[str, ...] = ()  # other modules' groups it adds sub-commands to
+
+    def wanted(self, names: Optional[Collection[str]]) -> bool:
+        """Must this module be imported to run one of ``names`` (None: every command)?"""
+        return names is None or self.commands is None or bool(set(names) & (set(self.commands) | set(self.extends)))
 
 
 def core_modules() -> list[str]:
@@ -52,9 +75,48 @@ def core_modules() -> list[str]:
 
 
 def aid_modules(package: str = AIDS_PACKAGE) -> list[str]:
-    """``<package>.<aid>.cli`` for every aid package that has one, alphabetically. An aid that
-    fails to import is named in a one-line warning and left out: the other commands still work."""
-    return part_modules(package, "cli", failed=_warn)
+    """``<package>.<aid>.cli`` for every aid package that has one, alphabetically (found on disk:
+    importing the aids package would import every aid)."""
+    return [module for module, _path in _aid_cli_files(package)]
+
+
+def _aid_cli_files(package: str) -> list[tuple[str, Path]]:
+    try:
+        spec = importlib.util.find_spec(package)  # imports the parent packages only
+    except ModuleNotFoundError:
+        return []
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    found = {}
+    for location in spec.submodule_search_locations:
+        for m in pkgutil.iter_modules([location]):  # the listing every other discovery reads
+            source = Path(location) / m.name / "cli.py"
+            if m.ispkg and not m.name.startswith("_") and source.is_file():
+                found.setdefault(m.name, (f"{package}.{m.name}.cli", source))
+    return [found[name] for name in sorted(found)]
+
+
+def command_groups(package: Optional[str] = None) -> list[Group]:
+    """Every module that registers commands, in help order, with what its source declares."""
+    core = [(m, Path(__file__).with_name(m.rsplit(".", 1)[1] + ".py")) for m in core_modules()]
+    return [declared(module, path) for module, path in core + _aid_cli_files(package or AIDS_PACKAGE)]
+
+
+def declared(module: str, path: Path) -> Group:
+    """``module``'s ``COMMANDS`` and ``EXTENDS``, read from its source ``path`` (not imported)."""
+    values: dict[str, object] = {}
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+        for node in tree.body:
+            target = (node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1
+                      else node.target if isinstance(node, ast.AnnAssign) and node.value is not None else None)
+            if isinstance(target, ast.Name) and target.id in ("COMMANDS", "EXTENDS"):
+                values[target.id] = ast.literal_eval(node.value)
+    except (OSError, SyntaxError, ValueError):  # not readable as declared: imported on every run
+        return Group(module, None)
+    commands = values.get("COMMANDS")
+    ok = isinstance(commands, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in commands.items())
+    return Group(module, dict(commands) if ok else None, tuple(values.get("EXTENDS", ())) if ok else ())
 
 
 def _warn(module: str, e: BaseException) -> None:
@@ -62,37 +124,66 @@ def _warn(module: str, e: BaseException) -> None:
           file=sys.stderr)
 
 
-def command_modules() -> list[str]:
-    """Every module that registers commands, in help order."""
-    return core_modules() + aid_modules(AIDS_PACKAGE)
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Optional[Collection[str]] = None) -> argparse.ArgumentParser:
+    """The ``campaign`` parser. The modules of ``commands`` (None: every command) are imported and
+    register their commands in full; every other command is listed with its help only, so that
+    ``--help`` and a misspelt command read the same either way."""
     parser = common.Parser(prog="campaign", description="Campaign Assistant: player aid for witp, apto and globalwar.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=common.Parser)
     sub.required = True
     core = set(core_modules())
-    for name in command_modules():
+    loaded: list[tuple[Group, object]] = []
+    for group in command_groups():
+        if not group.wanted(commands):
+            for name, help in (group.commands or {}).items():
+                if name not in sub.choices:
+                    sub.add_parser(name, help=help, add_help=False).set_defaults(func=_not_loaded(name))
+            continue
         try:
-            module = importlib.import_module(name)
+            module = importlib.import_module(group.module)
         except Exception as e:  # noqa: BLE001 - a broken aid is named; a broken core module is a bug
-            if name in core:
+            if group.module in core:
                 raise
-            _warn(name, e)
+            _warn(group.module, e)
             continue
         register = getattr(module, "register", None)
-        if not callable(register):  # e.g. common: helpers, no commands
-            continue
         try:
-            register(sub)
+            if callable(register):  # not e.g. common (helpers) or a module that only extends
+                register(sub)
         except argparse.ArgumentError as e:  # two groups claim one command name
-            raise CliError(f"{name}: {e}") from None
+            raise CliError(f"{group.module}: {e}") from None
+        loaded.append((group, module))
+    for group, module in loaded:
+        for name in group.extends:
+            target = _subcommands(sub.choices.get(name))
+            if target is not None:  # the group itself was registered, not only listed
+                module.extend(name, target)
     return parser
 
 
+def _subcommands(parser: Optional[argparse.ArgumentParser]):
+    """The sub-commands action of a command group's parser (None if it has none)."""
+    actions = [a for a in (parser._actions if parser else []) if isinstance(a, argparse._SubParsersAction)]
+    return actions[0] if actions else None
+
+
+def _not_loaded(name: str):
+    def fail(_args):
+        raise CliError(f"the '{name}' command did not load")
+
+    return fail
+
+
+def command_word(argv: list[str]) -> Optional[str]:
+    """The command a command line runs: its first word that is not an option."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
 def main(argv: Optional[list[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        parser = build_parser()
+        word = command_word(argv)
+        parser = build_parser([word] if word else [])
         args = parser.parse_args(argv)
         result = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit

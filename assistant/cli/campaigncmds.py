@@ -12,8 +12,30 @@ from ..campaign import commands as cmds
 from ..campaign.events import EventRecord
 from ..campaign.validate import key_values
 from ..rules.kinds import find_kind, load_kinds
-from . import hexcmds
 from .common import FILE, CliError, add_command, done, emit, event_json, game_name, opened, seq_number
+
+# The top-level commands, read by the CLI without importing this module (see ``assistant.cli``); the
+# ``map`` group is hexcmds', extended here with ``set``, ``side`` and ``upgrade``.
+COMMANDS = {
+    "new": "create a campaign file",
+    "info": "game, turn, counts and the integrity check of a campaign file",
+    "units": "the units on the map",
+    "place": "place a unit or installation on a hex",
+    "kinds": "the kinds of unit and installation a game's rules know, each with its role",
+    "move": "move a unit to a hex",
+    "remove": "take a unit off the map",
+    "update": "change a unit's attributes (KEY= deletes one)",
+    "note": "add journal lines, one event each",
+    "log": "the events, newest last",
+    "undo": "undo the last command (as a new event)",
+    "redo": "redo the last undone command (as a new event)",
+    "advance": "advance to the next turn (or phase)",
+    "export": "export the campaign (json) or its tables (csv, parquet, xlsx)",
+    "demo": "the demo campaign's file (kept between runs, with your edits); --reset starts it over",
+    "backup": "a consistent copy of a campaign file, safe while pages are writing to it",
+    "import": "create a campaign file from a JSON export",
+}
+EXTENDS = ("map",)
 
 
 def _games_and_scenarios() -> tuple[str, str]:
@@ -28,52 +50,54 @@ def _games_and_scenarios() -> tuple[str, str]:
 
 def register(sub) -> None:
     games, scenarios = _games_and_scenarios()
-    add_command(sub, "new", "create a campaign file", cmd_new, (("file",),),
+    add_command(sub, "new", COMMANDS["new"], cmd_new, (("file",),),
          (("--game",), {"required": True, "type": game_name, "help": f"one of: {games}"}),
          (("--scenario",), {"help": f"a starting position: {scenarios} (default: none, the calendar's start)"}),
          (("--set",), {"action": "append", "default": [], "metavar": "SETTING=VALUE",
                                               "help": "choose a reading of an ambiguous rule (see game.toml)"}),
          (("--model",), {"help": "grid model to pin (globalwar: straight_rows | straight_columns); "
                                  "default: the calibrated one"}))
-    add_command(sub, "info", "game, turn, counts and the integrity check of a campaign file", cmd_info, FILE)
-    add_command(sub, "units", "the units on the map", cmd_units, FILE)
-    add_command(sub, "place", "place a unit or installation on a hex", cmd_place, FILE,
+    add_command(sub, "info", COMMANDS["info"], cmd_info, FILE)
+    add_command(sub, "units", COMMANDS["units"], cmd_units, FILE)
+    add_command(sub, "place", COMMANDS["place"], cmd_place, FILE,
          (("--side",), {"required": True}), (("--kind",), {"required": True}), (("--hex",), {"required": True}),
          (("--name",), {}), (("--nation",), {}), (("--id",), {}),
          (("--installation",), {"action": "store_true", "help": "an installation, not a unit"}),
          (("--sample",), {"action": "store_true", "help": "its values are samples, not the counter's"}),
          (("--attr",), {"action": "append", "default": [], "metavar": "KEY=VALUE"}))
-    add_command(sub, "kinds", "the kinds of unit and installation a game's rules know, each with its role",
+    add_command(sub, "kinds", COMMANDS["kinds"],
          cmd_kinds, (("game",), {"type": game_name, "help": f"one of: {games}"}))
-    add_command(sub, "move", "move a unit to a hex", cmd_move, FILE, (("unit",),), (("hex",),))
-    add_command(sub, "remove", "take a unit off the map", cmd_remove, FILE, (("unit",),))
-    add_command(sub, "update", "change a unit's attributes (KEY= deletes one)", cmd_update, FILE, (("unit",),),
+    add_command(sub, "move", COMMANDS["move"], cmd_move, FILE, (("unit",),), (("hex",),))
+    add_command(sub, "remove", COMMANDS["remove"], cmd_remove, FILE, (("unit",),))
+    add_command(sub, "update", COMMANDS["update"], cmd_update, FILE, (("unit",),),
          (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
-    add_command(sub, "note", "add journal lines, one event each", cmd_note, FILE, (("text",), {"nargs": "+"}))
-    add_command(sub, "log", "the events, newest last", cmd_log, FILE,
+    add_command(sub, "note", COMMANDS["note"], cmd_note, FILE, (("text",), {"nargs": "+"}))
+    add_command(sub, "log", COMMANDS["log"], cmd_log, FILE,
          (("--since",), {"type": seq_number, "default": 0, "help": "only events after this seq"}))
-    add_command(sub, "undo", "undo the last command (as a new event)", cmd_undo, FILE)
-    add_command(sub, "redo", "redo the last undone command (as a new event)", cmd_redo, FILE)
-    add_command(sub, "advance", "advance to the next turn (or phase)", cmd_advance, FILE,
+    add_command(sub, "undo", COMMANDS["undo"], cmd_undo, FILE)
+    add_command(sub, "redo", COMMANDS["redo"], cmd_redo, FILE)
+    add_command(sub, "advance", COMMANDS["advance"], cmd_advance, FILE,
          (("--phase",), {"action": "store_true", "help": "advance one phase instead of a whole turn"}))
-    add_command(sub, "export", "export the campaign (json) or its tables (csv, parquet, xlsx)", cmd_export, FILE,
+    add_command(sub, "export", COMMANDS["export"], cmd_export, FILE,
          (("--to",), {"required": True, "metavar": "DIR"}),
          (("--format",), {"default": "json", "choices": ["json", "csv", "parquet", "xlsx"]}))
-    add_command(sub, "demo", "the demo campaign's file (kept between runs, with your edits); --reset starts it over",
+    add_command(sub, "demo", COMMANDS["demo"],
          cmd_demo, (("--reset",), {"action": "store_true",
                                    "help": "start the demo over (the old file is kept beside it as .bak)"}))
-    add_command(sub, "backup", "a consistent copy of a campaign file, safe while pages are writing to it", cmd_backup,
+    add_command(sub, "backup", COMMANDS["backup"], cmd_backup,
          FILE, (("dest",), {"metavar": "DEST", "help": "the copy's file name (or a directory to copy into)"}),
          (("--force",), {"action": "store_true", "help": "replace DEST if it exists"}))
-    add_command(sub, "import", "create a campaign file from a JSON export", cmd_import, (("source",), {"metavar": "JSON"}), (("file",),))
-    if hexcmds.map_subparsers is None:  # pragma: no cover - hexcmds registers first
-        raise RuntimeError("the 'map' command group must be registered before campaign commands")
-    add_command(hexcmds.map_subparsers, "set", "correct the map of one hex in a campaign (source=user)", cmd_map_set,
+    add_command(sub, "import", COMMANDS["import"], cmd_import, (("source",), {"metavar": "JSON"}), (("file",),))
+
+
+def extend(group: str, subparsers) -> None:
+    """``campaign map set|side|upgrade``: the campaign's own map corrections, in hexcmds' ``map`` group."""
+    add_command(subparsers, "set", "correct the map of one hex in a campaign (source=user)", cmd_map_set,
          FILE, (("hex",),), (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
-    add_command(hexcmds.map_subparsers, "side", "set features of the hexside between two adjacent hexes in a campaign "
+    add_command(subparsers, "side", "set features of the hexside between two adjacent hexes in a campaign "
          "(source=user; KEY= deletes one)", cmd_map_side, FILE, (("hex_a",), {"metavar": "HEX"}),
          (("hex_b",), {"metavar": "HEX"}), (("values",), {"nargs": "+", "metavar": "KEY=VALUE"}))
-    add_command(hexcmds.map_subparsers, "upgrade", "move a campaign to the installed map version (see 'campaign info')",
+    add_command(subparsers, "upgrade", "move a campaign to the installed map version (see 'campaign info')",
          cmd_map_upgrade, FILE)
 
 

@@ -69,21 +69,34 @@ def one_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def guard(*errors: type[BaseException]):
-    """Decorator: turn the project's own domain errors into CliError (one line, exit 2)."""
+def guard(*errors):
+    """Decorator: turn the project's own domain errors into CliError (one line, exit 2).
+
+    ``errors`` are exception classes, or functions that give a tuple of them: those are called only
+    once an exception is on its way out, so that registering a command imports no module a run of
+    another command does not need."""
 
     def wrap(fn):
         def inner(args):
             try:
                 return fn(args)
-            except errors as e:
-                raise CliError(one_line(e)) from None
+            except Exception as e:
+                if isinstance(e, _classes(errors)):
+                    raise CliError(one_line(e)) from None
+                raise
 
         inner.__name__ = fn.__name__
         inner.__doc__ = fn.__doc__
         return inner
 
     return wrap
+
+
+def _classes(errors) -> tuple[type[BaseException], ...]:
+    out: list[type[BaseException]] = []
+    for e in errors:
+        out.extend([e] if isinstance(e, type) else e())
+    return tuple(out)
 
 
 def domain_errors() -> tuple[type[BaseException], ...]:
@@ -98,9 +111,9 @@ def domain_errors() -> tuple[type[BaseException], ...]:
     return (CampaignError, HexError, UnknownGame, DataFileError)
 
 
-def command_errors(fn: Callable, *extra: type[BaseException]) -> Callable:
+def command_errors(fn: Callable, *extra) -> Callable:
     """``fn(args)`` with the domain errors (plus ``extra``, e.g. an aid's own) as one-line CliErrors."""
-    return guard(*domain_errors(), *extra)(fn)
+    return guard(domain_errors, *extra)(fn)
 
 
 def add_command(sub, name: str, help: str, func: Callable, *arguments: tuple,

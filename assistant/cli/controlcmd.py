@@ -14,9 +14,11 @@ from ..campaign.control import SetControl, control_of
 from ..campaign.world import world_of
 from .common import FILE, CliError, add_command, done, emit, opened
 
+COMMANDS = {"control": "who controls hexes or regions (supply: friendly hexes); no target lists them"}
+
 
 def register(sub) -> None:
-    add_command(sub, "control", "who controls hexes or regions (supply: friendly hexes); no target lists them",
+    add_command(sub, "control", COMMANDS["control"],
                 cmd_control, FILE,
                 (("--hex",), {"nargs": "+", "default": [], "metavar": "HEX"}),
                 (("--region",), {"nargs": "+", "default": [], "metavar": "REGION",

@@ -5,24 +5,40 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from ..hexes import HexError
-from ..maps import UnknownGame, list_games, load_game_spec, load_map
-from ..tomldata import DataFileError
 from .common import add_json, emit, game_name, guard
 
-# The ``map`` group's sub-parsers, so other command modules can add to it (``campaign map set``).
-map_subparsers = None
+# The top-level commands, read by the CLI without importing this module (see ``assistant.cli``).
+COMMANDS = {
+    "games": "list the games",
+    "hex": "hex geometry: distance, neighbors, where, locate",
+    "map": "map information and derivation",
+}
 
-_errors = guard(HexError, UnknownGame, DataFileError)
+
+def _hex_errors():
+    from ..hexes import HexError
+    from ..maps.gamespec import UnknownGame
+    from ..tomldata import DataFileError
+
+    return (HexError, UnknownGame, DataFileError)
+
+
+_errors = guard(_hex_errors)
+
+
+def _map(game: str, model: str | None = None):
+    """The game's map (imported here: ``campaign games`` and ``--help`` need no map)."""
+    from ..maps.gamemap import load_map
+
+    return load_map(game, model)
 
 
 def register(sub) -> None:
-    global map_subparsers
-    p = sub.add_parser("games", help="list the games")
+    p = sub.add_parser("games", help=COMMANDS["games"])
     add_json(p)
     p.set_defaults(func=cmd_games)
 
-    hexp = sub.add_parser("hex", help="hex geometry: distance, neighbors, where, locate")
+    hexp = sub.add_parser("hex", help=COMMANDS["hex"])
     hs = hexp.add_subparsers(dest="hex_command", metavar="HEXCOMMAND", required=True)
     p = hs.add_parser("distance", help="hexes from A to B counted across the map (and one shortest path)")
     p.add_argument("game", type=game_name), p.add_argument("a"), p.add_argument("b")
@@ -41,7 +57,7 @@ def register(sub) -> None:
     add_json(p)
     p.set_defaults(func=cmd_locate)
 
-    mapp = sub.add_parser("map", help="map information and derivation")
+    mapp = sub.add_parser("map", help=COMMANDS["map"])
     map_subparsers = mapp.add_subparsers(dest="map_command", metavar="MAPCOMMAND", required=True)
     p = map_subparsers.add_parser("info", help="sections, hex counts, calibration residuals")
     p.add_argument("game", type=game_name)
@@ -56,6 +72,8 @@ def register(sub) -> None:
 
 @_errors
 def cmd_games(args):
+    from ..maps.gamespec import list_games, load_game_spec
+
     games = [{"id": g, "title": load_game_spec(g).title,
               "sections": [s.id for s in load_game_spec(g).grid.sections]} for g in list_games()]
     emit(args, {"games": games},
@@ -64,7 +82,7 @@ def cmd_games(args):
 
 @_errors
 def cmd_distance(args):
-    gm = load_map(args.game)
+    gm = _map(args.game)
     a, b = gm.parse(args.a), gm.parse(args.b)
     # THE metric: hexes counted across the map, the same as the ruler's and the graph's.
     d = gm.grid.distance(a, b)
@@ -75,7 +93,7 @@ def cmd_distance(args):
 
 @_errors
 def cmd_neighbors(args):
-    gm = load_map(args.game)
+    gm = _map(args.game)
     h = gm.parse(args.hex)
     labels = [gm.grid.label(n) for n in gm.grid.neighbors(h)]
     emit(args, {"hex": gm.grid.label(h), "neighbors": labels}, " ".join(labels))
@@ -98,14 +116,14 @@ def _where_text(d):
 
 @_errors
 def cmd_where(args):
-    gm = load_map(args.game)
+    gm = _map(args.game)
     d = _where_dict(gm, args.hex)
     emit(args, d, _where_text)
 
 
 @_errors
 def cmd_locate(args):
-    gm = load_map(args.game)
+    gm = _map(args.game)
     h = gm.locate(args.lat, args.lon)
     d = _where_dict(gm, gm.grid.label(h))
     d["query"] = {"lat": args.lat, "lon": args.lon}
@@ -113,7 +131,7 @@ def cmd_locate(args):
 
 
 def map_info(game: str, model: str | None = None) -> dict:
-    gm = load_map(game, model)
+    gm = _map(game, model)
     counts = Counter(gm.grid.section_of(h) for h in gm.grid.all_hexes)
     cal = gm.calibration
     fit = cal.models.get(gm.model) if cal else None
@@ -175,9 +193,11 @@ def cmd_map_info(args):
 def cmd_map_derive(args):
     from tqdm import tqdm
 
+    from ..maps import gamemap
     from ..maps.calibration import calibrate
     from ..maps.derive import derive_hexes, write_hexes
     from ..maps.gamemap import GameMap, load_gazetteer, write_calibration
+    from ..maps.gamespec import load_game_spec
     from ..maps.landlinks import derive_overland, write_overland
 
     spec = load_game_spec(args.game)
@@ -196,7 +216,7 @@ def cmd_map_derive(args):
     hex_path = write_hexes(df, args.game)
     sides = derive_overland(gm, df)
     write_overland(sides, args.game)
-    load_map.cache_clear()
+    gamemap.load_map.cache_clear()
     counts = df["surface"].value_counts().to_dict()
     emit(args, {"game": args.game, "model": cal.model, "calibration": str(cal_path),
                 "hexes_file": str(hex_path), "hexes": len(df), "surface": counts,

@@ -22,11 +22,12 @@ from .common import CliError
 
 DEFAULT_PORT = 8866
 MIN_CULL_AFTER = 10
+COMMANDS = {"serve": "open the dashboards for a campaign in the browser (Voila, offline)"}
 
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "serve", help="open the dashboards for a campaign in the browser (Voila, offline)",
+        "serve", help=COMMANDS["serve"],
         description="Start Voila on the dashboards for FILE (or the embedded demo campaign), print "
                     "the URL and run until Ctrl-C.")
     p.add_argument("file", nargs="?", help="campaign file (default: the demo campaign)")

@@ -7,7 +7,7 @@ and needs none of the widgets (nor pandas and networkx behind them)."""
 
 from __future__ import annotations
 
-import importlib
+from ..lazy import lazy_exports
 
 _EXPORTS = {
     "CampaignDashboard": "dashboard", "campaign_dashboard": "dashboard",
@@ -19,14 +19,4 @@ __all__ = ["CampaignDashboard", "CampaignPoller", "DashboardPage", "ErrorPanel",
            "UnitMark", "attach", "campaign_dashboard"]
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

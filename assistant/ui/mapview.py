@@ -232,14 +232,18 @@ class MapView:
             size = ((m.east - m.west) * 2.0 ** m.zoom, (m.north - m.south) * 2.0 ** m.zoom)
         else:
             size = self._size_hint
-        zoom = self.frame.fit_zoom(*size)
-        unchanged = tuple(m.center) == tuple(self.frame.center) and m.zoom == zoom
+        self._show(self.frame.center, self.frame.fit_zoom(*size))
+
+    def _show(self, center: tuple[float, float], zoom: float) -> None:
+        """Move the page's view to ``center`` at ``zoom``. The page's view can be ahead of the
+        kernel's record of it (a pan or wheel zoom not yet reported): setting values equal to that
+        record sends nothing, so they are then sent outright."""
+        m = self.map
+        unchanged = tuple(m.center) == tuple(center) and m.zoom == zoom
         with m.hold_sync():
-            m.center = self.frame.center
+            m.center = center
             m.zoom = zoom
         if unchanged:
-            # The page's view can be ahead of the kernel's record of it (a wheel zoom not yet
-            # reported): setting equal values sends nothing, so send them outright.
             m.send_state(["center", "zoom"])
 
     def hex_at_latlng(self, lat: float, lng: float) -> Optional[str]:
@@ -250,9 +254,8 @@ class MapView:
         return to_latlng(*self.grid.pixel(self.grid.parse(label)))
 
     def center_on(self, label: str, zoom: Optional[float] = None) -> None:
-        self.map.center = self.latlng_of(label)
-        if zoom is not None:
-            self.map.zoom = zoom
+        """Centre the page's view on hex ``label`` (at ``zoom``, else the zoom it has)."""
+        self._show(self.latlng_of(label), self.map.zoom if zoom is None else zoom)
 
     def hex_details(self, label: str) -> HexDetails:
         info = self.gm.where(label)

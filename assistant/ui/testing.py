@@ -130,6 +130,23 @@ def hex_screen_point(page, frame, xy: tuple[float, float]) -> tuple[float, float
     return screen_point(board_box(page), frame, xy)
 
 
+def map_centre_offset(page, frame, grid, label: str) -> float:
+    """Pixels between hex ``label`` on screen and the centre of the map."""
+    x, y = hex_screen_point(page, frame, grid.pixel(grid.parse(label)))
+    b = page.eval_on_selector(".ca-map", "e => { const r = e.getBoundingClientRect(); "
+                                         "return [r.left + r.width / 2, r.top + r.height / 2]; }")
+    return ((x - b[0]) ** 2 + (y - b[1]) ** 2) ** 0.5
+
+
+def wait_centred(page, frame, grid, label: str, timeout_ms: int = 30_000) -> None:
+    """Wait until the map shows hex ``label`` at its centre (within 4 pixels)."""
+    waited = 0
+    while map_centre_offset(page, frame, grid, label) > 4:
+        page.wait_for_timeout(200)
+        waited += 200
+        assert waited < timeout_ms, f"the map never centred on {label}"
+
+
 def click_hex(page, frame, grid, label: str) -> None:
     x, y = hex_screen_point(page, frame, grid.pixel(grid.parse(label)))
     page.mouse.click(x, y)

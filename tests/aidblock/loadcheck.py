@@ -85,8 +85,9 @@ def check() -> dict:
             if e.name == f"assistant.aids.{aid}.cli":
                 continue  # an aid without commands
             raise
-        real = cli.register
-        cli.register = lambda sub, _real=real, _aid=aid: (_real(sub), registered.add(_aid))
+        for hook in ("register", "extend"):  # its own commands, or sub-commands of a core group
+            if hasattr(cli, hook):
+                setattr(cli, hook, lambda *a, _real=getattr(cli, hook), _aid=aid: (_real(*a), registered.add(_aid)))
     from assistant.cli import build_parser, main
 
     err = io.StringIO()

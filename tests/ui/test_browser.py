@@ -179,32 +179,16 @@ def option_index(page, selector: str, text: str) -> int:
     return idx
 
 
-def map_centre_offset(page, frame, grid, label: str) -> float:
-    """Pixels between hex ``label`` on screen and the centre of the map."""
-    x, y = T.hex_screen_point(page, frame, grid.pixel(grid.parse(label)))
-    b = page.eval_on_selector(".ca-map", "e => { const r = e.getBoundingClientRect(); "
-                                         "return [r.left + r.width / 2, r.top + r.height / 2]; }")
-    return ((x - b[0]) ** 2 + (y - b[1]) ** 2) ** 0.5
-
-
-def wait_centred(page, frame, grid, label: str, timeout_ms: int = 30_000) -> None:
-    deadline = 0
-    while map_centre_offset(page, frame, grid, label) > 4:
-        page.wait_for_timeout(200)
-        deadline += 200
-        assert deadline < timeout_ms, f"the map never centred on {label}"
-
-
 def test_choose_a_unit_to_find_it_then_remove_asks_and_stays(served, browser, geometry):
     """Remove acts on the unit shown, as a new player did it: choose Kido Butai in the Units list (the
     map pans to it), click hex E2418 (its units fill the details), press Remove."""
     grid, frame = geometry
     ctx, page, probe = open_page(browser, served.url)
     try:
-        assert map_centre_offset(page, frame, grid, "B3327") > 50
+        assert T.map_centre_offset(page, frame, grid, "B3327") > 50
         page.select_option(".ca-unit-list select", index=option_index(page, ".ca-unit-list", "Kido Butai"))
         wait_text(page, ".ca-selected-hex", "B3327")
-        wait_centred(page, frame, grid, "B3327")
+        T.wait_centred(page, frame, grid, "B3327")
         shot(page, "10-unit-found")
         T.click_hex(page, frame, grid, "E2418")
         wait_text(page, ".ca-selected-hex", "E2418")
@@ -239,11 +223,11 @@ def test_choose_a_unit_to_find_it_then_remove_asks_and_stays(served, browser, ge
         page.fill(".ca-hex-field input", "Brisbane")
         page.press(".ca-hex-field input", "Enter")
         wait_text(page, ".ca-selected-hex", "E1737")
-        wait_centred(page, frame, grid, "E1737")
+        T.wait_centred(page, frame, grid, "E1737")
         page.fill(".ca-hex-field input", "e3301")
         page.press(".ca-hex-field input", "Enter")
         wait_text(page, ".ca-selected-hex", "E3301")
-        wait_centred(page, frame, grid, "E3301")
+        T.wait_centred(page, frame, grid, "E3301")
         assert probe.blocked == []
         assert [e for e in probe.console_errors if "favicon" not in e] == []
     except BaseException:

@@ -273,6 +273,20 @@ def test_fit_sends_the_whole_map_view_even_when_the_kernel_thinks_it_is_shown(mv
     assert ["center", "zoom"] in sent  # (hold_sync also sends what changed: nothing)
 
 
+def test_centring_on_a_hex_sends_the_view_even_when_the_kernel_thinks_it_is_there(mv, monkeypatch):
+    """The player has panned away before the kernel heard of it: choosing the same hex again must
+    still move the page's view there."""
+    mv.center_on("E2519")
+    assert mv.map.center == pytest.approx(mv.latlng_of("E2519"))
+    sent = []
+    monkeypatch.setattr(mv.map, "send_state", lambda key=None: sent.append(key))
+    mv.center_on("E2519")
+    assert ["center", "zoom"] in sent
+    sent.clear()
+    mv.center_on("E1737", zoom=6)
+    assert ["center", "zoom"] not in sent and mv.map.zoom == 6 and mv.map.center == pytest.approx(mv.latlng_of("E1737"))
+
+
 # ----- a legend on the map -------------------------------------------------------------------
 def test_map_legend_names_the_marker_colours_and_the_plus_suffix(mv):
     from assistant.ui.mapview import side_colour

@@ -9,15 +9,20 @@ from ...cli.common import FILE, add_command, done, emit, opened
 from .commands import RollDice
 from .events import roll_log
 
+COMMANDS = {
+    "roll": "roll dice (or record physical dice) in the campaign's roll log",
+    "rolls": "the campaign's roll log",
+}
+
 
 def register(sub) -> None:
-    add_command(sub, "roll", "roll dice (or record physical dice) in the campaign's roll log", cmd_roll, FILE,
+    add_command(sub, "roll", COMMANDS["roll"], cmd_roll, FILE,
                 (("notation",), {"metavar": "DICE", "help": "2d6, 1d10 (0 reads ten), 1d10z (faces 0-9), 2d6+1"}),
                 (("--reason",), {"help": "what the roll is for, e.g. 'Air Point Availability [5.4]'"}),
                 (("--values",), {"nargs": "+", "type": int, "metavar": "N",
                                  "help": "faces read off physical dice (nothing is rolled)"}),
                 (("--seed",), {"type": int, "help": "seed the random source (reproducible rolls)"}))
-    add_command(sub, "rolls", "the campaign's roll log", cmd_rolls, FILE)
+    add_command(sub, "rolls", COMMANDS["rolls"], cmd_rolls, FILE)
 
 
 def cmd_roll(args) -> None:

@@ -24,8 +24,13 @@ from .engine import context_of, economy, forecast, frame, statements_of
 ACTIONS = ("show", "add", "close-turn", "forecast", "items")
 
 
+COMMANDS = {
+    "ledger": "the production ledger: statements, entries checked by the rules, the close of a turn",
+}
+
+
 def register(sub) -> None:
-    add_command(sub, "ledger", "the production ledger: statements, entries checked by the rules, the close of a turn",
+    add_command(sub, "ledger", COMMANDS["ledger"],
                 cmd_ledger, FILE,
                 (("action",), {"nargs": "?", "default": "show", "choices": ACTIONS,
                                "help": "show (default), add, close-turn, forecast, items"}),

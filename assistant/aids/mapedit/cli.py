@@ -1,6 +1,6 @@
 """``campaign map import FILE CSV [--json]``: hex attributes and hexside features from a CSV, all
 rows or none (one ``MapEdited`` event, undone with ``campaign undo``). Added to the core ``map``
-group the way ``campaign map set`` is (``hexcmds.map_subparsers``); found by the CLI's discovery.
+group the way ``campaign map set`` is (``EXTENDS``); found by the CLI's discovery.
 
     campaign map import g.campaign terrain.csv       # hex,hex_b,attribute,value  or  hex,terrain,...
     campaign map import g.campaign terrain.csv --dry-run   # check every row, record nothing
@@ -8,15 +8,15 @@ group the way ``campaign map set`` is (``hexcmds.map_subparsers``); found by the
 
 from __future__ import annotations
 
-from ...cli import hexcmds
-from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from ...cli.common import FILE, add_command, done, emit, opened
 from .csvimport import import_map, parse_map_csv, read_text
 
+COMMANDS: dict[str, str] = {}  # no command of its own: it adds ``import`` to the core ``map`` group
+EXTENDS = ("map",)
 
-def register(sub) -> None:
-    if hexcmds.map_subparsers is None:  # pragma: no cover - core groups register before the aids
-        raise CliError("the 'map' command group must be registered before the map editor")
-    add_command(hexcmds.map_subparsers, "import", "set hex attributes and hexside features of a campaign from a "
+
+def extend(group: str, subparsers) -> None:
+    add_command(subparsers, "import", "set hex attributes and hexside features of a campaign from a "
                 "CSV (all rows or none; one undo step)", cmd_map_import, FILE,
                 (("csv",), {"metavar": "CSV", "help": "hex,hex_b,attribute,value rows, or hex[,hex_b],NAME... columns"}),
                 (("--dry-run",), {"action": "store_true", "help": "check every row and say what would change"}))

@@ -17,8 +17,11 @@ from .schema import OobError, load_schema
 MAX_CSV_BYTES = 20_000_000
 
 
+COMMANDS = {"oob": "orders of battle: unit types from the counters, units placed by type"}
+
+
 def register(sub) -> None:
-    p = sub.add_parser("oob", help="orders of battle: unit types from the counters, units placed by type")
+    p = sub.add_parser("oob", help=COMMANDS["oob"])
     osub = p.add_subparsers(dest="oob_action", metavar="ACTION", required=True)
     add_command(osub, "import", "import unit types from a CSV, checked row by row (one undoable event)", cmd_import,
                 FILE, (("csv",), {"metavar": "CSV", "help": "columns unit_type,kind,nation[,sample] and counter values"}),

@@ -14,9 +14,11 @@ from .commands import AlignScan, RemoveScan, parse_point
 from .events import scans_of
 from .render import notice
 
+COMMANDS = {"scan": "a scan of your own map, aligned by three hexes, under the hex grid"}
+
 
 def register(sub) -> None:
-    p = sub.add_parser("scan", help="a scan of your own map, aligned by three hexes, under the hex grid")
+    p = sub.add_parser("scan", help=COMMANDS["scan"])
     s = p.add_subparsers(dest="scan_command", metavar="SCANCOMMAND", required=True, parser_class=Parser)
     add_command(s, "align", "align IMAGE by three hexes (--point HEX:X,Y, three times)", cmd_align, FILE,
                 (("image",), {"help": "the image file (stays on this machine)"}),

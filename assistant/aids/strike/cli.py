@@ -20,10 +20,15 @@ from .commands import ResolveStrike
 from .engine import StrikeNeeds, assess, odds_rows, plan_of, reach, tables_from
 from .events import strike_log
 
+COMMANDS = {
+    "strike": "plot a strike: who reaches the target, range class, legality, exposure, odds; --resolve records it",
+    "strikes": "the campaign's strike log",
+    "odds": "exact odds of a game's dice-and-table procedures (no campaign needed)",
+}
+
 
 def register(sub) -> None:
-    add_command(sub, "strike", "plot a strike: who reaches the target, range class, legality, exposure, odds; "
-                "--resolve records it", cmd_strike, FILE,
+    add_command(sub, "strike", COMMANDS["strike"], cmd_strike, FILE,
                 (("--target",), {"required": True, "metavar": "HEX"}),
                 (("--side",), {"help": "the striking side (default: the side of the first --unit or --from)"}),
                 (("--from",), {"dest": "bases", "action": "append", "default": [], "metavar": "HEX",
@@ -41,10 +46,10 @@ def register(sub) -> None:
                 (("--resolve",), {"action": "store_true", "help": "record the resolution (dice entered or rolled)"}),
                 (("--dice",), {"metavar": "N,N,...", "help": "faces read off physical dice, in the order asked"}),
                 (("--seed",), {"type": int, "help": "seed the random source (reproducible rolls)"}))
-    add_command(sub, "strikes", "the campaign's strike log", cmd_strikes, FILE)
+    add_command(sub, "strikes", COMMANDS["strikes"], cmd_strikes, FILE)
     from .oddscli import register_odds
 
-    register_odds(sub)
+    register_odds(sub, COMMANDS["odds"])
 
 
 def _dice(text):

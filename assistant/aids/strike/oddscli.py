@@ -15,8 +15,8 @@ def _calculators(game: str) -> dict:
     return dict(module.CALCULATORS) if module else {}
 
 
-def register_odds(sub) -> None:
-    p = sub.add_parser("odds", help="exact odds of a game's dice-and-table procedures (no campaign needed)")
+def register_odds(sub, help: str) -> None:
+    p = sub.add_parser("odds", help=help)
     games = p.add_subparsers(dest="odds_game", metavar="GAME", parser_class=type(p))
     games.required = True
     for game in list_games():

@@ -18,9 +18,11 @@ from ...campaign import validate as v
 from ...cli.common import FILE, CliError, add_command, emit, opened
 from .engine import WhatIf, trace_hex, trace_side, trace_units, world_of
 
+COMMANDS = {"trace": "trace supply and command lines (per unit, hex or side; what-ifs; history)"}
+
 
 def register(sub) -> None:
-    add_command(sub, "trace", "trace supply and command lines (per unit, hex or side; what-ifs; history)",
+    add_command(sub, "trace", COMMANDS["trace"],
                 cmd_trace, FILE,
                 (("--unit",), {"action": "append", "default": [], "metavar": "ID", "help": "a unit to trace"}),
                 (("--hex",), {"help": "trace a hypothetical unit of --side at this hex"}),

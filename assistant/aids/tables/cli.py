@@ -19,9 +19,11 @@ from ...cli.common import FILE, CliError, Parser, add_json, command_errors, done
 from .commands import RemoveTable, SetTable
 from .schema import MAX_BYTES, schemas, to_csv
 
+COMMANDS = {"table": "rule tables from the game box: list, import (checked), show"}
+
 
 def register(sub) -> None:
-    group = sub.add_parser("table", help="rule tables from the game box: list, import (checked), show")
+    group = sub.add_parser("table", help=COMMANDS["table"])
     ts = group.add_subparsers(dest="table_command", metavar="TABLECOMMAND", required=True, parser_class=Parser)
 
     def cmd(name, help, func, *args):
