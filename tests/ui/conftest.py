@@ -122,7 +122,7 @@ def demo_server(tmp_path_factory):
     from uikit import start_serve
 
     home = tmp_path_factory.mktemp("served-demo-home")
-    s = start_serve(home, "--demo")
+    s = start_serve(home, "--demo", preheat=True)
     yield s
     code = s.stop()
     assert code == 0, "".join(s.output)

@@ -26,7 +26,7 @@ POOL = 1  # campaign serve keeps one preheated kernel ready, for the campaign da
 def own_server(tmp_path, demo_home):
     """``campaign serve`` on a copy of the demo, with the default culling, for this test alone."""
     home = tmp_path / "site-home"
-    s = start_serve(home, str(copy_demo(demo_home, home)))
+    s = start_serve(home, str(copy_demo(demo_home, home)), preheat=True)
     yield s
     code = s.stop()
     assert code == 0, "".join(s.output)
@@ -80,7 +80,7 @@ def test_a_page_that_vanishes_without_beforeunload_is_culled_even_while_the_camp
     that kernel redraw its (now unseen) widgets."""
     home = tmp_path / "cull-home"
     file = copy_demo(demo_home, home)
-    served = start_serve(home, str(file), "--cull-after", "10")  # the least the CLI takes
+    served = start_serve(home, str(file), "--cull-after", "10", preheat=True)  # the least the CLI takes
     try:
         assert wait_until(lambda: len(kernel_pids(served.home)) == POOL, 120), kernel_pids(home)
         ctx, page, probe = new_page(browser)

@@ -31,7 +31,7 @@ def fetch(url: str) -> tuple[int, str]:
 
 def test_serve_demo_smoke_then_ctrl_c_stops_everything(tmp_path):
     home = tmp_path / "home"
-    served = start_serve(home)  # no argument: the demo, created on first use
+    served = start_serve(home, preheat=True)  # no argument: the demo, created on first use
     try:
         assert served.file == home / "data" / "demo-witp-guadalcanal-1942.campaign"
         assert served.file.is_file()
@@ -230,7 +230,7 @@ def test_foreign_host_foreign_origin_or_no_key_reads_nothing_writes_nothing_star
     home = tmp_path / "home"
     file = tmp_path / "guarded.campaign"
     assert campaign_cli("new", str(file), "--game", "witp", home=home).returncode == 0
-    served = start_serve(home, str(file))
+    served = start_serve(home, str(file), preheat=True)
     try:
         assert served.token and len(served.token) >= 32, served.output  # a key in the printed URL
         port = served.base.rsplit(":", 1)[1]

@@ -21,7 +21,7 @@ def serve_with_kernels(tmp_path):
     file = tmp_path / "orphans.campaign"
     r = campaign_cli("new", str(file), "--game", "witp", home=home)
     assert r.returncode == 0, r.stderr
-    served = start_serve(home, str(file))
+    served = start_serve(home, str(file), preheat=True)
     assert wait_until(lambda: len(kernel_pids(home)) >= 1, 90), "no preheated kernel started"
     port = int(served.base.rsplit(":", 1)[1])
     everything = kernels_of(home)  # Voila, its kernels and serve itself

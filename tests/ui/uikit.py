@@ -58,14 +58,20 @@ def share_board_cache(home: Path) -> None:
     (home / "cache").symlink_to(BOARD_CACHE, target_is_directory=True)
 
 
-def start_serve(home: Path, *args: str, timeout: float = 120) -> Served:
+def start_serve(home: Path, *args: str, preheat: bool = False, timeout: float = 120) -> Served:
     """``campaign serve ARGS --no-browser --port <free>``, returned once it prints its URL. The
-    server's home shares the test process's board cache."""
+    server's home shares the test process's board cache.
+
+    Without ``preheat`` the server keeps no kernel ready (``--no-preheat``): a short-lived test
+    server would start one, and one more after each campaign page, that no page uses -- seconds of
+    CPU each on a machine the suite keeps busy. Tests of the pool, and the shared demo server that
+    most page tests load, keep it (``preheat=True``), as ``campaign serve`` does by default."""
     from assistant.ui.server import free_port
 
     share_board_cache(home)
     env = dict(os.environ, CAMPAIGN_ASSISTANT_HOME=str(home), PYTHONUNBUFFERED="1")
     port = free_port()
+    args = (*args, *([] if preheat else ["--no-preheat"]))
     proc = subprocess.Popen([sys.executable, "-m", "assistant.cli", "serve", *args, "--no-browser",
                              "--port", str(port)], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
