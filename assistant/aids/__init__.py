@@ -14,7 +14,10 @@ import pkgutil
 
 from ..discovery import part_modules
 
-AID_PARTS = ("events", "tables", "commands")  # imported for every aid at package import: registrations, no UI
+AID_PARTS = ("events", "tables")  # imported for every aid at package import: registrations, no UI
+# Imported only when an export's events are checked (``load_part``): their ``@rebuilds`` registrations
+# rebuild each event as its command would, and the commands import the rules and what those need.
+CHECK_PARTS = ("commands",)
 
 
 def aid_names() -> list[str]:
@@ -38,8 +41,14 @@ def _failed(module: str, e: BaseException) -> None:
     logging.getLogger(__name__).warning("aid module %s failed to load (%s)", module, LOAD_ERRORS[module])
 
 
-for _module in [m for part in AID_PARTS for m in aid_modules(part)]:
-    try:
-        importlib.import_module(_module)
-    except Exception as _e:  # noqa: BLE001 - reported, not swallowed: see LOAD_ERRORS
-        _failed(_module, _e)
+def load_part(part: str) -> None:
+    """Import ``part`` of every aid (e.g. "commands"); one that fails is named in ``LOAD_ERRORS``."""
+    for module in aid_modules(part):
+        try:
+            importlib.import_module(module)
+        except Exception as e:  # noqa: BLE001 - reported, not swallowed: see LOAD_ERRORS
+            _failed(module, e)
+
+
+for _part in AID_PARTS:
+    load_part(_part)

@@ -193,7 +193,7 @@ def check_record(s: Optional[CampaignState], rec: ev.EventRecord, records: Seque
         raise CampaignError("the campaign was already created")
     if rec.turn != s.turn.index:
         raise CampaignError(f"turn {v.show(rec.turn)} is not the turn in force ({s.turn.index})")
-    rebuild = REBUILDERS.get(type(body))
+    rebuild = REBUILDERS.get(type(body)) or _aid_rebuilder(type(body))
     if rebuild is not None:
         ctx = cmds.Context(map=gm, event=lambda seq: _event(records, seq), rng=rng or random.Random(0), recorded=True)
         made = rebuild(body, s, ctx)
@@ -201,6 +201,14 @@ def check_record(s: Optional[CampaignState], rec: ev.EventRecord, records: Seque
             raise CampaignError(f"its payload is not what the command makes from it ({v.show(made.payload(), 120)})")
     if rec.side != body.side(s):
         raise CampaignError(f"side {v.show(rec.side)} is not the side of the event ({v.show(body.side(s))})")
+
+
+def _aid_rebuilder(event_type: type) -> Optional[Rebuild]:
+    """The rebuilder an aid's ``commands`` module registers (imported now: only checks need it)."""
+    from .slices import load_aid_part
+
+    load_aid_part("commands")
+    return REBUILDERS.get(event_type)
 
 
 def _event(records: Sequence[ev.EventRecord], seq: int) -> ev.EventRecord:

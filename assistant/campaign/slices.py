@@ -75,6 +75,7 @@ class Registry:
         self.former: dict[str, str] = {}  # a slice's former name -> its name now
         self.errors: dict[str, str] = {}  # entry points that failed to load
         self._loaded = False
+        self.parts_loaded: set[str] = set()  # aid parts imported on demand (load_aid_part)
 
     def register(self, s: StateSlice) -> StateSlice:
         old = self.slices.get(s.name)
@@ -125,6 +126,18 @@ def load_aids() -> None:
             ep.load()
         except Exception as e:  # noqa: BLE001 - reported by load_problems
             SLICES.errors[f"entry point {ep.name}"] = f"{type(e).__name__}: {e}".splitlines()[0]
+
+
+def load_aid_part(part: str) -> None:
+    """Import ``part`` of every aid (``assistant.aids.load_part``), e.g. "commands", whose
+    registrations only checking an imported export needs."""
+    if part in SLICES.parts_loaded:
+        return
+    load_aids()
+    SLICES.parts_loaded.add(part)
+    load = getattr(sys.modules.get(AIDS_PACKAGE), "load_part", None)
+    if load is not None:
+        load(part)
 
 
 def load_problems() -> str:

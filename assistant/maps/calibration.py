@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional
 
 import numpy as np
-import pandas as pd
 from pydantic import BaseModel
 
 from ..hexes import Axial, Grid, GridSpec, HexError
@@ -24,6 +23,9 @@ from ..hexes.grid import section_axial
 from ..hexes.layout import SQRT3_2, from_pixel_fractional, to_pixel
 from .gamefile import GeometryModel
 from .gamespec import GameSpec
+
+if TYPE_CHECKING:  # calibrating reads tables with pandas; placing a hex on the globe needs none
+    import pandas as pd
 
 Projection = Literal["equirectangular", "mercator", "movement_area"]
 SUSPECT_RESIDUAL = 2.0  # hexes: an anchor fitted worse than this is listed as suspect, not hidden
@@ -200,6 +202,8 @@ def _local_pixel(spec: GridSpec, section: str, col: int, row: int) -> tuple[floa
 
 def anchors_for(spec: GridSpec, gazetteer: pd.DataFrame) -> pd.DataFrame:
     """Gazetteer rows usable as anchors: real coordinates and a hex on the regular grid."""
+    import pandas as pd
+
     grid = Grid(spec)
     rows = []
     for rec in gazetteer.itertuples(index=False):

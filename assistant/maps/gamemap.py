@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 import numpy as np
-import pandas as pd
 
 from ..hexes import Axial, Grid, GridSpec, HexError
 from ..hexes import axial as ax
@@ -18,6 +18,9 @@ from ..hexes.layout import from_pixel
 from ..paths import game_dir
 from .calibration import NOT_AN_ANCHOR, SUSPECT_RESIDUAL, Calibration, SectionTransform, model_specs
 from .gamespec import GameSpec, load_game_spec
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DERIVED = "derived"
 SEAM_TOLERANCE = 2  # hexes
@@ -46,10 +49,31 @@ def write_derived(df: pd.DataFrame, p: Path) -> Path:
 
 
 def load_gazetteer(game: str) -> pd.DataFrame:
+    import pandas as pd
+
     p = gazetteer_path(game)
     if not p.is_file():
         return pd.DataFrame(columns=["name", "hex", "kind", "rule", "lat", "lon", "coord_source", "note"])
     return pd.read_csv(p, dtype={"hex": str}, keep_default_na=False, na_values={"lat": [""], "lon": [""]})
+
+
+class GazetteerRow(NamedTuple):
+    name: str
+    hex: str
+    kind: str
+    rule: str
+    note: str
+
+
+@lru_cache(maxsize=None)
+def gazetteer_rows(game: str) -> tuple[GazetteerRow, ...]:
+    """The gazetteer's names, hexes, rules and notes, read without pandas: every page shows place
+    names, and only calibration needs the table as a frame (``load_gazetteer``)."""
+    p = gazetteer_path(game)
+    if not p.is_file():
+        return ()
+    with p.open(newline="", encoding="utf-8") as f:
+        return tuple(GazetteerRow(r["name"], r["hex"], r["kind"], r["rule"], r["note"]) for r in csv.DictReader(f))
 
 
 def load_calibration(game: str) -> Optional[Calibration]:
@@ -119,6 +143,8 @@ class GameMap:
     @cached_property
     def hexes(self) -> pd.DataFrame:
         """Per-hex attributes (derived base map), indexed by canonical label. Empty if not derived."""
+        import pandas as pd
+
         p = hexes_path(self.game)
         if not p.is_file():
             return pd.DataFrame(columns=["surface", "source"]).rename_axis("hex")
@@ -133,7 +159,7 @@ class GameMap:
 
     def _gazetteer_by_hex(self, printed_only: bool) -> dict[str, list]:
         out: dict[str, list] = {}
-        for rec in self.gazetteer.itertuples(index=False):
+        for rec in gazetteer_rows(self.game):
             if str(rec.note).startswith(NOT_AN_ANCHOR) != printed_only:
                 continue
             try:

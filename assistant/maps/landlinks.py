@@ -12,12 +12,14 @@ value (joined, as before).
 
 from __future__ import annotations
 
+import csv
+import gzip
+import io
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..hexes import axial as ax
 from ..hexes.layout import CORNER_RADIUS
@@ -25,7 +27,9 @@ from ..paths import game_dir
 from .gamemap import write_derived
 from .hexsides import SEPARATOR
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # deriving builds a frame; reading the derived file needs no pandas
+    import pandas as pd
+
     from .gamemap import GameMap
 
 FEATURE = "overland"
@@ -41,6 +45,7 @@ def overland_path(game: str) -> Path:
 def derive_overland(gm: "GameMap", hexes: pd.DataFrame) -> pd.DataFrame:
     """One row per lattice hexside of two non-sea hexes of ``hexes`` (the derived table, column
     ``hex`` canonical labels): hex_a, hex_b (sorted), overland (land crosses the hexside)."""
+    import pandas as pd
     from global_land_mask import globe  # a 900 MB mask: loaded only to derive
 
     grid = gm.grid
@@ -97,9 +102,9 @@ def load_overland(game: str) -> dict[str, dict[str, bool]]:
     p = overland_path(game)
     if not p.is_file():
         return {}
-    df = pd.read_csv(p, dtype={"hex_a": str, "hex_b": str})
-    val = df[FEATURE].astype(str).str.lower().isin(("true", "1"))
-    return {f"{a}{SEPARATOR}{b}": {FEATURE: bool(v)} for a, b, v in zip(df["hex_a"], df["hex_b"], val)}
+    with io.TextIOWrapper(gzip.open(p), encoding="utf-8", newline="") as f:  # no pandas: every trace reads it
+        return {f"{r['hex_a']}{SEPARATOR}{r['hex_b']}": {FEATURE: r[FEATURE].strip().lower() in ("true", "1")}
+                for r in csv.DictReader(f)}
 
 
 def not_overland(value) -> bool:

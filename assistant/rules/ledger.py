@@ -22,11 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Protocol, Sequence
 
 from .findings import Finding
 from .registry import MissingRules, rules_module
-from .world import World
+
+if TYPE_CHECKING:  # the ledger's context carries a World; the ledger's arithmetic needs no graph
+    from .world import World
 
 KINDS = ("income", "loss", "spend", "transfer", "reserve", "adjust")
 RESERVE = "reserve"

@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ..hexes import Axial, Grid
 from ..hexes.layout import CORNER_RADIUS, corners
+from ..maps.gamemap import gazetteer_rows, hexes_path
 
 RENDER_VERSION = 5  # bump when the drawing changes, to invalidate cached boards
 BOARD_SCALE = 16  # image pixels per board unit for the static board
@@ -142,8 +143,11 @@ def _cache_key(gm) -> str:
     h.update(json.dumps(gm.grid_spec.model_dump(mode="json"), sort_keys=True).encode())
     h.update(str(RENDER_VERSION).encode())
     h.update(str(BOARD_SCALE).encode())
-    if len(gm.hexes):
-        h.update(gm.hexes["surface"].to_csv().encode())
+    # The derived table the surfaces come from, as bytes (written byte-identical for the same
+    # data): reading it as a table would cost every page that finds its board cached a pandas import.
+    derived = hexes_path(gm.game)
+    if derived.is_file():
+        h.update(derived.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -540,15 +544,13 @@ def place_dots(gm, region: Region) -> list[tuple[str, float, float]]:
 
 def _place_rank(gm) -> dict[str, tuple]:
     kinds: dict[str, int] = {}
-    gaz = getattr(gm, "gazetteer", None)
-    if gaz is not None and len(gaz):
-        for hexlabel, kind in zip(gaz["hex"], gaz["kind"]):
-            try:
-                key = gm.grid.label(gm.grid.parse(str(hexlabel)))
-            except Exception:
-                continue
-            rank = KIND_PRIORITY.get(str(kind), DEFAULT_KIND_PRIORITY)
-            kinds[key] = min(rank, kinds.get(key, rank))
+    for row in gazetteer_rows(gm.game):
+        try:
+            key = gm.grid.label(gm.grid.parse(row.hex))
+        except Exception:
+            continue
+        rank = KIND_PRIORITY.get(row.kind, DEFAULT_KIND_PRIORITY)
+        kinds[key] = min(rank, kinds.get(key, rank))
     return kinds
 
 

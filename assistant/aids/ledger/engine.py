@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
-from ...campaign.accessors import register_accessor
 from ...campaign.errors import CampaignError
 from ...campaign.handover import LEDGER_LINES, provided
 from ...campaign.mapfix import corrections_of
@@ -119,7 +118,6 @@ def forecast(state, graph, side: str, tables=None) -> list[Statement]:
     return out
 
 
-@register_accessor("ledger")
 class LedgerView:
     """``campaign.ledger``: the production ledger of an open campaign."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from ...campaign.accessors import register_accessor
 from ...campaign.events import FoldError, Paired, register_event, undo_pair
 from ...campaign.model import Stored
 from ...campaign.slices import model_slice, register_slice
@@ -98,3 +99,12 @@ class LedgerWithdrawn(_Body):
 
 
 undo_pair(LedgerEntered, LedgerWithdrawn)
+
+
+@register_accessor("ledger")
+def ledger_view(campaign):
+    """``campaign.ledger``: the ledger's view of an open campaign (``engine.LedgerView``), imported
+    on first use: the engine reads the rules, which a reader of the events alone does not need."""
+    from .engine import LedgerView
+
+    return LedgerView(campaign)
