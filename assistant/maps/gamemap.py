@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import gzip
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -151,6 +153,17 @@ class GameMap:
         return pd.read_csv(p, keep_default_na=False).set_index("hex")
 
     @cached_property
+    def surfaces(self) -> dict[str, tuple[str, str]]:
+        """Canonical label -> (surface, source) of the derived map, read with the csv module: every
+        page draws and describes hexes by surface, and needs no pandas for it (``hexes`` is the
+        whole table as a frame)."""
+        p = hexes_path(self.game)
+        if not p.is_file():
+            return {}
+        with io.TextIOWrapper(gzip.open(p), encoding="utf-8", newline="") as f:
+            return {r["hex"]: (r["surface"], r["source"]) for r in csv.DictReader(f)}
+
+    @cached_property
     def transforms(self) -> dict[str, SectionTransform]:
         if not self.calibration or self.model not in self.calibration.models:
             return {}
@@ -280,13 +293,13 @@ class GameMap:
         h = self.grid.parse(label)
         canon = self.grid.label(h)
         lat, lon = self.geo(h)
-        row = self.hexes.loc[canon] if canon in self.hexes.index else None
+        surface, source = self.surfaces.get(canon, (None, None))
         places = self.places.get(canon)
         return HexInfo(
             hex=canon, labels=self.grid.labels(h), section=canon[0], lat=lat, lon=lon,
-            surface=(row["surface"] if row is not None else None),
+            surface=surface,
             place="; ".join(places) if places else None,
-            source=(row["source"] if row is not None else None),
+            source=source,
             notes=tuple(self.notes.get(canon, ())),
         )
 

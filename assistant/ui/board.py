@@ -103,11 +103,10 @@ def _font_cached(size: int):
     return ImageFont.load_default(size=size)  # Pillow's bundled scalable font
 
 
-def _surface_of(hexes, label: str) -> Optional[str]:
-    if label in hexes.index:
-        v = hexes.at[label, "surface"]
-        return v if v in SURFACE_COLOURS else None
-    return None
+def _surface_of(surfaces, label: str) -> Optional[str]:
+    """The derived surface of hex ``label`` (``GameMap.surfaces``) if it has a colour, else None."""
+    v = surfaces.get(label, (None,))[0]
+    return v if v in SURFACE_COLOURS else None
 
 
 def section_hexes(grid: Grid) -> dict[str, set[Axial]]:
@@ -165,7 +164,7 @@ def render_board(gm, scale: int = BOARD_SCALE) -> Image.Image:
     def px(p):
         return ((p[0] - frame.x0) * scale, (p[1] - frame.y0) * scale)
 
-    hexes = gm.hexes
+    hexes = gm.surfaces
     outline = OUTLINE if scale >= 8 else None
     for hx in grid.all_hexes:
         colour = SURFACE_COLOURS[_surface_of(hexes, grid.label(hx))]
@@ -374,7 +373,7 @@ def render_labels(gm, region: Region, max_hex_labels: int = 4000,
         visible = hexes_in(grid, region)
         if len(visible) <= max_hex_labels:
             f = _font(max(8, min(14, s * 0.22)))
-            hexes = gm.hexes
+            hexes = gm.surfaces
             width = max(1, int(s / 48))
             # Redrawn crisp and opaque at screen resolution, so the enlarged (blurred) board
             # picture underneath never shows when zoomed in.
