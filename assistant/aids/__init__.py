@@ -14,10 +14,10 @@ import pkgutil
 
 from ..discovery import part_modules
 
-AID_PARTS = ("events", "tables")  # imported for every aid at package import: registrations, no UI
-# Imported only when an export's events are checked (``load_part``): their ``@rebuilds`` registrations
-# rebuild each event as its command would, and the commands import the rules and what those need.
-CHECK_PARTS = ("commands",)
+# Imported for every aid at package import: registrations, no UI. An aid's ``commands`` (whose
+# ``@rebuilds`` registrations rebuild an exported event as its command would) import the rules and
+# what those need: they are loaded only when an export's events are checked (``load_part``).
+AID_PARTS = ("events", "tables")
 
 
 def aid_names() -> list[str]:
