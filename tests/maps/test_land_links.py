@@ -45,7 +45,7 @@ def test_32_1_1_jaluit_and_truk_are_atolls_on_the_map():
     """[32.1.1] "Example: Japanese-controlled Jaluit atoll's Total Supply Distance is calculated:
     ... x (distance to nearest supply base--Truk) = 19": both atolls hold land on the map."""
     gm = load_map("witp")
-    for lat, lon in ((5.92, 169.64), (7.42, 151.78)):
+    for lat, lon in ((5.92, 169.64), (7.42, 151.78), (7.37, 151.88)):  # Jaluit; Truk lagoon; Dublon
         assert gm.hexes.loc[gm.grid.label(gm.locate(lat, lon)), "surface"] == "coastal"
 
 
@@ -93,22 +93,24 @@ def test_32_1_1_jaluit_traces_category_a_on_the_real_map(tmp_path):
     y (distance to UCS--Japan) = 47; x (distance to nearest supply base--Truk) = 19; ... 19 x 94 =
     1786. ... Jaluit, with a Total Supply Distance of 1786, will suffer category "A" penalties."
 
-    Neither atoll's hex is printed: on the map they are where the land mask puts them (Jaluit
-    E3504, Truk E1503), and the hex counts come out one off each way -- y = 46 to Tokyo D0326,
-    x = 20 to Truk (the fit places hexes to within about half a hex, and each atoll spans most of a
-    hex) -- so the distance is (2 x 46) x 20 = 1840: still category "A". Before the land mask was
-    read cell by cell, Jaluit's hex was open sea and its base isolated."""
+    Neither atoll's hex is printed: they are where their coordinates put them (Jaluit E3504; Truk's
+    base on Dublon, E1602 -- the lagoon spans E1503 and E1602). x = 19 as printed; y = 46 to the
+    nearest Homeland Resource hex, Tokyo D0326 [28.10.1], one short of the text's 47 (the fit places
+    hexes to within about half a hex): (2 x 46) x 19 = 1748, category "A" as the text's 1786. Before
+    the land mask was read cell by cell, Jaluit's hex was open sea and its base isolated."""
     from assistant.aids.supply.engine import trace_side, world_of
     from assistant.campaign import Campaign
 
     with Campaign.create(tmp_path / "j.campaign", game="witp") as c:
         c.place_unit("japan", "Ultimate Command Source", "D0326", id="tokyo-ucs")
-        c.place_unit("japan", "HQ", "E1503", id="hq", attrs={"hq_type": "combined", "sea_radius": 20})
-        c.place_unit("japan", "Supply Base", "E1503", id="truk")
+        truk = c.map.where("E1602")
+        assert truk.place == "Truk"  # no correction: the gazetteer's hex
+        c.place_unit("japan", "HQ", "E1602", id="hq", attrs={"hq_type": "combined", "sea_radius": 20})
+        c.place_unit("japan", "Supply Base", "E1602", id="truk")
         c.place_unit("japan", "Airfield", "E3504", id="jaluit-af")
         c.place_unit("japan", "base force", "E3504", id="6th-base-force")
         traces = {t.unit: t for t in trace_side(world_of(c.state, c.graph()), "japan").items}
     t = traces["6th-base-force"]
     assert t.status == "linked"
-    assert (t.extra["y"], t.extra["x"], t.extra["tsd"], t.extra["category"]) == (46, 20, 1840, "A")
-    assert any("(2 x 46) x 20 = 1840 -> category A" in s for s in t.steps)
+    assert (t.extra["y"], t.extra["x"], t.extra["tsd"], t.extra["category"]) == (46, 19, 1748, "A")
+    assert any("(2 x 46) x 19 = 1748 -> category A" in s for s in t.steps)
