@@ -71,10 +71,13 @@ class WitpEconomy:
         return COMMON + JAPAN_ONLY if side == "japan" else COMMON
 
     def catalogue(self, side: str, ctx: LedgerContext) -> list[Priced]:
+        japan = side == "japan"  # each side's own rule: [28.1] and [53.6] are Japan's, [28.2] and [52.2] the Allies'
         out = [
-            Priced("CP income", "income", "CP", None, "[28.1];[28.2]",
-                   "the cycle's CP from the printed Japanese Command Point Table / Allied CP Table"),
-            Priced("PP income", "income", "PP", None, "[52.2];[53.6]", "the cycle's PP (printed chart or [53.6])"),
+            Priced("CP income", "income", "CP", None, "[28.1]" if japan else "[28.2]",
+                   "the cycle's CP from the printed " + ("Japanese Command Point Table" if japan else "Allied CP Table")),
+            Priced("PP income", "income", "PP", None, "[53.6]" if japan else "[52.2]",
+                   "the cycle's PP ([53.6]: EM x operational ICs x MS PP multiple)" if japan
+                   else "the cycle's PP (the printed US Production Point Availability Chart)"),
             Priced("AO tankers", "income", "HQ", None, "[28.7]", "CP from strategic-role AO pairs"),
         ]
         if side == "japan":
