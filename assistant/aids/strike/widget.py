@@ -173,6 +173,9 @@ class StrikeWidget(Page):
                                  "options")
         self.target_unit = self.part(w.Dropdown(description="Target unit", options=[("-", NONE)],
                                                 layout=w.Layout(width="440px")), "target-unit")
+        self.return_base = self.part(w.Text(description="Return base", layout=w.Layout(width="440px"),
+                                            placeholder="the hex the units land at, if not their own base"),
+                                     "return-base")
         self.assess_btn = self.button("assess", self.assess, "assess strike",
                                       description="Assess", icon="search", button_style="info")
         self.findings = self.part(w.HTML(), "findings")
@@ -189,7 +192,8 @@ class StrikeWidget(Page):
         self.clear_btn = self.button("clear", self.clear, "clear strike overlays",
                                      description="Clear map", icon="eraser", layout=w.Layout(width="auto"))
         plan_box = w.VBox([w.HBox([self.mission, self.altitude, self.night]), self.launch, self.escorts,
-                           self.target_unit, self.options, self.assess_btn, self.findings, self.odds])
+                           self.target_unit, self.return_base, self.options, self.assess_btn, self.findings,
+                           self.odds])
         resolve_box = w.VBox([self.dice_note, w.HBox([self.dice, self.resolve_btn, self.roll_btn])])
         self.tabs = self.tab_set({"Reach": w.VBox([self.reach_table, self.chosen]), "Plan & findings": plan_box,
                                   "Resolve": resolve_box, "Strike log": self.log})
@@ -319,6 +323,7 @@ class StrikeWidget(Page):
                        units=list(self.launch.value), mission=self.mission.value or None,
                        altitude=self.altitude.value.strip() or None, escorts=list(self.escorts.value),
                        night=self.night.value, target_unit=self.target_unit.value or None,
+                       return_base=self.return_base.value.strip() or None,
                        options=validate.key_values(option_items(self.options.value), "option"))
 
     def assess(self) -> Optional[Assessment]:

@@ -317,3 +317,26 @@ def test_reach_classes_coloured_near_to_far(rules, camp):
     legend = {e.key: e.colour.lower() for e in v.map.choropleth_legend(W.RANGE)}
     assert legend == {"normal": "#2e7d32", "extended": "#f9a825"}  # green near, amber farther
     assert v.range_note.value.index("normal") < v.range_note.value.index("extended")
+
+
+def test_a_strike_transfer_asks_for_its_return_base_and_checks_it_on_the_page(guadalcanal):
+    """[4.4.7] a strike transfer's launch -> target + target -> new base must be within 2 x normal
+    range: the page asks for the return base by its own field, checks the hex and adds the legs."""
+    c = without_air(guadalcanal)
+    c.place_unit("allies", "Airfield", "E2317", category="installation", attrs={"level": 3}, id="af")
+    c.place_unit("allies", "Airfield", "E2419", category="installation", attrs={"level": 3}, id="af2")
+    c.place_unit("allies", "Air Points", "E2317", name="B-17", sample=True, id="b17",
+                 attrs={"ap_type": "B", "count": 4, "normal_range": 60, "extended_range": 90})
+    v = page(c).view
+    v.choose_target("E2118")
+    v.launch.value = ("b17",)
+    v.mission.value = "strike_transfer"
+    v.options.value = "apat_percent=75"
+    assert v.assess() is not None
+    assert "[4.4.7]" in v.findings.value and "which return base" in v.findings.value
+    v.return_base.value = "E9999"
+    assert v.assess() is None and "E9999" in v.problem and "\n" not in v.problem
+    v.return_base.value = " e2419 "
+    assert v.assess() is not None and v.problem is None
+    assert "strike transfer" in v.findings.value and "2 x normal range = 120" in v.findings.value
+    assert "which return base" not in v.findings.value
