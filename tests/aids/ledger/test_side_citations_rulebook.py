@@ -64,3 +64,22 @@ def test_a_sides_ledger_cites_no_rulebook_rule_headed_for_the_other_side_only(ga
                         wrong.append(f"{side}: {item} cites {number} ({headings(game)[number][:60]!r})")
     assert wrong == []
     assert checked > 0 or game == "globalwar", "no cited rule's heading names a side: the check tests nothing"
+
+
+def test_a_sides_supply_traces_cite_no_rulebook_rule_headed_for_the_other_side_only(tmp_path):
+    """The same for the supply tracer's reasons and working, on the Guadalcanal scenario (both sides
+    on the map: Japanese and Allied bases, HQs and units)."""
+    from assistant.aids.supply.engine import trace_side, world_of
+
+    with Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942") as c:
+        world = world_of(c.state, c.graph())
+        wrong, checked = [], 0
+        for side in ("japan", "allies"):
+            for t in trace_side(world, side).items:
+                for text in [r.rule for r in t.reasons] + list(t.steps):
+                    for number in BRACKETED.findall(text):
+                        named = sides_named(headings("witp").get(number, ""))
+                        checked += bool(named)
+                        if named and side not in named:
+                            wrong.append(f"{side}: {t.unit} cites {number} in {text[:80]!r}")
+    assert wrong == [] and checked > 0
