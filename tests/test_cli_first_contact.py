@@ -159,6 +159,7 @@ def test_demo_reset_starts_the_demo_over_and_keeps_the_old_one(capsys, tmp_path,
         moved = next(iter(start_units))
         c.remove_unit(moved)
     code, out, err = run(capsys, "demo")  # the demo keeps the player's edits
+    assert out == f"{path}\n" and "keeps your edits" in err  # $(campaign demo) is the path alone
     with Campaign.open(path, readonly=True) as c:
         assert [n.text for n in c.state.notes] == ["my edit"] and moved not in c.state.units
     code, out, err = run(capsys, "demo", "--reset", "--json")

@@ -264,9 +264,11 @@ def cmd_demo(args) -> None:
     with opened(str(path), readonly=True) as c:
         info = c.info(full_check=False)
     info["backup"] = str(backup) if backup else None
-    emit(args, info, lambda d: (f"reset the demo (your old one is {d['backup']})\n" if d["backup"] else "")
-         + f"demo campaign {d['file']}: {d['game']}, scenario {d['scenario']}, {d['turn']}, {d['units']} units"
-         + ("" if d["backup"] else "\n(it keeps your edits; 'campaign demo --reset' starts it over)"))
+    if not args.json:  # the path alone on stdout, for $(campaign demo); the sentence for the reader
+        print((f"reset the demo (your old one is {backup})\n" if backup else "")
+              + f"demo campaign: {info['game']}, scenario {info['scenario']}, {info['turn']}, {info['units']} units"
+              + ("" if backup else "; it keeps your edits ('campaign demo --reset' starts it over)"), file=sys.stderr)
+    emit(args, info, lambda d: d["file"])
 
 
 def cmd_backup(args) -> None:

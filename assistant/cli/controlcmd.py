@@ -20,8 +20,9 @@ COMMANDS = {"control": "who controls hexes or regions (supply: friendly hexes); 
 def register(sub) -> None:
     add_command(sub, "control", COMMANDS["control"],
                 cmd_control, FILE,
-                (("--hex",), {"nargs": "+", "default": [], "metavar": "HEX"}),
-                (("--region",), {"nargs": "+", "default": [], "metavar": "REGION",
+                (("--hex",), {"nargs": "+", "action": "extend", "default": [], "metavar": "HEX",
+                              "help": "hexes to set (--hex A B, or --hex A --hex B)"}),
+                (("--region",), {"nargs": "+", "action": "extend", "default": [], "metavar": "REGION",
                                  "help": "every hex whose region or country attribute is REGION"}),
                 (("--side",), {"help": "the side that controls them"}),
                 (("--clear",), {"action": "store_true", "help": "clear the setting: the default applies"}),
@@ -35,9 +36,10 @@ def cmd_control(args) -> None:
         with opened(args.file, readonly=True) as c:
             hex_ = v.hex_label(c.map, args.at)
             world = world_of(c.state, c.graph())
-            side, why = world.control.resolve(hex_)
-        emit(args, {"hex": hex_, "side": side, "by": why},
-             f"{hex_}: {side or 'nobody'} (decided by {why}; see assistant/rules/control.py for the order)")
+            names = {sd.id: sd.name for sd in c.state.sides}
+            side, by, why = world.control.explain(hex_, lambda s: names.get(s, s))
+        emit(args, {"hex": hex_, "side": side, "by": by, "why": why},
+             f"{hex_}: {names.get(side, side) if side else 'nobody'} ({why})")
         return
     if not args.hex and not args.region:
         if args.side or args.clear:

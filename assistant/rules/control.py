@@ -67,6 +67,26 @@ class Control:
             return next(iter(sides)), "units"
         return None, "none"
 
+    def explain(self, hex_label: str, side_name=lambda s: s) -> tuple[Optional[str], str, str]:
+        """(side or None, the deciding step, why in words): ``side_name`` turns a side id into
+        the game's name for it."""
+        side, by = self.resolve(hex_label)
+        attrs: Mapping[str, Any] = self.graph.nodes[hex_label] if hex_label in self.graph else {}
+        name = side_name(side) if side is not None else None
+        if by == "hex":
+            why = f"the hex itself is set to {name}"
+        elif by == "region":
+            a, v = next((a, attrs.get(a)) for a in REGION_ATTRS
+                        if attrs.get(a) is not None and str(attrs.get(a)) in self.regions)
+            why = f"its {a} {v} is set to {name}"
+        elif by == "territory":
+            why = f"it is the home territory of {attrs.get('country')}, a nation of {name}"
+        elif by == "units":
+            why = f"only {name}'s pieces are in it"
+        else:
+            why = "no side: nothing set for it or its region, no nation's home territory, no side's pieces alone in it"
+        return side, by, why
+
     def owner(self, hex_label: str) -> Optional[str]:
         return self.resolve(hex_label)[0]
 

@@ -91,7 +91,8 @@ def test_cli_control(guadalcanal, capsys):
     assert main(["control", path, "--hex", "E2418", "--side", "japan"]) in (0, None)
     assert main(["control", path, "--at", "E2418", "--json"]) in (0, None)
     out = capsys.readouterr().out
-    assert json.loads(out[out.index("{"):]) == {"hex": "E2418", "side": "japan", "by": "hex"}
+    assert json.loads(out[out.index("{"):]) == {"hex": "E2418", "side": "japan", "by": "hex",
+                                                "why": "the hex itself is set to Japanese"}
     before = file_fingerprint(guadalcanal.path)
     assert main(["control", path, "--hex", "E2418", "--side", "japan", "--clear"]) == 2
     assert "give --side SIDE or --clear" in capsys.readouterr().err
@@ -144,3 +145,21 @@ def test_a_former_slice_name_stays_reserved():
         register_slice(model_slice("supply", ControlState))
     with pytest.raises(ValueError, match="its former name 'supply' is taken"):
         register_slice(model_slice("elsewhere", ControlState, formerly=("supply",)))
+
+
+def test_cli_control_takes_many_hexes_either_way_and_explains_in_the_games_words(guadalcanal, capsys):
+    """``--hex A B`` and ``--hex A --hex B`` both set every hex named (the second form once kept only
+    the last, and said it had succeeded); ``--at`` says why in words, naming no source file."""
+    path = str(guadalcanal.path)
+    guadalcanal.close()
+    assert main(["control", path, "--hex", "E2418", "--hex", "E2519", "E2520", "--side", "allies"]) in (0, None)
+    capsys.readouterr()
+    assert main(["control", path, "--json"]) in (0, None)
+    hexes = json.loads(capsys.readouterr().out)["hexes"]
+    assert hexes == {"E2418": "allies", "E2519": "allies", "E2520": "allies"}
+    assert main(["control", path, "--at", "E2519"]) in (0, None)
+    line = capsys.readouterr().out.strip()
+    assert line == "E2519: Allied (the hex itself is set to Allied)", line
+    assert main(["control", path, "--at", "E1737"]) in (0, None)  # Brisbane: nothing set
+    line = capsys.readouterr().out.strip()
+    assert ".py" not in line and "decided by" not in line and line.startswith("E1737: "), line

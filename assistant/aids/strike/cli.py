@@ -61,13 +61,22 @@ def _dice(text):
         raise CliError(f"--dice {text!r} must be whole numbers separated by commas") from None
 
 
-def _side(args, state):
+def _side(args, state, gm):
+    """--side, else the side of the first --unit, else of the units at the first --from base."""
     if args.side:
         return args.side
     for uid in args.units:
         if uid in state.units:
             return state.units[uid].side
-    raise CliError("name the striking side (--side) or a launching --unit")
+    if args.bases:
+        base = v.hex_label(gm, args.bases[0])
+        sides = sorted({u.side for u in state.units.values() if u.hex == base})
+        if len(sides) == 1:
+            return sides[0]
+        names = {sd.id: sd.name for sd in state.sides}
+        held = " and ".join(names.get(sd, sd) for sd in sides) or "no unit"
+        raise CliError(f"--from {base} holds {held}: name the striking side (--side)")
+    raise CliError("name the striking side (--side), a launching --unit or a --from base")
 
 
 def cmd_strike(args) -> None:
@@ -77,7 +86,7 @@ def cmd_strike(args) -> None:
     tables = tables_from(args.table)
     with opened(args.file, readonly=not args.resolve) as c:
         s = c.state
-        plan = plan_of(s, c.map, side=_side(args, s), target=args.target, units=args.units, bases=args.bases,
+        plan = plan_of(s, c.map, side=_side(args, s, c.map), target=args.target, units=args.units, bases=args.bases,
                        mission=args.mission, altitude=args.altitude, escorts=args.escorts,
                        return_base=args.return_base, night=args.night, phase=args.phase,
                        target_unit=args.target_unit, options=options)

@@ -156,6 +156,19 @@ def test_cli_assess_never_writes_and_resolve_records(camp, capsys):
     assert "--dice goes with --resolve" in capsys.readouterr().err
 
 
+def test_cli_strike_from_a_base_takes_the_side_of_its_units(camp, capsys):
+    """``--from HEX`` alone: the side defaults from the base, as the help says; a base holding no
+    unit, or units of both sides, is one line asking for --side."""
+    path, base = camp.path, camp.state.units["b17"].hex
+    camp.close()
+    assert main(["strike", str(path), "--target", "E2418", "--from", base, "--json"]) == 0, capsys.readouterr().err
+    out = json.loads(capsys.readouterr().out)
+    assert out["side"] == "allies" and "b17" in {i["unit"] for i in out["items"]}
+    assert main(["strike", str(path), "--target", "E2418", "--from", "A0101"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "error: --from A0101 holds no unit: name the striking side (--side)", err
+
+
 DATA = Path(__file__).resolve().parent / "data"
 
 
