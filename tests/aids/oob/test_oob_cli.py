@@ -62,7 +62,7 @@ def test_replace_changes_a_type_and_undo_restores_the_old_values(witp_file, writ
 
 BAD = [  # (csv, the line and value the error names)
     ("unit_type,kind,nation,normal_range\nA,Air Points,US,10\nB,Air Points,US,ten\n", "line 3: normal_range 'ten' is not a whole number"),
-    ("unit_type,kind,nation,normal_range\nA,Air Points,US,100\n", "line 2: normal_range 100 is outside 1..99 [4.1]"),
+    ("unit_type,kind,nation,normal_range\nA,Air Points,US,1000\n", "line 2: normal_range 1000 is outside 1..999 [4.1]"),
     ("unit_type,kind,nation\nA,Airplane,US\n", "line 2: kind 'Airplane' is not a unit kind of witp"),
     ("unit_type,kind,nation\nA,Air Points,Freedonia\n", "line 2: nation 'Freedonia' is not a nation of witp"),
     ("unit_type,kind,nation,steps\nA,Air Points,US,2\n", "line 2: steps '2': kind 'Air Points' does not take 'steps'"),
@@ -192,9 +192,9 @@ def test_a_tampered_export_is_refused_by_the_import_check(witp_file, tmp_path):
         (exported,) = c.export(tmp_path / "out")
     doc = json.loads(exported.read_text())
     (ev,) = [e for e in doc["events"] if e["type"] == "unit_types_imported"]
-    ev["payload"]["after"][0]["attrs"]["normal_range"] = 500
+    ev["payload"]["after"][0]["attrs"]["normal_range"] = 5000
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc))
-    with pytest.raises(CampaignFileError, match="normal_range 500 is outside 1..99"):
+    with pytest.raises(CampaignFileError, match="normal_range 5000 is outside 1..999"):
         Campaign.import_json(bad, tmp_path / "z.campaign")
     assert not (tmp_path / "z.campaign").exists()

@@ -46,9 +46,9 @@ def _valid(col: str, text: str, row: list[str]) -> bool:
     if not t:
         return True  # an empty cell is no value
     if col == "normal_range":
-        return _ok_int(t, 1, 99) and (not row[4] or int(t) <= int(row[4]))
+        return _ok_int(t, 1, 999) and (not row[4] or int(t) <= int(row[4]))
     if col == "extended_range":
-        return _ok_int(t, 1, 99) and int(t) >= int(row[3] or 0)
+        return _ok_int(t, 1, 999) and int(t) >= int(row[3] or 0)
     if col == "carrier":
         return t.lower() in ("yes", "no", "true", "false", "y", "n", "1", "0")
     if col == "bomber_class":

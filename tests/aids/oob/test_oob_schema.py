@@ -85,8 +85,8 @@ def test_apto_air_unit_counter_values():
     ("1.5", "normal_range '1.5' is not a whole number"),
     ("1_0", "normal_range '1_0' is not a whole number"),
     ("\u0663", "normal_range '\u0663' is not a whole number"),  # an Arabic-Indic digit: int() would take it
-    ("0", "normal_range 0 is outside 1..99"),
-    ("100", "normal_range 100 is outside 1..99"),
+    ("0", "normal_range 0 is outside 1..999"),
+    ("1000", "normal_range 1000 is outside 1..999"),
 ])
 def test_int_cells_are_checked(raw, message):
     spec = kind_schema("witp", "Air Points").attrs["normal_range"]
@@ -115,3 +115,11 @@ def test_columns_are_the_union_of_the_kinds_attrs():
 
 test_quotes_in_rulebook_witp = WITP.check()
 test_quotes_in_rulebook_apto = APTO.check()
+
+
+def test_air_ranges_take_what_the_counters_print_beyond_99_mp():
+    """No rule bounds an air range: the demo's G4M flies 120/140 MP, and a B-29 Tinian -> Tokyo,
+    133 MP [6.3.3]; a range cap of 99 refused both."""
+    attrs = kind_schema("witp", "Air Points").attrs
+    assert attrs["normal_range"].parse("120") == 120 and attrs["extended_range"].parse("140") == 140
+    assert attrs["normal_range"].parse("133") == 133
