@@ -298,8 +298,8 @@ class LedgerWidget(Page):
         self.ok(f"<div class='ca-ledger-recorded'>Recorded {esc(e0['side'])} {esc(e0['kind'])} "
                  f"{num(e0['amount'])} {esc(e0['account'])}" + (f" ({esc(e0['item'])})" if e0.get("item") else "")
                  + f" (#{rec.seq}); undo it from the campaign dashboard's history.</div>")
-        with self.quietly():
-            self.amount.value = self.note.value = self.arrives.value = ""
+        with self.quietly():  # a recorded entry leaves no form behind to record twice
+            self.item.value = self.amount.value = self.note.value = self.arrives.value = ""
         self.check_note.value = ""
         return rec
 

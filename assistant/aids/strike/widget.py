@@ -138,6 +138,7 @@ class StrikeWidget(Page):
         self.target: Optional[str] = None
         self.items: list[StrikeItem] = []  # reach() of the target
         self.assessment: Optional[Assessment] = None
+        self._reaching: list[tuple[str, str]] = []  # (label, unit id) of the units that reach the target
         self.range_base: Optional[str] = None
         self.add_map(height=map_height)
         self._build()
@@ -168,6 +169,7 @@ class StrikeWidget(Page):
                                                  layout=w.Layout(width="440px")), "launch")
         self.escorts = self.part(w.SelectMultiple(description="Escorts", options=[], rows=3,
                                                   layout=w.Layout(width="440px")), "escorts")
+        self.on_change(self.launch, lambda _c: self._sync_escorts(), "escorts")
         self.options = self.part(w.Text(description="Options", layout=w.Layout(width="440px"),
                                         placeholder="key=value, ... (the game's switches, e.g. apat_percent=80)"),
                                  "options")
@@ -281,19 +283,30 @@ class StrikeWidget(Page):
                 self.chosen.options = opts
                 first = next((str(i) for i, it in enumerate(self.items) if it.legal and it.path), NONE)
                 self.chosen.value = first
-            for sel in (self.launch, self.escorts):
-                if list(sel.options) != reaching:
-                    keep = [v for v in sel.value if v in {u for _, u in reaching}]
-                    sel.options = reaching
-                    sel.value = tuple(keep)
+            if list(self.launch.options) != reaching:
+                keep = [v for v in self.launch.value if v in {u for _, u in reaching}]
+                self.launch.options = reaching
+                self.launch.value = tuple(keep)
             if not self.launch.value:
                 self.launch.value = tuple(it.unit for it in self.items if it.unit and it.legal)
+            self._reaching = reaching
+            self._sync_escorts()
             enemy = [("-", NONE)] + [(self._unit_name(u.id), u.id) for u in state.units.values()
                                      if self.target is not None and u.hex == self.target and u.side != self.side.value]
             if list(self.target_unit.options) != enemy:
                 self.target_unit.options = enemy
                 self.target_unit.value = NONE
         self._draw_paths()
+
+    def _sync_escorts(self) -> None:
+        """Escorts are the reaching units not launched: a unit is never offered as its own escort."""
+        launched = set(self.launch.value)
+        opts = [(n, u) for n, u in self._reaching if u not in launched]
+        if list(self.escorts.options) != opts:
+            keep = tuple(v for v in self.escorts.value if v in {u for _, u in opts})
+            with self.quietly():
+                self.escorts.options = opts
+                self.escorts.value = keep
 
     def _draw_paths(self) -> None:
         if self._quiet:

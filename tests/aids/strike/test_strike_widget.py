@@ -340,3 +340,16 @@ def test_a_strike_transfer_asks_for_its_return_base_and_checks_it_on_the_page(gu
     assert v.assess() is not None and v.problem is None
     assert "strike transfer" in v.findings.value and "2 x normal range = 120" in v.findings.value
     assert "which return base" not in v.findings.value
+
+
+def test_a_launched_unit_is_never_offered_as_its_own_escort(rules, camp):
+    v = page(camp).view
+    v.choose_target("E2418")
+    reaching = [u for _, u in v.launch.options]
+    assert len(reaching) >= 2
+    v.launch.value = (reaching[0],)
+    assert reaching[0] not in [u for _, u in v.escorts.options]
+    assert set(reaching[1:]) <= {u for _, u in v.escorts.options}
+    v.escorts.value = (reaching[1],)
+    v.launch.value = tuple(reaching[:2])  # the escort launched as well: no longer an escort
+    assert reaching[1] not in [u for _, u in v.escorts.options] and v.escorts.value == ()
