@@ -17,6 +17,7 @@ listeners which hex was selected.
 from __future__ import annotations
 
 import html
+import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
@@ -77,6 +78,14 @@ def side_colour(side: str, order: Sequence[str] = ()) -> str:
         return SIDE_COLOURS[key]
     idx = list(order).index(side) if side in order else abs(hash(key)) % len(PALETTE)
     return PALETTE[idx % len(PALETTE)]
+
+
+STALE_VIEW_SECONDS = 5.0  # how long after a move a report of the view it left is taken as stale
+
+
+def _near(a, b, tolerance: float = 0.05) -> bool:
+    """Two map centres within ``tolerance`` board units (a twentieth of a hex): the same view."""
+    return abs(a[0] - b[0]) <= tolerance and abs(a[1] - b[1]) <= tolerance
 
 
 class MapView:
@@ -157,6 +166,8 @@ class MapView:
         self.map.on_interaction(self.errors.guard(self._on_interaction, "map"))
         self.map.observe(self.errors.guard(self._on_view_change, "map view"),
                          names=["zoom", "south", "north", "east", "west"])
+        self._moved: Optional[tuple] = None  # (centre left, (centre, zoom) moved to, when): see _show
+        self.map.observe(self.errors.guard(self._on_center_reported, "map view"), names=["center"])
 
         self.hover = w.HTML(value="&nbsp;", layout=w.Layout(min_width="90px"))
         self.hover.add_class("ca-hover")
@@ -240,10 +251,27 @@ class MapView:
         record sends nothing, so they are then sent outright."""
         m = self.map
         unchanged = tuple(m.center) == tuple(center) and m.zoom == zoom
+        # A report of the view it leaves, sent by the page before this move reached it, may arrive
+        # after it and would take the page back there: for a few seconds such a report is answered
+        # with this view again (see _on_center_reported).
+        self._moved = None if unchanged else (tuple(m.center), (tuple(center), zoom), time.monotonic())
         with m.hold_sync():
             m.center = center
             m.zoom = zoom
         if unchanged:
+            m.send_state(["center", "zoom"])
+
+    def _on_center_reported(self, change) -> None:
+        if self._moved is None:
+            return
+        left, (center, zoom), at = self._moved
+        if time.monotonic() - at > STALE_VIEW_SECONDS:
+            self._moved = None
+        elif _near(change["new"], left) and not _near(left, center):
+            m = self.map
+            with m.hold_sync():
+                m.center = center
+                m.zoom = zoom
             m.send_state(["center", "zoom"])
 
     def hex_at_latlng(self, lat: float, lng: float) -> Optional[str]:

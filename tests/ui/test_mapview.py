@@ -287,6 +287,21 @@ def test_centring_on_a_hex_sends_the_view_even_when_the_kernel_thinks_it_is_ther
     assert ["center", "zoom"] not in sent and mv.map.zoom == 6 and mv.map.center == pytest.approx(mv.latlng_of("E1737"))
 
 
+def test_a_late_report_of_the_view_left_does_not_take_the_page_back(mv, monkeypatch):
+    """Centred on Brisbane, then on Kwajalein: the page's report that it is at Brisbane, sent before
+    the second move reached it, arrives after it; the map stays on Kwajalein (the page is told again).
+    A pan of the player's own, anywhere else, is left alone."""
+    mv.center_on("E1737")
+    mv.center_on("E3301")
+    sent = []
+    monkeypatch.setattr(mv.map, "send_state", lambda key=None: sent.append(key))
+    mv.map.center = mv.latlng_of("E1737")  # as a message from the page sets it
+    assert mv.map.center == pytest.approx(mv.latlng_of("E3301")) and ["center", "zoom"] in sent
+    sent.clear()
+    mv.map.center = mv.latlng_of("E2519")  # the player pans
+    assert mv.map.center == pytest.approx(mv.latlng_of("E2519")) and ["center", "zoom"] not in sent
+
+
 # ----- a legend on the map -------------------------------------------------------------------
 def test_map_legend_names_the_marker_colours_and_the_plus_suffix(mv):
     from assistant.ui.mapview import side_colour
