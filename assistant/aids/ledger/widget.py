@@ -300,7 +300,7 @@ class LedgerWidget(Page):
                  + f" (#{rec.seq}); undo it from the campaign dashboard's history.</div>")
         with self.quietly():  # a recorded entry leaves no form behind to record twice
             self.item.value = self.amount.value = self.note.value = self.arrives.value = ""
-        self.check_note.value = ""
+        self.check_note.value = self.price_note.value = ""
         return rec
 
     def close_turn(self):

@@ -70,7 +70,7 @@ def test_record_income_then_spend_shows_the_statement_and_a_forbidden_entry_is_r
     rec = v.record_btn.click() or guadalcanal.state.last_seq
     assert "Recorded allies income 50 PP (Chart income)" in v.message.value and v.problem is None
     assert closing(v) == "50" and "from the chart" in v.statement.value and "[T 2]" in v.statement.value
-    assert (v.item.value, v.amount.value, v.note.value) == ("", "", "")  # recorded: nothing left to record twice
+    assert (v.item.value, v.amount.value, v.note.value, v.price_note.value) == ("", "", "", "")  # nothing left to record twice
     assert "No entries, balance 0: CP" in v.statement.value  # a quiet account in one line
     fill(v, item="Destroyer")
     v.record_btn.click()
