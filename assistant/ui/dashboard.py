@@ -24,6 +24,7 @@ from typing import Optional, Union
 
 import ipywidgets as w
 
+from ..campaign.placing import at_sea_warning
 from ..campaign.validate import key_values
 from ..hexes import HexError
 from .errors import ErrorPanel
@@ -299,6 +300,8 @@ class CampaignDashboard(Page):
                                  attrs=attrs or None)
         self.name.value = ""
         self.place_attrs.value = ""
+        warning = at_sea_warning(self.campaign.state, self.campaign.map, kind, hex_)
+        self.hex_hint.value = f"<span class='ca-place-warning'>{html.escape(warning)}</span>" if warning else ""
 
     @staticmethod
     def _pairs(text: str, what: str) -> dict:

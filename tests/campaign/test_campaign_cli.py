@@ -151,3 +151,20 @@ def test_info_leaves_a_bad_file_untouched(capsys, tmp_path):
     fp = file_fingerprint(p)
     code, _, err = run(capsys, "info", p)
     assert code == 2 and "not a campaign file" in err and file_fingerprint(p) == fp
+
+
+def test_a_ground_unit_placed_on_open_sea_is_placed_with_a_warning(capsys, f):
+    """A typo that puts a division in the open ocean is not silent: the unit is placed (it may be
+    embarked) and the command warns on stderr; ashore, or an air unit at sea, it says nothing."""
+    from assistant.maps import load_map
+
+    gm = load_map("witp")
+    sea = next(h for h, (surface, _) in sorted(gm.surfaces.items()) if surface == "sea" and h.startswith("E"))
+    code, out, err = run(capsys, "place", f, "--side", "allies", "--kind", "infantry division", "--hex", sea)
+    assert code == 0 and out.startswith("placed ")
+    assert err.strip() == (f"warning: {sea} is open sea on the map: the infantry division is at sea there "
+                           "(embarked); if it is ashore, the hex is mistyped or the map needs a surface correction")
+    code, out, err = run(capsys, "place", f, "--side", "allies", "--kind", "infantry division", "--hex", "E2519")
+    assert code == 0 and err == ""
+    code, out, err = run(capsys, "place", f, "--side", "allies", "--kind", "Air Points", "--hex", sea)
+    assert code == 0 and err == ""

@@ -70,6 +70,20 @@ def test_place_move_remove_on_the_selected_hex(dash, camp):
     assert u.id not in camp.state.units
 
 
+def test_a_ground_unit_placed_on_open_sea_warns_beside_the_hex(dash, camp):
+    sea = next(h for h, (surface, _) in sorted(camp.map.surfaces.items()) if surface == "sea" and h.startswith("E"))
+    dash.hex_field.value = sea
+    dash.side.value = "allies"
+    dash.category.value = "unit"
+    dash.kind.value = "infantry division"
+    dash.place_btn.click()
+    assert dash.errors.records == [] and any(u.hex == sea for u in camp.state.units.values())
+    assert f"{sea} is open sea on the map" in dash.hex_hint.value and "embarked" in dash.hex_hint.value
+    dash.hex_field.value = "E2519"
+    dash.place_btn.click()
+    assert dash.hex_hint.value == ""
+
+
 def test_bad_input_is_shown_logged_and_changes_nothing(dash, camp, tmp_path):
     before = camp.state.last_seq
     dash.hex_field.value = "Z9999"
