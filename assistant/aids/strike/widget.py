@@ -154,8 +154,8 @@ class StrikeWidget(Page):
             "click-mode")
         self.mission = self.part(w.Dropdown(description="Mission", options=[("-", NONE)],
                                             layout=w.Layout(width="215px")), "mission")
-        self.altitude = self.part(w.Text(description="Altitude", placeholder="e.g. High",
-                                         layout=w.Layout(width="150px")), "altitude")
+        self.altitude = self.part(w.Dropdown(description="Altitude", options=[("-", NONE)],
+                                             layout=w.Layout(width="150px")), "altitude")
         self.night = w.Checkbox(description="night", value=False, indent=False, layout=w.Layout(width="70px"))
         for x in (self.mission, self.night):
             self.on_change(x, self._on_plan_input, "strike options")
@@ -234,7 +234,7 @@ class StrikeWidget(Page):
             return
         try:
             self.items = reach(self.world(), self.side.value, self.target,
-                               mission=self.mission.value or None, altitude=self.altitude.value.strip() or None)
+                               mission=self.mission.value or None, altitude=self.altitude.value or None)
             self.ok()
         except CampaignError as e:
             self.fail(e)
@@ -334,7 +334,7 @@ class StrikeWidget(Page):
             raise CampaignError("choose a target hex on the map first")
         return plan_of(self.campaign.state, self.campaign.map, side=self.side.value, target=self.target,
                        units=list(self.launch.value), mission=self.mission.value or None,
-                       altitude=self.altitude.value.strip() or None, escorts=list(self.escorts.value),
+                       altitude=self.altitude.value or None, escorts=list(self.escorts.value),
                        night=self.night.value, target_unit=self.target_unit.value or None,
                        return_base=self.return_base.value.strip() or None,
                        options=validate.key_values(option_items(self.options.value), "option"))
@@ -417,7 +417,7 @@ class StrikeWidget(Page):
         range_map = range_map_of(self.campaign.game, rules)
         if range_map is not None:
             values = _wrap(range_map, self.world(), self.side.value, label, units=tuple(units),
-                           mission=self.mission.value or None, altitude=self.altitude.value.strip() or None)
+                           mission=self.mission.value or None, altitude=self.altitude.value or None)
             rank = {c: i for i, c in enumerate(CLASS_COLOURS)}
             classes = sorted(dict.fromkeys(values.values()), key=lambda c: (rank.get(c, len(rank)), str(c)))
             others = iter(RING_COLOURS[3:] * len(classes))
@@ -534,10 +534,25 @@ class StrikeWidget(Page):
                 keep = self.mission.value
                 self.mission.options = missions
                 self.mission.value = keep if keep in {v for _, v in missions} else NONE
+            self._altitudes(state.game)
         self.show_samples(state)
         if self.problem is None or self.target is not None:
             self._rereach()
         self._show_log(state)
+
+    def _altitudes(self, game: str) -> None:
+        """The altitudes the game's air rules name ([5.2] in witp), as a choice; a game whose rules
+        name none shows no altitude."""
+        try:
+            names = tuple(getattr(air_rules(game), "altitudes", ()))
+        except CampaignError:
+            names = ()
+        options = [("-", NONE)] + [(a, a) for a in names]
+        if list(self.altitude.options) != options:
+            keep = self.altitude.value
+            self.altitude.options = options
+            self.altitude.value = keep if keep in names else NONE
+        self.altitude.layout.display = None if names else "none"
 
     def _is_hex(self, text: str) -> bool:
         try:

@@ -26,8 +26,8 @@ from ..world import Piece, World
 from . import airmath as M
 from . import apat as A
 from . import tables as T
+from .airrange import ALTITUDES, from_hex, range_class, to_target, unknown_area
 from .airrange import altitude as parse_altitude
-from .airrange import from_hex, range_class, to_target, unknown_area
 from .airunits import AirUnit, air_unit, airbase_at
 from .legality import TRANSFERS, plan_checks, unit_checks
 
@@ -47,6 +47,7 @@ class _Ctx:
 class WitpAirRules:
     game = "witp"
     missions = MISSIONS
+    altitudes = ALTITUDES  # [5.2]: what the plotter offers as a choice
 
     # ----- reach ---------------------------------------------------------------------------------
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),

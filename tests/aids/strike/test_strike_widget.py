@@ -353,3 +353,15 @@ def test_a_launched_unit_is_never_offered_as_its_own_escort(rules, camp):
     v.escorts.value = (reaching[1],)
     v.launch.value = tuple(reaching[:2])  # the escort launched as well: no longer an escort
     assert reaching[1] not in [u for _, u in v.escorts.options] and v.escorts.value == ()
+
+
+def test_altitude_is_a_choice_of_the_games_altitudes_and_absent_where_its_rules_name_none(guadalcanal, tmp_path):
+    """witp's air rules fly at Low, Medium or High [5.2]: the page offers exactly those; apto's and
+    globalwar's name no altitude, and their pages show none."""
+    v = page(guadalcanal).view
+    assert [label for label, _ in v.altitude.options] == ["-", "Low", "Medium", "High"]
+    assert v.altitude.layout.display != "none"
+    for game in ("apto", "globalwar"):
+        with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
+            other = page(c).view
+            assert [value for _, value in other.altitude.options] == [""] and other.altitude.layout.display == "none"
