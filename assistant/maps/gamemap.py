@@ -50,6 +50,13 @@ def write_derived(df: pd.DataFrame, p: Path) -> Path:
     return p
 
 
+def read_derived(p: Path) -> list[dict[str, str]]:
+    """The rows of a derived gzipped table (``write_derived``) as text, read with the csv module:
+    a page or a trace reads these without importing pandas."""
+    with io.TextIOWrapper(gzip.open(p), encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
 def load_gazetteer(game: str) -> pd.DataFrame:
     import pandas as pd
 
@@ -160,8 +167,7 @@ class GameMap:
         p = hexes_path(self.game)
         if not p.is_file():
             return {}
-        with io.TextIOWrapper(gzip.open(p), encoding="utf-8", newline="") as f:
-            return {r["hex"]: (r["surface"], r["source"]) for r in csv.DictReader(f)}
+        return {r["hex"]: (r["surface"], r["source"]) for r in read_derived(p)}
 
     @cached_property
     def transforms(self) -> dict[str, SectionTransform]:

@@ -12,9 +12,6 @@ value (joined, as before).
 
 from __future__ import annotations
 
-import csv
-import gzip
-import io
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +21,7 @@ import numpy as np
 from ..hexes import axial as ax
 from ..hexes.layout import CORNER_RADIUS
 from ..paths import game_dir
-from .gamemap import write_derived
+from .gamemap import read_derived, write_derived
 from .hexsides import SEPARATOR
 
 if TYPE_CHECKING:  # deriving builds a frame; reading the derived file needs no pandas
@@ -102,9 +99,8 @@ def load_overland(game: str) -> dict[str, dict[str, bool]]:
     p = overland_path(game)
     if not p.is_file():
         return {}
-    with io.TextIOWrapper(gzip.open(p), encoding="utf-8", newline="") as f:  # no pandas: every trace reads it
-        return {f"{r['hex_a']}{SEPARATOR}{r['hex_b']}": {FEATURE: r[FEATURE].strip().lower() in ("true", "1")}
-                for r in csv.DictReader(f)}
+    return {f"{r['hex_a']}{SEPARATOR}{r['hex_b']}": {FEATURE: r[FEATURE].strip().lower() in ("true", "1")}
+            for r in read_derived(p)}
 
 
 def not_overland(value) -> bool:

@@ -255,10 +255,14 @@ class MapView:
         # after it and would take the page back there: for a few seconds such a report is answered
         # with this view again (see _on_center_reported).
         self._moved = None if unchanged else (tuple(m.center), (tuple(center), zoom), time.monotonic())
+        self._set_view(center, zoom, outright=unchanged)
+
+    def _set_view(self, center: tuple[float, float], zoom: float, outright: bool) -> None:
+        m = self.map
         with m.hold_sync():
             m.center = center
             m.zoom = zoom
-        if unchanged:
+        if outright:
             m.send_state(["center", "zoom"])
 
     def _on_center_reported(self, change) -> None:
@@ -268,11 +272,7 @@ class MapView:
         if time.monotonic() - at > STALE_VIEW_SECONDS:
             self._moved = None
         elif _near(change["new"], left) and not _near(left, center):
-            m = self.map
-            with m.hold_sync():
-                m.center = center
-                m.zoom = zoom
-            m.send_state(["center", "zoom"])
+            self._set_view(center, zoom, outright=True)
 
     def hex_at_latlng(self, lat: float, lng: float) -> Optional[str]:
         h = self.grid.hex_at(*to_board(lat, lng))
