@@ -14,8 +14,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+import pandas as pd
+
 from .errors import CampaignError, CampaignFileError
 from .events import EventRecord, parse_body
+from .exporttables import TABLES, register_table
 from .importcheck import check_import
 from .model import CampaignState, state_from_json, state_to_json
 from .slices import load_aids
@@ -23,31 +26,15 @@ from .store import FORMAT, SCHEMA_VERSION
 from .tempfiles import clean_stale, locked_temp
 from .validate import one_line, show
 
-if TYPE_CHECKING:  # the tables are built with pandas when exported; registering one needs none
-    import pandas as pd
-
+if TYPE_CHECKING:
     from .campaign import Campaign
 
 EXPORT_FORMAT = f"{FORMAT}/campaign-export"
 FORMATS = ("json", "csv", "parquet", "xlsx")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
-TableFn = Callable[[CampaignState, Sequence[EventRecord]], "pd.DataFrame"]
-TABLES: dict[str, TableFn] = {}
-
-
-def register_table(name: str):
-    def wrap(fn: TableFn) -> TableFn:
-        TABLES[name] = fn
-        return fn
-
-    return wrap
-
-
 @register_table("units")
 def units_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    import pandas as pd
-
     cols = ["id", "side", "nation", "kind", "category", "name", "hex", "sample", "attrs"]
     rows = [{**u.to_json(), "attrs": json.dumps(dict(u.attrs), sort_keys=True, ensure_ascii=False)}
             for u in state.units.values()]
@@ -56,8 +43,6 @@ def units_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataF
 
 @register_table("events")
 def events_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    import pandas as pd
-
     cols = ["seq", "time", "turn", "turn_label", "side", "type", "schema_version", "summary", "payload"]
     rows = [{"seq": e.seq, "time": e.time, "turn": e.turn, "turn_label": state.calendar.turn(e.turn).label,
              "side": e.side, "type": e.type, "schema_version": e.schema_version, "summary": e.describe(state.calendar),
@@ -67,16 +52,12 @@ def events_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.Data
 
 @register_table("notes")
 def notes_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    import pandas as pd
-
     cols = ["id", "seq", "time", "turn", "turn_label", "text"]
     return pd.DataFrame([vars(n) for n in state.notes], columns=cols)
 
 
 @register_table("map_corrections")
 def corrections_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    import pandas as pd
-
     rows = [{"hex": h, "key": k, "value": json.dumps(v, ensure_ascii=False), "source": "user"}
             for h, d in state.map_corrections.items() for k, v in d.items() if k != "source"]
     return pd.DataFrame(rows, columns=["hex", "key", "value", "source"])
@@ -84,8 +65,6 @@ def corrections_table(state: CampaignState, events: Sequence[EventRecord]) -> pd
 
 @register_table("hexside_corrections")
 def hexside_corrections_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    import pandas as pd
-
     rows = [{"hexside": h, "key": k, "value": json.dumps(v, ensure_ascii=False), "source": "user"}
             for h, d in state.hexside_corrections.items() for k, v in d.items() if k != "source"]
     return pd.DataFrame(rows, columns=["hexside", "key", "value", "source"])
@@ -93,13 +72,13 @@ def hexside_corrections_table(state: CampaignState, events: Sequence[EventRecord
 
 def tables(state: CampaignState, events: Sequence[EventRecord]) -> dict[str, pd.DataFrame]:
     load_aids()
-    return {name: fn(state, events) for name, fn in TABLES.items()}
+    # The campaign's own tables first, in the order this module registers them; then the aids'.
+    names = sorted(TABLES, key=lambda n: (TABLES[n].__module__ != __name__, list(TABLES).index(n)))
+    return {name: TABLES[name](state, events) for name in names}
 
 
 def neutralise(df: pd.DataFrame) -> pd.DataFrame:
     """A copy in which every text cell a spreadsheet would treat as a formula starts with ``'``."""
-    import pandas as pd
-
     out = df.copy()
     for c in out.columns:
         if out[c].dtype == object or pd.api.types.is_string_dtype(out[c].dtype):
@@ -111,7 +90,6 @@ def excel_safe(df: pd.DataFrame) -> pd.DataFrame:
     """A copy in which the control characters a workbook cannot hold (XML 1.0 forbids them; openpyxl
     raises IllegalCharacterError) are written escaped, ``\\x1b`` for ESC. Files written by older versions
     may hold them in notes; commands now refuse them."""
-    import pandas as pd
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     out = df.copy()
@@ -148,8 +126,6 @@ def export_document(state: CampaignState, events: Sequence[EventRecord], exporte
 
 
 def export(c: "Campaign", to: Path, fmt: str) -> list[Path]:
-    import pandas as pd
-
     if fmt not in FORMATS:
         raise CampaignError(f"format {fmt!r} must be one of {', '.join(FORMATS)}")
     try:
