@@ -306,12 +306,13 @@ def check_orders(campaign, text: str):
     orders, bad = read_orders(text)
     if not orders and not bad:
         raise CampaignError("no orders: write one order a line (move, place, remove, control, set)")
+    total = len(orders) + len(bad)
     try:
         batch = campaign.check(_batch(orders)) if orders else None
     except BatchError as e:
         bad += _refused(e, orders)
     if bad:
-        raise OrdersError(bad, len(orders) + len(bad))
+        raise OrdersError(bad, total)
     return batch
 
 
