@@ -328,6 +328,8 @@ def give_orders(campaign, text: str) -> Given:
         rec = campaign.execute(_batch(orders))
     except BatchError as e:
         raise OrdersError(_refused(e, orders), len(orders)) from None
+    except CampaignError as e:  # e.g. another window changed an ordered unit meanwhile
+        raise type(e)(plain(str(e))) from None
     state, gm = campaign.state, campaign.map
     warnings = []
     for o, body in zip(orders, rec.body.inner):
