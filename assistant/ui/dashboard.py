@@ -252,18 +252,18 @@ class CampaignDashboard(Page):
         """Turn orders: one order a line, checked together and recorded as one step (one Undo)."""
         self.orders_text = w.Textarea(
             placeholder='move "1st Marine Division" E2519\ncontrol E2519 E2619 allies\n# one order a line',
-            layout=w.Layout(width="100%", height="220px"))
+            layout=w.Layout(width="100%", height="140px"))
         self.orders_text.add_class("ca-orders-text")
         self.orders_btn = w.Button(description="Apply orders", icon="check", button_style="primary",
                                    tooltip="Check every line, then record them all as one step (one Undo) or none")
         self.orders_btn.add_class("ca-orders-apply")
         self.orders_btn.on_click(self.errors.guard(self._apply_orders, "apply turn orders"))
-        self.orders_result = w.HTML()
+        self.orders_result = w.HTML(layout=w.Layout(max_height="170px", overflow="auto", flex="0 0 auto"))
         self.orders_result.add_class("ca-orders-result")
         help_line = w.HTML(f"<div class='ca-orders-help' style='color:#555;font-size:12px;line-height:1.3'>"
+                           f"<b style='color:#000'>Turn orders</b>, all recorded as one step. "
                            f"{html.escape(ORDERS_HELP)}</div>")
-        return w.VBox([w.HTML("<b>Turn orders</b>"), help_line, self.orders_text, self.orders_btn,
-                       self.orders_result])
+        return w.VBox([help_line, self.orders_text, self.orders_btn, self.orders_result])
 
     def _apply_orders(self, _b=None) -> None:
         """Record the orders typed (and clear them), or name every bad line and record nothing."""
