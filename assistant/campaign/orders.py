@@ -31,7 +31,7 @@ from . import validate as v
 from .batch import BatchError, RunBatch
 from .commands import Context, MoveUnit, PlaceUnit, RemoveUnit, UpdateUnit, _unit_conflict
 from .control import SetControl, control_of
-from .errors import CampaignError
+from .errors import CampaignError, StaleViewError
 from .events import EventRecord
 from .places import find_hex, find_hexes
 from .placing import at_sea_warning
@@ -300,36 +300,51 @@ def _refused(e: BatchError, orders: list[Order]) -> list[tuple[int, str]]:
     return [(orders[i].line, plain(why)) for i, why in e.failures]
 
 
-def check_orders(campaign, text: str):
-    """Check orders against the campaign without recording them: the ``Batch`` they would record,
-    or OrdersError naming every bad line."""
+NO_ORDERS = "no orders: write one order a line (move, place, remove, control, set)"
+
+
+def _read(text: str) -> tuple[list[Order], list[tuple[int, str]]]:
     orders, bad = read_orders(text)
     if not orders and not bad:
-        raise CampaignError("no orders: write one order a line (move, place, remove, control, set)")
-    total = len(orders) + len(bad)
+        raise CampaignError(NO_ORDERS)
+    return orders, bad
+
+
+def _check(campaign, orders: list[Order], bad: list[tuple[int, str]]):
+    """The Batch the orders would record now; OrdersError naming the lines ``bad`` already holds
+    and every one the commands refuse."""
+    failures = list(bad)
+    batch = None
     try:
         batch = campaign.check(_batch(orders)) if orders else None
     except BatchError as e:
-        bad += _refused(e, orders)
-    if bad:
-        raise OrdersError(bad, total)
+        failures += _refused(e, orders)
+    if failures:
+        raise OrdersError(failures, len(orders) + len(bad))
     return batch
+
+
+def check_orders(campaign, text: str):
+    """Check orders against the campaign without recording them: the ``Batch`` they would record,
+    or OrdersError naming every bad line."""
+    return _check(campaign, *_read(text))
 
 
 def give_orders(campaign, text: str) -> Given:
     """Record every order of ``text`` as one step (one undo), or nothing: OrdersError naming every
-    bad line. Another window's change in between rebuilds the orders on it, as any command."""
-    orders, bad = read_orders(text)
-    if not orders and not bad:
-        raise CampaignError("no orders: write one order a line (move, place, remove, control, set)")
+    bad line. Another window's change in between rebuilds the orders on it, as any command; if it
+    changed a unit the orders name, they are refused with the reason."""
+    orders, bad = _read(text)
     if bad:  # the other lines are checked too, so that every bad line is named at once
-        check_orders(campaign, text)
+        _check(campaign, orders, bad)
+        raise OrdersError(bad, len(orders) + len(bad))  # pragma: no cover - _check raised already
     try:
         rec = campaign.execute(_batch(orders))
     except BatchError as e:
         raise OrdersError(_refused(e, orders), len(orders)) from None
-    except CampaignError as e:  # e.g. another window changed an ordered unit meanwhile
-        raise type(e)(plain(str(e))) from None
+    except StaleViewError as e:  # another window's change: name the lines it breaks, if any
+        _check(campaign, orders, [])
+        raise StaleViewError(plain(str(e))) from None
     state, gm = campaign.state, campaign.map
     warnings = []
     for o, body in zip(orders, rec.body.inner):

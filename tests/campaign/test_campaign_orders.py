@@ -262,3 +262,12 @@ def test_another_window_s_change_in_between_rebuilds_the_orders_or_refuses_them(
             give_orders(guadalcanal, "move 1st-marine-division E2418")
     finally:
         other.close()
+
+
+def test_a_unit_another_window_removed_meanwhile_is_named_by_its_line(guadalcanal):
+    with Campaign.open(guadalcanal.path) as other:
+        other.remove_unit("kido-butai")
+    assert "kido-butai" in guadalcanal.state.units  # this window has not looked since
+    assert refused(guadalcanal, "move 1st-marine-division E2519\nmove kido-butai E2619") == [
+        (2, "unit kido-butai was removed from the map")]
+    assert guadalcanal.state.units[MARINES].hex == "E2418"
