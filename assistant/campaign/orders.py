@@ -15,7 +15,7 @@ text is recorded as one ``Batch`` (one undo takes it all back). Every bad line i
 number and one reason; then nothing is recorded.
 
     from assistant.campaign.orders import give_orders
-    given = give_orders(campaign, "move 1st-marine-div E2519\\nremove sendai-detachment")
+    given = give_orders(campaign, "move \"1st Marine Division\" E2519\\nremove kido-butai")
 """
 
 from __future__ import annotations
