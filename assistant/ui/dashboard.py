@@ -1,6 +1,7 @@
 """The campaign dashboard (``notebooks/campaign.ipynb``): the map, game/turn/phase, the units on
-the map, a form to place, move and remove units and installations on the selected hex, the
-journal, and the history with undo/redo.
+the map, a form to place, move and remove units and installations on the selected hex, the turn
+orders (many lines typed at once, recorded as one step), the journal, and the history with
+undo/redo.
 
 Views only: every button sends one command to ``Campaign`` and the page is redrawn from the
 campaign's state when the campaign says it changed — for this page's own commands and for those
@@ -24,6 +25,9 @@ from typing import Optional, Union
 
 import ipywidgets as w
 
+from ..campaign.errors import CampaignError
+from ..campaign.orders import HELP as ORDERS_HELP
+from ..campaign.orders import OrdersError, give_orders
 from ..campaign.placing import at_sea_warning
 from ..campaign.validate import key_values
 from ..hexes import HexError
@@ -62,6 +66,10 @@ STYLE = """<style>
 .ca-chosen-unit { background: #eef3fb; border: 1px solid #9bb3d9; padding: 3px 6px; }
 .ca-confirm-remove { background: #fff3e0; border: 1px solid #ef6c00; padding: 3px 6px; }
 .ca-user-fix { color: #6a1b9a; }
+.ca-orders-text textarea { font-family: monospace; font-size: 12px; }
+.ca-orders-refused { background: #fdecea; border: 1px solid #c62828; padding: 3px 6px; }
+.ca-orders-refused ul { margin: 2px 0; padding-left: 18px; }
+.ca-orders-done { background: #e8f5e9; border: 1px solid #2e7d32; padding: 3px 6px; }
 </style>"""
 
 
@@ -94,7 +102,7 @@ class CampaignDashboard(Page):
     ``refresh(state)`` on every change."""
 
     NAME = "Campaign Assistant"
-    CORE_TABS = ("Units", "Journal", "History")  # then the tabs the aids add (``assistant.ui.tabs``)
+    CORE_TABS = ("Units", "Orders", "Journal", "History")  # then the tabs the aids add (``assistant.ui.tabs``)
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
                  map_height: str = "640px", prefs: Optional[PagePrefs] = None):
@@ -190,6 +198,8 @@ class CampaignDashboard(Page):
             self.unit_list, self.chosen, w.HBox([self.move_btn, self.remove_btn]), self.confirm_box,
             w.HBox([self.attrs_field, self.attrs_btn])])
 
+        orders_box = self._orders_box()
+
         self.notes = w.HTML()
         self.notes.add_class("ca-notes")
         self.note_text = w.Textarea(placeholder="A note for the journal", layout=w.Layout(width="100%", height="60px"))
@@ -211,7 +221,8 @@ class CampaignDashboard(Page):
 
         # The tabs the aids add (the map editor, on this page's map), each built when first opened.
         self.aid_tabs = dashboard_tabs(failed=lambda module, e: self.errors.report(e, f"loading {module}"))
-        self.tabs = w.Tab(children=[units_box, journal_box, history_box, *(w.VBox([]) for _ in self.aid_tabs)])
+        self.tabs = w.Tab(children=[units_box, orders_box, journal_box, history_box,
+                                    *(w.VBox([]) for _ in self.aid_tabs)])
         for i, t in enumerate([*self.CORE_TABS, *(t.title for t in self.aid_tabs)]):
             self.tabs.set_title(i, t)
         self.tabs.add_class("ca-tabs")
@@ -236,6 +247,45 @@ class CampaignDashboard(Page):
         self.widget = w.VBox([w.HTML(STYLE), header, self.refusal_note, self.errors.widget, self.samples_note, body],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("ca-dashboard")
+
+    def _orders_box(self) -> w.VBox:
+        """Turn orders: one order a line, checked together and recorded as one step (one Undo)."""
+        self.orders_text = w.Textarea(
+            placeholder='move "1st Marine Division" E2519\ncontrol E2519 E2619 allies\n# one order a line',
+            layout=w.Layout(width="100%", height="140px"))
+        self.orders_text.add_class("ca-orders-text")
+        self.orders_btn = w.Button(description="Apply orders", icon="check", button_style="primary",
+                                   tooltip="Check every line, then record them all as one step (one Undo) or none")
+        self.orders_btn.add_class("ca-orders-apply")
+        self.orders_btn.on_click(self.errors.guard(self._apply_orders, "apply turn orders"))
+        self.orders_result = w.HTML(layout=w.Layout(max_height="170px", overflow="auto", flex="0 0 auto"))
+        self.orders_result.add_class("ca-orders-result")
+        help_line = w.HTML(f"<div class='ca-orders-help' style='color:#555;font-size:12px;line-height:1.3'>"
+                           f"<b style='color:#000'>Turn orders</b>, all recorded as one step. "
+                           f"{html.escape(ORDERS_HELP)}</div>")
+        return w.VBox([help_line, self.orders_text, self.orders_btn, self.orders_result])
+
+    def _apply_orders(self, _b=None) -> None:
+        """Record the orders typed (and clear them), or name every bad line and record nothing."""
+        try:
+            given = give_orders(self.campaign, self.orders_text.value)
+        except OrdersError as e:
+            items = "".join(f"<li class='ca-orders-bad'>{html.escape(line)}</li>" for line in e.lines())
+            self.orders_result.value = (
+                f"<div class='ca-orders-refused'><b>Nothing recorded</b>: {len(e.failures)} of {e.total} "
+                f"order{'s' if e.total != 1 else ''} refused. Correct {'it' if len(e.failures) == 1 else 'them'} "
+                f"and apply again.<ul>{items}</ul></div>")
+            return
+        except CampaignError as e:
+            self.orders_result.value = f"<div class='ca-orders-refused'>{html.escape(str(e))}</div>"
+            return
+        self.orders_text.value = ""
+        warnings = "".join(f"<li class='ca-orders-warning'>line {n}: {html.escape(why)}</li>"
+                           for n, why in given.warnings)
+        self.orders_result.value = (
+            f"<div class='ca-orders-done'>Recorded {given.count} order{'s' if given.count != 1 else ''} as one "
+            f"step (#{given.record.seq}): Undo takes them all back."
+            + (f"<ul>{warnings}</ul>" if warnings else "") + "</div>")
 
     def _on_tab(self, change) -> None:
         i = (change["new"] or 0) - len(self.CORE_TABS)
@@ -466,7 +516,7 @@ class CampaignDashboard(Page):
     def write_buttons(self) -> list:
         """Every button that records an event (the aids' tabs' too)."""
         return [self.phase_btn, self.turn_btn, self.place_btn, self.move_btn, self.remove_btn, self.confirm_btn,
-                self.attrs_btn, self.note_btn, self.undo_btn, self.redo_btn,
+                self.attrs_btn, self.orders_btn, self.note_btn, self.undo_btn, self.redo_btn,
                 *(b for view in self.tab_views.values() for b in view.write_buttons())]
 
     def set_write_refusal(self, reason: Optional[str]) -> None:
