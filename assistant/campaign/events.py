@@ -269,7 +269,8 @@ class UnitPlaced(EventBody):
     def summary(self, cal=None):
         u = self.unit
         what = " ".join(x for x in (u.nation, u.kind) if x)
-        return f"placed {u.id} ({what}{' ' + repr(u.name) if u.name else ''}) at {u.hex}" + (" [sample]" if u.sample else "")
+        named = f' "{u.name}"' if u.name else ''
+        return f"placed {u.id} ({what}{named}) at {u.hex}" + (" [sample]" if u.sample else "")
 
 
 @register_event
@@ -327,7 +328,8 @@ class _Changes(EventBody):
         return type(self)(**{**dict(self), "set": dict(self.before), "before": dict(self.set)})
 
     def _listed(self) -> str:
-        return ", ".join(f"{k}={v!r}" for k, v in self.set.items())
+        return ", ".join(f"{k} cleared" if v is None else f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                         for k, v in self.set.items())
 
 
 @register_event

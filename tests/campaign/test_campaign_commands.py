@@ -39,6 +39,17 @@ def test_place_move_update_remove(witp):
                                                    "unit_removed"]
 
 
+def test_history_lines_speak_words_not_python(witp):
+    """The History tab and the CLI's log show these lines: a name in plain quotes, a cleared
+    value said so, never a Python repr or None."""
+    placed = witp.place_unit("allies", "division", "E2519", name="2nd Marine Div", nation="us", attrs={"tq": 7})
+    cleared = witp.update_unit("2nd-marine-div", tq=None, sample=True)
+    assert placed.body.summary() == 'placed 2nd-marine-div (us division "2nd Marine Div") at E2519'
+    assert cleared.body.summary() == "updated 2nd-marine-div: tq cleared, sample=true"
+    for line in (placed.body.summary(), cleared.body.summary(), cleared.body.inverse().summary()):
+        assert "None" not in line and "'" not in line and "True" not in line
+
+
 def test_installations_and_auto_ids(witp):
     a = witp.place_unit("japan", "airfield", "B3327", category="installation")
     b = witp.place_unit("japan", "airfield", "B3327", category="installation")
