@@ -105,7 +105,7 @@ class SetControl:
         if self.scope == "hex":
             targets = [v.hex_label(ctx.map, t) for t in self.targets]
         else:
-            targets = [v.text(t, "region", max_len=80) for t in self.targets]
+            targets = [_area(s, ctx, v.text(t, "region", max_len=80)) for t in self.targets]
         targets = tuple(dict.fromkeys(targets))
         side = None if self.side is None else v.side(s, self.side)
         return self.scope, targets, side
@@ -123,6 +123,34 @@ class SetControl:
         if control_of(view) != control_of(fresh):
             return "hex control has been changed"
         return None
+
+
+def known_areas(s, gm) -> list[tuple[str, str]]:
+    """(label, value) of every region and country on the campaign's map (its corrections too)."""
+    from ..rules.control import areas
+    from .mapfix import corrections_of
+
+    nations = s.nations()
+    return areas(gm.graph(corrections_of(s)), lambda n: nations[n].name if n in nations else n)
+
+
+def _area(s, ctx: Context, text: str) -> str:
+    """The region or country value ``text`` names on the map; a recorded (imported) setting keeps
+    its name as it was written."""
+    from ..rules.control import area_of
+    from .mapfix import corrections_of
+
+    nations = s.nations()
+    found = area_of(ctx.map.graph(corrections_of(s)), text, lambda n: nations[n].name if n in nations else n)
+    if found is not None:
+        return found
+    if ctx.recorded:
+        return text
+    known = [label for label, _ in known_areas(s, ctx.map)]
+    if not known:
+        raise CampaignError(f"region {text} is on no hex: this map names no regions or countries yet "
+                            "(give hexes a region in the map editor first)")
+    raise CampaignError(f"region {text} is not on the map (regions and countries: {', '.join(known)})")
 
 
 def set_control(campaign, scope: str, targets, side: Optional[str]):
