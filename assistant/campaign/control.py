@@ -22,6 +22,8 @@ from typing import Any, ClassVar, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from ..maps.territory import territories
+from ..rules.control import area_of, areas
 from . import validate as v
 from .commands import Context
 from .errors import CampaignError
@@ -126,31 +128,34 @@ class SetControl:
 
 
 def known_areas(s, gm) -> list[tuple[str, str]]:
-    """(label, value) of every region and country on the campaign's map (its corrections too)."""
-    from ..rules.control import areas
-    from .mapfix import corrections_of
+    """(label, value) of every region and country on the campaign's map: the game's territories
+    table (``assistant.maps.territory``) under the player's map corrections. Read without building
+    the hex graph, so a page lists them without networkx or pandas."""
+    base = territories(gm.game)
+    fixes = s.map_corrections
+    rows = [{**base.get(h, {}), **fixes.get(h, {})} for h in set(base) | set(fixes)]
+    return areas(rows, _nation_name(s))
 
+
+def _nation_name(s):
     nations = s.nations()
-    return areas(gm.graph(corrections_of(s)), lambda n: nations[n].name if n in nations else n)
+    return lambda n: nations[n].name if n in nations else n
 
 
 def _area(s, ctx: Context, text: str) -> str:
     """The region or country value ``text`` names on the map; a recorded (imported) setting keeps
     its name as it was written."""
-    from ..rules.control import area_of
-    from .mapfix import corrections_of
-
-    nations = s.nations()
-    found = area_of(ctx.map.graph(corrections_of(s)), text, lambda n: nations[n].name if n in nations else n)
+    known = known_areas(s, ctx.map)
+    found = area_of(known, text, _nation_name(s))
     if found is not None:
         return found
     if ctx.recorded:
         return text
-    known = [label for label, _ in known_areas(s, ctx.map)]
     if not known:
         raise CampaignError(f"region {text} is on no hex: this map names no regions or countries yet "
                             "(give hexes a region in the map editor first)")
-    raise CampaignError(f"region {text} is not on the map (regions and countries: {', '.join(known)})")
+    raise CampaignError(f"region {text} is not on the map (regions and countries: "
+                        f"{', '.join(label for label, _ in known)})")
 
 
 def set_control(campaign, scope: str, targets, side: Optional[str]):

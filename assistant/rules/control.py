@@ -131,12 +131,13 @@ def _occupation(pieces: Iterable["Piece"]) -> Mapping[str, frozenset]:
     return MappingProxyType({k: frozenset(v) for k, v in occ.items()})
 
 
-def areas(graph, nation_name=lambda n: n) -> list[tuple[str, str]]:
-    """The named areas control can be set for at once, as (label, value): every ``region`` on the
-    map by its name, then every ``country`` (a nation's whole territory, colonies with it) as
-    "<nation>: all its territory". ``value`` is what a region setting stores (``regions``)."""
+def areas(rows: Iterable[Mapping[str, Any]], nation_name=lambda n: n) -> list[tuple[str, str]]:
+    """The named areas control can be set for at once, as (label, value), from the hexes'
+    attributes ``rows``: every ``region`` by its name, then every ``country`` (a nation's whole
+    territory, colonies with it) as "<nation>: all its territory". ``value`` is what a region
+    setting stores and ``resolve`` matches."""
     regions, countries = set(), set()
-    for _, a in graph.nodes(data=True):
+    for a in rows:
         if a.get("region") is not None:
             regions.add(str(a["region"]))
         if a.get("country") is not None:
@@ -146,18 +147,18 @@ def areas(graph, nation_name=lambda n: n) -> list[tuple[str, str]]:
     return out
 
 
-def area_of(graph, text: str, nation_name=lambda n: n) -> Optional[str]:
-    """The area value ``text`` names: an exact region or country value, else a region, a label, or
-    a country's nation name matched without regard to case; None if it names none."""
-    found = areas(graph, nation_name)
-    values = {v for _, v in found}
-    if text in values:
+def area_of(found: list[tuple[str, str]], text: str, nation_name=lambda n: n) -> Optional[str]:
+    """The value of the area (of ``found``, from ``areas``) that ``text`` names: an exact value,
+    else a region, a label or a value without regard to case, else a country by its nation's
+    name; None if it names none."""
+    if text in {v for _, v in found}:
         return text
     t = text.strip().lower()
     for label, v in found:
         if t in (label.lower(), v.lower()):
             return v
+    regions = {v for label, v in found if label == v}
     for _, v in found:
-        if v not in {r for r, rv in found if r == rv} and nation_name(v).lower() == t:
+        if v not in regions and nation_name(v).lower() == t:
             return v
     return None

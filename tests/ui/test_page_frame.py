@@ -150,11 +150,11 @@ def test_the_dashboard_shows_a_found_tab_builds_it_when_opened_and_keeps_it_up_t
     try:
         d = page.view
         titles = [d.tabs.get_title(i) for i in range(len(d.tabs.children))]
-        assert titles == ["Units", "Journal", "History", "Notes"] and d.tab_views == {}
+        assert titles == ["Units", "Control", "Journal", "History", "Notes"] and d.tab_views == {}
         assert [r.context for r in page.errors.records] == ["loading fakeaids.broken.tab", "loading fakeaids.odd.tab"]
-        d.tabs.selected_index = 3
+        d.tabs.selected_index = 4
         tab = d.tab_views["Notes"]
-        assert type(tab).__name__ == "NoteTab" and isinstance(tab, View) and tab.map is d.map and d.tabs.children[3].children == (tab.widget,)
+        assert type(tab).__name__ == "NoteTab" and isinstance(tab, View) and tab.map is d.map and d.tabs.children[4].children == (tab.widget,)
         guadalcanal.add_note("seen by the tab")
         assert tab.seen[-1] == guadalcanal.state.last_seq
         assert tab.write in d.write_buttons()
@@ -169,7 +169,7 @@ def test_a_tab_that_builds_no_view_is_one_error_in_the_panel(fake_aids, guadalca
     monkeypatch.setattr(dashboard_module, "dashboard_tabs", lambda failed: [not_a_view])
     page = attach(CampaignDashboard, guadalcanal, log_path=tmp_path / "d.log")
     try:
-        page.view.tabs.selected_index = 3
+        page.view.tabs.selected_index = 4
         (rec,) = page.errors.records
         assert rec.context == "open the odd" and "is not an assistant.ui.view.View" in rec.message
         assert page.view.tab_views == {}
