@@ -10,6 +10,10 @@ import pytest
 from assistant.maps import territory as T
 from assistant.maps.gamemap import gazetteer_rows, load_map
 from assistant.maps.gamespec import load_game_spec
+from rulebooks import Quotes
+
+APTO = Quotes("apto")
+GW = Quotes("globalwar")
 
 GAMES = ("apto", "globalwar")
 
@@ -38,6 +42,10 @@ def gazetteer_hex(game: str, name: str) -> str:
     ("Chungking", "China", "china", "home_of"),
     ("Calcutta", "India", "uk", "colony_of"),          # [8.0] INDIA: a UK colony
 ])
+@APTO.says("PHILIPPINES: The Philippines is a US colony and thus owned by the US.")
+@APTO.says("MANCHUKUO: Manchukuo is a Japanese colony and thus owned by Japan.")
+@APTO.says("INDIA: India is a UK colony and thus owned by the UK.")
+@APTO.says("UK and Australian units in Malaya may draw supply from Singapore (W 2112).")
 def test_apto_gazetteer_places_are_in_the_territory_the_rules_give(name, region, country, attr):
     a = attrs("apto", gazetteer_hex("apto", name))
     assert (a["region"], a["country"], a[attr]) == (region, country, country)
@@ -53,6 +61,9 @@ def test_apto_gazetteer_places_are_in_the_territory_the_rules_give(name, region,
     (-12.46, 130.84, "Australia", "australia"),  # Darwin: [8.2] "within its home borders (e.g., Australia)"
     (16.8, 96.15, "Burma", "uk"),                # Rangoon: [8.0] BURMA: a UK colony
 ])
+@APTO.says("NETHERLANDS = Borneo, Celebes, Dutch New Guinea, Halmahara, Java, Sumatra.")
+@APTO.says("KOREA: Korea is a Japanese colony and thus owned by Japan.")
+@APTO.says("BURMA: Burma is a UK colony and thus owned by the UK.")
 def test_apto_places_by_position_are_in_their_colony(lat, lon, region, country):
     a = at("apto", lat, lon)
     assert (a["region"], a["country"]) == (region, country)
@@ -67,6 +78,7 @@ def test_apto_places_by_position_are_in_their_colony(lat, lon, region, country):
     (40.42, -3.70, "Spain", "spain"),            # Madrid: neutral [22.3.3.4]
     (55.75, 37.62, "USSR", "ussr"),              # Moscow
 ])
+@GW.says("The Commonwealth consists of the United Kingdom, Australia, Canada, New Zealand, India, South Africa")
 def test_globalwar_places_by_position_are_in_their_country(lat, lon, region, country):
     a = at("globalwar", lat, lon)
     assert (a["region"], a["country"]) == (region, country)
@@ -82,6 +94,7 @@ def test_globalwar_gazetteer_hexes(name, hex_, region, country):
     assert (a["region"], a["country"]) == (region, country)
 
 
+@GW.says("the Soviet Army must move and attack Eastern Poland (hexes W3023 and W3223)")
 def test_the_rules_printed_hexes_win_over_geography():
     """[19.7.1] "Eastern Poland (hexes W3023 and W3223)": W3223's nearest place is Lithuanian
     (the map's hexes are hundreds of km wide), but the rule says Poland."""
