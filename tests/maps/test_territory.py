@@ -118,8 +118,10 @@ def test_every_row_cites_its_source_and_names_only_the_games_nations_and_hexes(g
     gm = load_map(game)
     rows = T.table(game)
     assert rows
+    vocabulary = set(spec.hexes.attributes) | {"region", "country"}  # every game has these two
     for r in rows:
         assert r.source, r
+        assert set(r.attrs) <= vocabulary, (r, vocabulary)  # what the map editor and the rules know
         for a in ("country", "home_of", "colony_of"):
             assert r.attrs.get(a) in (None, *nations), (r, a)
         if r.hex:
