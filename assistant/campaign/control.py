@@ -22,6 +22,8 @@ from typing import Any, ClassVar, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from ..maps.territory import territories
+from ..rules.control import area_of, areas
 from . import validate as v
 from .commands import Context
 from .errors import CampaignError
@@ -105,7 +107,7 @@ class SetControl:
         if self.scope == "hex":
             targets = [v.hex_label(ctx.map, t) for t in self.targets]
         else:
-            targets = [v.text(t, "region", max_len=80) for t in self.targets]
+            targets = [_area(s, ctx, v.text(t, "region", max_len=80)) for t in self.targets]
         targets = tuple(dict.fromkeys(targets))
         side = None if self.side is None else v.side(s, self.side)
         return self.scope, targets, side
@@ -123,6 +125,37 @@ class SetControl:
         if control_of(view) != control_of(fresh):
             return "hex control has been changed"
         return None
+
+
+def known_areas(s, gm) -> list[tuple[str, str]]:
+    """(label, value) of every region and country on the campaign's map: the game's territories
+    table (``assistant.maps.territory``) under the player's map corrections. Read without building
+    the hex graph, so a page lists them without networkx or pandas."""
+    base = territories(gm.game)
+    fixes = s.map_corrections
+    rows = [{**base.get(h, {}), **fixes.get(h, {})} for h in set(base) | set(fixes)]
+    return areas(rows, _nation_name(s))
+
+
+def _nation_name(s):
+    nations = s.nations()
+    return lambda n: nations[n].name if n in nations else n
+
+
+def _area(s, ctx: Context, text: str) -> str:
+    """The region or country value ``text`` names on the map; a recorded (imported) setting keeps
+    its name as it was written."""
+    known = known_areas(s, ctx.map)
+    found = area_of(known, text, _nation_name(s))
+    if found is not None:
+        return found
+    if ctx.recorded:
+        return text
+    if not known:
+        raise CampaignError(f"region {text} is on no hex: this map names no regions or countries yet "
+                            "(give hexes a region in the map editor first)")
+    raise CampaignError(f"region {text} is not on the map (regions and countries: "
+                        f"{', '.join(label for label, _ in known)})")
 
 
 def set_control(campaign, scope: str, targets, side: Optional[str]):

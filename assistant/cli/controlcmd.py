@@ -1,6 +1,6 @@
 """``campaign control``: who holds hexes and regions, as the players set it.
 
-    campaign control FILE                             the settings (no target lists them)
+    campaign control FILE                             the settings, and the regions and countries on the map
     campaign control FILE --hex HEX ... --side SIDE   set (or --clear) hexes; --region R ... for regions
     campaign control FILE --at HEX                    who controls HEX, and which rule decided
 
@@ -10,7 +10,7 @@ Hex control is campaign state several aids read, so its command is a core group,
 from __future__ import annotations
 
 from ..campaign import validate as v
-from ..campaign.control import SetControl, control_of
+from ..campaign.control import SetControl, control_of, known_areas
 from ..campaign.world import world_of
 from .common import FILE, CliError, add_command, done, emit, opened
 
@@ -23,7 +23,7 @@ def register(sub) -> None:
                 (("--hex",), {"nargs": "+", "action": "extend", "default": [], "metavar": "HEX",
                               "help": "hexes to set (--hex A B, or --hex A --hex B)"}),
                 (("--region",), {"nargs": "+", "action": "extend", "default": [], "metavar": "REGION",
-                                 "help": "every hex whose region or country attribute is REGION"}),
+                                 "help": "every hex whose region or country is REGION (a name on the map: `campaign control FILE` lists them)"}),
                 (("--side",), {"help": "the side that controls them"}),
                 (("--clear",), {"action": "store_true", "help": "clear the setting: the default applies"}),
                 (("--at",), {"metavar": "HEX", "help": "who controls HEX, and why"}))
@@ -37,7 +37,9 @@ def cmd_control(args) -> None:
             hex_ = v.hex_label(c.map, args.at)
             world = world_of(c.state, c.graph())
             names = {sd.id: sd.name for sd in c.state.sides}
-            side, by, why = world.control.explain(hex_, lambda s: names.get(s, s))
+            nations = c.state.nations()
+            side, by, why = world.control.explain(hex_, lambda s: names.get(s, s),
+                                                  lambda n: nations[n].name if n in nations else n)
         emit(args, {"hex": hex_, "side": side, "by": by, "why": why},
              f"{hex_}: {names.get(side, side) if side else 'nobody'} ({why})")
         return
@@ -46,10 +48,14 @@ def cmd_control(args) -> None:
             raise CliError("name the hexes (--hex) or regions (--region) to set")
         with opened(args.file, readonly=True) as c:
             ctl = control_of(c.state)
-        payload = {"hexes": dict(ctl.hexes), "regions": dict(ctl.regions)}
+            known = known_areas(c.state, c.map)
+        payload = {"hexes": dict(ctl.hexes), "regions": dict(ctl.regions),
+                   "areas": [{"name": label, "region": value} for label, value in known]}
         emit(args, payload, lambda p: "\n".join(
-            [f"hex {h}: {s}" for h, s in sorted(p["hexes"].items())]
-            + [f"region {r}: {s}" for r, s in sorted(p["regions"].items())]) or "no control set: defaults apply")
+            ([f"hex {h}: {s}" for h, s in sorted(p["hexes"].items())]
+             + [f"region {r}: {s}" for r, s in sorted(p["regions"].items())] or ["no control set: defaults apply"])
+            + [f"regions and countries on the map (--region NAME): {', '.join(a['name'] for a in p['areas'])}"
+               if p["areas"] else "no regions or countries on the map: set control by hex"]))
         return
     if args.hex and args.region:
         raise CliError("give --hex or --region, not both")

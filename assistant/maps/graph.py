@@ -26,6 +26,7 @@ import networkx as nx
 from ..hexes import axial as ax
 from .hexsides import load_hexside_rows, merge_features
 from .landlinks import load_overland
+from .territory import territories
 
 if TYPE_CHECKING:
     from .gamemap import GameMap
@@ -118,6 +119,11 @@ def _node_attributes(gm: "GameMap", pos: dict) -> dict[str, Mapping[str, Any]]:
         arrays = [df[c].tolist() for c in cols]
         for lab, *vals in zip(df.index.tolist(), *arrays):
             rows[lab] = {c: (None if v == "" else v) for c, v in zip(cols, vals)}
+    for lab, attrs in territories(gm.game).items():  # whose territory: under the derived columns
+        row = rows.setdefault(lab, {})
+        for k, v in attrs.items():
+            if row.get(k) is None:
+                row[k] = v
     return {lab: MappingProxyType({**(rows.get(lab) or {}), "q": h[0], "r": h[1]}) for h, lab in pos.items()}
 
 

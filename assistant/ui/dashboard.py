@@ -31,6 +31,7 @@ from ..campaign.orders import OrdersError, give_orders
 from ..campaign.placing import at_sea_warning
 from ..campaign.validate import key_values
 from ..hexes import HexError
+from .controlpart import ControlPart
 from .errors import ErrorPanel
 from .kit import DashboardPage, dashboard
 from .mapview import side_colour
@@ -102,7 +103,7 @@ class CampaignDashboard(Page):
     ``refresh(state)`` on every change."""
 
     NAME = "Campaign Assistant"
-    CORE_TABS = ("Units", "Orders", "Journal", "History")  # then the tabs the aids add (``assistant.ui.tabs``)
+    CORE_TABS = ("Units", "Orders", "Control", "Journal", "History")  # then the tabs the aids add (``assistant.ui.tabs``)
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
                  map_height: str = "640px", prefs: Optional[PagePrefs] = None):
@@ -218,10 +219,11 @@ class CampaignDashboard(Page):
         self.redo_btn.add_class("ca-redo")
         self.redo_btn.on_click(g(lambda _b: self.campaign.redo(), "redo"))
         history_box = w.VBox([w.HBox([self.undo_btn, self.redo_btn]), self.history])
+        self.control = ControlPart(self.campaign, self.errors)  # who holds a named area, in one click
 
         # The tabs the aids add (the map editor, on this page's map), each built when first opened.
         self.aid_tabs = dashboard_tabs(failed=lambda module, e: self.errors.report(e, f"loading {module}"))
-        self.tabs = w.Tab(children=[units_box, orders_box, journal_box, history_box,
+        self.tabs = w.Tab(children=[units_box, orders_box, self.control.widget, journal_box, history_box,
                                     *(w.VBox([]) for _ in self.aid_tabs)])
         for i, t in enumerate([*self.CORE_TABS, *(t.title for t in self.aid_tabs)]):
             self.tabs.set_title(i, t)
@@ -288,6 +290,8 @@ class CampaignDashboard(Page):
             + (f"<ul>{warnings}</ul>" if warnings else "") + "</div>")
 
     def _on_tab(self, change) -> None:
+        if change["new"] == self.CORE_TABS.index("Control"):
+            self.control.show()
         i = (change["new"] or 0) - len(self.CORE_TABS)
         if 0 <= i < len(self.aid_tabs) and self.aid_tabs[i].title not in self.tab_views:
             self.errors.guard(self._open_tab, f"open the {self.aid_tabs[i].title.lower()}")(i)
@@ -420,6 +424,7 @@ class CampaignDashboard(Page):
         if label:
             self.move_btn.description = f"Move to {label}"
         self._show_hex(self.campaign.state)
+        self.control.show_hex(label)
 
     def _on_hex_typed(self, change) -> None:
         """Enter in the Hex field (or leaving it) selects the hex or place typed and centres it."""
@@ -510,6 +515,7 @@ class CampaignDashboard(Page):
         self.show_samples(state)
         self.notes.value = self._notes_html(state)
         self.history.value = self._history_html(state)
+        self.control.refresh(state)
         for view in self.tab_views.values():
             view.refresh(state)
 
@@ -517,6 +523,7 @@ class CampaignDashboard(Page):
         """Every button that records an event (the aids' tabs' too)."""
         return [self.phase_btn, self.turn_btn, self.place_btn, self.move_btn, self.remove_btn, self.confirm_btn,
                 self.attrs_btn, self.orders_btn, self.note_btn, self.undo_btn, self.redo_btn,
+                *self.control.write_buttons(),
                 *(b for view in self.tab_views.values() for b in view.write_buttons())]
 
     def set_write_refusal(self, reason: Optional[str]) -> None:

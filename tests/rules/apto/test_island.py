@@ -28,6 +28,11 @@ def solomons(extra=None):
              "E 4626": {"surface": "sea"}}
     for h, a in (extra or {}).items():
         hexes.setdefault(h, {}).update(a)
+    # The example is set after the Japanese landings on Guadalcanal: the Solomons' owner at the
+    # start (UK: "Map Clarifications", Colonies) is not who holds them then. The example's hexes
+    # are read as nobody's territory, as the example reads them (only the pieces decide).
+    for a in hexes.values():
+        a.update({"region": None, "country": None, "colony_of": None})
     return load_map("apto").graph(MapCorrections(hexes=hexes))
 
 
