@@ -35,7 +35,7 @@ def text(html: str) -> str:
 
 def test_the_orders_tab_has_the_box_the_button_and_the_grammar(dash):
     titles = [dash.tabs.get_title(i) for i in range(len(dash.tabs.children))]
-    assert titles[:4] == ["Units", "Orders", "Journal", "History"]
+    assert titles[:5] == ["Units", "Orders", "Control", "Journal", "History"]
     box = dash.tabs.children[dash.CORE_TABS.index("Orders")]
     assert dash.orders_text in box.children and dash.orders_btn in box.children
     help_text = " ".join(c.value for c in box.children if hasattr(c, "value") and isinstance(c.value, str))

@@ -170,7 +170,7 @@ def test_the_campaign_dashboard_offers_the_editor_on_its_map(guadalcanal):
 
     d = CampaignDashboard(guadalcanal)
     titles = [d.tabs.get_title(i) for i in range(len(d.tabs.children))]
-    assert titles == ["Units", "Control", "Journal", "History", "Map editor"] and not d.tab_views  # found, built when opened
+    assert titles == ["Units", "Orders", "Control", "Journal", "History", "Map editor"] and not d.tab_views  # found, built when opened
     d.tabs.selected_index = titles.index("Map editor")
     editor = d.tab_views["Map editor"]
     assert isinstance(editor, MapEditor) and editor.map is d.map and d.tabs.children[titles.index("Map editor")].children == (editor.widget,)
