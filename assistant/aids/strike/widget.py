@@ -199,7 +199,17 @@ class StrikeWidget(Page):
         resolve_box = w.VBox([self.dice_note, w.HBox([self.dice, self.resolve_btn, self.roll_btn])])
         self.tabs = self.tab_set({"Reach": w.VBox([self.reach_table, self.chosen]), "Plan & findings": plan_box,
                                   "Resolve": resolve_box, "Strike log": self.log})
-        sidebar = [self.side, self.click_mode, self.target_note, self.message, self.range_note, self.clear_btn,
+        # The hex box: Enter acts as a click (the target, or a base's range, as the click mode says);
+        # its buttons make the hex in it the target or the base whatever the click mode.
+        self.target_btn = self.button("hex-target", lambda: self._from_hex_box(self.choose_target),
+                                      "make the hex the target", description="Target", icon="crosshairs",
+                                      layout=w.Layout(width="auto"), tooltip="Make the hex in the Hex field the target")
+        self.base_btn = self.button("hex-base", lambda: self._from_hex_box(self._base_range),
+                                    "draw the range of a base", description="Base", icon="plane",
+                                    layout=w.Layout(width="auto"),
+                                    tooltip="Draw the reach of the side's air units at the hex in the Hex field")
+        sidebar = [self.hex_box(self.target_btn, self.base_btn, width="250px"), self.side, self.click_mode,
+                   self.target_note, self.message, self.range_note, self.clear_btn,
                    self.tabs]
         self.frame(self.beside_map(self.map, sidebar, width=SIDEBAR_WIDTH, details=True))
 
@@ -490,12 +500,26 @@ class StrikeWidget(Page):
         if self._quiet or label is None:
             return
         if self.click_mode.value == "range":
-            try:
-                self.show_base_range(label)
-            except CampaignError as e:
-                self.range_note.value = error_line(self.css("error"), self.one_line(e))
+            self._base_range(label)
         else:
             self.choose_target(label)
+
+    def _from_hex_box(self, action) -> None:
+        """``action(hex)`` on the hex the Hex field names, centred; else why not, under the field."""
+        try:
+            label = self.hexes.hex()
+        except ValueError as e:
+            self.hexes.refuse(str(e))
+            return
+        action(label)
+        self.map.center_on(label)
+
+    def _base_range(self, label: str) -> None:
+        """The reach from the base at ``label``, or why there is none, in one line."""
+        try:
+            self.show_base_range(label)
+        except CampaignError as e:
+            self.range_note.value = error_line(self.css("error"), self.one_line(e))
 
     def _on_side(self, _change) -> None:
         if self._quiet:

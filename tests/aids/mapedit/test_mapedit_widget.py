@@ -89,7 +89,7 @@ def test_only_what_changed_is_drawn_again(editor, guadalcanal):
 def test_hexside_mode_needs_two_adjacent_hexes(editor, guadalcanal):
     e, c = editor, guadalcanal
     e.mode.value = "hexside"
-    assert e.hex_box.layout.display == "none" and e.side_box.layout.display is None
+    assert e.attr_box.layout.display == "none" and e.side_box.layout.display is None
     e.map.select("E2418")
     e.map.select("E2420")  # not adjacent: starts again from E2420
     assert e.side_pick == ["E2420"] and e.hexside is None
