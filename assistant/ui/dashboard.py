@@ -248,7 +248,7 @@ class CampaignDashboard(Page):
     # ----- commands ------------------------------------------------------------------------
     def _hex(self) -> str:
         """The hex in the Hex field (typed or clicked); ValueError in one line if it names none."""
-        return self.hexes.hex()
+        return self.hexbox.hex()
 
     def _chosen_unit(self) -> str:
         if not self.unit_list.value:

@@ -138,8 +138,7 @@ class HexBox:
         except ValueError as e:
             self.refuse(str(e))
             return None
-        if found.label != self.map.selected:
-            self.map.select(found.label)
+        self.map.select(found.label)  # as a click: the same hex again is taken again
         self._show(found.label)
         self.say(found.hint)
         self.map.center_on(found.label)

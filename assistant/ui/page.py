@@ -116,7 +116,7 @@ class Page(View):
         self.samples_note.add_class("ca-samples-note")
         self.readonly_note = w.HTML()
         self.message = self.part(w.HTML(), "message")
-        self.hexes: Optional[HexBox] = None  # the hex box (``hex_box``), once built
+        self.hexbox: Optional[HexBox] = None  # the hex box (``hex_box``), once built
 
     @classmethod
     def open(cls, path: Any = None) -> Any:
@@ -176,20 +176,20 @@ class Page(View):
         """A hex was selected on the page's map (None: the selection was cleared)."""
 
     def hex_box(self, *beside: w.Widget, width: str = "260px", map_view: Optional[MapView] = None) -> w.VBox:
-        """The page's hex box (built once; ``self.hexes``, its field ``self.hex_field``, its hint
+        """The page's hex box (built once; ``self.hexbox``, its field ``self.hex_field``, its hint
         ``self.hex_hint``): a hex label or place name typed and Enter select that hex on the page's map
         as a click would (``_on_select`` follows) and centre it. ``beside``: widgets on its row.
         ``beside_map`` puts it at the top of the sidebar unless the page placed it itself."""
-        if self.hexes is None:
-            self.hexes = HexBox(map_view if map_view is not None else self.map, self.campaign.map, self.errors,
+        if self.hexbox is None:
+            self.hexbox = HexBox(map_view if map_view is not None else self.map, self.campaign.map, self.errors,
                                 *beside, width=width)
-            self.hex_field, self.hex_hint = self.hexes.field, self.hexes.hint
-        return self.hexes.widget
+            self.hex_field, self.hex_hint = self.hexbox.field, self.hexbox.hint
+        return self.hexbox.widget
 
     def beside_map(self, map_view: MapView, sidebar: list, *, width: str, details: bool = False) -> w.HBox:
         """The map with the page's sidebar on its right (``details``: the hex details under the map),
         the page's hex box at the sidebar's top unless the page placed it."""
-        if self.hexes is None:
+        if self.hexbox is None:
             sidebar = [self.hex_box(map_view=map_view), *sidebar]
         side = self.part(w.VBox(sidebar, layout=w.Layout(width=width, min_width=width, padding="0 0 0 8px")),
                          "sidebar")

@@ -150,7 +150,9 @@ class StrikeWidget(Page):
         self.click_mode = self.part(w.ToggleButtons(
             options=[("Click: target", "target"), ("Click: base range", "range")], value="target",
             style={"button_width": "140px"},
-            tooltips=["A click chooses the target hex", "A click draws the reach of the air units at that base"]),
+            tooltips=["A click on the map, or a hex typed in the Hex field, chooses the target hex",
+                      "A click on the map, or a hex typed in the Hex field, draws the reach of the air units at "
+                      "that base"]),
             "click-mode")
         self.mission = self.part(w.Dropdown(description="Mission", options=[("-", NONE)],
                                             layout=w.Layout(width="215px")), "mission")
@@ -199,17 +201,9 @@ class StrikeWidget(Page):
         resolve_box = w.VBox([self.dice_note, w.HBox([self.dice, self.resolve_btn, self.roll_btn])])
         self.tabs = self.tab_set({"Reach": w.VBox([self.reach_table, self.chosen]), "Plan & findings": plan_box,
                                   "Resolve": resolve_box, "Strike log": self.log})
-        # The hex box: Enter acts as a click (the target, or a base's range, as the click mode says);
-        # its buttons make the hex in it the target or the base whatever the click mode.
-        self.target_btn = self.button("hex-target", lambda: self._from_hex_box(self.choose_target),
-                                      "make the hex the target", description="Target", icon="crosshairs",
-                                      layout=w.Layout(width="auto"), tooltip="Make the hex in the Hex field the target")
-        self.base_btn = self.button("hex-base", lambda: self._from_hex_box(self._base_range),
-                                    "draw the range of a base", description="Base", icon="plane",
-                                    layout=w.Layout(width="auto"),
-                                    tooltip="Draw the reach of the side's air units at the hex in the Hex field")
-        sidebar = [self.hex_box(self.target_btn, self.base_btn, width="250px"), self.side, self.click_mode,
-                   self.target_note, self.message, self.range_note, self.clear_btn,
+        # The hex box under the click mode: a hex typed and Enter is a click, so it is the target, or
+        # the base whose reach is drawn, as the click mode says.
+        sidebar = [self.side, self.click_mode, self.hex_box(width="260px"), self.target_note, self.message, self.range_note, self.clear_btn,
                    self.tabs]
         self.frame(self.beside_map(self.map, sidebar, width=SIDEBAR_WIDTH, details=True))
 
@@ -503,16 +497,6 @@ class StrikeWidget(Page):
             self._base_range(label)
         else:
             self.choose_target(label)
-
-    def _from_hex_box(self, action) -> None:
-        """``action(hex)`` on the hex the Hex field names, centred; else why not, under the field."""
-        try:
-            label = self.hexes.hex()
-        except ValueError as e:
-            self.hexes.refuse(str(e))
-            return
-        action(label)
-        self.map.center_on(label)
 
     def _base_range(self, label: str) -> None:
         """The reach from the base at ``label``, or why there is none, in one line."""
