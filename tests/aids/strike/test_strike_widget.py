@@ -380,7 +380,7 @@ def test_a_hex_typed_in_the_hex_box_becomes_the_target_or_the_base(rules, camp):
     assert v.range_base == "E2317" and "Reach from E2317" in v.range_note.value and W.RANGE in v.map.overlay_names
     assert v.target == TARGET
     v.click_mode.value = "target"
-    v.hex_field.value = "Henderson"  # a place: the witp gazetteer's Henderson Field, on Guadalcanal
+    v.hex_field.value = "Guadalcanal"  # a place of the witp gazetteer (three hexes: the first shown)
     assert v.target == v.map.selected and v.target in ("E2418", "E2519", "E2619")
     v.hex_field.value = "Z9999"  # names no hex: said under the field, the target stays
     assert "Z9999: the War in the Pacific (2nd ed.) map has no section Z" in v.hex_hint.value
