@@ -8,7 +8,9 @@ draws the line. Aids draw their results with the overlay API — each overlay is
 added, replaced or cleared without touching the board: a choropleth of thousands of hexes is one
 server-rendered picture like the board (``overlays.py``); paths, range outlines, hexsides, markers
 and a few shaded hexes are small vector layers. Overlay names are namespaced per aid
-("supply/status"), so an aid clears its own overlays with ``clear_overlays("supply")``.
+("supply/status"), so an aid clears its own overlays with ``clear_overlays("supply")``. On a map
+that wraps east-west (globalwar) the board is drawn again one wrap west and east, and so is every
+overlay, the ruler and an underlay (a scan): a path across the edge is one line on past it.
 
 The view knows no rules and no campaign: it is given ``UnitMark`` records to draw and tells its
 listeners which hex was selected.

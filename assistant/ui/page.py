@@ -26,8 +26,9 @@ A page is a ``Page`` subclass that names itself and its class prefix, and builds
 The frame is the header (the same form on every page, naming the game by its title), the
 ``[sample]`` banner, the read-only banner, the error panel and the page's own style rules; the
 page also gets the side chooser, one-line refusals (``fail``/``ok``, shown in ``message``),
-``quietly()`` for setting its own widgets without reacting to them, and a per-state cache
-(``per_state``).
+``quietly()`` for setting its own widgets without reacting to them, a per-state cache
+(``per_state``) and, with a map, the hex box (``hex_box``: a hex or place typed and Enter select
+it as a click would and centre it).
 """
 
 from __future__ import annotations
