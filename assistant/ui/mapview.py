@@ -529,12 +529,13 @@ class MapView:
         pictures, vectors = [], []
         for name, lay in self._overlays.items():
             if isinstance(lay, L.ImageOverlay):
-                pictures += [lay] + ([self._details[name]] if name in self._details else [])
+                # A whole-map picture with its wrapped copies; its zoomed-in detail covers the view's
+                # region, copies included (render_choropleth_region), so it has none.
+                pictures += [lay, *self._copies(lay)] + ([self._details[name]] if name in self._details else [])
             else:
                 vectors.append(lay)
         kept = {*pictures, *self._underlays.values()}
         gone = [c for lay in gone if lay not in kept for c in (lay, *self._picture_copies.pop(lay, ()))]
-        pictures = [c for p in pictures for c in (p, *self._copies(p))]
         underlays = [c for u in self._underlays.values() for c in (u, *self._copies(u))]
         fixed = {*self.board_copies, *underlays, self.board_layer, self.labels_layer,
                  self.unit_names_layer,
