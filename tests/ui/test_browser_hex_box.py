@@ -80,6 +80,16 @@ def test_on_the_strike_page_a_typed_hex_is_the_target_or_the_base(served, browse
         ctx.close()
 
 
+def _pixel(page, point) -> tuple[int, int, int]:
+    """The colour on screen at a page point."""
+    import io
+
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    return img.getpixel((int(point[0]), int(point[1])))
+
+
 @pytest.fixture(scope="module")
 def gw_served(tmp_path_factory):
     """A Global War campaign of its own (the shared ``served`` is the witp demo)."""
@@ -125,6 +135,25 @@ def test_the_ruler_across_globalwars_edge_is_drawn_where_the_copy_shows(gw_serve
             f".ca-map .leaflet-overlay-pane path[stroke='{RULER}']",
             "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
         assert any(left < edge < right for left, right in spans), (edge, spans)
+
+        # An aid's overlay: the map editor's run painted across the edge, E1834 then the copy of
+        # W1801 east of it. The copy is shaded where the player clicked it, not only at the far west.
+        page.click(".ca-ruler-toggle")
+        page.click(".ca-tabs .lm-TabBar-tab:has-text('Map editor')")
+        page.wait_for_selector(".ca-mapedit-paint", timeout=60_000)
+        page.click(".ca-mapedit-paint")
+        x1, y1 = grid.pixel(grid.parse("W1801"))
+        # Inside the hex, clear of its label and of the selection ring round its centre.
+        copy = T.hex_screen_point(page, frame, (x1 + dx - 0.25, y1 + 0.35))
+        before = _pixel(page, copy)
+        T.click_hex(page, frame, grid, "E1834")
+        wait_text(page, ".ca-mapedit-picked", "E1834")
+        page.mouse.click(*T.hex_screen_point(page, frame, (x1 + dx, y1)))
+        wait_text(page, ".ca-mapedit-picked", "2 hexes")
+        page.wait_for_timeout(800)
+        shot(page, "hexbox-05-globalwar-run-across-the-edge")
+        after = _pixel(page, copy)
+        assert after != before and after[0] > after[2], (before, after)  # tinted orange (the run's colour)
         assert probe.blocked == []
     except BaseException:
         shot(page, "hexbox-failed-globalwar-ruler")
