@@ -99,9 +99,9 @@ class HexBox:
     """The Hex field, its one-line hint and what Enter does: the text is looked up (``find_hex``),
     the hex selected on ``map_view`` (its listeners react as to a click) and centred; a text that
     names no hex is said in the hint, in red, and changes nothing. The field follows the map's
-    selection (a click on the map writes the hex in it). ``beside``: widgets on the field's row."""
+    selection (a click on the map writes the hex in it)."""
 
-    def __init__(self, map_view: Any, gm: Any, errors: Any, *beside: w.Widget, width: str = "260px"):
+    def __init__(self, map_view: Any, gm: Any, errors: Any, width: str = "260px"):
         self.map = map_view
         self.gm = gm
         self._quiet = False
@@ -113,8 +113,7 @@ class HexBox:
         self.field.observe(errors.guard(self._on_typed, "find hex"), names="value")
         self.hint = w.HTML()
         self.hint.add_class("ca-hex-hint")
-        row = w.HBox([self.field, *beside], layout=w.Layout(align_items="center", flex_flow="row wrap"))
-        self.widget = w.VBox([row, self.hint], layout=w.Layout(flex="0 0 auto"))
+        self.widget = w.VBox([self.field, self.hint], layout=w.Layout(flex="0 0 auto"))
         self.widget.add_class("ca-hex-box")
         map_view.on_select(self._on_selected)
 
@@ -138,7 +137,7 @@ class HexBox:
         except ValueError as e:
             self.refuse(str(e))
             return None
-        self.map.select(found.label)  # as a click: the same hex again is taken again
+        self.map.select(found.label)  # even if selected already: Enter is a click on it
         self._show(found.label)
         self.say(found.hint)
         self.map.center_on(found.label)

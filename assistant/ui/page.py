@@ -176,14 +176,14 @@ class Page(View):
     def _on_select(self, label: Optional[str]) -> None:
         """A hex was selected on the page's map (None: the selection was cleared)."""
 
-    def hex_box(self, *beside: w.Widget, width: str = "260px", map_view: Optional[MapView] = None) -> w.VBox:
+    def hex_box(self, width: str = "260px", map_view: Optional[MapView] = None) -> w.VBox:
         """The page's hex box (built once; ``self.hexbox``, its field ``self.hex_field``, its hint
         ``self.hex_hint``): a hex label or place name typed and Enter select that hex on the page's map
-        as a click would (``_on_select`` follows) and centre it. ``beside``: widgets on its row.
-        ``beside_map`` puts it at the top of the sidebar unless the page placed it itself."""
+        as a click would (``_on_select`` follows) and centre it. ``beside_map`` puts it at the top of
+        the sidebar unless the page placed it itself."""
         if self.hexbox is None:
             self.hexbox = HexBox(map_view if map_view is not None else self.map, self.campaign.map, self.errors,
-                                *beside, width=width)
+                                 width=width)
             self.hex_field, self.hex_hint = self.hexbox.field, self.hexbox.hint
         return self.hexbox.widget
 

@@ -203,8 +203,8 @@ class StrikeWidget(Page):
                                   "Resolve": resolve_box, "Strike log": self.log})
         # The hex box under the click mode: a hex typed and Enter is a click, so it is the target, or
         # the base whose reach is drawn, as the click mode says.
-        sidebar = [self.side, self.click_mode, self.hex_box(width="260px"), self.target_note, self.message, self.range_note, self.clear_btn,
-                   self.tabs]
+        sidebar = [self.side, self.click_mode, self.hex_box(width="260px"), self.target_note, self.message,
+                   self.range_note, self.clear_btn, self.tabs]
         self.frame(self.beside_map(self.map, sidebar, width=SIDEBAR_WIDTH, details=True))
 
     # ----- the rules' view -----------------------------------------------------------------
