@@ -97,7 +97,8 @@ def find_hex(gm: Any, text: str) -> Found:
 
 class HexBox:
     """The Hex field, its one-line hint and what Enter does: the text is looked up (``find_hex``),
-    the hex selected on ``map_view`` (its listeners react as to a click) and centred; a text that
+    the hex selected on ``map_view`` (its listeners react as to a click) and centred (on a wrapped
+    map, its copy nearest the view); a text that
     names no hex is said in the hint, in red, and changes nothing. The field follows the map's
     selection (a click on the map writes the hex in it)."""
 
@@ -137,10 +138,11 @@ class HexBox:
         except ValueError as e:
             self.refuse(str(e))
             return None
-        self.map.select(found.label)  # even if selected already: Enter is a click on it
+        here = self.map.view_x()  # on a wrapped map: the copy of the hex the player is looking at
+        self.map.select(found.label, near_x=here)  # even if selected already: Enter is a click on it
         self._show(found.label)
         self.say(found.hint)
-        self.map.center_on(found.label)
+        self.map.center_on(found.label, near_x=here)
         return found.label
 
     def _on_typed(self, change) -> None:

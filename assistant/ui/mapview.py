@@ -287,9 +287,16 @@ class MapView:
     def latlng_of(self, label: str) -> tuple[float, float]:
         return to_latlng(*self.grid.pixel(self.grid.parse(label)))
 
-    def center_on(self, label: str, zoom: Optional[float] = None) -> None:
-        """Centre the page's view on hex ``label`` (at ``zoom``, else the zoom it has)."""
-        self._show(self.latlng_of(label), self.map.zoom if zoom is None else zoom)
+    def center_on(self, label: str, zoom: Optional[float] = None, near_x: Optional[float] = None) -> None:
+        """Centre the page's view on hex ``label`` (at ``zoom``, else the zoom it has). ``near_x``:
+        on a wrapped map, on the copy of the hex nearest this board x (where the player looks)."""
+        lat, lng = self.latlng_of(label)
+        dx = self._copy_dx(self.grid.parse(label), near_x)
+        self._show((lat, lng + dx), self.map.zoom if zoom is None else zoom)
+
+    def view_x(self) -> float:
+        """The board x at the centre of the page's view."""
+        return to_board(*self.map.center)[0]
 
     def hex_details(self, label: str) -> HexDetails:
         info = self.gm.where(label)

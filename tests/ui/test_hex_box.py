@@ -119,3 +119,27 @@ def test_what_names_no_hex_is_one_line_in_the_games_words(game, text, words):
     msg = str(e.value)
     assert words in msg and "\n" not in msg
     assert "'" not in msg and f" {game} " not in msg  # no Python quotes, no game id: the game's title
+
+
+def test_on_globalwars_wrapped_map_the_hex_is_found_on_the_copy_in_view(tmp_path):
+    """[3.1.3.A] the map is a flattened cylinder. A player who panned east past the edge, where the
+    west of the map shows again, and types a hex there is taken to that copy of it, not across the
+    whole world to the map's own."""
+    from assistant.ui.board import to_latlng, wrap_dx
+
+    with Campaign.create(tmp_path / "w.campaign", game="globalwar") as c:
+        page = attach(CampaignDashboard, c, log_path=tmp_path / "d.log", interval=60)
+        try:
+            v = page.view
+            grid, dx = c.map.grid, wrap_dx(c.map.grid)
+            x, y = grid.pixel(grid.parse("W1805"))
+            v.map.map.center = to_latlng(x + dx - 3, y)  # looking past the east edge
+            v.hex_field.value = "w1805"
+            assert v.map.selected == "W1805"
+            assert tuple(v.map.map.center) == pytest.approx(to_latlng(x + dx, y))
+            assert v.map.selection_ring.location == pytest.approx(to_latlng(x + dx, y))
+            v.map.map.center = to_latlng(x + 2, y)  # at the map's own west edge: its own hex
+            v.hex_field.value = "W1806"
+            assert tuple(v.map.map.center) == pytest.approx(to_latlng(*grid.pixel(grid.parse("W1806"))))
+        finally:
+            page.close()
