@@ -120,7 +120,8 @@ class MapEditor(Page):
         self._on_feature(None)
         if self.own_map:
             self.frame(self.beside_map(self.map, [self.panel], width="400px"))
-        else:
+        else:  # a tab of the dashboard, whose own hex box is in another tab: this one picks as a click
+            self.panel.children = (self.hex_box(width="260px"), *self.panel.children)
             self.widget = self.panel
 
     def _setter(self, what: str, options: list, names: tuple[str, ...], labels: tuple[str, str], context: str,
