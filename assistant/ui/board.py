@@ -28,6 +28,7 @@ from typing import Iterable, Optional, Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from ..hexes import Axial, Grid
+from ..hexes.axial import distance as lattice_distance
 from ..hexes.layout import CORNER_RADIUS, corners
 from ..maps.gamemap import gazetteer_rows, hexes_path
 
@@ -613,18 +614,61 @@ def hex_ring_latlng(grid: Grid, h: Axial) -> list[tuple[float, float]]:
     return [to_latlng(x, y) for x, y in corners(h, grid.orientation)]
 
 
+def unwrap(grid: Grid, hexes: Sequence[Axial], near: Optional[Axial] = None) -> list[Axial]:
+    """The hexes of one drawing as one piece across an east-west wrap: each moved by whole wraps
+    to its image nearest the hex before it (a path), or nearest ``near`` (a range round a centre).
+    On a map that does not wrap, the hexes as they are."""
+    if not grid.spec.wrap:
+        return list(hexes)
+    w = Axial(*grid.spec.wrap)
+    out: list[Axial] = []
+    ref = Axial(*near) if near is not None else None
+    for h in hexes:
+        h = Axial(*h)
+        base = ref if ref is not None else (out[-1] if out else None)
+        if base is not None:
+            h = min((h, h + w, h - w), key=lambda c: lattice_distance(c, base))
+        out.append(h)
+    return out
+
+
 def path_latlng(grid: Grid, hexes: Sequence[Axial]) -> list[list[tuple[float, float]]]:
-    """Hex centres as polyline pieces; broken where consecutive hexes are not adjacent on the
-    board plane (a jump across a wrap), so no line is drawn across the whole map."""
+    """Hex centres as polyline pieces, one piece across an east-west wrap (``unwrap``: drawn on
+    past the edge, where the wrapped copy of the map shows); broken only where consecutive hexes
+    are not adjacent on the board plane (a seam link between hexes that do not touch)."""
     pieces: list[list[tuple[float, float]]] = []
     last = None
-    for h in hexes:
+    for h in unwrap(grid, hexes):
         p = grid.pixel(h)
         if last is None or math.dist(p, last) > 1.5:
             pieces.append([])
         pieces[-1].append(to_latlng(*p))
         last = p
     return pieces
+
+
+def wrapped_lines(grid: Grid, lines: Iterable[Sequence[tuple[float, float]]]) -> list[list[tuple[float, float]]]:
+    """Lat/lng polylines drawn on the map and on each wrapped copy of it (``copy_shifts``): what a
+    player panning past an edge of a wrapped map sees there."""
+    lines = [list(line) for line in lines]
+    return [[(lat, lng + dx) for lat, lng in line] for dx in copy_shifts(grid) for line in lines]
+
+
+def wrapped_geojson(grid: Grid, data: dict) -> dict:
+    """A GeoJSON FeatureCollection of the board (x = lng) drawn on each wrapped copy of the map too:
+    every feature once per copy, its coordinates shifted by the copy's x."""
+    shifts = copy_shifts(grid)
+    if len(shifts) == 1:
+        return data
+
+    def shift(c, dx):
+        if c and isinstance(c[0], (int, float)):
+            return [c[0] + dx, *c[1:]]
+        return [shift(x, dx) for x in c]
+
+    feats = [{**f, "geometry": {**f["geometry"], "coordinates": shift(f["geometry"]["coordinates"], dx)}}
+             for dx in shifts for f in data.get("features", ())]
+    return {**data, "features": feats}
 
 
 def hexes_geojson(grid: Grid, hexes: Iterable[Axial], style: Optional[dict] = None) -> dict:
@@ -638,5 +682,5 @@ def hexes_geojson(grid: Grid, hexes: Iterable[Axial], style: Optional[dict] = No
 __all__ = [
     "BoardFrame", "Region", "board_png", "data_url", "render_board", "render_labels", "to_latlng",
     "to_board", "hex_ring_latlng", "path_latlng", "hexes_geojson", "CORNER_RADIUS", "place_labels",
-    "PlacedLabel", "render_unit_names", "copy_shifts", "wrap_dx",
+    "PlacedLabel", "render_unit_names", "copy_shifts", "wrap_dx", "unwrap", "wrapped_lines", "wrapped_geojson",
 ]

@@ -30,7 +30,6 @@ from ..campaign.orders import HELP as ORDERS_HELP
 from ..campaign.orders import OrdersError, give_orders
 from ..campaign.placing import at_sea_warning
 from ..campaign.validate import key_values
-from ..hexes import HexError
 from .controlpart import ControlPart
 from .errors import ErrorPanel
 from .kit import DashboardPage, dashboard
@@ -137,13 +136,8 @@ class CampaignDashboard(Page):
                                         grid_gap="6px"))
         header.add_class("ca-header")
 
-        # Place form (acts on the hex field, filled from the selection; Enter selects what is typed).
-        self.hex_field = w.Text(description="Hex", placeholder="hex or place, then Enter",
-                                continuous_update=False, layout=w.Layout(width="260px"))
-        self.hex_field.add_class("ca-hex-field")
-        self.hex_field.observe(g(self._on_hex_typed, "find hex"), names="value")
-        self.hex_hint = w.HTML()
-        self.hex_hint.add_class("ca-hex-hint")
+        # Place form (acts on the kit's hex box, filled from the selection; Enter selects what is typed).
+        hex_box = self.hex_box(width="260px")
         self.side_chooser("260px")
         self.category = w.ToggleButtons(options=[("Unit", "unit"), ("Installation", "installation")],
                                         value="unit", style={"button_width": "100px"})
@@ -193,7 +187,7 @@ class CampaignDashboard(Page):
         self.attrs_btn.add_class("ca-set-attrs")
         self.attrs_btn.on_click(g(self._set_attrs, "set unit attributes"))
         units_box = w.VBox([
-            w.HTML("<b>Place a unit or installation</b>"), self.category, self.hex_field, self.hex_hint,
+            w.HTML("<b>Place a unit or installation</b>"), self.category, hex_box,
             self.side, self.kind, self.name, self.nation, self.place_attrs, self.place_btn,
             w.HTML("<b>Units</b> <span style='color:#666'>(choose one to find it)</span>"),
             self.unit_list, self.chosen, w.HBox([self.move_btn, self.remove_btn]), self.confirm_box,
@@ -307,34 +301,8 @@ class CampaignDashboard(Page):
 
     # ----- commands ------------------------------------------------------------------------
     def _hex(self) -> str:
-        text = self.hex_field.value.strip()
-        if not text:
-            raise ValueError("no hex: click a hex on the map or type one in the Hex field")
-        return self._resolve(text)[0]
-
-    def _resolve(self, text: str) -> tuple[str, str]:
-        """(hex label, hint) for a typed hex label or gazetteer place name; ValueError naming it."""
-        grid = self.map.grid
-        try:
-            return grid.label(grid.parse(text)), ""
-        except HexError as e:
-            if re.fullmatch(r"[A-Za-z]\s*\d{3,4}", text):  # meant as a hex label: say what is wrong with it
-                raise ValueError(str(e).splitlines()[0] if str(e) else f"bad hex {text!r}") from None
-        places = self.campaign.map.places  # hex -> place names, in gazetteer order
-        want = " ".join(text.lower().split())
-        exact = [(n, h) for h, names in places.items() for n in names if n.lower() == want]
-        found = exact or [(n, h) for h, names in places.items() for n in names if want in n.lower()]
-        names = list(dict.fromkeys(n for n, _ in found))
-        if not names:
-            raise ValueError(f"{text!r} is neither a hex label nor a place on the {self.campaign.game} map")
-        if len(names) > 1:
-            raise ValueError(f"{text!r} names several places ({', '.join(names[:6])}"
-                             f"{', …' if len(names) > 6 else ''}): type more of the name")
-        hexes = [h for n, h in found]
-        hint = "" if len(hexes) == 1 else (
-            f"<span style='color:#666'>{html.escape(names[0])}: {html.escape(', '.join(hexes))} "
-            f"(showing {html.escape(hexes[0])})</span>")
-        return hexes[0], hint
+        """The hex in the Hex field (typed or clicked); ValueError in one line if it names none."""
+        return self.hexbox.hex()
 
     def _chosen_unit(self) -> str:
         if not self.unit_list.value:
@@ -418,25 +386,10 @@ class CampaignDashboard(Page):
 
     # ----- reactions -----------------------------------------------------------------------
     def _on_select(self, label: Optional[str]) -> None:
-        if label and self.hex_field.value != label:
-            with self.quietly():
-                self.hex_field.value = label
         if label:
             self.move_btn.description = f"Move to {label}"
         self._show_hex(self.campaign.state)
         self.control.show_hex(label)
-
-    def _on_hex_typed(self, change) -> None:
-        """Enter in the Hex field (or leaving it) selects the hex or place typed and centres it."""
-        if self._quiet:
-            return
-        text = (change["new"] or "").strip()
-        if not text or text == self.map.selected:
-            return
-        label, hint = self._resolve(text)
-        self.hex_hint.value = hint
-        self.map.select(label)
-        self.map.center_on(label)
 
     def _on_side(self, change) -> None:
         side = next((x for x in self.campaign.state.sides if x.id == change["new"]), None)

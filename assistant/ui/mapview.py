@@ -8,7 +8,9 @@ draws the line. Aids draw their results with the overlay API — each overlay is
 added, replaced or cleared without touching the board: a choropleth of thousands of hexes is one
 server-rendered picture like the board (``overlays.py``); paths, range outlines, hexsides, markers
 and a few shaded hexes are small vector layers. Overlay names are namespaced per aid
-("supply/status"), so an aid clears its own overlays with ``clear_overlays("supply")``.
+("supply/status"), so an aid clears its own overlays with ``clear_overlays("supply")``. On a map
+that wraps east-west (globalwar) the board is drawn again one wrap west and east, and so is every
+overlay, the ruler and an underlay (a scan): a path across the edge is one line on past it.
 
 The view knows no rules and no campaign: it is given ``UnitMark`` records to draw and tells its
 listeners which hex was selected.
@@ -23,6 +25,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import ipyleaflet as L
 import ipywidgets as w
+import traitlets
 
 from ..hexes import Axial, HexError
 from . import board, overlays
@@ -120,6 +123,9 @@ class MapView:
         self._unit_names_key: Optional[tuple] = None  # (region, units in it) the names picture shows
         self._corrections: tuple[str, ...] = ()
         self._underlays: dict[str, L.Layer] = {}  # pictures over the board and text, under overlays
+        # A wrapped map's pictures (choropleths, their details, scans) drawn again one wrap west and
+        # east, each copy following its picture (``_copies``): picture -> its copies.
+        self._picture_copies: dict[L.ImageOverlay, tuple[L.ImageOverlay, ...]] = {}
 
         zoom = self.frame.fit_zoom(*size_hint)
         board_url = board.data_url(board.board_png(gm, cache_dir))
@@ -281,9 +287,16 @@ class MapView:
     def latlng_of(self, label: str) -> tuple[float, float]:
         return to_latlng(*self.grid.pixel(self.grid.parse(label)))
 
-    def center_on(self, label: str, zoom: Optional[float] = None) -> None:
-        """Centre the page's view on hex ``label`` (at ``zoom``, else the zoom it has)."""
-        self._show(self.latlng_of(label), self.map.zoom if zoom is None else zoom)
+    def center_on(self, label: str, zoom: Optional[float] = None, near_x: Optional[float] = None) -> None:
+        """Centre the page's view on hex ``label`` (at ``zoom``, else the zoom it has). ``near_x``:
+        on a wrapped map, on the copy of the hex nearest this board x (where the player looks)."""
+        lat, lng = self.latlng_of(label)
+        dx = self._copy_dx(self.grid.parse(label), near_x)
+        self._show((lat, lng + dx), self.map.zoom if zoom is None else zoom)
+
+    def view_x(self) -> float:
+        """The board x at the centre of the page's view."""
+        return to_board(*self.map.center)[0]
 
     def hex_details(self, label: str) -> HexDetails:
         info = self.gm.where(label)
@@ -364,7 +377,7 @@ class MapView:
     def show_path(self, name: str, hexes: Sequence, *, color: str = "#d84315", weight: int = 4) -> None:
         """A path through hex centres (labels or Axial), broken where it jumps across a wrap."""
         _check_name(name)
-        pieces = board.path_latlng(self.grid, [self._axial(h) for h in hexes])
+        pieces = board.wrapped_lines(self.grid, board.path_latlng(self.grid, [self._axial(h) for h in hexes]))
         layer = L.Polyline(locations=pieces, color=color, weight=weight, fill=False, name=name)
         self._put(name, layer)
 
@@ -374,7 +387,7 @@ class MapView:
         thousands use ``show_choropleth``)."""
         _check_name(name)
         style = {"color": color, "fillColor": color, "fillOpacity": fill_opacity, "weight": weight}
-        data = board.hexes_geojson(self.grid, [self._axial(h) for h in hexes], style)
+        data = board.wrapped_geojson(self.grid, board.hexes_geojson(self.grid, [self._axial(h) for h in hexes], style))
         self._put(name, L.GeoJSON(data=data, name=name))
 
     def show_range(self, name: str, center, radius: int, **style) -> list[str]:
@@ -389,8 +402,11 @@ class MapView:
         """Outline the hexes within ``radius`` of ``center`` (``Grid.range``): the boundary only,
         one polyline set, however large the range. Returns the labels of the hexes inside."""
         _check_name(name)
-        hexes = self.grid.range(self._axial(center), _radius(radius))
-        lines = overlays.latlng_lines(overlays.outline(self.grid, hexes))
+        at = self._axial(center)
+        hexes = self.grid.range(at, _radius(radius))
+        # One outline round the centre, across a wrap (not one at each edge), on every copy.
+        lines = board.wrapped_lines(self.grid, overlays.latlng_lines(
+            overlays.outline(self.grid, board.unwrap(self.grid, hexes, near=at))))
         self._put(name, L.Polyline(locations=lines, color=color, weight=weight, fill=False,
                                    dash_array=dash_array, name=name))
         return [self.grid.label(h) for h in hexes]
@@ -407,7 +423,8 @@ class MapView:
             segs = overlays.hexside_segments(self.grid, self._on_map(a), self._on_map(b))
             by_colour.setdefault(overlays.colour_hex(colour), []).extend(segs)
         group = L.LayerGroup(name=name, layers=tuple(
-            L.Polyline(locations=overlays.latlng_lines(segs), color=c, weight=weight, fill=False,
+            L.Polyline(locations=board.wrapped_lines(self.grid, overlays.latlng_lines(segs)), color=c, weight=weight,
+                       fill=False,
                        line_cap="round") for c, segs in by_colour.items()))
         self._put(name, group)
         return sum(len(v) for v in by_colour.values())
@@ -469,14 +486,14 @@ class MapView:
             feats.append({"type": "Feature", "properties": {
                 "title": m[2] if len(m) > 2 else "", "style": {"fillColor": m[1]}},
                 "geometry": {"type": "Point", "coordinates": [lng, lat]}})
-        self._put(name, L.GeoJSON(data=_features(feats), name=name, point_style={
+        self._put(name, L.GeoJSON(data=board.wrapped_geojson(self.grid, _features(feats)), name=name, point_style={
             "radius": radius, "weight": 2, "color": "#ffffff", "fillOpacity": 0.9, "interactive": False}))
 
     def clear_overlay(self, name: str) -> None:
         layer = self._overlays.pop(name, None)
         self._drop_choropleth(name)
-        if layer is not None and layer in self.map.layers:
-            self.map.remove(layer)
+        if layer is not None:
+            self._remove(layer)
 
     def clear_overlays(self, namespace: Optional[str] = None) -> list[str]:
         """Remove the overlays in ``namespace`` (``"supply"``: "supply" and "supply/..." but not
@@ -519,28 +536,65 @@ class MapView:
         pictures, vectors = [], []
         for name, lay in self._overlays.items():
             if isinstance(lay, L.ImageOverlay):
-                pictures += [lay] + ([self._details[name]] if name in self._details else [])
+                # A whole-map picture with its wrapped copies; its zoomed-in detail covers the view's
+                # region, copies included (render_choropleth_region), so it has none.
+                pictures += [lay, *self._copies(lay)] + ([self._details[name]] if name in self._details else [])
             else:
                 vectors.append(lay)
-        fixed = {*self.board_copies, *self._underlays.values(), self.board_layer, self.labels_layer,
+        kept = {*pictures, *self._underlays.values()}
+        gone = [c for lay in gone if lay not in kept for c in (lay, *self._picture_copies.pop(lay, ()))]
+        underlays = [c for u in self._underlays.values() for c in (u, *self._copies(u))]
+        fixed = {*self.board_copies, *underlays, self.board_layer, self.labels_layer,
                  self.unit_names_layer,
                  self.corrections_layer, self.units_layer, self.ruler_layer, self.selection_layer,
                  self.selection_ring}
         ours = set(pictures) | set(vectors) | set(gone) | set(self._details.values())
         others = [lay for lay in self.map.layers if lay not in fixed and lay not in ours]  # a caller's own
         self.map.layers = tuple([self.board_layer, *self.board_copies, self.labels_layer,
-                                 *self._underlays.values()] + pictures
+                                 *underlays] + pictures
                                 + [self.unit_names_layer] + vectors + others
                                 + [self.units_layer, self.corrections_layer, self.ruler_layer,
                                    self.selection_layer, self.selection_ring])
+
+    def _copies(self, picture) -> tuple:
+        """The copies of a picture (an ``ImageOverlay``) one wrap west and east on a wrapped map,
+        made once; each follows its picture's url, bounds (shifted), opacity and visibility."""
+        if not self._wrap_dx or not isinstance(picture, L.ImageOverlay):
+            return ()
+        copies = self._picture_copies.get(picture)
+        if copies is None:
+            made = []
+            for dx in board.copy_shifts(self.grid):
+                if not dx:
+                    continue
+                c = L.ImageOverlay(url=picture.url, bounds=_shifted(picture.bounds, dx), opacity=picture.opacity,
+                                   visible=picture.visible, name=f"{picture.name} (wrap {dx:+g})")
+                for trait in ("url", "opacity", "visible"):
+                    traitlets.dlink((picture, trait), (c, trait))
+                traitlets.dlink((picture, "bounds"), (c, "bounds"), transform=lambda b, dx=dx: _shifted(b, dx))
+                made.append(c)
+            copies = self._picture_copies[picture] = tuple(made)
+        return copies
+
+    def _forget_copies(self, picture) -> None:
+        """A picture's copies leave the map with it."""
+        for c in self._picture_copies.pop(picture, ()):
+            if c in self.map.layers:
+                self.map.remove(c)
+
+    def _remove(self, layer) -> None:
+        """Take ``layer`` (and its wrapped copies) off the map."""
+        self._forget_copies(layer)
+        if layer in self.map.layers:
+            self.map.remove(layer)
 
     def _drop_choropleth(self, name: str) -> None:
         self._choropleths.pop(name, None)
         self._set_legend(name, None)
         detail = self._details.pop(name, None)
         self._detail_keys.pop(name, None)
-        if detail is not None and detail in self.map.layers:
-            self.map.remove(detail)
+        if detail is not None:
+            self._remove(detail)
 
     def _update_details(self, region: Region, names: Optional[Iterable[str]] = None) -> None:
         """Zoomed in past the whole-map pictures' resolution, each choropleth's view region is
@@ -626,13 +680,13 @@ class MapView:
                 labels.append(self.grid.label(h))
             except HexError:
                 labels.append("")  # a lattice hex beyond a map edge on the way
-        pieces = board.path_latlng(self.grid, line)
+        pieces = board.wrapped_lines(self.grid, board.path_latlng(self.grid, line))
         self.ruler_layer.clear()
         self.ruler_layer.add(L.Polyline(locations=pieces, color=RULER_COLOUR, weight=3, fill=False,
                                         dash_array="6,6"))
         on_map = [h for h in line if self.grid.contains(h)]
-        self.ruler_layer.add(L.GeoJSON(data=board.hexes_geojson(self.grid, on_map, {
-            "color": RULER_COLOUR, "fillColor": RULER_COLOUR, "fillOpacity": 0.15, "weight": 1})))
+        self.ruler_layer.add(L.GeoJSON(data=board.wrapped_geojson(self.grid, board.hexes_geojson(self.grid, on_map, {
+            "color": RULER_COLOUR, "fillColor": RULER_COLOUR, "fillOpacity": 0.15, "weight": 1}))))
         self.ruler_hexes = (self.grid.label(ha), self.grid.label(hb))
         self.ruler_text.value = (f"<b class='ca-ruler-distance'>{html.escape(self.ruler_hexes[0])} → "
                                  f"{html.escape(self.ruler_hexes[1])}: {dist} hex{'es' if dist != 1 else ''}</b>")
@@ -651,7 +705,8 @@ class MapView:
         if len(self.ruler_hexes) != 1:
             self.clear_ruler()
             self.ruler_hexes = (label,)
-            self.ruler_layer.add(L.Polygon(locations=board.hex_ring_latlng(self.grid, self.grid.parse(label)),
+            ring = board.hex_ring_latlng(self.grid, self.grid.parse(label))
+            self.ruler_layer.add(L.Polygon(locations=board.wrapped_lines(self.grid, [ring]),
                                            color=RULER_COLOUR, weight=3, fill=False))
             self.ruler_text.value = (f"<span class='ca-ruler-distance'>from {html.escape(label)}: "
                                      f"click the second hex</span>")

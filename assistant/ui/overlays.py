@@ -253,7 +253,8 @@ def render_choropleth(raster: HexRaster, chor: Choropleth) -> bytes:
 def render_choropleth_region(raster: HexRaster, chor: Choropleth, region: board.Region) -> bytes:
     """The choropleth over one view's region at screen resolution (``region.px_per_unit``), for
     when the whole-map picture would be enlarged past its own resolution: exact hex polygons,
-    like the crisp hexes of the board's text layer. Transparent where no hex has a colour."""
+    like the crisp hexes of the board's text layer, and on the wrapped copies of a map that wraps
+    east-west where the region reaches them. Transparent where no hex has a colour."""
     s = region.px_per_unit
     w = max(1, math.ceil((region.x1 - region.x0) * s))
     h = max(1, math.ceil((region.y1 - region.y0) * s))
@@ -262,8 +263,12 @@ def render_choropleth_region(raster: HexRaster, chor: Choropleth, region: board.
     d = ImageDraw.Draw(img)
     positions = raster._positions
     orientation = raster.grid.orientation
-    for hx in board.hexes_in(raster.grid, region):
-        pos = positions.get(hx)  # None: a wrap image beyond the board's edge (not drawn)
+    grid = raster.grid
+    for hx in board.hexes_in(grid, region):
+        pos = positions.get(hx)
+        if pos is None and grid.spec.wrap:  # a wrapped copy's hex, past the board's edge: its hex's colour
+            on_map = grid.canonical(hx)
+            pos = positions.get(on_map) if on_map is not None else None
         code = int(chor.codes[pos]) if pos is not None else 0
         if code:
             d.polygon([((x - region.x0) * s, (y - region.y0) * s) for x, y in corners(hx, orientation)],

@@ -26,8 +26,9 @@ A page is a ``Page`` subclass that names itself and its class prefix, and builds
 The frame is the header (the same form on every page, naming the game by its title), the
 ``[sample]`` banner, the read-only banner, the error panel and the page's own style rules; the
 page also gets the side chooser, one-line refusals (``fail``/``ok``, shown in ``message``),
-``quietly()`` for setting its own widgets without reacting to them, and a per-state cache
-(``per_state``).
+``quietly()`` for setting its own widgets without reacting to them, a per-state cache
+(``per_state``) and, with a map, the hex box (``hex_box``: a hex or place typed and Enter select
+it as a click would and centre it).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from typing import Any, Callable, Iterator, Optional
 import ipywidgets as w
 
 from .errors import ErrorPanel, one_line
+from .hexbox import HexBox
 from .html import error_line, esc
 from .kit import dashboard
 from .mapview import MapView, UnitMark
@@ -115,6 +117,7 @@ class Page(View):
         self.samples_note.add_class("ca-samples-note")
         self.readonly_note = w.HTML()
         self.message = self.part(w.HTML(), "message")
+        self.hexbox: Optional[HexBox] = None  # the hex box (``hex_box``), once built
 
     @classmethod
     def open(cls, path: Any = None) -> Any:
@@ -173,8 +176,22 @@ class Page(View):
     def _on_select(self, label: Optional[str]) -> None:
         """A hex was selected on the page's map (None: the selection was cleared)."""
 
+    def hex_box(self, width: str = "260px", map_view: Optional[MapView] = None) -> w.VBox:
+        """The page's hex box (built once; ``self.hexbox``, its field ``self.hex_field``, its hint
+        ``self.hex_hint``): a hex label or place name typed and Enter select that hex on the page's map
+        as a click would (``_on_select`` follows) and centre it. ``beside_map`` puts it at the top of
+        the sidebar unless the page placed it itself."""
+        if self.hexbox is None:
+            self.hexbox = HexBox(map_view if map_view is not None else self.map, self.campaign.map, self.errors,
+                                 width=width)
+            self.hex_field, self.hex_hint = self.hexbox.field, self.hexbox.hint
+        return self.hexbox.widget
+
     def beside_map(self, map_view: MapView, sidebar: list, *, width: str, details: bool = False) -> w.HBox:
-        """The map with the page's sidebar on its right (``details``: the hex details under the map)."""
+        """The map with the page's sidebar on its right (``details``: the hex details under the map),
+        the page's hex box at the sidebar's top unless the page placed it."""
+        if self.hexbox is None:
+            sidebar = [self.hex_box(map_view=map_view), *sidebar]
         side = self.part(w.VBox(sidebar, layout=w.Layout(width=width, min_width=width, padding="0 0 0 8px")),
                          "sidebar")
         if details:

@@ -116,7 +116,7 @@ def test_compact_keeps_transparency(witp):
     assert back.getpixel((0, 0))[3] == 0
 
 
-def test_path_breaks_across_the_globalwar_wrap():
+def test_a_path_across_the_globalwar_wrap_is_one_line_drawn_on_every_copy():
     gm = load_map("globalwar")
     grid = gm.grid
     assert grid.spec.wrap
@@ -126,11 +126,15 @@ def test_path_breaks_across_the_globalwar_wrap():
     west, east = grid.parse("W1801"), grid.parse("E1832")
     line = grid.line(west, east)
     assert [grid.label(h) for h in line] == ["W1801", "E1834", "E1833", "E1832"]
-    pieces = board.path_latlng(grid, line)
-    assert len(pieces) == 2  # broken where it crosses the map edge
-    for piece in pieces:
-        for a, b in zip(piece, piece[1:]):
-            assert math.dist(a, b) <= 1.5  # never a segment across the whole board
+    (piece,) = board.path_latlng(grid, line)  # one line on past the west edge, not broken at it
+    for a, b in zip(piece, piece[1:]):
+        assert math.dist(a, b) <= 1.5  # never a segment across the whole board
+    assert piece[0] == board.to_latlng(*grid.pixel(west))
+    dx = board.wrap_dx(grid)
+    # Drawn on the map and on the copies one wrap west and east: the copy east ends on E1832 itself.
+    drawn = board.wrapped_lines(grid, [piece])
+    assert [[(lat, lng - shift) for lat, lng in p] for p, shift in zip(drawn, (0.0, -dx, dx))] == [piece] * 3
+    assert drawn[2][-1] == pytest.approx(board.to_latlng(*grid.pixel(east)))
 
 
 def test_unit_names_are_written_in_their_hex_when_there_is_room(witp):

@@ -462,7 +462,11 @@ def test_range_ring_encloses_exactly_the_hexes_within_range(game, center, radius
     assert sorted(labels) == sorted(grid.label(h) for h in within)
     layer = mv._overlays["strike/range"]
     assert type(layer).__name__ == "Polyline"  # one polyline set, not one polygon per hex
-    assert len(layer.locations) == len(loops)
+    # Across globalwar's wrap the ring is one outline round its centre (not a piece at each edge),
+    # drawn on the map and on its copies one wrap west and east.
+    drawn = overlays.outline(grid, board.unwrap(grid, within, near=c))
+    assert len(drawn) == (1 if grid.spec.wrap else len(loops))
+    assert len(layer.locations) == len(drawn) * len(board.copy_shifts(grid))
 
 
 def test_an_open_sea_ring_is_one_loop_of_the_hexagons_sides(witp):

@@ -91,7 +91,7 @@ class MapEditor(Page):
         self.picked.add_class("ca-mapedit-picked")
 
         opts = [(f"{a.id}" + (f"  {a.rule}" if a.rule else ""), a.id) for a in self.attrs.values()]
-        (self.attr, self.value, self.attr_doc, self.apply_btn, self.unset_btn, self.hex_box) = self._setter(
+        (self.attr, self.value, self.attr_doc, self.apply_btn, self.unset_btn, self.attr_box) = self._setter(
             "attribute", opts, ("attr", "value", "apply", "unset"), ("Set", "Clear attribute"), "hex attribute",
             self._on_attr, self.paint_value)
         fopts = [(f"{f.id}  {f.rule}", f.id) for f in self.features.values()]
@@ -113,14 +113,15 @@ class MapEditor(Page):
         self.current = w.HTML()
         self.current.add_class("ca-mapedit-current")
         self.panel = w.VBox([w.HBox([self.mode, self.paint]), w.HBox([self.clear_run_btn, self.picked]),
-                             self.hex_box, self.side_box, self.current, import_box, self.status],
+                             self.attr_box, self.side_box, self.current, import_box, self.status],
                             layout=w.Layout(width="100%"))
         self.panel.add_class("ca-mapedit")
         self._on_attr(None)
         self._on_feature(None)
         if self.own_map:
             self.frame(self.beside_map(self.map, [self.panel], width="400px"))
-        else:
+        else:  # a tab of the dashboard, whose own hex box is in another tab: this one picks as a click
+            self.panel.children = (self.hex_box(width="260px"), *self.panel.children)
             self.widget = self.panel
 
     def _setter(self, what: str, options: list, names: tuple[str, ...], labels: tuple[str, str], context: str,
@@ -209,7 +210,7 @@ class MapEditor(Page):
 
     def _on_mode(self, _change) -> None:
         hexes = self.mode.value == "hexes"
-        self.hex_box.layout.display = None if hexes else "none"
+        self.attr_box.layout.display = None if hexes else "none"
         self.side_box.layout.display = "none" if hexes else None
         self.paint.disabled = not hexes
         # Only the current mode's picks are on the map (a run shown while picking a hexside misleads).

@@ -90,7 +90,8 @@ class OobWidget(Page):
         self.place_status = w.HTML()
         editor = w.VBox([self.kind, self.header, self.grid, w.HBox([self.add_btn, self.check_btn, self.save_btn]),
                          self.status])
-        placer = w.VBox([w.HTML("<b>Place a unit by type</b> (click a hex)"), self.place_type, self.place_hex,
+        placer = w.VBox([self.hex_box(width="250px"), w.HTML("<b>Place a unit by type</b> (click a hex)"),
+                         self.place_type, self.place_hex,
                          self.place_side, self.place_name, self.place_btn, self.place_status])
         self.frame(editor, w.HBox([w.Box([self.map.widget], layout=w.Layout(flex="1 1 auto")), placer]))
         self.load_grid()

@@ -150,7 +150,9 @@ class StrikeWidget(Page):
         self.click_mode = self.part(w.ToggleButtons(
             options=[("Click: target", "target"), ("Click: base range", "range")], value="target",
             style={"button_width": "140px"},
-            tooltips=["A click chooses the target hex", "A click draws the reach of the air units at that base"]),
+            tooltips=["A click on the map, or a hex typed in the Hex field, chooses the target hex",
+                      "A click on the map, or a hex typed in the Hex field, draws the reach of the air units at "
+                      "that base"]),
             "click-mode")
         self.mission = self.part(w.Dropdown(description="Mission", options=[("-", NONE)],
                                             layout=w.Layout(width="215px")), "mission")
@@ -199,8 +201,10 @@ class StrikeWidget(Page):
         resolve_box = w.VBox([self.dice_note, w.HBox([self.dice, self.resolve_btn, self.roll_btn])])
         self.tabs = self.tab_set({"Reach": w.VBox([self.reach_table, self.chosen]), "Plan & findings": plan_box,
                                   "Resolve": resolve_box, "Strike log": self.log})
-        sidebar = [self.side, self.click_mode, self.target_note, self.message, self.range_note, self.clear_btn,
-                   self.tabs]
+        # The hex box under the click mode: a hex typed and Enter is a click, so it is the target, or
+        # the base whose reach is drawn, as the click mode says.
+        sidebar = [self.side, self.click_mode, self.hex_box(width="260px"), self.target_note, self.message,
+                   self.range_note, self.clear_btn, self.tabs]
         self.frame(self.beside_map(self.map, sidebar, width=SIDEBAR_WIDTH, details=True))
 
     # ----- the rules' view -----------------------------------------------------------------
@@ -490,12 +494,16 @@ class StrikeWidget(Page):
         if self._quiet or label is None:
             return
         if self.click_mode.value == "range":
-            try:
-                self.show_base_range(label)
-            except CampaignError as e:
-                self.range_note.value = error_line(self.css("error"), self.one_line(e))
+            self._base_range(label)
         else:
             self.choose_target(label)
+
+    def _base_range(self, label: str) -> None:
+        """The reach from the base at ``label``, or why there is none, in one line."""
+        try:
+            self.show_base_range(label)
+        except CampaignError as e:
+            self.range_note.value = error_line(self.css("error"), self.one_line(e))
 
     def _on_side(self, _change) -> None:
         if self._quiet:

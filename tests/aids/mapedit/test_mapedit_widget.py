@@ -89,7 +89,7 @@ def test_only_what_changed_is_drawn_again(editor, guadalcanal):
 def test_hexside_mode_needs_two_adjacent_hexes(editor, guadalcanal):
     e, c = editor, guadalcanal
     e.mode.value = "hexside"
-    assert e.hex_box.layout.display == "none" and e.side_box.layout.display is None
+    assert e.attr_box.layout.display == "none" and e.side_box.layout.display is None
     e.map.select("E2418")
     e.map.select("E2420")  # not adjacent: starts again from E2420
     assert e.side_pick == ["E2420"] and e.hexside is None
@@ -181,3 +181,19 @@ def test_the_campaign_dashboard_offers_the_editor_on_its_map(guadalcanal):
     d.refresh()
     assert editor.redrawn == (("E2418", "E2419"), ()) and set(d.map.corrected_hexes) >= {"E2418", "E2419"}
     assert editor.apply_btn in d.write_buttons()
+
+
+def test_the_editor_tab_has_its_own_hex_box_that_picks_as_a_click(guadalcanal):
+    """In the dashboard's Map editor tab the Units tab's hex box is out of sight: the tab has one of
+    its own, on the same map. A hex typed there is picked (and centred), as a click picks it."""
+    from assistant.ui.dashboard import CampaignDashboard
+
+    d = CampaignDashboard(guadalcanal)
+    d.tabs.selected_index = 3
+    editor = d.tab_views["Map editor"]
+    assert editor.hexbox is not None and editor.hexbox.widget in editor.widget.children
+    editor.hex_field.value = "e2519"
+    assert editor.run == ["E2519"] and d.map.selected == "E2519" and d.hex_field.value == "E2519"
+    assert tuple(d.map.map.center) == pytest.approx(d.map.latlng_of("E2519"))
+    editor.hex_field.value = "Atlantis"
+    assert "neither a hex nor a place" in editor.hex_hint.value and editor.run == ["E2519"]

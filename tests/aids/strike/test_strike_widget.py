@@ -365,3 +365,23 @@ def test_altitude_is_a_choice_of_the_games_altitudes_and_absent_where_its_rules_
         with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
             other = page(c).view
             assert [value for _, value in other.altitude.options] == [""] and other.altitude.layout.display == "none"
+
+
+def test_a_hex_typed_in_the_hex_box_becomes_the_target_or_the_base(rules, camp):
+    """A player reading E2418 and E2317 off the paper map types them: Enter is a click on that hex,
+    so the hex is the target, or (click mode "base range") the base whose reach is drawn."""
+    v = page(camp).view
+    v.hex_field.value = TARGET  # Enter, click mode "target"
+    assert v.target == TARGET and len(v.items) == 2 and TARGET in v.target_note.value
+    assert tuple(v.map.map.center) == pytest.approx(v.map.latlng_of(TARGET))
+    assert {it.unit for it in v.items if it.legal} <= set(v.launch.value)  # the plan's launchers follow
+    v.click_mode.value = "range"
+    v.hex_field.value = "E2317"  # the launching base, typed: its reach is drawn, the target stays
+    assert v.range_base == "E2317" and "Reach from E2317" in v.range_note.value and W.RANGE in v.map.overlay_names
+    assert v.target == TARGET
+    v.click_mode.value = "target"
+    v.hex_field.value = "Guadalcanal"  # a place of the witp gazetteer (three hexes: the first shown)
+    assert v.target == v.map.selected and v.target in ("E2418", "E2519", "E2619")
+    v.hex_field.value = "Z9999"  # names no hex: said under the field, the target stays
+    assert "Z9999: the War in the Pacific (2nd ed.) map has no section Z" in v.hex_hint.value
+    assert v.target in ("E2418", "E2519", "E2619") and v.errors.records == []
