@@ -189,7 +189,7 @@ def test_the_editor_tab_has_its_own_hex_box_that_picks_as_a_click(guadalcanal):
     from assistant.ui.dashboard import CampaignDashboard
 
     d = CampaignDashboard(guadalcanal)
-    d.tabs.selected_index = 3
+    d.tabs.selected_index = len(d.CORE_TABS)
     editor = d.tab_views["Map editor"]
     assert editor.hexbox is not None and editor.hexbox.widget in editor.widget.children
     editor.hex_field.value = "e2519"
