@@ -120,8 +120,9 @@ def test_a_hex_is_a_label_or_a_place_and_a_place_of_several_hexes_is_refused_for
     assert control_of(guadalcanal.state).hexes == {"E2418": "japan", "E2519": "japan", "E2619": "japan"}
     assert refused(guadalcanal, "move kido-butai Guadalcanal\nmove kido-butai Atlantis\nmove kido-butai E9999") == [
         (1, "Guadalcanal covers 3 hexes (E2418, E2519, E2619): give the hex"),
-        (2, "Atlantis is neither a hex label nor a place on the War in the Pacific (2nd ed.) map"),
-        (3, "E9999 is off the witp map (section E has columns 01-40, rows 01-52)")]
+        (2, "“Atlantis” is neither a hex nor a place on the War in the Pacific (2nd ed.) map: type a hex as "
+            "printed (like A3210) or a place name"),
+        (3, "E9999 is off the War in the Pacific (2nd ed.) map: section E has columns 01-40 and rows 01-52")]
 
 
 # ----- the whole text: checked on the state the lines above leave, one step or nothing --------------
@@ -161,7 +162,7 @@ def test_one_bad_line_in_50_writes_nothing_and_every_bad_line_is_named(guadalcan
     before, state = rows(guadalcanal), state_to_json(guadalcanal.state)
     failures = refused(guadalcanal, "\n".join(lines))
     # line 21 refused; then line 22 moves the division to the hex line 20 left it in
-    assert failures == [(21, "E9999 is off the witp map (section E has columns 01-40, rows 01-52)"),
+    assert failures == [(21, "E9999 is off the War in the Pacific (2nd ed.) map: section E has columns 01-40 and rows 01-52"),
                         (22, "unit 1st-marine-division is already at E2619")]
     assert rows(guadalcanal) == before and state_to_json(guadalcanal.state) == state
     lines = [f"move 1st-marine-division {hexes[i % 2]}" for i in range(47)]

@@ -10,9 +10,9 @@ import importlib
 import pytest
 
 from assistant.campaign import Campaign
+from assistant.campaign.places import lookup as find_hex
 from assistant.maps import load_map
 from assistant.ui import CampaignDashboard
-from assistant.ui.hexbox import find_hex
 from assistant.ui.kit import attach
 
 # Every page with a map: (module, class, what the page made of the hex after Enter).
@@ -111,7 +111,7 @@ def test_find_hex_takes_a_label_as_printed_or_a_place(game, text, label):
     ("globalwar", "W 4429", "W 4429 is off the Global War map: section W has rows 01-36 and columns 01-34"),
     ("globalwar", "Atlantis", "“Atlantis” is neither a hex nor a place on the Global War map"),
     ("witp", "a", "“a” names several places ("),
-    ("witp", "", "no hex: type a hex as printed on the War in the Pacific (2nd ed.) map"),
+    ("witp", "", "no hex given: type a hex as printed on the War in the Pacific (2nd ed.) map"),
 ])
 def test_what_names_no_hex_is_one_line_in_the_games_words(game, text, words):
     with pytest.raises(ValueError) as e:
