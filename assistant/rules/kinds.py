@@ -34,13 +34,13 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict
 
 from ..maps.attrs import TYPES, AttrValueError, TypedAttr
 from ..paths import game_dir
-from ..tomldata import load_if_present, load_model
+from ..tomldata import fail, load_if_present, read_toml, validate
 
 ROLES: tuple[str, ...] = (
     "hq", "osb", "ucs", "supply_base", "supply_source", "supply_chit", "industrial_hex",
@@ -131,7 +131,7 @@ class _Entry(BaseModel):
     category: Any = "unit"
     rule: Any = ""
     doc: Any = ""
-    attrs: dict[str, Union[str, "_Attr"]] = {}
+    attrs: dict[str, Any] = {}  # a doc string, or a table read as _Attr below
     requires: dict[str, Any] = {}
     choices: dict[str, Any] = {}
 
@@ -152,7 +152,27 @@ class _Attr(BaseModel):
     form: str = ""
 
 
-_Entry.model_rebuild()
+def _read(path) -> list[dict[str, Any]]:
+    """The entries of the kinds.toml at ``path``, each attribute table read as ``_Attr``: a key it
+    should not have, or a declaration ``TypedAttr`` refuses, names the file, the key and its line."""
+    text, raw = read_toml(path)
+    rows = [e.model_dump() for e in validate(_KindsFile, raw, path, text).kinds]
+    for i, row in enumerate(rows):
+        for k, a in row["attrs"].items():
+            at = ("kinds", i, "attrs", k)
+            if isinstance(a, str):
+                continue
+            if not isinstance(a, dict):
+                raise fail(path, text, at, "an attribute is a doc string or a table (type, rule, ...)")
+            a = row["attrs"][k] = validate(_Attr, a, path, text, at).model_dump()
+            if a["type"] not in TYPES:
+                raise fail(path, text, (*at, "type"), f"type {a['type']!r} is not one of {', '.join(TYPES)}")
+            try:
+                a["spec"] = TypedAttr(k, a["type"], a["rule"], a["doc"], tuple(a["choices"]), a["low"], a["high"],
+                                      a["unit"], a["required"], a["pattern"], a["form"], label=f"{row['kind']} {k}")
+            except ValueError as e:
+                raise fail(path, text, at, str(e)) from None
+    return rows
 
 
 class _KindsFile(BaseModel):
@@ -164,10 +184,9 @@ class _KindsFile(BaseModel):
 def load_kinds(game: str) -> Mapping[str, Kind]:
     """The kinds of ``game`` by name (case as declared); empty if the game declares none. A key
     the file should not have is a KindError naming the file, the key and its line."""
-    entries = load_if_present(game_dir(game) / "kinds.toml", lambda path: load_model(_KindsFile, path).kinds, [],
-                              KindError)
+    entries = load_if_present(game_dir(game) / "kinds.toml", _read, [], KindError)
     out: dict[str, Kind] = {}
-    for i, row in enumerate((e.model_dump() for e in entries), 1):
+    for i, row in enumerate(entries, 1):
         name = row.get("kind")
         if not isinstance(name, str) or not name.strip():
             raise KindError(f"{game} kinds.toml entry {i}: kind {name!r} must be a name")
@@ -185,16 +204,7 @@ def load_kinds(game: str) -> Mapping[str, Kind]:
                 raise KindError(f"{game} kind {name!r}: choices {k} must be a list of names")
             if k not in row.get("requires", {}):
                 raise KindError(f"{game} kind {name!r}: choices {k} is not a required attribute")
-        specs = {}
-        for k, a in row.get("attrs", {}).items():
-            if isinstance(a, dict):
-                if a["type"] not in TYPES:
-                    raise KindError(f"{game} kind {name!r}: attr {k} type {a['type']!r} is not one of {', '.join(TYPES)}")
-                try:
-                    specs[k] = TypedAttr(k, a["type"], a["rule"], a["doc"], tuple(a["choices"]), a["low"], a["high"],
-                                         a["unit"], a["required"], a["pattern"], a["form"], label=f"{name} {k}")
-                except ValueError as e:
-                    raise KindError(f"{game} kind {name!r}: attr {k}: {e}") from None
+        specs = {k: a["spec"] for k, a in row.get("attrs", {}).items() if isinstance(a, dict)}
         docs = {str(k): (a if isinstance(a, str) else
                          " ".join(x for x in (a["doc"], a["unit"] and f"({a['unit']})", a["rule"]) if x))
                 for k, a in row.get("attrs", {}).items()}
