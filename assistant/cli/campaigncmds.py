@@ -65,7 +65,9 @@ def register(sub) -> None:
          (("--name",), {}), (("--nation",), {}), (("--id",), {}),
          (("--installation",), {"action": "store_true", "help": "an installation, not a unit"}),
          (("--sample",), {"action": "store_true", "help": "its values are samples, not the counter's"}),
-         (("--attr",), {"action": "append", "default": [], "metavar": "KEY=VALUE"}))
+         (("--attr",), {"action": "append", "default": [], "metavar": "KEY=VALUE",
+                        "help": "a counter value; those the kind declares are checked against its type and rule "
+                                "(campaign kinds GAME --json)"}))
     add_command(sub, "kinds", COMMANDS["kinds"],
          cmd_kinds, (("game",), {"type": game_name, "help": f"one of: {games}"}))
     add_command(sub, "move", COMMANDS["move"], cmd_move, FILE, (("unit",),), (("hex",),))
