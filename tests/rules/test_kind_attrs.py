@@ -13,6 +13,7 @@ import rulebooks
 from assistant.maps import list_games
 from assistant.maps.attrs import TYPES, AttrValueError, TypedAttr, hex_attribute
 from assistant.rules import kinds as K
+from rulebooks import Quotes
 
 REF = re.compile(r"\[([0-9]+(?:\.[0-9]+)*)(?:\.[A-Z])?\]")
 
@@ -137,3 +138,62 @@ def test_hex_attributes_are_typed_the_same_way():
 
 def test_fraction_value_is_kept_as_written():
     assert Fraction(STRENGTH.coerce(" 3/4 ")) == Fraction(3, 4)
+
+
+# ----- the bounds come from the rulebooks' words ----------------------------------------------------
+WITP, APTO = Quotes("witp"), Quotes("apto")
+
+
+def _spec(game: str, kind: str, attr: str) -> TypedAttr:
+    return K.find_kind(game, kind).specs[attr]
+
+
+@WITP.says("Three types of ports exist: Major Ports, Minor Ports, and Anchorages.")
+def test_38_1_1_a_port_is_major_or_minor_and_an_anchorage_its_own_kind():
+    assert _spec("witp", "Port", "size").choices == ("major", "minor") and K.find_kind("witp", "Anchorage")
+    assert _spec("witp", "Port", "size").required
+
+
+@WITP.says("Note: The maximum size for any airfield is Level 13 (650 a/c).",
+           'For each level an airfield represents (starting at Level "1")')
+def test_4_3_1_an_airfield_is_level_1_to_13():
+    assert (_spec("witp", "Airfield", "level").low, _spec("witp", "Airfield", "level").high) == (1, 13)
+
+
+@WITP.says("Seaplane (S/P) Bases may be either Level-1 (allowing the basing of 5 seaplane AP's) or Level-2")
+def test_60_8_a_seaplane_base_is_level_1_or_2():
+    assert (_spec("witp", "Seaplane Base", "level").low, _spec("witp", "Seaplane Base", "level").high) == (1, 2)
+
+
+@WITP.says("Five types of HQ's exist:")
+def test_29_2_five_types_of_hq():
+    assert len(_spec("witp", "HQ", "hq_type").choices) == 5
+
+
+@WITP.says('The Japanese player has two sets of "Tokyo Express" counters ("A" & "B,"')
+def test_31_1_the_tokyo_express_sets_are_a_and_b():
+    assert _spec("witp", "Tokyo Express start", "set").choices == ("A", "B")
+
+
+@WITP.says("launches a B-29 strategic bombing raid from Tinian against Tokyo (133 MP's, at \"extended range.\")")
+def test_6_3_3_no_rule_caps_an_air_range():
+    for attr in ("normal_range", "extended_range", "transfer_range"):
+        spec = _spec("witp", "Air Points", attr)
+        assert spec.high is None and spec.coerce(133) == 133
+
+
+@APTO.says("Each Sea Supply chit can provide supply to a maximum of four air and/or land units per monthly "
+           "game-turn", "Each Air Supply chit can provide supply to a maximum of one air and/or land unit")
+def test_7_7_a_chit_supplies_four_or_one():
+    assert _spec("apto", "Sea Supply chit", "capacity").high == 4
+    assert _spec("apto", "Air Supply chit", "capacity").high == 1
+
+
+@APTO.says("(i.e., as either ATP, B, F, FB or N;")
+def test_4_0_an_air_units_type_letter():
+    assert set(_spec("apto", "Air unit", "type").choices) == {"ATP", "B", "F", "FB", "N"}
+    assert _spec("apto", "Air unit", "type").required
+
+
+test_witp_quotes_in_rulebook = WITP.check()
+test_apto_quotes_in_rulebook = APTO.check()
