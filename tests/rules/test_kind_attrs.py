@@ -195,5 +195,5 @@ def test_4_0_an_air_units_type_letter():
     assert _spec("apto", "Air unit", "type").required
 
 
-test_witp_quotes_in_rulebook = WITP.check()
-test_apto_quotes_in_rulebook = APTO.check()
+test_quotes_in_rulebook_witp = WITP.check()
+test_quotes_in_rulebook_apto = APTO.check()
