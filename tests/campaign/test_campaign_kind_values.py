@@ -127,3 +127,14 @@ def test_cli_map_import_refuses_a_bad_value_and_writes_nothing(gw_path, tmp_path
     code, out, err = _cli(capsys, "map", "import", gw_path, csv)
     assert code == 2 and out == "" and "line 3: hex W3224: hex attribute communications 'maybe' must be yes or no" in err
     assert _events(gw_path) == before
+
+
+def test_cli_kinds_kind_lists_what_each_value_takes(capsys):
+    """What ``place`` will ask for, before it asks: each value with what it takes and its rule."""
+    code, out, _ = _cli(capsys, "kinds", "witp", "--kind", "port")
+    assert code == 0 and out.splitlines()[:3] == [
+        "Port: role base, installation [29.7];[32.1];[38.0]",
+        "  size                   major or minor [38.0]  (needed)",
+        "  damage                 S, D1, D2, D3 or D4 [11.5]"]
+    code, _, err = _cli(capsys, "kinds", "witp", "--kind", "castle")
+    assert code == 2 and err == "error: witp has no kind 'castle' (campaign kinds witp lists them)\n"
