@@ -23,7 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Optional
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Mapping, Optional
 
 from ..hexes import HexError
 
@@ -192,7 +194,8 @@ class UnknownAttribute(AttrValueError):
     """A hex attribute the game's rules do not read."""
 
 
-def hex_attributes(game: str) -> dict[str, TypedAttr]:
+@lru_cache(maxsize=None)
+def hex_attributes(game: str) -> Mapping[str, TypedAttr]:
     """The hex attributes of ``game`` by name: surface, the game's own (``[hexes.attributes]`` in
     its game.toml, in their order), then country, region and place where the game does not
     declare its own. UnknownGame for a game that does not exist."""
@@ -202,7 +205,7 @@ def hex_attributes(game: str) -> dict[str, TypedAttr]:
     own = [TypedAttr(k, a.type, a.rule, a.doc, tuple(a.choices), a.low, a.high, label=f"hex attribute {k}")
            for k, a in declared.items()]
     names = [a for a in (COUNTRY, REGION, PLACE) if a.id not in declared]
-    return {a.id: a for a in (SURFACE, *own, *names)}
+    return MappingProxyType({a.id: a for a in (SURFACE, *own, *names)})
 
 
 def hex_attribute(game: str, name: Any) -> TypedAttr:

@@ -10,7 +10,7 @@ Hexside features are the game's ``[hexsides.features]`` vocabulary (``assistant.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ...maps import UnknownGame
 from ...maps.attrs import COUNTRY, MAX_TEXT, PLACE, REGION, SURFACE, AttrValueError, TypedAttr
@@ -24,7 +24,7 @@ HexAttr = TypedAttr
 AttributeError_ = AttrValueError
 
 
-def hex_attributes(game: str) -> dict[str, HexAttr]:
+def hex_attributes(game: str) -> Mapping[str, HexAttr]:
     """The hex attributes the editor offers for ``game``, by name (``assistant.maps.attrs``)."""
     try:
         return _hex_attributes(game)
