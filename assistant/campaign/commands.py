@@ -15,7 +15,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Protocol
 
-from ..rules.kinds import find_kind
+from ..maps.attrs import SURFACES, AttrValueError
+from ..rules.kinds import Kind, find_kind
 from . import validate as v
 from .errors import CampaignError
 from .events import (
@@ -37,9 +38,6 @@ from .events import (
     UnitUpdated,
 )
 from .model import CampaignState, MapPin
-
-SURFACES = ("sea", "coastal", "land")  # a hex's surface in the derived map (per-hex attribute)
-
 
 MAX_DICE = 100
 
@@ -100,9 +98,11 @@ class PlaceUnit:
         nation = None if self.nation is None else v.nation(s, self.nation)
         attrs = _attrs(self.attrs)
         declared = find_kind(s.game, kind)
-        why = declared.missing(nation, attrs) if declared is not None and not ctx.recorded else None
-        if why:  # a piece the rules cannot use is refused now, never accepted to fail in a trace
-            raise CampaignError(why)
+        if declared is not None and not ctx.recorded:
+            _check_values(declared, attrs, ctx)
+            why = declared.missing(nation, attrs)
+            if why:  # a piece the rules cannot use is refused now, never accepted to fail in a trace
+                raise CampaignError(why)
         sample = v.boolean(self.sample, "sample")
         uid = v.auto_unit_id(s, name, kind) if self.id is None else v.new_unit_id(s, self.id)
         return UnitPlaced(unit=UnitData(id=uid, side=side, nation=nation, kind=kind, category=self.category,
@@ -110,6 +110,22 @@ class PlaceUnit:
 
     def conflict(self, view, fresh, ctx):
         return None
+
+
+def _check_values(kind: Kind, attrs: Mapping[str, Any], ctx: Context) -> None:
+    """Refuse the first value of ``attrs`` a player entered that ``kind`` types and that its type
+    refuses (a hex attribute must also be a hex of the map); undeclared attributes are free."""
+    why = kind.bad_value(attrs)
+    if why:
+        raise CampaignError(why)
+    for k, val in attrs.items():
+        spec = kind.specs.get(k)
+        if spec is not None and spec.type == "hex" and val is not None:
+            try:
+                v.hex_label(ctx.map, str(val))
+            except CampaignError:
+                raise CampaignError(f"{spec.label} '{val}' must be {spec.allowed()} of {ctx.map.game}"
+                                    + (f" {spec.rule}" if spec.rule else "")) from None
 
 
 def _attrs(attrs: Any) -> dict[str, Any]:
@@ -183,10 +199,13 @@ class UpdateUnit:
         attrs = {k: val for k, val in {**u.attrs, **{k: new[k] for k in new if k not in UNIT_FIELDS}}.items()
                  if val is not None}
         declared = find_kind(s.game, new.get("kind", u.kind))
-        why = (declared.missing(new.get("nation", u.nation), attrs)
-               if declared is not None and not ctx.recorded else None)
-        if why:  # the same refusal as at placement: the rules could not use the piece after it
-            raise CampaignError(why)
+        if declared is not None and not ctx.recorded:
+            # the values entered now (all of them where the kind changes) are checked as at placement
+            entered = attrs if new.get("kind", u.kind) != u.kind else {k: new[k] for k in new if k not in UNIT_FIELDS}
+            _check_values(declared, entered, ctx)
+            why = declared.missing(new.get("nation", u.nation), attrs)
+            if why:  # the same refusal as at placement: the rules could not use the piece after it
+                raise CampaignError(why)
         return UnitUpdated(unit_id=u.id, set=new, before=before)
 
     @staticmethod
@@ -218,8 +237,9 @@ class SetHex:
         hex_ = v.hex_label(ctx.map, self.label)
         if not isinstance(self.attrs, Mapping) or not self.attrs:
             raise CampaignError(f"map correction of {hex_} names nothing to set")
+        check = _hex_attribute if ctx.recorded else (lambda k, val: _declared_hex_attribute(ctx.map, k, val))
         new, before = _corrections(self.attrs, s.map_corrections.get(hex_, {}), f"hex {hex_}", "hex attribute",
-                                   _hex_attribute)
+                                   check)
         return HexCorrected(hex=hex_, set=new, before=before)
 
     def conflict(self, view, fresh, ctx):
@@ -235,6 +255,18 @@ def _hex_attribute(k: str, val: Any) -> Any:
     if k == "surface" and val not in SURFACES:
         raise CampaignError(f"surface {v.show(val)} must be one of {', '.join(SURFACES)}")
     return val
+
+
+def _declared_hex_attribute(gm: Any, k: str, val: Any) -> Any:
+    """A value a player enters for hex attribute ``k``: one the game's rules read
+    (``[hexes.attributes]``, surface, country, region, place), of its type."""
+    from ..maps.attrs import hex_attribute
+
+    val = v.scalar(val, f"hex attribute {k}")
+    try:
+        return hex_attribute(gm.game, k).coerce(val)
+    except AttrValueError as e:
+        raise CampaignError(str(e)) from None
 
 
 def _corrections(attrs: Mapping[Any, Any], cur: Mapping[str, Any], where: str, what: str,

@@ -1,12 +1,26 @@
 """What a player should hear when placing a piece the rules would take at face value: a ground
 unit on a hex the derived map calls open sea is either embarked (at sea in its ships) or placed on
-the wrong hex by a typo. A warning, not a refusal: the campaign records what the player says."""
+the wrong hex by a typo. A warning, not a refusal: the campaign records what the player says.
+And, before placing, the values a kind cannot be placed without (``needed_values``)."""
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..rules.kinds import role_of
+from ..rules.kinds import find_kind, role_of
+
+
+def needed_values(game: str, kind: str) -> str:
+    """The counter values a piece of ``kind`` is not placed without, in words: ``size: major or
+    minor [38.0]``, joined by ``; ``; empty for a kind that needs none (or that ``game`` does not
+    declare). The nation is the form's own field, so it is not listed."""
+    k = find_kind(game, kind) if isinstance(kind, str) and kind.strip() else None
+    if k is None:
+        return ""
+    need = [f"{key}: {', '.join(k.choices[key]) if key in k.choices else why}"
+            for key, why in k.requires.items() if key != "nation"]
+    need += [f"{key}: {spec.allowed()} {spec.rule}".rstrip() for key, spec in k.required.items()]
+    return "; ".join(need)
 
 
 def at_sea_warning(state, gm, kind: str, hex_label: str) -> Optional[str]:

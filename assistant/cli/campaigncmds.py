@@ -65,9 +65,12 @@ def register(sub) -> None:
          (("--name",), {}), (("--nation",), {}), (("--id",), {}),
          (("--installation",), {"action": "store_true", "help": "an installation, not a unit"}),
          (("--sample",), {"action": "store_true", "help": "its values are samples, not the counter's"}),
-         (("--attr",), {"action": "append", "default": [], "metavar": "KEY=VALUE"}))
+         (("--attr",), {"action": "append", "default": [], "metavar": "KEY=VALUE",
+                        "help": "a counter value; those the kind declares are checked against its type and rule "
+                                "(campaign kinds GAME --json)"}))
     add_command(sub, "kinds", COMMANDS["kinds"],
-         cmd_kinds, (("game",), {"type": game_name, "help": f"one of: {games}"}))
+         cmd_kinds, (("game",), {"type": game_name, "help": f"one of: {games}"}),
+         (("--kind",), {"help": "one kind: each value its rules read, what it takes and the rule"}))
     add_command(sub, "move", COMMANDS["move"], cmd_move, FILE, (("unit",),), (("hex",),))
     add_command(sub, "remove", COMMANDS["remove"], cmd_remove, FILE, (("unit",),))
     add_command(sub, "update", COMMANDS["update"], cmd_update, FILE, (("unit",),),
@@ -174,6 +177,16 @@ def cmd_kinds(args) -> None:
 
     if args.game not in list_games():
         raise CliError(f"unknown game {args.game!r} (known: {', '.join(list_games())})")
+    if args.kind is not None:
+        kind = find_kind(args.game, args.kind)
+        if kind is None:
+            raise CliError(f"{args.game} has no kind {args.kind!r} (campaign kinds {args.game} lists them)")
+        emit(args, kind.to_json(), lambda k: "\n".join(
+            [f"{k['kind']}: role {k['role']}, {k['category']} {k['rule']}"]
+            + [f"  {a:<22} " + (f"{t['allowed']} {t['rule']}" + ("  (needed)" if t.get("required") else "")
+                                if t else doc) for a, doc in k["attrs"].items()
+               for t in [k.get("types", {}).get(a)]]))
+        return
     kinds = [k.to_json() for k in load_kinds(args.game).values()]
     emit(args, kinds, lambda ks: "\n".join(
         f"{k['kind']:<32} {k['role']:<15} {k['category']:<13} {k['rule']}"

@@ -28,7 +28,7 @@ import ipywidgets as w
 from ..campaign.errors import CampaignError
 from ..campaign.orders import HELP as ORDERS_HELP
 from ..campaign.orders import OrdersError, give_orders
-from ..campaign.placing import at_sea_warning
+from ..campaign.placing import at_sea_warning, needed_values
 from ..campaign.validate import key_values
 from .controlpart import ControlPart
 from .errors import ErrorPanel
@@ -44,6 +44,7 @@ NOTES_SHOWN = 12
 LIST_CHARS = 50  # a Units list entry fits the list in its monospace font (browser-tested)
 SIDEBAR_WIDTH = "420px"
 DETAILS_HEIGHT = "250px"  # fixed: selecting a hex must not push the tabs down
+PLACE_VALUES_HINT = "key=value … e.g. strength=4"
 # Suggestions only (the campaign validates kinds): combat units and installations.
 DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "HQ",
                  "base", "airfield", "port", "supply"]
@@ -149,9 +150,9 @@ class CampaignDashboard(Page):
         self.name.add_class("ca-name")
         self.nation = w.Dropdown(description="Nation", options=[("-", "")], layout=w.Layout(width="260px"))
         self.nation.add_class("ca-nation")
-        self.place_attrs = w.Text(description="Values", placeholder="key=value … e.g. type=F",
-                                  layout=w.Layout(width="300px"))
+        self.place_attrs = w.Text(description="Values", placeholder=PLACE_VALUES_HINT, layout=w.Layout(width="300px"))
         self.place_attrs.add_class("ca-place-attrs")
+        self.kind.observe(g(self._on_kind, "choose kind"), names="value")
         self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary")
         self.place_btn.add_class("ca-place")
         self.place_btn.on_click(g(self._place, "place unit"))
@@ -308,6 +309,12 @@ class CampaignDashboard(Page):
         if not self.unit_list.value:
             raise ValueError("no unit chosen: pick one in the Units list or among the selected hex's units")
         return self.unit_list.value
+
+    def _on_kind(self, _change=None) -> None:
+        """The Values field says what the chosen kind is not placed without (a Port's size)."""
+        need = needed_values(self.campaign.game, self.kind.value)
+        self.place_attrs.placeholder = f"needs {need}" if need else PLACE_VALUES_HINT
+        self.place_attrs.tooltip = self.place_attrs.placeholder
 
     def _place(self, _b=None) -> None:
         hex_ = self._hex()

@@ -52,3 +52,24 @@ def run_as_player(args: list, **kw):
     if os.geteuid() == 0:
         kw["preexec_fn"] = _drop_file_privileges
     return subprocess.run(args, **kw)
+
+
+def saved_before_values_were_checked(c, dest: Path, unit_id: str, **attrs):
+    """A campaign as an earlier version saved it: ``c``'s events with unit ``unit_id`` placed with
+    ``attrs`` (values placement now refuses), exported and imported into ``dest`` -- what is saved
+    imports whole, never re-checked. Returns the opened campaign at ``dest``."""
+    import json
+
+    from assistant.campaign import Campaign
+
+    (src,) = c.export(dest.parent / f"{dest.stem}-export", "json")
+    doc = json.loads(src.read_text(encoding="utf-8"))
+    placed = [e for e in doc["events"] if e["type"] == "unit_placed" and e["payload"]["unit"]["id"] == unit_id]
+    assert placed, f"no placement of {unit_id} in the export"
+    placed[0]["payload"]["unit"]["attrs"].update(attrs)
+    units = doc["state"]["units"]
+    for u in (units.values() if isinstance(units, dict) else units):
+        if u["id"] == unit_id:
+            u["attrs"].update(attrs)
+    src.write_text(json.dumps(doc), encoding="utf-8")
+    return Campaign.import_json(src, dest)

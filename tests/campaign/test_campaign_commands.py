@@ -181,9 +181,9 @@ def test_corrections_override_the_derived_map(witp):
     from assistant.campaign.mapfix import corrected_hexes
 
     base = witp.map.hexes
-    witp.set_hex("E2519", surface="land", terrain="jungle", port=2)
+    witp.set_hex("E2519", surface="land", terrain="jungle", port="Major")
     out = corrected_hexes(base, witp.state)
     row = out.loc["E2519"]
-    assert (row["surface"], row["terrain"], row["port"], row["source"]) == ("land", "jungle", 2, "user")
+    assert (row["surface"], row["terrain"], row["port"], row["source"]) == ("land", "jungle", "major", "user")
     assert out.loc["E2418", "source"] == base.loc["E2418", "source"] and len(out) == len(base)
     assert base.loc["E2519", "source"] == "derived"  # the derived map itself is untouched

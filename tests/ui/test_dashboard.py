@@ -376,3 +376,49 @@ def test_place_refuses_a_piece_the_rules_cannot_use_and_takes_its_values(tmp_pat
             assert d.place_attrs.value == ""
         finally:
             p.close()
+
+
+def test_place_asks_in_words_for_a_required_value_and_refuses_a_bad_one(dash, camp):
+    """[38.0] a witp Port is major or minor: the Place form asks for the size in the game's words
+    (no command-line flag) and refuses a size the rules do not know; nothing is recorded."""
+    dash.hex_field.value = "E2418"
+    dash.side.value = "allies"
+    dash.category.value = "installation"
+    dash.kind.value = "Port"
+    before = camp.state.last_seq
+    dash.place_btn.click()
+    dash.place_attrs.value = "size=huge"
+    dash.place_btn.click()
+    assert [r.message for r in dash.errors.records] == [
+        "a Port needs its size: major or minor port (an anchorage is its own kind); the port rules read it [38.0]",
+        "Port size 'huge' must be major or minor [38.0]"]
+    assert all("--" not in r.message for r in dash.errors.records)
+    assert camp.state.last_seq == before and dash.place_attrs.value == "size=huge"  # kept to correct
+    dash.place_attrs.value = "size=major"
+    dash.place_btn.click()
+    assert camp.state.last_seq == before + 1 and dash.place_attrs.value == ""
+
+
+def test_set_refuses_a_value_its_kind_does_not_take(dash, camp):
+    """[4.3.1] "The maximum size for any airfield is Level 13": the Set form refuses Level 14 in the
+    game's words and changes nothing."""
+    rec = camp.place_unit("allies", "Airfield", "E2418", id="af", category="installation", attrs={"level": 2})
+    dash.unit_list.value = rec.body.unit.id
+    before = camp.state.last_seq
+    dash.attrs_field.value = "level=14"
+    dash.attrs_btn.click()
+    assert [r.message for r in dash.errors.records] == [
+        "Airfield level '14' must be a whole number of levels from 1 to 13 [4.3.1]"]
+    assert camp.state.last_seq == before and camp.state.units["af"].attrs["level"] == 2
+    dash.attrs_field.value = "level=13"
+    dash.attrs_btn.click()
+    assert camp.state.units["af"].attrs["level"] == 13
+
+
+def test_the_values_field_says_what_the_chosen_kind_needs(dash):
+    """Choosing a kind the rules cannot use without a value shows that value in the Values field
+    before Place is pressed: a witp Port's size [38.0]; a kind that needs none shows the example."""
+    dash.kind.value = "Port"
+    assert dash.place_attrs.placeholder == "needs size: major or minor [38.0]"
+    dash.kind.value = "infantry division"
+    assert dash.place_attrs.placeholder.startswith("key=value")

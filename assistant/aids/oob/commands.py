@@ -97,8 +97,10 @@ def _cell(val: Any) -> str:
     raise OobError(f"{_show(val)} is not a cell value")
 
 
-def parse_type(state, row: Mapping[str, Any]) -> UnitType:
-    """One unit type from one row (cells as text, or already typed); OobError names the bad value."""
+def parse_type(state, row: Mapping[str, Any], entered: bool = True) -> UnitType:
+    """One unit type from one row (cells as text, or already typed); OobError names the bad value.
+    A value ``entered`` now is also checked against what its kind declares in kinds.toml (type,
+    allowed values, the rule's bounds); a recorded one (a campaign imported) is not asked again."""
     name = _cell(row.get("unit_type")).strip()
     if not name or not name.isprintable() or len(name) > MAX_TEXT:
         raise OobError(f"unit_type {_show(name)} must be a name of 1-{MAX_TEXT} printable characters")
@@ -122,6 +124,10 @@ def parse_type(state, row: Mapping[str, Any]) -> UnitType:
             takes = ", ".join(ks.attrs) or "no counter values"
             raise OobError(f"{col} {_show(text.strip())}: kind {ks.kind!r} does not take {col!r} (it takes: {takes})")
         attrs[col] = spec.parse(text)
+    declared = find_kind(state.game, ks.kind)
+    why = declared.bad_value(attrs) if declared is not None and entered else None
+    if why:
+        raise OobError(why)
     for spec in ks.attrs.values():
         if spec.at_least and spec.name in attrs and spec.at_least in attrs and attrs[spec.name] < attrs[spec.at_least]:
             raise OobError(f"{spec.name} {attrs[spec.name]} is below {spec.at_least} {attrs[spec.at_least]} {spec.rule}")
@@ -140,6 +146,7 @@ class ImportTypes:
     where: str = field(default="line")
 
     def build(self, s, ctx: Context) -> UnitTypesImported:
+        entered = not ctx.recorded
         if not load_schema(s.game):
             raise OobError(f"{s.game} has no orders-of-battle schema (data/games/{s.game}/oob_schema.toml)")
         source = None if self.source is None else v.text(self.source, "source", max_len=200)
@@ -152,7 +159,7 @@ class ImportTypes:
             line, row = item if isinstance(item, tuple) else (i, item)
             at = f"{source + ' ' if source else ''}{self.where} {line}"
             try:
-                t = parse_type(s, row)
+                t = parse_type(s, row, entered)
             except OobError as e:
                 raise OobError(f"{at}: {e}") from None
             key = t.name.lower()

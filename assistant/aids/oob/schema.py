@@ -73,7 +73,7 @@ class AttrSpec(_Attr):
             if isinstance(val, float) and not math.isfinite(val):
                 raise OobError(f"{self.name} {_show(t)} is not a finite number")
             if (self.min is not None and val < self.min) or (self.max is not None and val > self.max):
-                raise OobError(f"{self.name} {val} is outside {_num(self.min)}..{_num(self.max)} {self.rule}".rstrip())
+                raise OobError(f"{self.name} {_num(val)} must be {self._bounds()} {self.rule}".rstrip())
             return val
         if not t.isprintable() or len(t) > MAX_TEXT:
             raise OobError(f"{self.name} {_show(t)} is not a short line of text")
@@ -85,6 +85,11 @@ class AttrSpec(_Attr):
         if self.pattern and not re.fullmatch(self.pattern, t):
             raise OobError(f"{self.name} {_show(t)} does not look like {self.doc or self.pattern}")
         return t
+
+    def _bounds(self) -> str:
+        if self.min is not None and self.max is not None:
+            return f"from {_num(self.min)} to {_num(self.max)}"
+        return f"{_num(self.min)} or more" if self.min is not None else f"{_num(self.max)} or less"
 
     def to_json(self) -> dict[str, Any]:
         d = {"name": self.name, "type": self.type, "rule": self.rule, "doc": self.doc}

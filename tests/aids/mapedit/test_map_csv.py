@@ -43,7 +43,7 @@ def test_a_dash_deletes_a_correction(guadalcanal, tmp_path):
 
 
 @pytest.mark.parametrize("text, named", [
-    ("hex,hex_b,attribute,value\nE2418,,ground_mp,3\nE2419,,ground_mp,three\n", "line 3: hex E2419: hex attribute 'ground_mp' takes a whole number, not 'three'"),
+    ("hex,hex_b,attribute,value\nE2418,,ground_mp,3\nE2419,,ground_mp,three\n", "line 3: hex E2419: hex attribute ground_mp 'three' must be a whole number, 0 or more [29.7]"),
     ("hex,ground_mp\nE2418,3\nE2418,4\n", "line 3: ground_mp of E2418 is given again (first on line 2)"),
     ("hex,ground_mp\nE2418,3\nQ77,4\n", "line 3: 'Q77'"),
     ("hex,grond_mp\nE2418,3\n", "'grond_mp'"),
@@ -98,8 +98,8 @@ def test_cli_map_import_json_and_exit_2_with_the_line(guadalcanal, tmp_path, cap
     assert file_fingerprint(guadalcanal.path) == fp
     assert main(["map", "import", path, str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == "error: bad.csv line 3: hex E2419: hex attribute 'port' takes one of major, minor, " \
-                          "anchorage, no, not 'vast'"
+    assert err.strip() == "error: bad.csv line 3: hex E2419: hex attribute port 'vast' must be major, minor, " \
+                          "anchorage or no [11.5];[29.5]"
     assert file_fingerprint(guadalcanal.path) == fp
     assert main(["map", "import", path, str(good), "--json"]) == 0
     ev = json.loads(capsys.readouterr().out)

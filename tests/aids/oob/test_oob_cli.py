@@ -62,7 +62,11 @@ def test_replace_changes_a_type_and_undo_restores_the_old_values(witp_file, writ
 
 BAD = [  # (csv, the line and value the error names)
     ("unit_type,kind,nation,normal_range\nA,Air Points,US,10\nB,Air Points,US,ten\n", "line 3: normal_range 'ten' is not a whole number"),
-    ("unit_type,kind,nation,normal_range\nA,Air Points,US,1000\n", "line 2: normal_range 1000 is outside 1..999 [4.1]"),
+    ("unit_type,kind,nation,normal_range\nA,Air Points,US,0\n", "line 2: normal_range 0 must be 1 or more [4.1]"),
+    # kinds.toml's declaration of the attribute is checked too: ap_type is a role code [4.2.1] or block [37.1]
+    ("unit_type,kind,nation,ap_type\nA,Air Points,US,Q\n",
+     "line 2: Air Points ap_type 'Q' must be B, C, D, F, HF, FB, R, T, FTR or BMR [4.2.1];[37.1]"),
+    ("unit_type,kind,nation,block\nA,Air Points,US,B\n", "line 2: block 'B' does not look like air block"),
     ("unit_type,kind,nation\nA,Airplane,US\n", "line 2: kind 'Airplane' is not a unit kind of witp"),
     ("unit_type,kind,nation\nA,Air Points,Freedonia\n", "line 2: nation 'Freedonia' is not a nation of witp"),
     ("unit_type,kind,nation,steps\nA,Air Points,US,2\n", "line 2: steps '2': kind 'Air Points' does not take 'steps'"),
@@ -89,6 +93,15 @@ def test_a_bad_row_exits_2_naming_its_line_and_changes_nothing(witp_file, write,
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error: ") and named in err, err
     assert (file_fingerprint(witp_file), _types(witp_file)) == before  # nothing half-imported
+
+
+def test_6_3_3_a_b29_range_of_133_mp_imports(witp_file, write, capsys):
+    """[6.3.3] the B-29 raid from Tinian against Tokyo is "133 MP's, at extended range": no cap on an
+    air range refuses it."""
+    text = "unit_type,kind,nation,normal_range,extended_range,ap_type\nB-29,Air Points,US,70,133,B\n"
+    code, _, err = run(capsys, "oob", "import", witp_file, write("b29.csv", text))
+    assert code == 0 and err == ""
+    assert _types(witp_file)[0]["B-29"].attrs == {"normal_range": 70, "extended_range": 133, "ap_type": "B"}
 
 
 def test_a_file_that_is_not_utf8_or_missing(witp_file, tmp_path, capsys):
@@ -192,9 +205,9 @@ def test_a_tampered_export_is_refused_by_the_import_check(witp_file, tmp_path):
         (exported,) = c.export(tmp_path / "out")
     doc = json.loads(exported.read_text())
     (ev,) = [e for e in doc["events"] if e["type"] == "unit_types_imported"]
-    ev["payload"]["after"][0]["attrs"]["normal_range"] = 5000
+    ev["payload"]["after"][0]["attrs"]["normal_range"] = 0
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(doc))
-    with pytest.raises(CampaignFileError, match="normal_range 5000 is outside 1..999"):
+    with pytest.raises(CampaignFileError, match="normal_range 0 must be 1 or more"):
         Campaign.import_json(bad, tmp_path / "z.campaign")
     assert not (tmp_path / "z.campaign").exists()

@@ -85,14 +85,26 @@ def test_apto_air_unit_counter_values():
     ("1.5", "normal_range '1.5' is not a whole number"),
     ("1_0", "normal_range '1_0' is not a whole number"),
     ("\u0663", "normal_range '\u0663' is not a whole number"),  # an Arabic-Indic digit: int() would take it
-    ("0", "normal_range 0 is outside 1..999"),
-    ("1000", "normal_range 1000 is outside 1..999"),
+    ("0", "normal_range 0 must be 1 or more [4.1]"),
 ])
 def test_int_cells_are_checked(raw, message):
     spec = kind_schema("witp", "Air Points").attrs["normal_range"]
     with pytest.raises(OobError) as e:
         spec.parse(raw)
     assert str(e.value).startswith(message)
+
+
+def test_6_3_3_no_rule_caps_an_air_range_so_the_b29s_133_mp_is_taken():
+    """[6.3.3] "the US player launches a B-29 strategic bombing raid from Tinian against Tokyo
+    (133 MP's, at "extended range.")": an air range has a lower bound alone, in the order of battle
+    and in kinds.toml alike."""
+    from assistant.rules.kinds import find_kind
+
+    for attr in ("normal_range", "extended_range", "transfer_range"):
+        assert kind_schema("witp", "Air Points").attrs[attr].parse("133") == 133
+        assert kind_schema("witp", "Air Points").attrs[attr].max is None
+        spec = find_kind("witp", "Air Points").specs[attr]
+        assert spec.coerce("133") == 133 and spec.high is None and spec.unit == "MP"
 
 
 def test_bool_and_choice_cells():

@@ -58,3 +58,22 @@ def test_place_a_type_on_the_clicked_hex(witp_file, tmp_path):
         assert (u.side, u.kind, u.hex, u.attrs["sea_radius"], u.attrs["hq_type"]) == ("allies", "HQ", "E2418", 12, "fleet")
         v.place_hex.value = "nowhere"
         assert v.place() is None and "nowhere" in v.place_status.value
+
+
+def test_grid_refuses_a_value_its_kind_does_not_take_and_takes_the_b29s_range(witp_file, tmp_path):
+    """The grid checks a cell against the kind's declaration too: an AP role code is one of [4.2.1]'s
+    (or a block of [37.1]); a range has no cap, so a B-29's 133 MP [6.3.3] is taken."""
+    with _open(witp_file) as c:
+        v = OobWidget(c, log_path=tmp_path / "log")
+        v.kind.value = "Air Points"
+        r = v.add_row()
+        r.name.value, r.nation.value = "B-29", "us"
+        r.cells["normal_range"].value, r.cells["extended_range"].value = "70", "133"
+        r.cells["ap_type"].value = "Q"
+        seq = c.state.last_seq
+        assert v.save() is None and c.state.last_seq == seq
+        assert ("row 1: Air Points ap_type &#x27;Q&#x27; must be B, C, D, F, HF, FB, R, T, FTR or BMR "
+                "[4.2.1];[37.1]") in r.note.value
+        r.cells["ap_type"].value = "B"
+        assert v.save() == seq + 1
+        assert unit_types(c.state)["B-29"].attrs == {"normal_range": 70, "extended_range": 133, "ap_type": "B"}

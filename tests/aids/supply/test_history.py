@@ -3,7 +3,7 @@ each turn played, from the event log, and ``counts_frame`` counts them per turn 
 
 The game's rules are replaced by a tiny stand-in whose answer can be counted by hand (a unit is
 linked when an HQ of its side is within 3 hexes, entering neither an enemy-held hex nor a hex the
-players marked ``fake_block``), so these tests check the history plumbing — which state, which
+players marked ``rail_cut``, a witp hex attribute the stand-in reads as a block), so these tests check the history plumbing — which state, which
 graph, which what-if — independently of the witp rules (tested under tests/rules/witp)."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class CountingRules:
         self.graphs.append(world.graph)
         net = world.net
         hqs = [p for p in world.of_side(side) if p.kind == "HQ"]
-        enter = ~net.truthy("fake_block")
+        enter = ~net.truthy("rail_cut")
         enter[net.nodes(p.hex for p in world.of_enemy(side))] = False
         res = net.search([net.index[p.hex] for p in hqs], enter=enter, limit=LIMIT)
         by_hex = {p.hex: p for p in hqs}
@@ -83,7 +83,7 @@ def played(tmp_path, rules):
     c.place_unit("allies", "infantry division", HQ, id="u3")
     c.advance()
     c.move_unit("u1", NEAR)
-    c.set_hex(NEAR, fake_block="yes")
+    c.set_hex(NEAR, rail_cut="yes")
     yield c
     c.close()
 
@@ -143,7 +143,7 @@ def test_each_turn_is_traced_on_its_own_maps_corrections_and_graphs_are_reused(p
     assert rules.graphs[0] is rules.graphs[1] is rules.graphs[2] is rules.graphs[3]
     assert rules.graphs[4] is rules.graphs[5] and rules.graphs[4] is not rules.graphs[0]
     assert len(built) == 2
-    assert "fake_block" not in rules.graphs[0].nodes[NEAR] and rules.graphs[4].nodes[NEAR]["fake_block"] == "yes"
+    assert "rail_cut" not in rules.graphs[0].nodes[NEAR] and rules.graphs[4].nodes[NEAR]["rail_cut"] is True
     assert rules.graphs[4] is played.graph()  # the current version is the campaign's own graph
 
 

@@ -20,6 +20,7 @@ from assistant.aids.supply import widget as W
 from assistant.campaign import Campaign
 from assistant.rules.supply import Reason, Trace
 from assistant.ui.kit import attach
+from campaignkit import saved_before_values_were_checked
 
 LIMIT = 60  # the stand-in rules' limit, in hexes
 SOURCES = {"allies": "us-sw-pacific-hq", "japan": "6th-base-force"}
@@ -415,8 +416,11 @@ def test_a_bad_counter_value_met_in_the_working_is_one_line_on_the_page(tmp_path
     MSU's load then): a bad load is still one line on the page -- for the traced unit and the side
     report -- never an error in the dashboard's log."""
     monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(home))
-    with Campaign.create(tmp_path / "w.campaign", game="witp", scenario="guadalcanal-1942") as c:
-        c.place_unit("allies", "MSU", "E2418", id="msu-x", attrs={"load": "abc", "mitigates": "E2418"})
+    with Campaign.create(tmp_path / "n.campaign", game="witp", scenario="guadalcanal-1942") as new:
+        new.place_unit("allies", "MSU", "E2418", id="msu-x", attrs={"load": 3, "mitigates": "E2418"})
+        # a value saved before placement checked it (placement now refuses it)
+        old = saved_before_values_were_checked(new, tmp_path / "w.campaign", "msu-x", load="abc")
+    with old as c:
         page = attach(W.SupplyWidget, c, log_path=tmp_path / "d.log")
         try:
             view = page.view

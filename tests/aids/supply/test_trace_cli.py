@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from assistant.campaign import Campaign
 from assistant.cli import main
-from campaignkit import file_fingerprint
+from campaignkit import file_fingerprint, saved_before_values_were_checked
 
 ITEM_KEYS = {"unit", "hex", "supplied", "status", "path", "source", "length", "limit", "reasons"}
 
@@ -115,9 +116,13 @@ def test_bad_input_is_one_line(demo, capsys, argv, named):
 ])
 def test_a_bad_counter_value_met_in_the_working_is_one_line(demo, capsys, argv):
     """The MSU's load is read for [32.4.1] when the base figures are worked out (after the status,
-    which a side-wide trace gives first): the bad value still gives one line naming it, exit 2."""
+    which a side-wide trace gives first): a bad value saved before placement checked it still gives
+    one line naming it, exit 2."""
     run(capsys, "place", demo, "--side", "allies", "--kind", "MSU", "--hex", "E2418", "--id", "msu-x",
-        "--attr", "load=abc", "--attr", "mitigates=E2418")
+        "--attr", "load=3", "--attr", "mitigates=E2418")
+    with Campaign.open(demo) as c, saved_before_values_were_checked(c, Path(demo).with_name("old.campaign"),
+                                                                      "msu-x", load="abc") as old:
+        demo = str(old.path)
     before = file_fingerprint(Path(demo))
     code, out, err = run(capsys, "trace", demo, *argv)
     assert code == 2 and err == "error: msu-x: load 'abc' is not a number >= 0\n"
