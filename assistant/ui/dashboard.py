@@ -71,6 +71,7 @@ STYLE = """<style>
 .ca-orders-refused { background: #fdecea; border: 1px solid #c62828; padding: 3px 6px; }
 .ca-orders-refused ul { margin: 2px 0; padding-left: 18px; }
 .ca-orders-done { background: #e8f5e9; border: 1px solid #2e7d32; padding: 3px 6px; }
+.ca-tabs > .lm-TabBar .lm-TabBar-tab { flex: 0 1 auto !important; min-width: 0 !important; padding: 0 8px; }
 </style>"""
 
 

@@ -38,7 +38,7 @@ def test_orders_typed_into_the_box_move_the_units_and_one_undo_takes_them_back(s
         page.fill(".ca-orders-text textarea", ORDERS + "move kido-butai Atlantis\n")
         page.click(".ca-orders-apply")
         wait_text(page, ".ca-orders-result", "Nothing recorded")
-        assert "line 5: Atlantis is neither a hex label nor a place" in page.inner_text(".ca-orders-result")
+        assert "line 5: “Atlantis” is neither a hex nor a place" in page.inner_text(".ca-orders-result")
         shot(page, "orders-01-bad-line")
 
         # Corrected and applied: every unit moves, the box clears, the list shows the new hexes.
