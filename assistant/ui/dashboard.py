@@ -39,7 +39,8 @@ HISTORY_SHOWN = 15
 NOTES_SHOWN = 12
 LIST_CHARS = 50  # a Units list entry fits the list in its monospace font (browser-tested)
 SIDEBAR_WIDTH = "420px"
-DETAILS_HEIGHT = "250px"  # fixed: selecting a hex must not push the tabs down
+DETAILS_HEIGHT = "170px"  # fixed: selecting a hex must not push the tabs down (low enough for 768 px screens)
+FULL = "calc(100% - 4px)"  # as wide as the tab, the widgets' margin inside it
 # Suggestions only (the campaign validates kinds): combat units and installations.
 DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "HQ",
                  "base", "airfield", "port", "supply"]
@@ -154,7 +155,7 @@ class CampaignDashboard(Page):
         self.place_btn.on_click(g(self._place, "place unit"))
 
         # The units; the chosen one (what Move, Remove and Set act on) is named above the buttons.
-        self.unit_list = w.Select(options=[], rows=8, layout=w.Layout(width="100%"))
+        self.unit_list = w.Select(options=[], rows=6, layout=w.Layout(width=FULL))
         self.unit_list.add_class("ca-unit-list")
         self.unit_list.observe(g(self._on_unit_chosen, "choose unit"), names="value")
         self.chosen = w.HTML()
@@ -183,16 +184,19 @@ class CampaignDashboard(Page):
                                   tooltip="Set the chosen unit's attributes, e.g. tq=8 (key= deletes one)")
         self.attrs_btn.add_class("ca-set-attrs")
         self.attrs_btn.on_click(g(self._set_attrs, "set unit attributes"))
+        # The Hex field first (Move and Place both act on it), then the units and what acts on the
+        # chosen one, in view on a 1366x768 screen; the Place form below them.
         units_box = w.VBox([
-            w.HTML("<b>Place a unit or installation</b>"), self.category, self.hex_field, self.hex_hint,
-            self.side, self.kind, self.name, self.nation, self.place_attrs, self.place_btn,
+            self.hex_field, self.hex_hint,
             w.HTML("<b>Units</b> <span style='color:#666'>(choose one to find it)</span>"),
             self.unit_list, self.chosen, w.HBox([self.move_btn, self.remove_btn]), self.confirm_box,
-            w.HBox([self.attrs_field, self.attrs_btn])])
+            w.HBox([self.attrs_field, self.attrs_btn]),
+            w.HTML("<b>Place a unit or installation</b>"), self.category,
+            self.side, self.kind, self.name, self.nation, self.place_attrs, self.place_btn])
 
         self.notes = w.HTML()
         self.notes.add_class("ca-notes")
-        self.note_text = w.Textarea(placeholder="A note for the journal", layout=w.Layout(width="100%", height="60px"))
+        self.note_text = w.Textarea(placeholder="A note for the journal", layout=w.Layout(width=FULL, height="60px"))
         self.note_text.add_class("ca-note-text")
         self.note_btn = w.Button(description="Add note", icon="pencil")
         self.note_btn.add_class("ca-add-note")

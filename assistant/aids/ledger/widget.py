@@ -151,6 +151,8 @@ class LedgerWidget(Page):
     SAMPLES = True
     SAMPLE_NOTE = "the rulebook text does not give these values; enter your own."  # units and entries alike
     READ_ONLY = ": the ledger can be read and exported, not written."
+    FIELDS = {"to-side": "To side", "to-account": "To acct", "amount": "Amount", "item": "Item",
+              "account": "Account", "note": "Note"}
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
         super().__init__(campaign, errors, log_path=log_path)

@@ -133,6 +133,8 @@ class SupplyWidget(Page):
         self.refresh()
 
     # ----- layout --------------------------------------------------------------------------
+    FIELDS = {"without": "Without", "with-enemy": "What-if enemy unit"}
+
     def _build(self) -> None:
         self.side_chooser("400px")
         self.unit = self.part(w.Dropdown(description="Unit", options=[("-", NONE)], layout=w.Layout(width="400px")),

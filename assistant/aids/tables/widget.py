@@ -52,7 +52,8 @@ class TableEditor(Page):
         self.picker = w.Dropdown(options=list(self.schemas), description="table")
         self.info = w.HTML()
         self.status = w.HTML()
-        self.csv = w.Textarea(placeholder="paste CSV here (header first)", layout=w.Layout(width="100%", height="160px"))
+        self.csv = w.Textarea(placeholder="paste CSV here (header first)",
+                              layout=w.Layout(width="calc(100% - 4px)", height="160px"))
         self.upload = w.FileUpload(accept=".csv", multiple=False, description="CSV file")
         self.grid = w.GridBox(layout=w.Layout(grid_gap="2px"))
         self.cells: list[list[w.Text]] = []

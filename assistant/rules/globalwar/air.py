@@ -38,6 +38,8 @@ from .zoc import NEUTRAL_SIDE
 
 BOMBING, TRANSFER = "bombing", "transfer"
 MISSIONS = (BOMBING, TRANSFER)
+MISSION_NAMES = {BOMBING: "Combat mission: LRBs attack an Industrial Hex [17.3]",
+                 TRANSFER: "Transfer mission: a new base hex [17.1.7.C]"}
 TRANSFER_MULTIPLE = 3  # [17.1.7.C] "its one-way MA is three times its combat range or radius"
 MAX_AD_PER_HEX = 10    # [17.2.2]
 AIR_PHASES = {"axis": ("A1", "A2"), "allies": ("A3", "A4")}  # [4.2.3]
@@ -143,6 +145,7 @@ class GlobalWarAir:
 
     game = "globalwar"
     missions = MISSIONS
+    mission_names = MISSION_NAMES  # each mission as the rules name it, with its rule (no night: 17.0 names none)
 
     # ----- reach -------------------------------------------------------------------------------
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),

@@ -1,0 +1,275 @@
+"""Pages speak the game, not the code: whatever a page shows -- its refusals, the rules' findings
+and questions, the error panel, its labels and choices -- holds no CLI flag (``--to-side``), no
+Python ``None``, dict or list repr, no traceback, no exception class and no source path.
+
+The pages are driven headless (no kernel, no browser) over every game: the demo (witp's
+Guadalcanal scenario) and a new campaign of witp, apto and globalwar, where every kind of the game
+is placed for every side (placements the rules refuse are refusals to read too). Each page is put
+through a corpus of bad and ordinary input (every strike mission against every occupied hex, dice
+that are not dice, every ledger kind and priced item, bad amounts and turns, bad hexes, bad
+values); every text the page shows after each step is collected and scanned.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+import ipywidgets as w
+import pytest
+
+from assistant.campaign import Campaign
+from assistant.rules.kinds import load_kinds
+from assistant.ui.errors import page_words
+from assistant.ui.kit import attach
+
+pytestmark = pytest.mark.timeout(900)
+
+# What a page must never show, each with what it is.
+CODE = {
+    "a CLI flag": re.compile(r"(?<![\w-])--[a-z]"),
+    "Python None": re.compile(r"\bNone\b"),
+    "a dict repr": re.compile(r"\{\s*['\"]?\w+['\"]?\s*:|\{\s*\}"),
+    "a list or tuple repr": re.compile(r"[\[(]\s*'[^']*'\s*,"),
+    "a traceback": re.compile(r"Traceback|File \"", re.I),
+    "an exception class": re.compile(r"\b(?:Key|Value|Type|Attribute|Index|Lookup|Runtime|Campaign|Hex)Error\b"),
+    "a source path": re.compile(r"\.py\b|assistant/"),
+    "an object repr": re.compile(r"<[\w.]+ object at 0x"),
+}
+TAGS = re.compile(r"<style>.*?</style>|<[^>]+>", re.S)
+
+
+def code_in(text: str) -> list[str]:
+    """What of the code ``text`` shows (empty: it speaks the game)."""
+    return [what for what, pat in CODE.items() if pat.search(text)]
+
+
+def test_the_scan_finds_the_code_it_looks_for():
+    """The scan itself can fail: each pattern catches what it names, and game words pass."""
+    for text in ("a transfer needs --to-side or --to-account", "type None must be F, FB, N, B or ATP",
+                 "bad {'a': 1}", "one of ('x', 'y')", "Traceback (most recent call last)",
+                 "KeyError: 'x'", "see assistant/rules/control.py", "<foo.Bar object at 0x7f>"):
+        assert code_in(text), text
+    for text in ("G/T 4/8/42 -- 2-5 column [2.8]", "Strike 3 on E2418 recorded (#12); dice 4 6",
+                 "mission 'sweep' needs altitude High", "enter Extended range (Low) [5.2.3]"):
+        assert code_in(text) == [], text
+
+
+def test_a_page_says_a_cli_flag_as_its_field():
+    """A message shared with the CLI names the page's field where the CLI names its flag."""
+    assert page_words("a transfer needs --to-side or --to-account", {"to-side": "To side"}) == \
+        "a transfer needs To side or to account"
+    assert page_words("see --without 'x'", {}) == "see without 'x'"
+    assert page_words("G/T 4/8/42 -- 2-5", {}) == "G/T 4/8/42 -- 2-5"
+
+
+# ----- the pages, driven -------------------------------------------------------------------------
+@dataclass
+class Seen:
+    """Every text the pages showed, with where it was seen."""
+
+    texts: dict[str, str] = field(default_factory=dict)  # text -> where
+
+    def add(self, text, where: str) -> None:
+        text = html.unescape(TAGS.sub(" ", str(text))).strip()
+        if text and text not in self.texts:
+            self.texts[text] = where
+
+    def page(self, page, where: str) -> None:
+        self.tree(page.view.widget, where)
+        for r in page.errors.records:
+            self.add(r.message, f"{where} (error panel)")
+
+    def tree(self, x, where: str) -> None:
+        if isinstance(x, (w.HTML, w.HTMLMath, w.Label)):
+            self.add(x.value, where)
+        if isinstance(x, w.DOMWidget):
+            for name in ("description", "placeholder", "tooltip"):
+                self.add(getattr(x, name, "") or "", where)
+        if isinstance(x, (w.Dropdown, w.Select, w.SelectMultiple, w.ToggleButtons, w.Combobox, w.RadioButtons)):
+            labels = getattr(x, "_options_labels", None) or getattr(x, "options", ())
+            for o in labels:
+                self.add(o, f"{where} (choice)")
+        for child in getattr(x, "children", ()) or ():
+            self.tree(child, where)
+
+    def code(self, ids: tuple[str, ...] = ()) -> list[str]:
+        """What of the code the texts show; ``ids``: raw ids (a mission's ``cover_cap``) that a
+        page names by the rule's name."""
+        raw = re.compile(r"\b(?:" + "|".join(map(re.escape, ids)) + r")\b") if ids else None
+        return [f"{where}: {what}: {text[:300]}" for text, where in self.texts.items()
+                for what in code_in(text) + (["a raw id"] if raw is not None and raw.search(text) else [])]
+
+
+def try_(fn, *args, **kw):
+    try:
+        return fn(*args, **kw)
+    except Exception:  # noqa: BLE001 - a page's callbacks go through its error panel; here we only read
+        return None
+
+
+def campaign_of(tmp_path, game: str, scenario, seen: Seen) -> Campaign:
+    c = Campaign.create(tmp_path / f"{game}-{scenario or 'new'}.campaign", game=game, scenario=scenario)
+    if scenario is None:
+        gm = c.map
+        land = list(dict.fromkeys(gm.gazetteer["hex"]))[:6]  # named places: land, ports, bases
+        for i, side in enumerate(s.id for s in c.state.sides):
+            for j, kind in enumerate(load_kinds(game).values()):
+                try:
+                    c.place_unit(side, kind.kind, land[(i * 3 + j) % len(land)], category=kind.category)
+                except Exception as e:  # noqa: BLE001 - a refusal is a text the page would show
+                    seen.add(page_words(str(e)), f"{game}: place {kind.kind}")
+    return c
+
+
+def drive_strike(c, seen: Seen, where: str) -> None:
+    from assistant.aids.strike.widget import StrikeWidget
+
+    p = attach(StrikeWidget, c, interval=60)
+    v = p.view
+    seen.page(p, where)
+    targets = sorted({u.hex for u in c.state.units.values()})[:8] + ["Z9999", "nowhere"]
+    for side in [s for _, s in v.side.options]:
+        v.side.value = side
+        for mission in [m for _, m in v.mission.options]:
+            v.mission.value = mission
+            for t in targets:
+                v.choose_target(t)
+                seen.page(p, f"{where} strike {mission} at {t}")
+                if v.target is None:
+                    continue
+                v.assess()
+                seen.page(p, f"{where} strike assess {mission} at {t}")
+                for dice in ("x", "", "1,2"):
+                    v.resolve(dice)
+                    seen.page(p, f"{where} strike resolve {dice!r} {mission} at {t}")
+        for opts, back in (("foo", ""), ("apat_percent=abc", "Z9999"), ("a=b, c", "nowhere")):
+            v.options.value, v.return_base.value = opts, back
+            v.assess()
+            seen.page(p, f"{where} strike options {opts!r} return {back!r}")
+        v.options.value = v.return_base.value = ""
+        for h in targets:
+            try_(v.show_base_range, h)
+            seen.page(p, f"{where} strike range {h}")
+    p.close()
+
+
+def drive_ledger(c, seen: Seen, where: str) -> None:
+    from assistant.aids.ledger.widget import LedgerWidget
+
+    p = attach(LedgerWidget, c, interval=60)
+    v = p.view
+    seen.page(p, where)
+    for side in [s for _, s in v.side.options]:
+        v.side.value = side
+        for kind in list(v.kind.options):
+            v.kind.value = kind
+            for item in [o for o in v.item.options][:12] + ["no such item"]:
+                v.item.value = item
+                v.check()
+                seen.page(p, f"{where} ledger check {kind} {item}")
+            for amount, arrives, to_acct in (("abc", "", ""), ("-5", "never", "nowhere"), ("", "", ""),
+                                             ("3", "", "")):
+                v.item.value, v.amount.value, v.arrives.value, v.to_account.value = "", amount, arrives, to_acct
+                v.check()
+                seen.page(p, f"{where} ledger check {kind} {amount!r} {arrives!r}")
+                v.record()
+                seen.page(p, f"{where} ledger record {kind} {amount!r} {arrives!r}")
+        v.close_turn()
+        seen.page(p, f"{where} ledger close turn")
+    p.close()
+
+
+def drive_supply(c, seen: Seen, where: str) -> None:
+    from assistant.aids.supply.widget import SupplyWidget
+
+    p = attach(SupplyWidget, c, interval=60)
+    v = p.view
+    seen.page(p, where)
+    for uid in list(c.state.units)[:20]:
+        try_(v.choose_unit, uid)
+        seen.page(p, f"{where} supply unit {uid}")
+    for h in sorted({u.hex for u in c.state.units.values()})[:6] + ["Z9999"]:
+        try_(v.trace_at, h)
+        seen.page(p, f"{where} supply trace {h}")
+        try_(v.toggle_enemy, h, "nobody")
+        seen.page(p, f"{where} supply enemy at {h}")
+    try_(v.leave_out, "no-such-unit")
+    seen.page(p, f"{where} supply leave out")
+    p.close()
+
+
+def drive_dashboard(c, seen: Seen, where: str) -> None:
+    from assistant.ui.dashboard import CampaignDashboard
+
+    p = attach(CampaignDashboard, c, interval=60)
+    v = p.view
+    seen.page(p, where)
+    for hex_, kind, values in (("Z9999", "infantry", ""), ("", "", ""), (None, "no such kind", "x"),
+                               (None, "infantry", "a=b c"), (None, "", "=1")):
+        if hex_ is not None:
+            v.hex_field.value = hex_
+        v.kind.value, v.place_attrs.value = kind, values
+        v.place_btn.click()
+        seen.page(p, f"{where} place {hex_!r} {kind!r} {values!r}")
+    v.attrs_field.value = "=5"
+    v.attrs_btn.click()
+    v.move_btn.click()
+    seen.page(p, f"{where} move/set with no unit")
+    if c.state.units:
+        v.unit_list.value = v.unit_list.options[0][1] if isinstance(v.unit_list.options[0], tuple) else v.unit_list.options[0]
+        for attrs in ("=5", "type=", "range=abc", "x"):
+            v.attrs_field.value = attrs
+            v.attrs_btn.click()
+            seen.page(p, f"{where} set {attrs!r}")
+        v.hex_field.value = "nowhere at all"
+        v.move_btn.click()
+        seen.page(p, f"{where} move to nowhere")
+    p.close()
+
+
+def drive_mapedit(c, seen: Seen, where: str) -> None:
+    from assistant.aids.mapedit.widget import MapEditor
+
+    p = attach(MapEditor, c, interval=60)
+    v = p.view
+    seen.page(p, where)
+    try_(v.import_text, "hex,terrain\nZ9999,swamp\n,\nE2418,nonsense\n")
+    seen.page(p, f"{where} map import")
+    try_(v.import_text, "not a csv at all")
+    seen.page(p, f"{where} map import junk")
+    p.close()
+
+
+GAMES = [("witp", "guadalcanal-1942"), ("witp", None), ("apto", None), ("globalwar", None)]
+DRIVERS = {"strike": drive_strike, "ledger": drive_ledger, "supply": drive_supply,
+           "campaign": drive_dashboard, "map editor": drive_mapedit}
+
+
+@pytest.mark.parametrize("game,scenario", GAMES, ids=[f"{g}-{s or 'new'}" for g, s in GAMES])
+def test_no_page_shows_code(tmp_path, game, scenario):
+    seen = Seen()
+    c = campaign_of(tmp_path, game, scenario, seen)
+    try:
+        for name, drive in DRIVERS.items():
+            drive(c, seen, f"{game} {name}")
+    finally:
+        c.close()
+    assert len(seen.texts) > 50  # the corpus reached the pages' refusals and the rules' findings
+    from assistant.aids.strike.engine import air_rules
+
+    problems = seen.code(tuple(m for m in air_rules(game).missions if "_" in m))
+    assert problems == [], f"{len(problems)} text(s) show code:\n" + "\n".join(problems)
+
+
+def test_strike_missions_are_named_as_the_rules_name_them():
+    """The Mission choice shows the rule's name of each mission with its rule, never the raw id."""
+    from assistant.aids.strike.engine import air_rules
+
+    for game in ("witp", "apto", "globalwar"):
+        rules = air_rules(game)
+        names = rules.mission_names
+        assert set(names) == set(rules.missions), game
+        for mid, name in names.items():
+            assert "_" not in name and re.search(r"\[[\d.]+[A-Z]?\]", name), (game, mid, name)
