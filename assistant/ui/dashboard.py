@@ -39,7 +39,7 @@ HISTORY_SHOWN = 15
 NOTES_SHOWN = 12
 LIST_CHARS = 50  # a Units list entry fits the list in its monospace font (browser-tested)
 SIDEBAR_WIDTH = "420px"
-DETAILS_HEIGHT = "170px"  # fixed: selecting a hex must not push the tabs down (low enough for 768 px screens)
+DETAILS_HEIGHT = "160px"  # fixed: selecting a hex must not push the tabs down (low enough for 768 px screens)
 FULL = "calc(100% - 4px)"  # as wide as the tab, the widgets' margin inside it
 # Suggestions only (the campaign validates kinds): combat units and installations.
 DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "HQ",
@@ -148,9 +148,10 @@ class CampaignDashboard(Page):
         self.nation = w.Dropdown(description="Nation", options=[("-", "")], layout=w.Layout(width="260px"))
         self.nation.add_class("ca-nation")
         self.place_attrs = w.Text(description="Values", placeholder="key=value … e.g. type=F",
-                                  layout=w.Layout(width="300px"))
+                                  layout=w.Layout(width="250px"))
         self.place_attrs.add_class("ca-place-attrs")
-        self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary")
+        self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary",
+                                  layout=w.Layout(width="auto", flex="0 0 auto"))
         self.place_btn.add_class("ca-place")
         self.place_btn.on_click(g(self._place, "place unit"))
 
@@ -191,8 +192,9 @@ class CampaignDashboard(Page):
             w.HTML("<b>Units</b> <span style='color:#666'>(choose one to find it)</span>"),
             self.unit_list, self.chosen, w.HBox([self.move_btn, self.remove_btn]), self.confirm_box,
             w.HBox([self.attrs_field, self.attrs_btn]),
-            w.HTML("<b>Place a unit or installation</b>"), self.category,
-            self.side, self.kind, self.name, self.nation, self.place_attrs, self.place_btn])
+            w.HBox([w.HTML("<b>Place</b>", layout=w.Layout(width="60px")), self.category],
+                   layout=w.Layout(align_items="center")),
+            self.side, self.kind, self.name, self.nation, w.HBox([self.place_attrs, self.place_btn])])
 
         self.notes = w.HTML()
         self.notes.add_class("ca-notes")

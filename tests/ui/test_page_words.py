@@ -114,12 +114,20 @@ def campaign_of(tmp_path, game: str, scenario, seen: Seen) -> Campaign:
     if scenario is None:
         gm = c.map
         land = list(dict.fromkeys(gm.gazetteer["hex"]))[:6]  # named places: land, ports, bases
-        for i, side in enumerate(s.id for s in c.state.sides):
+        for i, side in enumerate(c.state.sides):
             for j, kind in enumerate(load_kinds(game).values()):
-                try:
-                    c.place_unit(side, kind.kind, land[(i * 3 + j) % len(land)], category=kind.category)
+                at = land[(i * 3 + j) % len(land)]
+                try:  # bare: a kind that asks for values is refused, naming them
+                    c.place_unit(side.id, kind.kind, at, category=kind.category)
+                    continue
                 except Exception as e:  # noqa: BLE001 - a refusal is a text the page would show
                     seen.add(page_words(str(e)), f"{game}: place {kind.kind}")
+                values = {k: (kind.choices.get(k) or ("2",))[0] for k in kind.requires if k != "nation"}
+                nation = side.nations[0].id if "nation" in kind.requires and side.nations else None
+                try:  # with what it asks for: the rules have a piece to read
+                    c.place_unit(side.id, kind.kind, at, nation=nation, category=kind.category, attrs=values)
+                except Exception as e:  # noqa: BLE001
+                    seen.add(page_words(str(e)), f"{game}: place {kind.kind} {values}")
     return c
 
 
@@ -171,7 +179,9 @@ def drive_ledger(c, seen: Seen, where: str) -> None:
                 seen.page(p, f"{where} ledger check {kind} {item}")
             for amount, arrives, to_acct in (("abc", "", ""), ("-5", "never", "nowhere"), ("", "", ""),
                                              ("3", "", "")):
-                v.item.value, v.amount.value, v.arrives.value, v.to_account.value = "", amount, arrives, to_acct
+                v.item.value = ""
+                v.kind.value = kind  # a priced item chose its own kind
+                v.amount.value, v.arrives.value, v.to_account.value = amount, arrives, to_acct
                 v.check()
                 seen.page(p, f"{where} ledger check {kind} {amount!r} {arrives!r}")
                 v.record()
@@ -242,9 +252,44 @@ def drive_mapedit(c, seen: Seen, where: str) -> None:
     p.close()
 
 
+def drive_tables(c, seen: Seen, where: str) -> None:
+    from assistant.aids.tables.widget import TableEditor
+
+    p = attach(TableEditor, c, interval=60)
+    v = p.view
+    for name in list(v.picker.options):
+        v.picker.value = name
+        try_(v.load)
+        seen.page(p, f"{where} table {name}")
+        for row in (["x"] * len(v.header), [""] * len(v.header)):
+            v._fill(v.header, [row])
+            try_(v.save_table)
+            seen.page(p, f"{where} table {name} row {row[:2]}")
+        v.csv.value = "not,a\ntable"
+        try_(v._csv_to_grid)
+        seen.page(p, f"{where} table {name} csv")
+    p.close()
+
+
+def drive_oob(c, seen: Seen, where: str) -> None:
+    from assistant.aids.oob.widget import OobWidget
+
+    p = attach(OobWidget, c, interval=60)
+    v = p.view
+    for kind in list(v.kind.options):
+        v.kind.value = kind
+        try_(v.add_row)
+        try_(v.save)
+        seen.page(p, f"{where} oob {kind}")
+    v.place_hex.value = "Z9999"
+    try_(v.place)
+    seen.page(p, f"{where} oob place")
+    p.close()
+
+
 GAMES = [("witp", "guadalcanal-1942"), ("witp", None), ("apto", None), ("globalwar", None)]
 DRIVERS = {"strike": drive_strike, "ledger": drive_ledger, "supply": drive_supply,
-           "campaign": drive_dashboard, "map editor": drive_mapedit}
+           "campaign": drive_dashboard, "map editor": drive_mapedit, "tables": drive_tables, "oob": drive_oob}
 
 
 @pytest.mark.parametrize("game,scenario", GAMES, ids=[f"{g}-{s or 'new'}" for g, s in GAMES])

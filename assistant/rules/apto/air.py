@@ -45,7 +45,9 @@ FIGHTER_TYPES = ("F", "FB", "N")
 
 
 def kind_of(p: Piece) -> str:
-    t = str(p.attr("type", "")).strip().upper()
+    t = str(p.attr("type", "") or "").strip().upper()
+    if not t:
+        raise ValueError(f"unit {p.id} has no type: enter its type (type=F, FB, N, B or ATP) [4.0]")
     if t not in ("F", "FB", "N", "B", "ATP"):
         raise ValueError(f"unit {p.id}: type {p.attr('type')!r} must be F, FB, N, B or ATP [4.0]")
     return t

@@ -70,7 +70,7 @@ def _live(p: Piece) -> bool:
 def strength(p: Piece, key: str) -> int:
     """A counter value the player entered (``attack``/``defence``): a whole number >= 0."""
     if p.attrs.get(key) is None:
-        raise ValueError(f"{p.kind} {p.id} has no {key} strength: enter it (campaign place/set {key}=N)")
+        raise ValueError(f"{p.kind} {p.id} has no {key} strength: enter it as the unit's value {key}=N")
     return value(p, key)
 
 

@@ -365,3 +365,27 @@ def test_altitude_is_a_choice_of_the_games_altitudes_and_absent_where_its_rules_
         with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
             other = page(c).view
             assert [value for _, value in other.altitude.options] == [""] and other.altitude.layout.display == "none"
+
+
+def test_night_is_offered_where_the_air_rules_read_it_and_missions_by_their_rules_names(guadalcanal, tmp_path):
+    """witp's night air operations [14.0] and apto's Night Strategic Bombing [2.8] read a night
+    mission: their pages offer Night, naming the rule; globalwar's air rules [17.0] name no night,
+    and its page shows none and plans none. The Mission choice shows each mission as the rules name
+    it, with its rule (witp's "Cover CAP [5.3.2]", never ``cover_cap``), and plans the mission's id."""
+    v = page(guadalcanal).view
+    assert v.night.layout.display != "none" and "[14.0]" in v.night.tooltip
+    labels = dict((value, label) for label, value in v.mission.options)
+    assert labels["cover_cap"] == "Cover CAP [5.3.2]" and labels["ms_escort"] == "MS Escort (Japanese) [57.1]"
+    assert not [label for label in labels.values() if "_" in label]
+    for game, night in (("apto", "[2.8]"), ("globalwar", None)):
+        with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
+            other = page(c).view
+            shown = other.night.layout.display != "none"
+            assert shown == (night is not None), game
+            if night:
+                assert night in other.night.tooltip
+            else:
+                other.night.value = True
+                other.refresh()
+                assert other.night.value is False  # a hidden choice plans nothing
+            assert not [label for label, _ in other.mission.options if "_" in label]
