@@ -119,11 +119,23 @@ class CampaignDashboard(Page):
                                   layout=w.Layout(flex="0 0 auto", width="auto"))
         self.phase_btn.add_class("ca-next-phase")
         self.phase_btn.on_click(g(lambda _b: self.campaign.advance("phase"), "next phase"))
-        self.turn_btn = w.Button(description="Next turn", icon="fast-forward",
-                                 tooltip="Move the turn marker to the next turn's first phase",
+        self.turn_btn = w.Button(description="Next turn…", icon="fast-forward",
+                                 tooltip="Move the turn marker to the next turn's first phase (asks first)",
                                  layout=w.Layout(flex="0 0 auto", width="auto"))
         self.turn_btn.add_class("ca-next-turn")
-        self.turn_btn.on_click(g(lambda _b: self.campaign.advance("turn"), "next turn"))
+        self.turn_btn.on_click(g(self._ask_next_turn, "next turn"))
+        # Ending the turn asks first, naming the turn it ends (undoable from History all the same).
+        self.turn_confirm_text = w.HTML()
+        self.turn_yes = w.Button(description="Yes, next turn", icon="fast-forward", button_style="warning",
+                                 layout=w.Layout(width="auto", flex="0 0 auto"))
+        self.turn_yes.add_class("ca-confirm-turn-yes")
+        self.turn_yes.on_click(g(self._confirm_next_turn, "next turn"))
+        self.turn_no = w.Button(description="Cancel", layout=w.Layout(width="auto", flex="0 0 auto"))
+        self.turn_no.add_class("ca-confirm-turn-no")
+        self.turn_no.on_click(g(lambda _b: self._drop_turn_confirm(), "cancel next turn"))
+        self.turn_confirm = w.HBox([self.turn_confirm_text, self.turn_yes, self.turn_no],
+                                   layout=w.Layout(display="none", align_items="center", grid_gap="6px"))
+        self.turn_confirm.add_class("ca-confirm-turn")
         header = w.HBox([self.title, self.turn, self.phase_btn, self.turn_btn],
                         layout=w.Layout(align_items="center", width="100%", overflow="hidden",
                                         grid_gap="6px"))
@@ -239,7 +251,8 @@ class CampaignDashboard(Page):
         body = self.beside_map(self.map, [details_box, self.tabs], width=SIDEBAR_WIDTH)
         self.refusal_note = w.HTML(layout=w.Layout(display="none"))
         self.refusal_note.add_class("ca-write-refusal")
-        self.widget = w.VBox([w.HTML(STYLE), header, self.refusal_note, self.errors.widget, self.samples_note, body],
+        self.widget = w.VBox([w.HTML(STYLE), header, self.turn_confirm, self.refusal_note, self.errors.widget,
+                              self.samples_note, body],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("ca-dashboard")
 
@@ -345,6 +358,19 @@ class CampaignDashboard(Page):
     def _drop_confirm(self) -> None:
         self._pending_remove = None
         self.confirm_box.layout.display = "none"
+
+    def _ask_next_turn(self, _b=None) -> None:
+        """Next turn ends the turn in force: it asks first, naming it."""
+        self.turn_confirm_text.value = (f"End <b>{html.escape(self.campaign.state.turn.label)}</b> and move the "
+                                        "turn marker to the next turn's first phase?")
+        self.turn_confirm.layout.display = "flex"
+
+    def _confirm_next_turn(self, _b=None) -> None:
+        self._drop_turn_confirm()
+        self.campaign.advance("turn")
+
+    def _drop_turn_confirm(self) -> None:
+        self.turn_confirm.layout.display = "none"
 
     def _set_attrs(self, _b=None) -> None:
         uid = self._chosen_unit()
@@ -471,7 +497,8 @@ class CampaignDashboard(Page):
 
     def write_buttons(self) -> list:
         """Every button that records an event (the aids' tabs' too)."""
-        return [self.phase_btn, self.turn_btn, self.place_btn, self.move_btn, self.remove_btn, self.confirm_btn,
+        return [self.phase_btn, self.turn_btn, self.turn_yes, self.place_btn, self.move_btn, self.remove_btn,
+                self.confirm_btn,
                 self.attrs_btn, self.note_btn, self.undo_btn, self.redo_btn,
                 *(b for view in self.tab_views.values() for b in view.write_buttons())]
 
@@ -488,6 +515,7 @@ class CampaignDashboard(Page):
             self.refresh()
         else:
             self._drop_confirm()
+            self._drop_turn_confirm()
             self.refusal_note.value = (
                 "<div style='background:#fdecea;border:1px solid #c62828;padding:3px 8px'><b>Writing is off"
                 f"</b> — view and export only: {html.escape(reason)}</div>")

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from assistant.ui import testing as T
+from assistant.ui.board import BoardFrame
 from assistant.ui.pages import find_dashboards
 from uikit import new_page, require_chromium, shot
 
@@ -56,6 +58,13 @@ MEASURE = """() => {
 
 # The campaign dashboard's actions on the chosen unit and hex: on screen without scrolling.
 MAIN_ACTIONS = (".ca-place", ".ca-move", ".ca-remove", ".ca-set-attrs")
+TARGET = "E2418"  # Henderson Field: the demo's units stand there (the strike page's reach and plan fill)
+# What a page shows only after an action, measured too: (page, what to do, what then shows, how to put it away).
+ASKED = {"campaign": [(".ca-next-turn", ".ca-confirm-turn", ".ca-confirm-turn-no"),
+                      (".ca-remove", ".ca-confirm-remove", ".ca-confirm-no")],
+         "ledger": [(".ca-ledger-close-turn", ".ca-ledger-confirm-close", ".ca-ledger-confirm-no")]}
+# Acting on the chosen unit: in view once it is chosen (its box names it, with its values).
+ON_THE_CHOSEN = (".ca-move", ".ca-remove", ".ca-set-attrs")
 
 
 def slug(text: str) -> str:
@@ -69,12 +78,24 @@ def measure(page, where: str, problems: list[str]) -> None:
     problems.extend(f"{where}: {b}" for b in dict.fromkeys(m["bad"]))
 
 
+def below(page, where: str, selectors, problems: list[str]) -> None:
+    """Each of ``selectors`` on screen without scrolling (not under the 768 px fold)."""
+    for sel in selectors:
+        box = page.eval_on_selector(sel, "e => { const r = e.getBoundingClientRect(); return [r.bottom, r.width]; }")
+        if box[1] == 0 or box[0] > VIEWPORT["height"]:
+            problems.append(f"{where}: {sel} is below the fold (bottom at {box[0]:.0f} px)")
+
+
 def tabs_of(page) -> list[tuple[int, str]]:
     """The (index, title) of every tab of the page's tab sets, outer ones first."""
     return page.eval_on_selector_all(".lm-TabBar-tab", "els => els.map((e, i) => [i, e.innerText.trim()])")
 
 
 def test_every_page_fits_1366_by_768(served, browser):
+    from assistant.maps import load_map
+
+    grid = load_map("witp").grid
+    frame = BoardFrame.for_grid(grid)
     problems: list[str] = []
     pages = find_dashboards()
     assert {"campaign.ipynb", "supply.ipynb", "strike.ipynb", "ledger.ipynb", "map_editor.ipynb", "oob.ipynb",
@@ -92,11 +113,23 @@ def test_every_page_fits_1366_by_768(served, browser):
             measure(page, stem, problems)
             shot(page, f"1366-{stem}")
             if stem == "campaign":
-                for sel in MAIN_ACTIONS:
-                    box = page.eval_on_selector(sel, "e => { const r = e.getBoundingClientRect(); "
-                                                     "return [r.top, r.bottom, r.width]; }")
-                    if box[2] == 0 or box[1] > VIEWPORT["height"]:
-                        problems.append(f"campaign: {sel} is below the fold (bottom at {box[1]:.0f} px)")
+                below(page, "campaign", MAIN_ACTIONS, problems)
+            if page.locator(".ca-map").count() and stem in ("campaign", "strike", "supply"):
+                T.wait_for_map(page, timeout_ms=90_000)
+                T.click_hex(page, frame, grid, TARGET)  # a target, a traced hex, a unit's hex: the sidebar fills
+                page.wait_for_timeout(2500)
+                measure(page, f"{stem} with {TARGET} chosen", problems)
+            for act, asked, away in ASKED.get(stem, ()):
+                if act == ".ca-remove":
+                    page.select_option(".ca-unit-list select", index=0)
+                    page.wait_for_timeout(500)
+                page.click(act)
+                page.wait_for_selector(asked, state="visible", timeout=30_000)
+                measure(page, f"{stem} asking ({asked})", problems)
+                below(page, f"{stem} asking", (away,) + (ON_THE_CHOSEN if act == ".ca-remove" else ()), problems)
+                shot(page, f"1366-{stem}-asks-{slug(asked)}")
+                page.click(away)
+                page.wait_for_selector(asked, state="hidden", timeout=30_000)
             for i, title in tabs_of(page):
                 tab = page.locator(".lm-TabBar-tab").nth(i)
                 if not tab.is_visible():

@@ -179,6 +179,7 @@ class OobWidget(Page):
             self.place_status.value = f"<span style='color:{BAD}'>{esc(e)}</span>"
             return None
         u = rec.body.unit
+        self.place_name.value = ""  # a placed unit's name is not left to place it twice
         self.place_status.value = f"<span style='color:{OK}'>placed {esc(u.id)} at {esc(u.hex)} (#{rec.seq})</span>"
         self.refresh()
         return rec.seq

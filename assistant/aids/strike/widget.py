@@ -476,7 +476,9 @@ class StrikeWidget(Page):
         res = rec.body.resolution
         self.ok(f"<div class='ca-strike-resolved'>Strike {rec.body.strike_id} on {esc(rec.body.target)} recorded "
                  f"(#{rec.seq}); dice {' '.join(map(str, res['dice']))}: {esc('; '.join(res['outcome']))}</div>")
-        self.dice.value = ""
+        with self.quietly():  # what this strike recorded is not one click from being recorded again
+            self.dice.value = self.options.value = self.return_base.value = ""
+            self.target_unit.value = NONE
         return rec
 
     def _show_log(self, state) -> None:

@@ -168,9 +168,10 @@ def test_resolve_with_entered_dice_is_logged_and_undone(rules, camp):
     v.choose_target(TARGET)
     v.assess()
     before = camp.state.last_seq
-    v.dice.value = "2"
+    v.dice.value, v.options.value, v.return_base.value = "2", "sneak=yes", "E2418"
     v.resolve_btn.click()
     assert camp.state.last_seq == before + 1 and v.problem is None
+    assert (v.dice.value, v.options.value, v.return_base.value) == ("", "", "")  # nothing left to record twice
     assert camp.state.units["maw-f4f"].attrs["count"] == 3  # a 2 loses one AP (stand-in [T 3])
     assert "Strike 1 on E2418 recorded" in v.message.value and "one AP lost" in v.message.value
     assert "1 strike(s) this turn" in v.log.value and "one AP lost" in v.log.value
