@@ -318,3 +318,58 @@ def test_strike_missions_are_named_as_the_rules_name_them():
         assert set(names) == set(rules.missions), game
         for mid, name in names.items():
             assert "_" not in name and re.search(r"\[[\d.]+[A-Z]?\]", name), (game, mid, name)
+
+
+# ----- the CLI's refusals ---------------------------------------------------------------------------
+def cli_corpus(f: str, game: str, hex_: str, unit: str, side: str) -> list[list[str]]:
+    """Bad and doubtful commands a player types: every one's refusal is scanned."""
+    return [
+        ["place", f, "--side", side, "--kind", "no such kind", "--hex", hex_],
+        ["place", f, "--side", "nobody", "--kind", "HQ", "--hex", hex_],
+        ["place", f, "--side", side, "--kind", "HQ", "--hex", "Z9999"],
+        ["place", f, "--side", side, "--kind", "HQ", "--hex", hex_, "--attr", "=1"],
+        ["move", f, "no-such-unit", hex_], ["move", f, unit, "nowhere"], ["remove", f, "no-such-unit"],
+        ["update", f, unit, "x"], ["update", f, unit, "range="], ["update", f, "no-such-unit", "a=1"],
+        ["map", "set", f, hex_, "surface=maybe"], ["map", "set", f, "Z9999", "surface=land"],
+        ["control", f, "--hex", "Z9999", "--side", side], ["control", f, "--hex", hex_, "--side", "nobody"],
+        ["control", f, "--at", hex_], ["control", f, "--region", "Atlantis", "--side", side],
+        ["trace", f, "--unit", "no-such-unit"], ["trace", f, "--hex", hex_, "--side", "nobody"],
+        ["trace", f, "--unit", unit, "--without", "no-such-unit"], ["trace", f, "--hex", hex_, "--side", side,
+                                                                     "--with-enemy", "Z9999"],
+        ["strike", f, "--target", "Z9999", "--side", side], ["strike", f, "--target", hex_, "--side", side,
+                                                              "--mission", "no_such_mission"],
+        ["strike", f, "--target", hex_, "--side", side, "--option", "foo"],
+        ["strike", f, "--target", hex_, "--side", side, "--resolve", "--dice", "x"],
+        ["strike", f, "--target", hex_, "--side", side, "--altitude", "Stratosphere"],
+        ["strike", f, "--target", hex_, "--from", hex_],
+        ["ledger", f, "add", "--side", side, "--kind", "transfer", "--amount", "3"],
+        ["ledger", f, "add", "--side", side, "--kind", "spend", "--amount", "lots"],
+        ["ledger", f, "add", "--side", side, "--kind", "income", "--amount", "1", "--data", "x"],
+        ["ledger", f, "--side", side, "--turn", "never"], ["ledger", f, "close-turn", "--side", "nobody"],
+        ["table", "show", f, "no_such_table"], ["oob", "place", f, "--type", "nothing", "--hex", hex_],
+        ["roll", f, "3q7"], ["roll", f, "2d6", "--values", "9", "9"], ["advance", f, "--phase", "--phase"],
+        ["undo", f], ["undo", f], ["redo", f], ["redo", f],
+    ]
+
+
+@pytest.mark.parametrize("game,scenario", GAMES, ids=[f"{g}-{s or 'new'}" for g, s in GAMES])
+def test_no_cli_refusal_shows_code(tmp_path, game, scenario):
+    """The CLI's refusals may name its flags, never Python: no None, repr, traceback or path."""
+    from clikit import run_cli
+
+    seen = Seen()
+    c = campaign_of(tmp_path, game, scenario, seen)
+    state, f = c.state, str(c.path)
+    c.close()
+    unit = next(iter(state.units), "no-unit")
+    hex_ = state.units[unit].hex if unit in state.units else "W 1617"
+    side = state.sides[0].id
+    refused = 0
+    for args in cli_corpus(f, game, hex_, unit, side):
+        r = run_cli(*args, home=tmp_path / "home")
+        refused += r.returncode != 0
+        for line in (r.stderr or "").splitlines():
+            seen.add(line, " ".join(args[:1] + args[2:]))
+    assert refused >= 25  # the corpus reached the refusals
+    problems = [p for p in seen.code() if ": a CLI flag: " not in p]
+    assert problems == [], f"{len(problems)} refusal(s) show code:\n" + "\n".join(problems)
