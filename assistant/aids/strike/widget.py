@@ -546,6 +546,7 @@ class StrikeWidget(Page):
                 self.mission.value = keep if keep in {v for _, v in missions} else NONE
             self._altitudes(state.game)
             self._night(state.game)
+            self._plan_parts(state.game)
         self.show_samples(state)
         if self.problem is None or self.target is not None:
             self._rereach()
@@ -576,6 +577,20 @@ class StrikeWidget(Page):
         self.night.layout.display = None if rule else "none"
         if not rule:
             self.night.value = False
+
+    def _plan_parts(self, game: str) -> None:
+        """Escorts, Target unit and Return base only where the game's air rules read them
+        (``reads``; globalwar's LRB raids [17.3] read none of the three)."""
+        try:
+            reads = getattr(air_rules(game), "reads", None)
+        except CampaignError:
+            reads = None
+        for name, box in (("escorts", self.escorts), ("target_unit", self.target_unit),
+                          ("return_base", self.return_base)):
+            shown = reads is None or name in reads
+            box.layout.display = None if shown else "none"
+            if not shown and box.value:
+                box.value = () if name == "escorts" else NONE
 
     def _is_hex(self, text: str) -> bool:
         try:

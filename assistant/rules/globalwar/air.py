@@ -146,6 +146,10 @@ class GlobalWarAir:
     game = "globalwar"
     missions = MISSIONS
     mission_names = MISSION_NAMES  # each mission as the rules name it, with its rule (no night: 17.0 names none)
+    # The parts of a plan these rules read, beyond the target, side and units: no escorts (only ADs
+    # attack LRBs [17.3.B]), no target unit (LRBs attack Industrial Hexes and ADs [17.3.A]), no
+    # return base (an LRB returns to the base hex its mission originated at [17.1.7.A]).
+    reads = ("mission", "options")
 
     # ----- reach -------------------------------------------------------------------------------
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),

@@ -390,3 +390,7 @@ def test_night_is_offered_where_the_air_rules_read_it_and_missions_by_their_rule
                 other.refresh()
                 assert other.night.value is False  # a hidden choice plans nothing
             assert not [label for label, _ in other.mission.options if "_" in label]
+            # globalwar's LRB raids read no escorts, target unit or return base [17.3], [17.1.7.A]
+            hidden = [x.layout.display == "none" for x in (other.escorts, other.target_unit, other.return_base)]
+            assert hidden == [game == "globalwar"] * 3, game
+    assert [x.layout.display for x in (v.escorts, v.target_unit, v.return_base)] == [None] * 3  # witp reads them
