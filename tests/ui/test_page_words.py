@@ -354,7 +354,8 @@ def cli_corpus(f: str, game: str, hex_: str, unit: str, side: str) -> list[list[
 
 @pytest.mark.parametrize("game,scenario", GAMES, ids=[f"{g}-{s or 'new'}" for g, s in GAMES])
 def test_no_cli_refusal_shows_code(tmp_path, game, scenario):
-    """The CLI's refusals may name its flags, never Python: no None, repr, traceback or path."""
+    """The CLI's refusals (and its answers to the same commands) may name its flags, never Python:
+    no None, repr, traceback or source path."""
     from clikit import run_cli
 
     seen = Seen()
@@ -368,7 +369,7 @@ def test_no_cli_refusal_shows_code(tmp_path, game, scenario):
     for args in cli_corpus(f, game, hex_, unit, side):
         r = run_cli(*args, home=tmp_path / "home")
         refused += r.returncode != 0
-        for line in (r.stderr or "").splitlines():
+        for line in ((r.stderr or "") + "\n" + (r.stdout or "")).splitlines():  # refusals and answers
             seen.add(line, " ".join(args[:1] + args[2:]))
     assert refused >= 25  # the corpus reached the refusals
     problems = [p for p in seen.code() if ": a CLI flag: " not in p]

@@ -134,7 +134,7 @@ class TableEditor(Page):
         try:
             c = check_grid(self.campaign.state.game, self.schema.name, self.header, self.grid_rows())
         except CampaignError as e:
-            self.status.value = f"<span class='ca-error'>{html.escape(str(e))}</span>"
+            self.status.value = f"<span class='ca-error'>{html.escape(self.one_line(e))}</span>"
             return False
         self.status.value = f"{len(c.rows)} rows pass the schema [{self.schema.rule}]"
         return True
