@@ -23,7 +23,7 @@ import ipywidgets as w
 from ...maps.hexsides import feature_vocabulary, hexside_id
 from ...ui.errors import ErrorPanel
 from ...ui.mapview import MapView
-from ...ui.page import Page
+from ...ui.page import Page, side_order, unit_marks
 from .commands import EditMap
 from .csvimport import MapCsvError, parse_map_csv
 from .vocab import hex_attributes
@@ -281,8 +281,9 @@ class MapEditor(Page):
         """Redraw what changed since the last refresh: the changed hexes and, if hexside
         corrections changed, the hexside features."""
         state = state if state is not None else self.campaign.state
-        if self.own_map:
+        if self.own_map:  # its own page: the header, and the units a player corrects the map around
             self.show_header(state)
+            self.map.set_units(unit_marks(state), side_order=side_order(state))
         hexes = changed_keys(self._seen_hexes, state.map_corrections)
         sides = changed_keys(self._seen_sides, state.hexside_corrections)
         self._seen_hexes, self._seen_sides = dict(state.map_corrections), dict(state.hexside_corrections)

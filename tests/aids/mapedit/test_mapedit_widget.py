@@ -181,3 +181,12 @@ def test_the_campaign_dashboard_offers_the_editor_on_its_map(guadalcanal):
     d.refresh()
     assert editor.redrawn == (("E2418", "E2419"), ()) and set(d.map.corrected_hexes) >= {"E2418", "E2419"}
     assert editor.apply_btn in d.write_buttons()
+
+
+def test_its_own_page_shows_the_campaigns_units_and_follows_a_move(editor, guadalcanal):
+    """Corrections are made around the counters: the map editor's own page draws the campaign's
+    units (as the other pages do) and follows a move made elsewhere."""
+    assert {u.id for u in editor.map._units} == set(guadalcanal.state.units)
+    guadalcanal.move_unit("kido-butai", "B3326")
+    editor.refresh()
+    assert next(u.hex for u in editor.map._units if u.id == "kido-butai") == "B3326"
