@@ -24,6 +24,7 @@ from typing import Optional, Union
 
 import ipywidgets as w
 
+from ..campaign.events import said
 from ..campaign.placing import at_sea_warning
 from ..campaign.validate import key_values
 from ..hexes import HexError
@@ -84,7 +85,7 @@ def list_entry(hex_: str, name: str, side: str, sample: bool, width: int = LIST_
 def _attrs_table(attrs) -> str:
     if not attrs:
         return ""
-    rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+    rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(said(v))}</td></tr>"
                    for k, v in sorted(attrs.items()))
     return f"<table class='ca-attrs-table'>{rows}</table>"
 

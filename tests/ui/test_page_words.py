@@ -30,6 +30,7 @@ pytestmark = pytest.mark.timeout(900)
 CODE = {
     "a CLI flag": re.compile(r"(?<![\w-])--[a-z]"),
     "Python None": re.compile(r"\bNone\b"),
+    "a Python bool": re.compile(r"\b(?:True|False)\b"),
     "a dict repr": re.compile(r"\{\s*['\"]?\w+['\"]?\s*:|\{\s*\}"),
     "a list or tuple repr": re.compile(r"[\[(]\s*'[^']*'\s*,"),
     "a traceback": re.compile(r"Traceback|File \"", re.I),
@@ -49,7 +50,7 @@ def test_the_scan_finds_the_code_it_looks_for():
     """The scan itself can fail: each pattern catches what it names, and game words pass."""
     for text in ("a transfer needs --to-side or --to-account", "type None must be F, FB, N, B or ATP",
                  "bad {'a': 1}", "one of ('x', 'y')", "Traceback (most recent call last)",
-                 "KeyError: 'x'", "see assistant/rules/control.py", "<foo.Bar object at 0x7f>"):
+                 "KeyError: 'x'", "see assistant/rules/control.py", "<foo.Bar object at 0x7f>", "consumes False"):
         assert code_in(text), text
     for text in ("G/T 4/8/42 -- 2-5 column [2.8]", "Strike 3 on E2418 recorded (#12); dice 4 6",
                  "mission 'sweep' needs altitude High", "enter Extended range (Low) [5.2.3]"):
@@ -229,7 +230,7 @@ def drive_dashboard(c, seen: Seen, where: str) -> None:
     seen.page(p, f"{where} move/set with no unit")
     if c.state.units:
         v.unit_list.value = v.unit_list.options[0][1] if isinstance(v.unit_list.options[0], tuple) else v.unit_list.options[0]
-        for attrs in ("=5", "type=", "range=abc", "x"):
+        for attrs in ("=5", "type=", "range=abc", "x", "embarked=true"):
             v.attrs_field.value = attrs
             v.attrs_btn.click()
             seen.page(p, f"{where} set {attrs!r}")
