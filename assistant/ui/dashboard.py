@@ -96,6 +96,7 @@ class CampaignDashboard(Page):
     ``refresh(state)`` on every change."""
 
     NAME = "Campaign Assistant"
+    FIELDS = {"attr": "Values", "hex": "Hex", "side": "Side", "kind": "Kind", "name": "Name", "nation": "Nation"}
     CORE_TABS = ("Units", "Journal", "History")  # then the tabs the aids add (``assistant.ui.tabs``)
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,

@@ -375,3 +375,19 @@ def test_no_cli_refusal_shows_code(tmp_path, game, scenario):
     assert refused >= 25  # the corpus reached the refusals
     problems = [p for p in seen.code() if ": a CLI flag: " not in p]
     assert problems == [], f"{len(problems)} refusal(s) show code:\n" + "\n".join(problems)
+
+
+def test_the_campaign_dashboard_says_a_shared_refusal_in_its_fields(tmp_path):
+    """A refusal the campaign shares with the CLI that names a flag (``--attr``) shows on the
+    dashboard naming its field (Values), in the error panel as in a one-line refusal."""
+    from assistant.ui.dashboard import CampaignDashboard
+
+    c = Campaign.create(tmp_path / "w.campaign", game="witp")
+    try:
+        p = attach(CampaignDashboard, c, interval=60)
+        p.errors.report(ValueError("give the counter's values with --attr type=F"), "place unit")
+        assert p.errors.records[-1].message == "give the counter's values with Values type=F"
+        assert p.view.one_line(ValueError("--hex Z9999 is off the map")) == "Hex Z9999 is off the map"
+        p.close()
+    finally:
+        c.close()
