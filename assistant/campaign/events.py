@@ -320,6 +320,11 @@ class UnitRemoved(EventBody):
 UNIT_FIELDS = ("name", "nation", "kind", "side", "sample", "category")
 
 
+def said(value: Any) -> str:
+    """A recorded value as a player writes it: yes/no for a flag, the text itself, the number."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
 class _Changes(EventBody):
     """An event that sets keys to values (``set``; None deletes a key) and carries what they held
     before (``before``; None: absent), so that its undo is the same event with the two swapped."""
@@ -328,8 +333,8 @@ class _Changes(EventBody):
         return type(self)(**{**dict(self), "set": dict(self.before), "before": dict(self.set)})
 
     def _listed(self) -> str:
-        return ", ".join(f"{k} cleared" if v is None else f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                         for k, v in self.set.items())
+        """``key=value`` as a player types it (``o=yes``, ``range=12``, ``tq`` deleted)."""
+        return ", ".join(f"{k} deleted" if v is None else f"{k}={said(v)}" for k, v in self.set.items())
 
 
 @register_event

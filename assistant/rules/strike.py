@@ -185,6 +185,11 @@ class StrikeRules(Protocol):
 
     game: str
     missions: tuple[str, ...]
+    # optional: ``mission_names`` ({mission: "the rule's name [rule]"}), what a page offers;
+    # ``altitudes`` (the altitudes the rules name); ``night`` (the rule a night mission changes:
+    # a game whose rules read no night has none, and its page offers no night); ``reads``, the
+    # plan's parts the rules read among mission, escorts, target_unit, return_base and options
+    # (absent: all of them), so a page offers only those
 
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),
               mission: Optional[str] = None, altitude: Optional[str] = None) -> list[StrikeItem]:

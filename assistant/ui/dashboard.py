@@ -26,6 +26,7 @@ from typing import Optional, Union
 import ipywidgets as w
 
 from ..campaign.errors import CampaignError
+from ..campaign.events import said
 from ..campaign.orders import HELP as ORDERS_HELP
 from ..campaign.orders import OrdersError, give_orders
 from ..campaign.placing import at_sea_warning, needed_values
@@ -43,7 +44,8 @@ HISTORY_SHOWN = 15
 NOTES_SHOWN = 12
 LIST_CHARS = 50  # a Units list entry fits the list in its monospace font (browser-tested)
 SIDEBAR_WIDTH = "420px"
-DETAILS_HEIGHT = "250px"  # fixed: selecting a hex must not push the tabs down
+DETAILS_HEIGHT = "160px"  # fixed: selecting a hex must not push the tabs down (low enough for 768 px screens)
+FULL = "calc(100% - 4px)"  # as wide as the tab, the widgets' margin inside it
 PLACE_VALUES_HINT = "key=value … e.g. strength=4"
 # Suggestions only (the campaign validates kinds): combat units and installations.
 DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "HQ",
@@ -93,7 +95,7 @@ def list_entry(hex_: str, name: str, side: str, sample: bool, width: int = LIST_
 def _attrs_table(attrs) -> str:
     if not attrs:
         return ""
-    rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+    rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(said(v))}</td></tr>"
                    for k, v in sorted(attrs.items()))
     return f"<table class='ca-attrs-table'>{rows}</table>"
 
@@ -104,6 +106,7 @@ class CampaignDashboard(Page):
     ``refresh(state)`` on every change."""
 
     NAME = "Campaign Assistant"
+    FIELDS = {"attr": "Values", "hex": "Hex", "side": "Side", "kind": "Kind", "name": "Name", "nation": "Nation"}
     CORE_TABS = ("Units", "Orders", "Control", "Journal", "History")  # then the tabs the aids add (``assistant.ui.tabs``)
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
@@ -128,11 +131,23 @@ class CampaignDashboard(Page):
                                   layout=w.Layout(flex="0 0 auto", width="auto"))
         self.phase_btn.add_class("ca-next-phase")
         self.phase_btn.on_click(g(lambda _b: self.campaign.advance("phase"), "next phase"))
-        self.turn_btn = w.Button(description="Next turn", icon="fast-forward",
-                                 tooltip="Move the turn marker to the next turn's first phase",
+        self.turn_btn = w.Button(description="Next turn…", icon="fast-forward",
+                                 tooltip="Move the turn marker to the next turn's first phase (asks first)",
                                  layout=w.Layout(flex="0 0 auto", width="auto"))
         self.turn_btn.add_class("ca-next-turn")
-        self.turn_btn.on_click(g(lambda _b: self.campaign.advance("turn"), "next turn"))
+        self.turn_btn.on_click(g(self._ask_next_turn, "next turn"))
+        # Ending the turn asks first, naming the turn it ends (undoable from History all the same).
+        self.turn_confirm_text = w.HTML()
+        self.turn_yes = w.Button(description="Yes, next turn", icon="fast-forward", button_style="warning",
+                                 layout=w.Layout(width="auto", flex="0 0 auto"))
+        self.turn_yes.add_class("ca-confirm-turn-yes")
+        self.turn_yes.on_click(g(self._confirm_next_turn, "next turn"))
+        self.turn_no = w.Button(description="Cancel", layout=w.Layout(width="auto", flex="0 0 auto"))
+        self.turn_no.add_class("ca-confirm-turn-no")
+        self.turn_no.on_click(g(lambda _b: self._drop_turn_confirm(), "cancel next turn"))
+        self.turn_confirm = w.HBox([self.turn_confirm_text, self.turn_yes, self.turn_no],
+                                   layout=w.Layout(display="none", align_items="center", grid_gap="6px"))
+        self.turn_confirm.add_class("ca-confirm-turn")
         header = w.HBox([self.title, self.turn, self.phase_btn, self.turn_btn],
                         layout=w.Layout(align_items="center", width="100%", overflow="hidden",
                                         grid_gap="6px"))
@@ -151,15 +166,16 @@ class CampaignDashboard(Page):
         self.name.add_class("ca-name")
         self.nation = w.Dropdown(description="Nation", options=[("-", "")], layout=w.Layout(width="260px"))
         self.nation.add_class("ca-nation")
-        self.place_attrs = w.Text(description="Values", placeholder=PLACE_VALUES_HINT, layout=w.Layout(width="300px"))
+        self.place_attrs = w.Text(description="Values", placeholder=PLACE_VALUES_HINT, layout=w.Layout(width="250px"))
         self.place_attrs.add_class("ca-place-attrs")
         self.kind.observe(g(self._on_kind, "choose kind"), names="value")
-        self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary")
+        self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary",
+                                  layout=w.Layout(width="auto", flex="0 0 auto"))
         self.place_btn.add_class("ca-place")
         self.place_btn.on_click(g(self._place, "place unit"))
 
         # The units; the chosen one (what Move, Remove and Set act on) is named above the buttons.
-        self.unit_list = w.Select(options=[], rows=8, layout=w.Layout(width="100%"))
+        self.unit_list = w.Select(options=[], rows=6, layout=w.Layout(width=FULL))
         self.unit_list.add_class("ca-unit-list")
         self.unit_list.observe(g(self._on_unit_chosen, "choose unit"), names="value")
         self.chosen = w.HTML()
@@ -188,18 +204,22 @@ class CampaignDashboard(Page):
                                   tooltip="Set the chosen unit's attributes, e.g. tq=8 (key= deletes one)")
         self.attrs_btn.add_class("ca-set-attrs")
         self.attrs_btn.on_click(g(self._set_attrs, "set unit attributes"))
+        # The Hex field first (Move and Place both act on it), then the units and what acts on the
+        # chosen one, in view on a 1366x768 screen; the Place form below them.
         units_box = w.VBox([
-            w.HTML("<b>Place a unit or installation</b>"), self.category, hex_box,
-            self.side, self.kind, self.name, self.nation, self.place_attrs, self.place_btn,
+            hex_box,
             w.HTML("<b>Units</b> <span style='color:#666'>(choose one to find it)</span>"),
             self.unit_list, self.chosen, w.HBox([self.move_btn, self.remove_btn]), self.confirm_box,
-            w.HBox([self.attrs_field, self.attrs_btn])])
+            w.HBox([self.attrs_field, self.attrs_btn]),
+            w.HBox([w.HTML("<b>Place</b>", layout=w.Layout(width="60px")), self.category],
+                   layout=w.Layout(align_items="center")),
+            self.side, self.kind, self.name, self.nation, w.HBox([self.place_attrs, self.place_btn])])
 
         orders_box = self._orders_box()
 
         self.notes = w.HTML()
         self.notes.add_class("ca-notes")
-        self.note_text = w.Textarea(placeholder="A note for the journal", layout=w.Layout(width="100%", height="60px"))
+        self.note_text = w.Textarea(placeholder="A note for the journal", layout=w.Layout(width=FULL, height="60px"))
         self.note_text.add_class("ca-note-text")
         self.note_btn = w.Button(description="Add note", icon="pencil")
         self.note_btn.add_class("ca-add-note")
@@ -242,7 +262,8 @@ class CampaignDashboard(Page):
         body = self.beside_map(self.map, [details_box, self.tabs], width=SIDEBAR_WIDTH)
         self.refusal_note = w.HTML(layout=w.Layout(display="none"))
         self.refusal_note.add_class("ca-write-refusal")
-        self.widget = w.VBox([w.HTML(STYLE), header, self.refusal_note, self.errors.widget, self.samples_note, body],
+        self.widget = w.VBox([w.HTML(STYLE), header, self.turn_confirm, self.refusal_note, self.errors.widget,
+                              self.samples_note, body],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("ca-dashboard")
 
@@ -370,6 +391,19 @@ class CampaignDashboard(Page):
         self._pending_remove = None
         self.confirm_box.layout.display = "none"
 
+    def _ask_next_turn(self, _b=None) -> None:
+        """Next turn ends the turn in force: it asks first, naming it."""
+        self.turn_confirm_text.value = (f"End <b>{html.escape(self.campaign.state.turn.label)}</b> and move the "
+                                        "turn marker to the next turn's first phase?")
+        self.turn_confirm.layout.display = "flex"
+
+    def _confirm_next_turn(self, _b=None) -> None:
+        self._drop_turn_confirm()
+        self.campaign.advance("turn")
+
+    def _drop_turn_confirm(self) -> None:
+        self.turn_confirm.layout.display = "none"
+
     def _set_attrs(self, _b=None) -> None:
         uid = self._chosen_unit()
         text = self.attrs_field.value.strip()
@@ -482,8 +516,8 @@ class CampaignDashboard(Page):
 
     def write_buttons(self) -> list:
         """Every button that records an event (the aids' tabs' too)."""
-        return [self.phase_btn, self.turn_btn, self.place_btn, self.move_btn, self.remove_btn, self.confirm_btn,
-                self.attrs_btn, self.orders_btn, self.note_btn, self.undo_btn, self.redo_btn,
+        return [self.phase_btn, self.turn_btn, self.turn_yes, self.place_btn, self.move_btn, self.remove_btn,
+                self.confirm_btn, self.attrs_btn, self.orders_btn, self.note_btn, self.undo_btn, self.redo_btn,
                 *self.control.write_buttons(),
                 *(b for view in self.tab_views.values() for b in view.write_buttons())]
 
@@ -500,6 +534,7 @@ class CampaignDashboard(Page):
             self.refresh()
         else:
             self._drop_confirm()
+            self._drop_turn_confirm()
             self.refusal_note.value = (
                 "<div style='background:#fdecea;border:1px solid #c62828;padding:3px 8px'><b>Writing is off"
                 f"</b> — view and export only: {html.escape(reason)}</div>")

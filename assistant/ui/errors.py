@@ -12,10 +12,11 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import html
+import re
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
 import ipywidgets as w
 
@@ -55,12 +56,23 @@ def one_line(exc: BaseException) -> str:
     return msg or type(exc).__name__
 
 
+FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
+
+
+def page_words(text: str, fields: Optional[Mapping[str, str]] = None) -> str:
+    """A message shared with the CLI, as a page says it: each CLI flag (``--to-side``) becomes the
+    page's field that gives it (``fields["to-side"]``, "To side"), else the flag's own words ("to
+    side"). The CLI shows its flags; a page shows its fields."""
+    return FLAG.sub(lambda m: (fields or {}).get(m.group(1)) or m.group(1).replace("-", " "), text)
+
+
 @dataclass
 class ErrorPanel:
     """The page's error panel plus its log file. One per dashboard (no global state)."""
 
     log_path: Optional[Path] = None
     records: list[ErrorRecord] = field(default_factory=list)
+    fields: Mapping[str, str] = field(default_factory=dict)  # CLI flag -> the page's field (``page_words``)
 
     def __post_init__(self):
         self._list = w.HTML(value="")
@@ -80,7 +92,8 @@ class ErrorPanel:
         kind = "rejected" if is_rejection(exc) else "bug"
         tb = "" if kind == "rejected" else "".join(
             traceback.format_exception(type(exc), exc, exc.__traceback__))
-        msg = one_line(exc) if kind == "rejected" else f"{type(exc).__name__}: {one_line(exc)}"
+        msg = (page_words(one_line(exc), self.fields) if kind == "rejected"
+               else f"{type(exc).__name__}: {one_line(exc)}")
         rec = ErrorRecord(time=_dt.datetime.now().isoformat(timespec="seconds"), context=context,
                           message=msg, kind=kind, traceback=tb)
         self.records = (self.records + [rec])[-50:]

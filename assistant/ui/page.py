@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import ipywidgets as w
 
-from .errors import ErrorPanel, one_line
+from .errors import ErrorPanel, one_line, page_words
 from .hexbox import HexBox
 from .html import error_line, esc
 from .kit import dashboard
@@ -106,6 +106,7 @@ class Page(View):
     SAMPLE_NOTE = SAMPLE_NOTE  # what the banner says when the scenario says nothing
     READ_ONLY: Optional[str] = None  # the read-only banner's ending; None: told in the error panel
     FAIL_HEAD = "Not recorded"  # the bold head of a one-line refusal
+    FIELDS: dict[str, str] = {}  # a CLI flag a shared message names -> this page's field that gives it
 
     def __init__(self, campaign: Any, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
         super().__init__(campaign, errors if errors is not None else ErrorPanel(log_path=log_path))
@@ -118,6 +119,7 @@ class Page(View):
         self.readonly_note = w.HTML()
         self.message = self.part(w.HTML(), "message")
         self.hexbox: Optional[HexBox] = None  # the hex box (``hex_box``), once built
+        self.errors.fields = {**self.errors.fields, **self.FIELDS}
 
     @classmethod
     def open(cls, path: Any = None) -> Any:
@@ -247,8 +249,8 @@ class Page(View):
 
     # ----- refusals and errors ---------------------------------------------------------------
     def one_line(self, e: BaseException) -> str:
-        """What went wrong, in one line."""
-        return one_line(e)
+        """What went wrong, in one line, in the page's words (its fields where the CLI names flags)."""
+        return page_words(one_line(e), self.FIELDS)
 
     def fail(self, e: BaseException, head: Optional[str] = None) -> None:
         """Show a refusal (of the rules or of the input) in one line on the page (``problem``)."""

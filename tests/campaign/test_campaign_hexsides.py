@@ -110,7 +110,7 @@ def test_cli_map_side(tmp_path, capsys):
     assert ev["type"] == "hexside_corrected" and ev["payload"]["hexside"] == "B1949|B2048"
     assert ev["payload"]["set"] == {"mountain": True, "pass": True}
     assert main(["map", "side", str(f), "B1949", "B2048", "pass="]) == 0
-    assert "hexside B1949|B2048: pass cleared" in capsys.readouterr().out
+    assert "hexside B1949|B2048: pass deleted" in capsys.readouterr().out  # the CLI says what a player typed
     assert main(["info", str(f), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["hexside_corrections"] == 1 and info["map"]["revision"] == 2

@@ -117,8 +117,15 @@ def test_journal_history_undo_redo_and_turns(dash, camp):
     dash.redo_btn.click()
     assert camp.state.turn.phase_index == 1
     index = camp.state.turn.index
+    dash.turn_btn.click()  # ending the turn asks first, naming it; Cancel ends nothing
+    assert camp.state.turn.index == index and dash.turn_confirm.layout.display == "flex"
+    assert camp.state.turn.label in dash.turn_confirm_text.value
+    dash.turn_no.click()
+    assert camp.state.turn.index == index and dash.turn_confirm.layout.display == "none"
     dash.turn_btn.click()
+    dash.turn_yes.click()
     assert camp.state.turn.index == index + 1 and camp.state.turn.phase_index == 0
+    assert dash.turn_confirm.layout.display == "none"
 
 
 def test_changes_from_another_process_appear_on_poll(page, dash, camp):

@@ -104,7 +104,10 @@ def test_ledger_dashboard_entry_checked_recorded_refused_and_closed(served, brow
         shot(page, "ledger-04-refused")
 
         # Close the turn: one recorded close, and the statement says so.
-        page.click(".ca-ledger-close-turn")
+        page.click(".ca-ledger-close-turn")  # it asks first
+        page.wait_for_selector(".ca-ledger-confirm-close", state="visible", timeout=30_000)
+        assert SIDE in text_of(page, ".ca-ledger-confirm-close").lower()
+        page.click(".ca-ledger-confirm-yes")
         wait_text(page, ".ca-ledger-message", "Closed", timeout_ms=60_000)
         wait_text(page, ".ca-ledger-statements", "This turn is closed")
         r = campaign_cli("ledger", str(served.file), "close-turn", "--side", SIDE, home=served.home)

@@ -20,6 +20,7 @@ from typing import Any, Optional
 
 import ipywidgets as w
 
+from ...campaign import validate
 from ...campaign.commands import Context
 from ...campaign.errors import CampaignError
 from ...rules.ledger import KINDS, Book, Priced, Statement
@@ -151,6 +152,8 @@ class LedgerWidget(Page):
     SAMPLES = True
     SAMPLE_NOTE = "the rulebook text does not give these values; enter your own."  # units and entries alike
     READ_ONLY = ": the ledger can be read and exported, not written."
+    FIELDS = {"to-side": "To side", "to-account": "To acct", "amount": "Amount", "item": "Item",
+              "account": "Account", "note": "Note", "data": "Values"}
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
         super().__init__(campaign, errors, log_path=log_path)
@@ -184,9 +187,12 @@ class LedgerWidget(Page):
         self.to_account.add_class("ca-ledger-to-account")
         self.note = w.Text(description="Note", layout=w.Layout(width=FORM_WIDTH))
         self.note.add_class("ca-ledger-note")
-        for x in (self.amount, self.arrives, self.to_account, self.note):
+        self.values = self.part(w.Text(description="Values", layout=w.Layout(width=FORM_WIDTH),
+                                       placeholder="key=value … the entry's values the rules ask for"), "values")
+        for x in (self.amount, self.arrives, self.to_account, self.note, self.values):
             x.continuous_update = False  # checked when the player leaves the field or presses Enter
-        for x in (self.kind, self.account, self.item, self.amount, self.arrives, self.to_side, self.to_account):
+        for x in (self.kind, self.account, self.item, self.amount, self.arrives, self.to_side, self.to_account,
+                  self.values):
             self.on_change(x, self._on_form, "check entry")
         self.price_note = self.part(w.HTML(), "price")
         self.check_note = self.part(w.HTML(), "findings")
@@ -195,14 +201,22 @@ class LedgerWidget(Page):
         self.record_btn = self.button("record", self.record, "record entry",
                                       description="Record", icon="check", button_style="success")
         self.close_btn = self.button(
-            "close-turn", self.close_turn, "close turn", description="Close turn", icon="lock",
+            "close-turn", self.ask_close, "close turn", description="Close turn…", icon="lock",
             layout=w.Layout(width="auto"),
-            tooltip="Apply the rules' carry-over and expiry for this side (one undoable event)")
+            tooltip="Apply the rules' carry-over and expiry for this side (one undoable event; asks first)")
+        # Closing a turn ends it for the side: it asks first, naming the side and the turn.
+        self.confirm_text = w.HTML()
+        self.confirm_yes = self.button("confirm-yes", self._confirm_close, "close turn", description="Yes, close",
+                                       icon="lock", button_style="danger", layout=w.Layout(width="auto"))
+        self.confirm_no = self.button("confirm-no", self._drop_confirm, "cancel closing", description="Cancel",
+                                      layout=w.Layout(width="auto"))
+        self.confirm_box = self.part(w.VBox([self.confirm_text, w.HBox([self.confirm_yes, self.confirm_no])],
+                                            layout=w.Layout(display="none")), "confirm-close")
         form = w.VBox([w.HTML("<b>New entry</b> (recorded in the turn in force)"),
                        w.HBox([self.kind, self.account]), self.item, self.price_note,
-                       w.HBox([self.amount, self.arrives]), w.HBox([self.to_side, self.to_account]), self.note,
-                       w.HBox([self.check_btn, self.record_btn]), self.check_note,
-                       w.HTML("<hr style='margin:6px 0'>"), self.close_btn, self.message],
+                       w.HBox([self.amount, self.arrives]), w.HBox([self.to_side, self.to_account]), self.values,
+                       self.note, w.HBox([self.check_btn, self.record_btn]), self.check_note,
+                       w.HTML("<hr style='margin:6px 0'>"), self.close_btn, self.confirm_box, self.message],
                       layout=w.Layout(width="460px", min_width="460px", padding="0 8px 0 0"))
         form.add_class("ca-ledger-form")
         # The views.
@@ -247,11 +261,11 @@ class LedgerWidget(Page):
     def command(self) -> AddEntry:
         """The entry the form describes (checked by ``AddEntry``)."""
         amount = self.amount.value.strip() or None
-        data = None
+        data = validate.key_values(self.values.value.replace(",", " ").split(), "value") or None
         if self.arrives.value.strip():
             text = self.arrives.value.strip()
             arrival_turn(self.campaign.state, text, "arrives")  # a bad label is named now
-            data = {ARRIVES: text}
+            data = {**(data or {}), ARRIVES: text}
         return AddEntry(side=self.side.value, kind=self.kind.value, amount=amount, account=self.account.value or None,
                         item=self.item.value.strip() or None, note=self.note.value.strip() or None,
                         to_side=self.to_side.value or None, to_account=self.to_account.value.strip() or None,
@@ -299,9 +313,24 @@ class LedgerWidget(Page):
                  f"{num(e0['amount'])} {esc(e0['account'])}" + (f" ({esc(e0['item'])})" if e0.get("item") else "")
                  + f" (#{rec.seq}); undo it from the campaign dashboard's history.</div>")
         with self.quietly():  # a recorded entry leaves no form behind to record twice
-            self.item.value = self.amount.value = self.note.value = self.arrives.value = ""
+            self.item.value = self.amount.value = self.note.value = self.arrives.value = self.values.value = ""
         self.check_note.value = self.price_note.value = ""
         return rec
+
+    def ask_close(self) -> None:
+        """Close turn asks first, naming the side and the turn it ends."""
+        self.confirm_text.value = (f"Close <b>{esc(self.campaign.state.turn.label)}</b> for "
+                                   f"<b>{esc(self.side_name(self.side.value))}</b>? The rules' carry-over and expiry "
+                                   "are recorded (undo from the campaign dashboard's history).")
+        self.confirm_box.layout.display = None
+
+    def _drop_confirm(self) -> None:
+        self.confirm_box.layout.display = "none"
+        self.confirm_text.value = ""
+
+    def _confirm_close(self):
+        self._drop_confirm()
+        return self.close_turn()
 
     def close_turn(self):
         """Close the chosen side's turn in force: the carry-over/expiry the rules compute, recorded
@@ -476,7 +505,7 @@ class LedgerWidget(Page):
                                  else "<div style='color:#666'>No entries yet.</div>")
 
     def write_buttons(self) -> list[w.Button]:
-        return [self.record_btn, self.close_btn]
+        return [self.confirm_yes, self.record_btn, self.close_btn]
 
     def refresh(self, state=None) -> None:
         """Redraw from the campaign's state: sides, turns (following the turn in force), the views."""

@@ -23,7 +23,7 @@ import ipywidgets as w
 from ...maps.hexsides import feature_vocabulary, hexside_id
 from ...ui.errors import ErrorPanel
 from ...ui.mapview import MapView
-from ...ui.page import Page
+from ...ui.page import Page, side_order, unit_marks
 from .commands import EditMap
 from .csvimport import MapCsvError, parse_map_csv
 from .vocab import hex_attributes
@@ -33,6 +33,7 @@ CHANGED_COLOUR = "#00897b"
 SIDE_PICK_COLOUR = "#ff6f00"
 FEATURE_COLOURS = ("#5d4037", "#1565c0", "#6a1b9a", "#2e7d32", "#c62828", "#00838f", "#ef6c00", "#37474f")
 MAX_RUN = 2000
+FULL = "calc(100% - 4px)"  # as wide as the panel, the widgets' margin inside it
 
 
 def changed_keys(old: Mapping, new: Mapping) -> list[str]:
@@ -128,10 +129,10 @@ class MapEditor(Page):
                 on_pick, set_value) -> tuple:
         """A picker of the game's vocabulary (``what``: an attribute, a feature), its value, its doc
         and the Set and Clear buttons (``set_value(name, value)``; None clears), in one box."""
-        picker = self.part(w.Dropdown(options=options, description=what, layout=w.Layout(width="100%")), names[0])
+        picker = self.part(w.Dropdown(options=options, description=what, layout=w.Layout(width=FULL)), names[0])
         picker.observe(self.errors.guard(on_pick, what), names="value")
         value = self.part(w.Combobox(options=(), placeholder="value", ensure_option=False, description="value",
-                                     layout=w.Layout(width="100%")), names[1])
+                                     layout=w.Layout(width=FULL)), names[1])
         doc = w.HTML()
         set_btn = self.button(names[2], lambda: set_value(picker.value, value.value), f"set {context}",
                               description=labels[0], icon="check", button_style="primary")
@@ -281,8 +282,9 @@ class MapEditor(Page):
         """Redraw what changed since the last refresh: the changed hexes and, if hexside
         corrections changed, the hexside features."""
         state = state if state is not None else self.campaign.state
-        if self.own_map:
+        if self.own_map:  # its own page: the header, and the units a player corrects the map around
             self.show_header(state)
+            self.map.set_units(unit_marks(state), side_order=side_order(state))
         hexes = changed_keys(self._seen_hexes, state.map_corrections)
         sides = changed_keys(self._seen_sides, state.hexside_corrections)
         self._seen_hexes, self._seen_sides = dict(state.map_corrections), dict(state.hexside_corrections)

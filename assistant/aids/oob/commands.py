@@ -215,6 +215,8 @@ def find_type(state, name: Any) -> UnitType:
             if n.lower() == low:
                 return t
     known = ", ".join(list(types)[:8]) + (" ..." if len(types) > 8 else "")
+    if name is None or (isinstance(name, str) and not name.strip()):
+        raise OobError(f"choose a unit type ({known or 'none entered: enter them in the grid first'})")
     raise OobError(f"unit type {_show(name)} is not in the orders of battle ({known or 'none entered'})")
 
 

@@ -159,7 +159,7 @@ class OobWidget(Page):
             rec = self.campaign.execute(ImportTypes(rows=[r.values(kind) for r in kept], replace=True, remove=remove,
                                                     source="grid"))
         except CampaignError as e:
-            self.status.value = f"<span style='color:{BAD}'>{esc(e)}</span>"
+            self.status.value = f"<span style='color:{BAD}'>{esc(self.one_line(e))}</span>"
             return None
         self.load_grid()
         self.status.value = f"<span style='color:{OK}'>saved: {esc(rec.body.summary())} (#{rec.seq})</span>"
@@ -177,9 +177,10 @@ class OobWidget(Page):
                                                     side=self.place_side.value or None,
                                                     name=self.place_name.value.strip() or None))
         except CampaignError as e:
-            self.place_status.value = f"<span style='color:{BAD}'>{esc(e)}</span>"
+            self.place_status.value = f"<span style='color:{BAD}'>{esc(self.one_line(e))}</span>"
             return None
         u = rec.body.unit
+        self.place_name.value = ""  # a placed unit's name is not left to place it twice
         self.place_status.value = f"<span style='color:{OK}'>placed {esc(u.id)} at {esc(u.hex)} (#{rec.seq})</span>"
         self.refresh()
         return rec.seq

@@ -116,7 +116,7 @@ class ScanWidget(Page):
         try:
             full, width, height = image_size(str(path).strip())
         except CampaignError as e:
-            self._say(str(e), error=True)
+            self._say(self.one_line(e), error=True)
             return
         with Image.open(full) as im:
             im.thumbnail((PREVIEW_PX, PREVIEW_PX))
@@ -207,7 +207,7 @@ class ScanWidget(Page):
             rec = self.campaign.execute(AlignScan(path=self.image_path, points=pts,
                                                   name=self.name.value.strip() or None))
         except CampaignError as e:
-            self._say(str(e), error=True)
+            self._say(self.one_line(e), error=True)
             return None
         self._say(rec.body.summary())
         self.refresh()
@@ -224,7 +224,7 @@ class ScanWidget(Page):
         try:
             rec = self.campaign.execute(RemoveScan(name=name))
         except CampaignError as e:
-            self._say(str(e), error=True)
+            self._say(self.one_line(e), error=True)
             return None
         self._say(rec.body.summary())
         self.refresh()

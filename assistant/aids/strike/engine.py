@@ -76,6 +76,9 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
         esc.append(u.id)
     if target_unit is not None:
         target_unit = v.unit(state, target_unit).id
+    night = v.boolean(night, "night")
+    _read_by_the_rules(rules, state.game, altitude=altitude, night=night, escorts=esc, target_unit=target_unit,
+                       return_base=return_base)
     opts = {}
     for k, val in (options or {}).items():
         opts[v.key(k, "option name")] = v.scalar(val, f"option {k}")
@@ -83,8 +86,22 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
                       launches=tuple(Launch(base=b, units=tuple(us)) for b, us in by_base.items()),
                       target_unit=target_unit, altitude=None if altitude is None else v.text(altitude, "altitude", 20),
                       escorts=tuple(esc), return_base=None if return_base is None else v.hex_label(gm, return_base),
-                      night=v.boolean(night, "night"), phase=None if phase is None else v.text(phase, "phase", 40),
+                      night=night, phase=None if phase is None else v.text(phase, "phase", 40),
                       options=MappingProxyType(opts))
+
+
+def _read_by_the_rules(rules, game: str, **given: Any) -> None:
+    """A part of the plan the game's air rules do not read is refused, not silently ignored: an
+    altitude where they name none (``altitudes``), a night mission where they name none (``night``),
+    escorts, a target unit or a return base where ``reads`` leaves them out (globalwar [17.3])."""
+    if given["altitude"] is not None and not getattr(rules, "altitudes", ()):
+        raise CampaignError(f"{game}'s air rules name no altitude: leave the altitude out")
+    if given["night"] and not getattr(rules, "night", None):
+        raise CampaignError(f"{game}'s air rules name no night mission: leave night out")
+    reads = getattr(rules, "reads", None)
+    for part in ("escorts", "target_unit", "return_base"):
+        if reads is not None and part not in reads and given[part] not in (None, [], ()):
+            raise CampaignError(f"{game}'s air rules read no {part.replace('_', ' ')}: leave it out")
 
 
 class StrikeNeeds(CampaignError):

@@ -54,6 +54,7 @@ INTERCEPTOR_COLOUR = "#b71c1c"
 RING_COLOURS = ("#2e7d32", "#f9a825", "#c62828", "#6a1b9a", "#00838f")
 CLASS_COLOURS = {"normal": "#2e7d32", "extended": "#f9a825", "extreme": "#c62828"}  # near to far
 SIDEBAR_WIDTH = "470px"
+FULL = "calc(100% - 4px)"  # a control as wide as its tab (the tabs' padding and the widgets' margin inside the sidebar)
 EXPOSURE_KEYS = ("interceptors", "interception", "exposure", "exposed", "cap")
 HEX_KEYS = ("hex", "base", "from", "at")  # where an interceptor stands; other hexes are the exposed route
 
@@ -131,6 +132,9 @@ class StrikeWidget(Page):
     SAMPLES = True
     READ_ONLY = ": strikes can be plotted, not resolved."
     FAIL_HEAD = "Cannot plot"
+    FIELDS = {"option": "Options", "altitude": "Altitude", "mission": "Mission", "escort": "Escorts",
+              "unit": "Launch", "return-base": "Return base", "target-unit": "Target unit", "dice": "Dice",
+              "night": "night"}
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
                  map_height: str = "600px"):
@@ -155,29 +159,30 @@ class StrikeWidget(Page):
                       "that base"]),
             "click-mode")
         self.mission = self.part(w.Dropdown(description="Mission", options=[("-", NONE)],
-                                            layout=w.Layout(width="215px")), "mission")
+                                            layout=w.Layout(width=FULL)), "mission")
         self.altitude = self.part(w.Dropdown(description="Altitude", options=[("-", NONE)],
                                              layout=w.Layout(width="150px")), "altitude")
-        self.night = w.Checkbox(description="night", value=False, indent=False, layout=w.Layout(width="70px"))
+        self.night = self.part(w.Checkbox(description="Night", value=False, indent=False,
+                                          layout=w.Layout(width="80px")), "night")
         for x in (self.mission, self.night):
             self.on_change(x, self._on_plan_input, "strike options")
         self.on_change(self.altitude, self._on_plan_input, "altitude")
         self.target_note = self.part(w.HTML(), "target")
         self.reach_table = self.part(w.HTML(), "reach")
         self.chosen = self.part(w.Dropdown(description="Path of", options=[("-", NONE)],
-                                           layout=w.Layout(width="440px")), "chosen")
+                                           layout=w.Layout(width=FULL)), "chosen")
         self.on_change(self.chosen, lambda _c: self._draw_paths(), "draw path")
         self.launch = self.part(w.SelectMultiple(description="Launch", options=[], rows=5,
-                                                 layout=w.Layout(width="440px")), "launch")
+                                                 layout=w.Layout(width=FULL)), "launch")
         self.escorts = self.part(w.SelectMultiple(description="Escorts", options=[], rows=3,
-                                                  layout=w.Layout(width="440px")), "escorts")
+                                                  layout=w.Layout(width=FULL)), "escorts")
         self.on_change(self.launch, lambda _c: self._sync_escorts(), "escorts")
-        self.options = self.part(w.Text(description="Options", layout=w.Layout(width="440px"),
+        self.options = self.part(w.Text(description="Options", layout=w.Layout(width=FULL),
                                         placeholder="key=value, ... (the game's switches, e.g. apat_percent=80)"),
                                  "options")
         self.target_unit = self.part(w.Dropdown(description="Target unit", options=[("-", NONE)],
-                                                layout=w.Layout(width="440px")), "target-unit")
-        self.return_base = self.part(w.Text(description="Return base", layout=w.Layout(width="440px"),
+                                                layout=w.Layout(width=FULL)), "target-unit")
+        self.return_base = self.part(w.Text(description="Return base", layout=w.Layout(width=FULL),
                                             placeholder="the hex the units land at, if not their own base"),
                                      "return-base")
         self.assess_btn = self.button("assess", self.assess, "assess strike",
@@ -186,19 +191,20 @@ class StrikeWidget(Page):
         self.odds = self.part(w.HTML(), "odds-box")
         self.dice_note = self.part(w.HTML(), "dice-needed")
         self.dice = self.part(w.Text(description="Dice", placeholder="faces in order, e.g. 4,6",
-                                     layout=w.Layout(width="260px")), "dice")
+                                     layout=w.Layout(width=FULL)), "dice")
         self.resolve_btn = self.button("resolve", lambda: self.resolve(self.dice.value), "resolve strike",
-                                       description="Resolve with these dice", icon="check")
+                                       description="Resolve with these dice", icon="check",
+                                       layout=w.Layout(width="auto", flex="0 0 auto"))
         self.roll_btn = self.button("roll", lambda: self.resolve(None), "roll and resolve strike",
-                                    description="Roll for me", icon="random")
+                                    description="Roll for me", icon="random", layout=w.Layout(width="auto", flex="0 0 auto"))
         self.log = self.part(w.HTML(), "log")
         self.range_note = self.part(w.HTML(), "range-note")
         self.clear_btn = self.button("clear", self.clear, "clear strike overlays",
                                      description="Clear map", icon="eraser", layout=w.Layout(width="auto"))
-        plan_box = w.VBox([w.HBox([self.mission, self.altitude, self.night]), self.launch, self.escorts,
+        plan_box = w.VBox([self.mission, w.HBox([self.altitude, self.night]), self.launch, self.escorts,
                            self.target_unit, self.return_base, self.options, self.assess_btn, self.findings,
                            self.odds])
-        resolve_box = w.VBox([self.dice_note, w.HBox([self.dice, self.resolve_btn, self.roll_btn])])
+        resolve_box = w.VBox([self.dice_note, self.dice, w.HBox([self.resolve_btn, self.roll_btn])])
         self.tabs = self.tab_set({"Reach": w.VBox([self.reach_table, self.chosen]), "Plan & findings": plan_box,
                                   "Resolve": resolve_box, "Strike log": self.log})
         # The hex box under the click mode: a hex typed and Enter is a click, so it is the target, or
@@ -474,7 +480,9 @@ class StrikeWidget(Page):
         res = rec.body.resolution
         self.ok(f"<div class='ca-strike-resolved'>Strike {rec.body.strike_id} on {esc(rec.body.target)} recorded "
                  f"(#{rec.seq}); dice {' '.join(map(str, res['dice']))}: {esc('; '.join(res['outcome']))}</div>")
-        self.dice.value = ""
+        with self.quietly():  # what this strike recorded is not one click from being recorded again
+            self.dice.value = self.options.value = self.return_base.value = ""
+            self.target_unit.value = NONE
         return rec
 
     def _show_log(self, state) -> None:
@@ -534,7 +542,9 @@ class StrikeWidget(Page):
         self.fill_sides(state)
         with self.quietly():
             try:
-                missions = [("-", NONE)] + [(m, m) for m in air_rules(state.game).missions]
+                rules = air_rules(state.game)
+                names = getattr(rules, "mission_names", {}) or {}
+                missions = [("-", NONE)] + [(names.get(m) or m.replace("_", " "), m) for m in rules.missions]
             except CampaignError as e:
                 missions = [("-", NONE)]
                 self.fail(e)
@@ -543,6 +553,8 @@ class StrikeWidget(Page):
                 self.mission.options = missions
                 self.mission.value = keep if keep in {v for _, v in missions} else NONE
             self._altitudes(state.game)
+            self._night(state.game)
+            self._plan_parts(state.game)
         self.show_samples(state)
         if self.problem is None or self.target is not None:
             self._rereach()
@@ -561,6 +573,32 @@ class StrikeWidget(Page):
             self.altitude.options = options
             self.altitude.value = keep if keep in names else NONE
         self.altitude.layout.display = None if names else "none"
+
+    def _night(self, game: str) -> None:
+        """The night choice, where the game's air rules read a night mission (witp [14.0], apto
+        [2.8]); a game whose rules name no night (globalwar) shows none, and plans none."""
+        try:
+            rule = getattr(air_rules(game), "night", None)
+        except CampaignError:
+            rule = None
+        self.night.tooltip = f"a night mission {rule}" if rule else None
+        self.night.layout.display = None if rule else "none"
+        if not rule:
+            self.night.value = False
+
+    def _plan_parts(self, game: str) -> None:
+        """Escorts, Target unit and Return base only where the game's air rules read them
+        (``reads``; globalwar's LRB raids [17.3] read none of the three)."""
+        try:
+            reads = getattr(air_rules(game), "reads", None)
+        except CampaignError:
+            reads = None
+        for name, box in (("escorts", self.escorts), ("target_unit", self.target_unit),
+                          ("return_base", self.return_base)):
+            shown = reads is None or name in reads
+            box.layout.display = None if shown else "none"
+            if not shown and box.value:
+                box.value = () if name == "escorts" else NONE
 
     def _is_hex(self, text: str) -> bool:
         try:

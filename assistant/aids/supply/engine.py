@@ -108,7 +108,7 @@ def trace_units(world: SupplyWorld, unit_ids: Iterable[str], whatif: Optional[Wh
         if u not in by_id:
             raise CampaignError(f"unit {u!r} is not in this campaign")
         if whatif and u in whatif.without:
-            raise CampaignError(f"unit {u!r} is both traced and removed by --without")
+            raise CampaignError(f"unit {u!r} is both traced and left out: trace it or leave it out")
     out: dict[str, Trace] = {}
     for side in dict.fromkeys(by_id[u].side for u in wanted):
         pieces = [by_id[u] for u in wanted if by_id[u].side == side]

@@ -78,6 +78,10 @@ def _num(x: Optional[float]) -> str:
 
 
 def _figure(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple, set, frozenset)):  # ids, hexes: listed as a player writes them
+        return ", ".join(_figure(x) for x in v) or "none"
     return _num(v) if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) else str(v)
 
 
@@ -133,6 +137,8 @@ class SupplyWidget(Page):
         self.refresh()
 
     # ----- layout --------------------------------------------------------------------------
+    FIELDS = {"without": "Without", "with-enemy": "What-if enemy unit"}
+
     def _build(self) -> None:
         self.side_chooser("400px")
         self.unit = self.part(w.Dropdown(description="Unit", options=[("-", NONE)], layout=w.Layout(width="400px")),

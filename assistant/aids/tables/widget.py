@@ -23,6 +23,19 @@ from .schema import TableSchema, check_csv, check_grid, schemas, to_csv
 MAX_GRID_ROWS = 80  # larger tables are edited as CSV text
 
 
+# Who reads a table, as a player knows it: the rules module's first word -> the aid that asks it.
+READERS = {"air": "the strike plotter", "apat": "the strike plotter", "airrange": "the strike plotter",
+           "bombing": "the strike plotter", "odds": "the odds", "economy": "the production ledger",
+           "supply": "the supply tracer", "command": "the supply tracer", "layers": "the supply tracer"}
+
+
+def readers(used_by) -> str:
+    """The aids that read a table (its ``used_by`` rules modules said as the aids a player uses:
+    ``assistant/rules/witp/apat.py`` is the strike plotter), in order, once each."""
+    names = [READERS.get(u.rsplit("/", 1)[-1].removesuffix(".py").split("_")[0], "the rules") for u in used_by]
+    return ", ".join(dict.fromkeys(names))
+
+
 def _schema_html(s: TableSchema) -> str:
     cols = "".join(f"<tr><td>{html.escape(c.name)}</td><td>{c.type}</td><td>{'yes' if c.required else ''}</td>"
                    f"<td>{'' if c.min is None else f'{c.min:g}'}..{'' if c.max is None else f'{c.max:g}'}</td>"
@@ -34,7 +47,7 @@ def _schema_html(s: TableSchema) -> str:
     mono = "".join(f"<li>{m.across or m.column} {m.direction}{' by ' + m.by if m.by else ' along the row'} "
                    f"[{m.rule}]</li>" for m in s.monotonic)
     return (f"<b>{html.escape(s.title)}</b> [{s.rule}] &mdash; {html.escape(s.doc)}<br>"
-            f"used by {html.escape(', '.join(s.used_by))}; key {html.escape(', '.join(s.key))}"
+            f"used by {html.escape(readers(s.used_by))}; key {html.escape(', '.join(s.key))}"
             f"<table><tr><th>column</th><th>type</th><th>required</th><th>range</th><th>choices / doc</th></tr>"
             f"{cols}</table>" + (f"<ul>{mono}</ul>" if mono else ""))
 
@@ -52,7 +65,8 @@ class TableEditor(Page):
         self.picker = w.Dropdown(options=list(self.schemas), description="table")
         self.info = w.HTML()
         self.status = w.HTML()
-        self.csv = w.Textarea(placeholder="paste CSV here (header first)", layout=w.Layout(width="100%", height="160px"))
+        self.csv = w.Textarea(placeholder="paste CSV here (header first)",
+                              layout=w.Layout(width="calc(100% - 4px)", height="160px"))
         self.upload = w.FileUpload(accept=".csv", multiple=False, description="CSV file")
         self.grid = w.GridBox(layout=w.Layout(grid_gap="2px"))
         self.cells: list[list[w.Text]] = []
@@ -120,7 +134,7 @@ class TableEditor(Page):
         try:
             c = check_grid(self.campaign.state.game, self.schema.name, self.header, self.grid_rows())
         except CampaignError as e:
-            self.status.value = f"<span class='ca-error'>{html.escape(str(e))}</span>"
+            self.status.value = f"<span class='ca-error'>{html.escape(self.one_line(e))}</span>"
             return False
         self.status.value = f"{len(c.rows)} rows pass the schema [{self.schema.rule}]"
         return True

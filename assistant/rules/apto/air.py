@@ -36,11 +36,18 @@ from .airrange import change_base_reach, exposure, flight, in_sea_area, intercep
 
 MISSIONS = ("air_naval", "strategic_bombing", "interception", "strafe", "change_base", "ground_support",
             "air_transport", "escort")
+MISSION_NAMES = {
+    "air_naval": "Air-Naval Attack [4.20]", "strategic_bombing": "Strategic Bombing [2.0]",
+    "interception": "Air Interception [4.13]", "strafe": "Strafing Airbases and Airstrips [4.14]",
+    "change_base": "Change Base [4.0]", "ground_support": "Ground Support [4.22]",
+    "air_transport": "Air Transport [4.23]", "escort": "Escort [2.2]"}
 FIGHTER_TYPES = ("F", "FB", "N")
 
 
 def kind_of(p: Piece) -> str:
-    t = str(p.attr("type", "")).strip().upper()
+    t = str(p.attr("type", "") or "").strip().upper()
+    if not t:
+        raise ValueError(f"unit {p.id} has no type: enter its type (type=F, FB, N, B or ATP) [4.0]")
     if t not in ("F", "FB", "N", "B", "ATP"):
         raise ValueError(f"unit {p.id}: type {p.attr('type')!r} must be F, FB, N, B or ATP [4.0]")
     return t
@@ -82,6 +89,8 @@ def _flag(plan: StrikePlan, key: str) -> bool:
 class AptoAirRules:
     game: str = "apto"
     missions: tuple[str, ...] = MISSIONS
+    mission_names = MISSION_NAMES  # each mission as the rules name it, with its rule
+    night = "[2.8]"  # Night Strategic Bombing: the plotter offers the choice
 
     # ---------------------------------------------------------------- reach and legality
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),
@@ -544,7 +553,8 @@ class AptoAirRules:
         elif plan.mission == "strategic_bombing":
             self._resolve_bombing(world, plan, list(dice), res)
         else:
-            raise ValueError(f"mission {plan.mission!r} has nothing to resolve")
+            raise ValueError(f"{MISSION_NAMES.get(plan.mission, plan.mission)}: the rules resolve nothing for it "
+                             f"(resolve it at the table)")
         return res
 
     def _resolve_combat(self, world: World, plan: StrikePlan, dice: list[int], res: Resolution) -> None:

@@ -317,7 +317,7 @@ class AptoEconomy:
         out = []
         if target != want:
             out.append(Finding("error", "[8.4]", f"{nation}'s Economic Reserve is account {want}, not {target} "
-                                                 f"(give --to-account {want})"))
+                                                 f"(transfer to account {want})"))
         if ctx.turn_kind != "seasonal":
             out.append(Finding("error", "[8.4]", f"EPs are assigned to or released from the Economic Reserve in a "
                                                  f"Seasonal Turn, not in {ctx.turn_label}"))

@@ -38,6 +38,8 @@ from .zoc import NEUTRAL_SIDE
 
 BOMBING, TRANSFER = "bombing", "transfer"
 MISSIONS = (BOMBING, TRANSFER)
+MISSION_NAMES = {BOMBING: "Combat mission: LRBs attack an Industrial Hex [17.3]",
+                 TRANSFER: "Transfer mission: a new base hex [17.1.7.C]"}
 TRANSFER_MULTIPLE = 3  # [17.1.7.C] "its one-way MA is three times its combat range or radius"
 MAX_AD_PER_HEX = 10    # [17.2.2]
 AIR_PHASES = {"axis": ("A1", "A2"), "allies": ("A3", "A4")}  # [4.2.3]
@@ -68,7 +70,7 @@ def _live(p: Piece) -> bool:
 def strength(p: Piece, key: str) -> int:
     """A counter value the player entered (``attack``/``defence``): a whole number >= 0."""
     if p.attrs.get(key) is None:
-        raise ValueError(f"{p.kind} {p.id} has no {key} strength: enter it (campaign place/set {key}=N)")
+        raise ValueError(f"{p.kind} {p.id} has no {key} strength: enter it as the unit's value {key}=N")
     return value(p, key)
 
 
@@ -143,6 +145,11 @@ class GlobalWarAir:
 
     game = "globalwar"
     missions = MISSIONS
+    mission_names = MISSION_NAMES  # each mission as the rules name it, with its rule (no night: 17.0 names none)
+    # The parts of a plan these rules read, beyond the target, side and units: no escorts (only ADs
+    # attack LRBs [17.3.B]), no target unit (LRBs attack Industrial Hexes and ADs [17.3.A]), no
+    # return base (an LRB returns to the base hex its mission originated at [17.1.7.A]).
+    reads = ("mission", "options")
 
     # ----- reach -------------------------------------------------------------------------------
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),

@@ -106,7 +106,7 @@ class GlobalWarEconomy:
                Priced(CAPACITY, "income", main + MAINT, None, "18.10.B",
                       "the previous turn's productive capacity (Turn 1: this turn's) (computed)"),
                Priced(LEND_LEASE, "transfer", main, None, "18.8.1",
-                      "to an allied Major Power; capped by the pipeline (data pipeline / holding_areas)"),
+                      "to an allied Major Power; capped by the pipeline (the entry's value pipeline=... or holding_areas=...)"),
                Priced("LRB losses", "loss", main, None, "17.3.2", "PPs an IH loses to LRBs this turn only")]
         for t in T.TYPES:
             price = T.cost(ctx.world.tables, "build", t)
@@ -193,7 +193,7 @@ class GlobalWarEconomy:
             where = ", ".join(f"{_n(v)} PP in {r}" for r, v in own.items())
             return [Finding("error", "18.7.6.C", f"{power_of(entry.account)}'s pooled PPs fall to {_n(pooled)}: "
                                                  f"{where} produced independently pay only for units appearing "
-                                                 f"there (data appears=...)")]
+                                                 f"there (the entry's value appears=...)")]
         return []
 
     def _build(self, book: Book, entry: Entry, ctx: LedgerContext, verb: str, name: Optional[str]) -> list[Finding]:
@@ -224,7 +224,7 @@ class GlobalWarEconomy:
                                                      f"at war with {NEUTRAL_UNTIL[power]}?"))
         if power in APPEARS and verb in ("build", "rebuild") and not entry.data.get("appears"):
             out.append(Finding("question", APPEARS[power], f"in which country will it appear ({', '.join(REGIONS[power])})? "
-                                                           f"set data appears=..."))
+                                                           f"give it as the entry's value appears=..."))
         return out
 
     def _arrival(self, entry: Entry, ctx: LedgerContext, verb: str, t: str) -> list[Finding]:
@@ -235,7 +235,7 @@ class GlobalWarEconomy:
             if verb == "build" and t in T.EXAMPLE and not entry.data.get("arrives"):
                 return [Finding("question", "18.0.H", f"on which turn does it appear? the delay is in the Production "
                                                       f"Cost Table, not in the text ([18.2.2] example only: "
-                                                      f"{T.EXAMPLE[t]}); set data arrives=...")]
+                                                      f"{T.EXAMPLE[t]}); give its arrival turn (arrives)")]
             return []
         due = entry.turn + wait
         label = ctx.labels.get(due, f"calendar turn {due}")
@@ -246,7 +246,7 @@ class GlobalWarEconomy:
             return [Finding("error", "18.0.H", f"'{verb} {t}' paid on {ctx.turn_label} appears {wait} turns on "
                                                f"({label}, calendar turn {due}), not calendar turn {given}")]
         return [Finding("info", "18.0.H", f"'{verb} {t}' appears {wait} turns on: calendar turn {due} ({label}); "
-                                          f"set data arrives={due} for the build queue")]
+                                          f"its arrival for the build queue: arrives={due}")]
 
     def _gearing(self, book: Book, entry: Entry, t: str, qty: int) -> list[Finding]:
         """[18.9.1] new builds of a type <= those started the turn before + 1 (one always allowed,

@@ -35,6 +35,17 @@ MISSIONS = ("bombardment", "naval", "special", "strafing", "sweep", "escort", "c
             "joint", "transfer", "strike_transfer", "air_transport", "air_assault", "strategic_bombing",
             "mining", "port_mining", "ms_escort")
 APAT_MISSIONS = {"cover_cap": "cover_cap", "naval_cover": "naval_cover"}
+# Each mission as the rules name it, with the rule that describes it: what the plotter offers.
+MISSION_NAMES = {
+    "bombardment": "Bombardment Strike [5.4]", "naval": "Naval Strike [5.6]", "special": "Special Strike [5.8]",
+    "strafing": "Strafing Strike [5.5]", "sweep": "Fighter Sweep [5.5.2]", "escort": "Escort [5.3.1]",
+    "cover_cap": "Cover CAP [5.3.2]", "naval_cover": "Naval Cover [5.3.4]", "joint": "Joint Strike [5.10]",
+    "transfer": "Air Transfer [4.4]", "strike_transfer": "Strike Transfer [4.4.7]",
+    "air_transport": "Air Transport [5.11]", "air_assault": "Air Assault [5.12]",
+    "strategic_bombing": "Strategic Bombing [55.0]",
+    "mining": "Strategic Mining: Co-Prosperity Sphere hexes [56.4.2]",
+    "port_mining": "Strategic Mining: Japanese Homeland Ports [56.4.3]",
+    "ms_escort": "MS Escort (Japanese) [57.1]"}
 
 
 @dataclass(frozen=True)
@@ -47,7 +58,9 @@ class _Ctx:
 class WitpAirRules:
     game = "witp"
     missions = MISSIONS
+    mission_names = MISSION_NAMES
     altitudes = ALTITUDES  # [5.2]: what the plotter offers as a choice
+    night = "[14.0]"  # the rule that a night mission changes: the plotter offers the choice
 
     # ----- reach ---------------------------------------------------------------------------------
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),
@@ -385,7 +398,7 @@ class WitpAirRules:
         why = []
         kind = plan.options.get("apat")
         if m in APAT_MISSIONS:
-            why.append(f"{m} [9.0]")
+            why.append(f"{MISSION_NAMES[m]} [9.0]")
         if kind:
             why.append(f"apat={kind} (player)")
         for h, b in bases.items():
@@ -545,7 +558,8 @@ class WitpAirRules:
                               "Table", "[11.5]", "S|D1|D2|D3|D4"))
         unit = a.items[0].unit if a.items else "UNIT"
         needs.append(Need("option", f"eliminated.{unit}", f"the APs {unit} lost in air-to-air or AA combat", "[6.3]", "N"))
-        return Unresolvable(f"nothing for the rules to resolve in this {plan.mission or 'strike'}", needs, any_of=True)
+        named = MISSION_NAMES.get(plan.mission, "strike") if plan.mission else "strike"
+        return Unresolvable(f"nothing for the rules to resolve in this {named}", needs, any_of=True)
 
     def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
         plan = _normal(plan)

@@ -88,9 +88,9 @@ class WitpEconomy:
                 Priced("captured MS instalment", "income", "MSP", 2, "[60.3]",
                        "6 MSP for a major port, 4 for a minor, in 2-MSP instalments"),
                 Priced("operational Industrial Centres", "adjust", "PP", 0, "[53.5.1];[55.3];[55.4]",
-                       "record data ics after strategic bombing damage or repair; the next PP income uses it"),
+                       "record the operational ICs as the entry's value ics=N after strategic bombing damage or repair; the next PP income uses it"),
                 Priced("Economic Multiple Table", "adjust", "PP", 0, "[53.6.1]-[53.6.7]",
-                       "record data em after the roll (EM starts at 2; never below 0)"),
+                       "record the EM as the entry's value em=N after the roll (EM starts at 2; never below 0)"),
                 Priced("Strategic Reserve at start", "income", "strategic_reserve", R.STRATEGIC_RESERVE, "[28.1.1]",
                        "200 CP at the start of the war; never replenished"),
                 Priced("Emergency War Reserve at start", "income", "emergency_reserve", R.EMERGENCY_RESERVE, "[28.1.2]",
@@ -107,7 +107,7 @@ class WitpEconomy:
                 Priced(ITEM_US_PP, "income", "PP", R.US_FIXED_PP if us30 else None, "[52.2];[52.3]",
                        "30 PP a cycle from 0/10/44; before, the US PP Availability Chart result"),
                 Priced(ITEM_CADRE, "spend", "CP", None, "[44.4.5]",
-                       "(steps removed + TQ steps lowered) x years advanced (data steps, years)"),
+                       "(steps removed + TQ steps lowered) x years advanced (the entry's values steps=N years=N)"),
                 Priced("B-29 strategic strike", "spend", "HQ", None, "[55.1.1]", "the Activation Costs Summary's CP"),
                 Priced("KMT Independent corps", "spend", "PP", 1, "[47.7.2]", "1 US PP (with 5 KMT provincial points)"),
                 Priced("APA/APB repair", "spend", "CP", 3, "[60.2.1]", "3 CP (max 3 per Strategic G/T)"),
@@ -260,12 +260,12 @@ class WitpEconomy:
             try:
                 prev = Fraction(str(e.data["previous"]))
             except (ValueError, ZeroDivisionError):
-                return out + [Finding("error", "[28.4]", f"data previous {e.data['previous']!r} must be a number")]
+                return out + [Finding("error", "[28.4]", f"the entry's value previous={e.data['previous']} must be a number")]
         cap = R.gearing_cap(prev)
         if now > cap:
             out.append(Finding("error", "[28.4]", f"{hq} may be assigned at most {cap} new CP this cycle "
                                                   f"(max(1.5 x {_num(prev)}, 20)); {_num(now)} asked"
-                                                  + ("; none recorded last cycle (data previous gives the set-up's)"
+                                                  + ("; none recorded last cycle (the entry's value previous=N gives the set-up's)"
                                                      if not prev else "")))
         if e.data.get("new_hq"):
             allotment = sum((x.amount for x in book.entries if x.side == e.side and x.kind == "income"
@@ -489,8 +489,8 @@ class WitpEconomy:
             elif "steps_removed" in d and "years" in d:
                 removed, lowered = int(d["steps_removed"]), int(d.get("tq_lowered", d["years"]))
             else:
-                return [Finding("question", "[44.4.5]", "give the unit's printed steps and the years advanced (data steps, "
-                                                        "years) to check the CP")]
+                return [Finding("question", "[44.4.5]", "give the unit's printed steps and the years advanced (the "
+                                                        "entry's values steps=N years=N) to check the CP")]
         except (TypeError, ValueError):
             return [Finding("error", "[44.4.5]", f"cadre data {dict(d)!r} must be whole numbers")]
         cp = R.cadre_cp(removed, lowered, int(d["years"]), reading)

@@ -105,7 +105,14 @@ def test_close_turn_applies_the_rules_carry_over_once(eco, guadalcanal):
     v = page(guadalcanal).view
     guadalcanal.ledger.add("allies", "income", 46)
     before = guadalcanal.state.last_seq
+    v.close_btn.click()  # it asks first, naming the turn and the side, and records nothing yet
+    assert guadalcanal.state.last_seq == before and v.confirm_box.layout.display is None
+    assert guadalcanal.state.turn.label in v.confirm_text.value and "allies" in v.confirm_text.value.lower()
+    v.confirm_no.click()  # cancelled: nothing recorded, the question gone
+    assert guadalcanal.state.last_seq == before and v.confirm_box.layout.display == "none"
     v.close_btn.click()
+    v.confirm_yes.click()
+    assert v.confirm_box.layout.display == "none"
     keep = 46 // 4  # the stand-in's [T 6]: a quarter carried over, the rest expires
     assert guadalcanal.state.last_seq == before + 1
     assert f"adjust -{46 - keep} PP (expiry) [T 6]" in v.message.value
@@ -114,6 +121,7 @@ def test_close_turn_applies_the_rules_carry_over_once(eco, guadalcanal):
     assert f"-{46 - keep}" in carry and "[T 6]" in carry and "carried over" in carry
     assert "This turn is closed" in v.statement.value
     v.close_btn.click()  # twice: one line, nothing recorded
+    v.confirm_yes.click()
     assert guadalcanal.state.last_seq == before + 1
     assert "closed already" in v.problem and "Cannot close" in v.message.value
 
@@ -315,3 +323,21 @@ def test_the_shown_verdict_follows_a_change_made_elsewhere(eco, guadalcanal):
     assert "The rules forbid this entry" in v.check_note.value  # 0 PP cannot pay 5 [T 3]
     guadalcanal.ledger.add("allies", "income", 5)  # as another page would
     assert "The rules allow this entry" in v.check_note.value  # the boundary: exactly the balance
+
+
+def test_the_entrys_values_are_recorded_then_the_form_is_clear(eco, guadalcanal):
+    """The Values field gives the entry's values the rules ask for (``em=2``: what the CLI's
+    ``--data`` gives); recorded, the form keeps nothing to record twice; a bad one is one line in
+    the page's words."""
+    v = page(guadalcanal).view
+    fill(v, kind="income", amount="5", item="Chart income")
+    v.values.value = "em=2, steps=3"
+    v.record_btn.click()
+    entry = v.current_book().entries[-1]
+    assert (entry.data.get("em"), entry.data.get("steps")) == (2, 3)
+    assert (v.item.value, v.amount.value, v.note.value, v.arrives.value, v.values.value) == ("", "", "", "", "")
+    before = guadalcanal.state.last_seq
+    fill(v, kind="income", amount="5")
+    v.values.value = "em"
+    v.record_btn.click()
+    assert guadalcanal.state.last_seq == before and v.problem == "value 'em' is not key=value"

@@ -197,3 +197,12 @@ def test_the_editor_tab_has_its_own_hex_box_that_picks_as_a_click(guadalcanal):
     assert tuple(d.map.map.center) == pytest.approx(d.map.latlng_of("E2519"))
     editor.hex_field.value = "Atlantis"
     assert "neither a hex nor a place" in editor.hex_hint.value and editor.run == ["E2519"]
+
+
+def test_its_own_page_shows_the_campaigns_units_and_follows_a_move(editor, guadalcanal):
+    """Corrections are made around the counters: the map editor's own page draws the campaign's
+    units (as the other pages do) and follows a move made elsewhere."""
+    assert {u.id for u in editor.map._units} == set(guadalcanal.state.units)
+    guadalcanal.move_unit("kido-butai", "B3326")
+    editor.refresh()
+    assert next(u.hex for u in editor.map._units if u.id == "kido-butai") == "B3326"

@@ -52,8 +52,9 @@ def test_place_a_type_on_the_clicked_hex(witp_file, tmp_path):
         v.map.select("E2418")
         assert v.place_hex.value == "E2418"
         v.place_type.value = "COMSOPAC"
+        v.place_name.value = "COMSOPAC forward"
         seq = v.place()
-        assert seq == c.state.last_seq
+        assert seq == c.state.last_seq and v.place_name.value == ""  # the placed name is not left to place twice
         (u,) = [u for u in c.state.units.values() if u.attrs.get("oob_type") == "COMSOPAC"]
         assert (u.side, u.kind, u.hex, u.attrs["sea_radius"], u.attrs["hq_type"]) == ("allies", "HQ", "E2418", 12, "fleet")
         v.place_hex.value = "nowhere"

@@ -197,3 +197,23 @@ def test_an_old_strike_record_that_changed_something_must_still_rebuild(tmp_path
     with pytest.raises(CampaignError, match="event 18 .strike_resolved."):
         Campaign.import_json(bad, tmp_path / "bad.campaign")
     assert not (tmp_path / "bad.campaign").exists()
+
+
+def test_a_part_of_the_plan_the_games_air_rules_do_not_read_is_refused_not_ignored(tmp_path):
+    """apto's air rules name no altitude, globalwar's no altitude, night [17.0], escorts [17.3.B],
+    target unit [17.3.A] or return base [17.1.7.A]: given, each is refused in one line naming it,
+    where witp's rules read them all ([5.2], [14.0])."""
+    refused = {"apto": [{"altitude": "High"}],
+               "globalwar": [{"altitude": "High"}, {"night": True}, {"return_base": "W2919"}]}
+    for game, cases in refused.items():
+        with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
+            side = c.state.sides[0].id
+            target = "W 1617" if game == "apto" else "W2919"
+            for extra in cases:
+                with pytest.raises(CampaignError) as e:
+                    engine.plan_of(c.state, c.map, side=side, target=target, **extra)
+                assert f"{game}'s air rules" in str(e.value) and next(iter(extra)).split("_")[0] in str(e.value)
+    with Campaign.create(tmp_path / "witp.campaign", game="witp") as c:
+        plan = engine.plan_of(c.state, c.map, side="allies", target="E2418", altitude="High", night=True,
+                              return_base="E2418")
+        assert (plan.altitude, plan.night, plan.return_base) == ("High", True, "E2418")

@@ -168,9 +168,10 @@ def test_resolve_with_entered_dice_is_logged_and_undone(rules, camp):
     v.choose_target(TARGET)
     v.assess()
     before = camp.state.last_seq
-    v.dice.value = "2"
+    v.dice.value, v.options.value, v.return_base.value = "2", "sneak=yes", "E2418"
     v.resolve_btn.click()
     assert camp.state.last_seq == before + 1 and v.problem is None
+    assert (v.dice.value, v.options.value, v.return_base.value) == ("", "", "")  # nothing left to record twice
     assert camp.state.units["maw-f4f"].attrs["count"] == 3  # a 2 loses one AP (stand-in [T 3])
     assert "Strike 1 on E2418 recorded" in v.message.value and "one AP lost" in v.message.value
     assert "1 strike(s) this turn" in v.log.value and "one AP lost" in v.log.value
@@ -385,3 +386,31 @@ def test_a_hex_typed_in_the_hex_box_becomes_the_target_or_the_base(rules, camp):
     v.hex_field.value = "Z9999"  # names no hex: said under the field, the target stays
     assert "Z9999: the War in the Pacific (2nd ed.) map has no section Z" in v.hex_hint.value
     assert v.target in ("E2418", "E2519", "E2619") and v.errors.records == []
+
+
+def test_night_is_offered_where_the_air_rules_read_it_and_missions_by_their_rules_names(guadalcanal, tmp_path):
+    """witp's night air operations [14.0] and apto's Night Strategic Bombing [2.8] read a night
+    mission: their pages offer Night, naming the rule; globalwar's air rules [17.0] name no night,
+    and its page shows none and plans none. The Mission choice shows each mission as the rules name
+    it, with its rule (witp's "Cover CAP [5.3.2]", never ``cover_cap``), and plans the mission's id."""
+    v = page(guadalcanal).view
+    assert v.night.layout.display != "none" and "[14.0]" in v.night.tooltip
+    labels = dict((value, label) for label, value in v.mission.options)
+    assert labels["cover_cap"] == "Cover CAP [5.3.2]" and labels["ms_escort"] == "MS Escort (Japanese) [57.1]"
+    assert not [label for label in labels.values() if "_" in label]
+    for game, night in (("apto", "[2.8]"), ("globalwar", None)):
+        with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
+            other = page(c).view
+            shown = other.night.layout.display != "none"
+            assert shown == (night is not None), game
+            if night:
+                assert night in other.night.tooltip
+            else:
+                other.night.value = True
+                other.refresh()
+                assert other.night.value is False  # a hidden choice plans nothing
+            assert not [label for label, _ in other.mission.options if "_" in label]
+            # globalwar's LRB raids read no escorts, target unit or return base [17.3], [17.1.7.A]
+            hidden = [x.layout.display == "none" for x in (other.escorts, other.target_unit, other.return_base)]
+            assert hidden == [game == "globalwar"] * 3, game
+    assert [x.layout.display for x in (v.escorts, v.target_unit, v.return_base)] == [None] * 3  # witp reads them

@@ -356,7 +356,7 @@ def test_a_unit_without_its_type_is_a_question_not_a_failure_4_0():
     g = grid(1, 3)
     w = mkworld(g, [air("x", "allies", label(0, 0), strength=3, range=4), air("f", "allies", label(0, 0), type="F", strength=3, range=4)])
     items = {i.unit: i for i in RULES.reach(w, "allies", label(0, 2))}
-    assert [f.level for f in items["x"].findings] == ["question"] and "type None" in items["x"].findings[0].text
+    assert [f.level for f in items["x"].findings] == ["question"] and "x has no type" in items["x"].findings[0].text
     assert items["f"].range_class == "in range"
 
 

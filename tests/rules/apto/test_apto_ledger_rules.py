@@ -212,7 +212,7 @@ def test_8_4_reserve_20_accepted_21_refused():
 
 def test_8_4_each_allied_nation_its_own_reserve():
     b = book(entry("allies", SPRING, "income", 30, account="EP:uk"))
-    assert any("--to-account reserve:uk" in x
+    assert any("transfer to account reserve:uk" in x
                for x in errors(check(b, entry("allies", SPRING, "reserve", 5, account="EP:uk"), SPRING)))
     good = entry("allies", SPRING, "reserve", 5, account="EP:uk", to_account="reserve:uk")
     assert errors(check(b, good, SPRING)) == []
