@@ -150,3 +150,7 @@ def test_witp_names_the_solomons_of_44_7_hex_by_hex():
     solomons = sorted(h for h, a in T.territories("witp").items() if a.get("region") == "Solomons")
     assert solomons == sorted("E2116 E2117 E2217 E2317 E2318 E2417 E2518 E2418 E2519 E2617 E2618 E2619 E2720".split())
     assert all(T.territories("witp")[h].get("country") is None for h in solomons)
+
+
+test_quotes_in_rulebook_apto = APTO.check()
+test_quotes_in_rulebook_globalwar = GW.check()
