@@ -23,6 +23,14 @@ def needed_values(game: str, kind: str) -> str:
     return "; ".join(need)
 
 
+def unknown_kind_warning(game: str, kind: str) -> Optional[str]:
+    """A one-line warning when ``kind`` is none of the kinds ``game`` declares: the piece is kept
+    and shown, but no aid knows what it does; else None."""
+    if not isinstance(kind, str) or find_kind(game, kind) is not None:
+        return None
+    return f"“{kind.strip()}” is not one of this game's kinds: it is kept, but the aids do not know what it does"
+
+
 def at_sea_warning(state, gm, kind: str, hex_label: str) -> Optional[str]:
     """A one-line warning when a ground combat unit (role ``combat``) is placed on an all-sea hex
     of the campaign's map (the derived surface, or the player's correction of it); else None."""

@@ -10,7 +10,7 @@ from typing import Callable
 from ..campaign import Campaign
 from ..campaign import commands as cmds
 from ..campaign.events import EventRecord
-from ..campaign.placing import at_sea_warning
+from ..campaign.placing import at_sea_warning, unknown_kind_warning
 from ..campaign.validate import key_values
 from ..rules.kinds import find_kind, load_kinds
 from .common import FILE, CliError, add_command, done, emit, event_json, game_name, opened, seq_number
@@ -165,7 +165,7 @@ def cmd_place(args) -> None:
                            attrs=key_values(args.attr), sample=args.sample, id=args.id, category=category)
         u = rec.body.unit
         role = (f"kind {kind.kind}, role {kind.role} [{kind.rule}]" if kind else
-                f"kind {u.kind!r} is not one of {c.game}'s kinds (campaign kinds {c.game}): the aids do not know what it does")
+                f"{unknown_kind_warning(c.game, u.kind)} (campaign kinds {c.game})")
         warning = at_sea_warning(c.state, c.map, u.kind, u.hex)
         if warning:
             print(f"warning: {warning}", file=sys.stderr)

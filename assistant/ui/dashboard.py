@@ -29,8 +29,9 @@ from ..campaign.errors import CampaignError
 from ..campaign.events import said
 from ..campaign.orders import HELP as ORDERS_HELP
 from ..campaign.orders import OrdersError, give_orders
-from ..campaign.placing import at_sea_warning, needed_values
+from ..campaign.placing import at_sea_warning, needed_values, unknown_kind_warning
 from ..campaign.validate import key_values
+from ..rules.kinds import load_kinds
 from .controlpart import ControlPart
 from .errors import ErrorPanel
 from .kit import DashboardPage, dashboard
@@ -47,10 +48,6 @@ SIDEBAR_WIDTH = "420px"
 DETAILS_HEIGHT = "160px"  # fixed: selecting a hex must not push the tabs down (low enough for 768 px screens)
 FULL = "calc(100% - 4px)"  # as wide as the tab, the widgets' margin inside it
 PLACE_VALUES_HINT = "key=value … e.g. strength=4"
-# Suggestions only (the campaign validates kinds): combat units and installations.
-DEFAULT_KINDS = ["infantry", "marine", "air", "naval", "carrier", "transport", "HQ",
-                 "base", "airfield", "port", "supply"]
-
 # The page's own layout rules (an HTML widget carries them, so JupyterLab gets them as Voila does):
 # a one-line header whatever the turn label, a Units list whose entries fit.
 STYLE = """<style>
@@ -159,7 +156,8 @@ class CampaignDashboard(Page):
         self.category = w.ToggleButtons(options=[("Unit", "unit"), ("Installation", "installation")],
                                         value="unit", style={"button_width": "100px"})
         self.category.add_class("ca-category")
-        self.kind = w.Combobox(description="Kind", options=DEFAULT_KINDS, value="infantry",
+        self._kinds = list(load_kinds(self.campaign.game))  # the game's kinds, as its rules declare them
+        self.kind = w.Combobox(description="Kind", options=self._kinds, value="", placeholder="choose or type",
                                ensure_option=False, layout=w.Layout(width="260px"))
         self.kind.add_class("ca-kind")
         self.name = w.Text(description="Name", placeholder="e.g. 1st Marine Div", layout=w.Layout(width="300px"))
@@ -351,8 +349,9 @@ class CampaignDashboard(Page):
                                  attrs=attrs or None)
         self.name.value = ""
         self.place_attrs.value = ""
-        warning = at_sea_warning(self.campaign.state, self.campaign.map, kind, hex_)
-        self.hex_hint.value = f"<span class='ca-place-warning'>{html.escape(warning)}</span>" if warning else ""
+        warnings = [x for x in (unknown_kind_warning(self.campaign.game, kind),
+                                at_sea_warning(self.campaign.state, self.campaign.map, kind, hex_)) if x]
+        self.hex_hint.value = "".join(f"<div class='ca-place-warning'>{html.escape(x)}</div>" for x in warnings)
 
     @staticmethod
     def _pairs(text: str, what: str) -> dict:
@@ -491,7 +490,7 @@ class CampaignDashboard(Page):
         self.map.set_units(marks, side_order=side_order(state))
         self.map.set_corrections(state.map_corrections)  # corrected hexes outlined
         self.fill_sides(state, kept=lambda: self.prefs.get("side"))  # the side last chosen on this campaign's page
-        kinds = sorted(set(DEFAULT_KINDS) | {str(u.kind) for u in units if u.kind})
+        kinds = self._kinds + sorted({str(u.kind) for u in units if u.kind} - set(self._kinds))
         if list(self.kind.options) != kinds:
             self.kind.options = kinds
         options = [(list_entry(m.hex, m.name, m.side_name, m.sample), m.id)

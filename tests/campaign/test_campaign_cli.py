@@ -51,8 +51,8 @@ def test_new_and_info(capsys, tmp_path, f):
 def test_place_move_update_remove(capsys, f):
     out = ok(capsys, "place", f, "--side", "allies", "--kind", "division", "--hex", "e 2519", "--name",
              "Americal Division", "--nation", "US", "--attr", "steps=3", "--attr", "elite=true", "--attr", "code=B2")
-    assert out.strip() == (f"placed americal-division at E2519 (#{N + 1}); kind 'division' is not one of witp's kinds "
-                           "(campaign kinds witp): the aids do not know what it does")
+    assert out.strip() == (f"placed americal-division at E2519 (#{N + 1}); “division” is not one of this game's kinds: "
+                           "it is kept, but the aids do not know what it does (campaign kinds witp)")
     d = js(capsys, "units", f)
     u = next(x for x in d if x["id"] == "americal-division")
     assert u["attrs"] == {"steps": 3, "elite": True, "code": "B2"} and u["nation"] == "us"

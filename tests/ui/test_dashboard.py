@@ -429,3 +429,21 @@ def test_the_values_field_says_what_the_chosen_kind_needs(dash):
     assert dash.place_attrs.placeholder == "needs size: major or minor [38.0]"
     dash.kind.value = "infantry division"
     assert dash.place_attrs.placeholder.startswith("key=value")
+
+
+def test_the_kind_box_offers_the_games_kinds_and_an_unknown_kind_is_placed_with_a_warning(dash, camp):
+    """The Kind box offers the kinds the game's rules declare (witp's "infantry division", "Port"),
+    not words of no game; a kind the game does not declare is placed, and the page says the aids do
+    not know what it does (as the CLI does)."""
+    from assistant.rules.kinds import load_kinds
+
+    d = dash
+    declared = list(load_kinds("witp"))
+    assert list(d.kind.options)[:len(declared)] == declared and "infantry division" in d.kind.options
+    assert "infantry" not in declared and d.kind.value == ""
+    d.hex_field.value = "E2519"
+    d.side.value = "allies"
+    d.kind.value = "division"
+    d.place_btn.click()
+    assert "“division” is not one of this game&#x27;s kinds" in d.hex_hint.value
+    assert any(u.kind == "division" for u in camp.state.units.values())
