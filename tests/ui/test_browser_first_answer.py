@@ -216,6 +216,9 @@ def test_from_a_new_campaign_to_a_first_correct_answer_of_each_aid_through_the_p
         dash.wait_for_selector(".ca-unit-list select", timeout=90_000)
         a.pages_opened += 1
         set_up(a, dash, g)
+        if "sample" in g.orders:  # the player's own values are labelled so, not as a demo's
+            wait_text(dash, ".ca-samples-note", "marked [sample]")
+            assert "demo" not in text_of(dash, ".ca-samples-note"), text_of(dash, ".ca-samples-note")
         shot(dash, f"first-answer-{game}-01-set-up")
 
         # ----- supply --------------------------------------------------------------------------
