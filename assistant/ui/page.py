@@ -64,7 +64,7 @@ def header_html(name: str, campaign: Any, *more: str) -> str:
 def samples_banner(what: str, note: str) -> str:
     """The ``[sample]`` banner: ``what`` ("3 unit(s)") is marked, folded open to ``note``."""
     return (f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
-            f"<b>{what} marked [sample]</b>: demo values, not from the rulebook (more)"
+            f"<b>{what} marked [sample]</b>: sample values, not from the rulebook (more)"
             f"</summary>{esc(note)}</details>")
 
 

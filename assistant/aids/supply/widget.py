@@ -87,7 +87,7 @@ def _figure(v: Any) -> str:
 
 def _figures(d: dict) -> str:
     """``key value · key value``, the values bold (one line of a trace's figures)."""
-    return " · ".join(f"{esc(k)} <b>{esc(_figure(v))}</b>" for k, v in d.items())
+    return " · ".join(f"{esc(k.replace('_', ' '))} <b>{esc(_figure(v))}</b>" for k, v in d.items())
 
 
 def unit_entry(u, side_name: str) -> str:
@@ -372,18 +372,22 @@ class SupplyWidget(Page):
         if t.source:
             src_id = t.source.get("unit")
             src = state.units.get(src_id) if src_id else None
-            name = (src.name or src.id) if src else (src_id or "the hex")
+            # a source that is no piece (apto's Mukden [7.0]) goes by the name the rules give it
+            name = (src.name or src.id) if src else (t.source.get("name") or src_id or "the hex")
             rows.append(f"<div>Source: <b class='ca-supply-source'>{esc(name)}</b>"
                         + (f" at {esc(t.source.get('hex'))}" if t.source.get("hex") else "")
                         + (" <span class='ca-sample'>[sample]</span>" if src is not None and src.sample else "")
                         + "</div>")
         else:
-            rows.append("<div>Source: <b class='ca-supply-source'>none reached</b></div>")
+            # supplied with no source: a rule supplies the unit where it stands (see Why)
+            rows.append("<div>Source: <b class='ca-supply-source'>"
+                        + ("none needed</b> (the rule under Why)" if t.supplied else "none reached</b>") + "</div>")
         unit = t.extra.get("unit", "")
         over = t.length is not None and t.limit is not None and t.length > t.limit
         rows.append(f"<div>Length: <b class='ca-supply-length'>{_num(t.length)}</b>"
-                    + (f" of limit <b>{_num(t.limit)}</b>" if t.limit is not None else " (no limit)")
+                    + (f" of limit <b>{_num(t.limit)}</b>" if t.limit is not None else "")
                     + (f" {esc(unit)}" if unit else "")
+                    + (" (no limit)" if t.limit is None else "")
                     + (" <b style='color:#c62828'>over the limit</b>" if over else "") + "</div>")
         figures = {k: v for k, v in t.extra.items() if k != "unit" and not isinstance(v, dict)}
         if figures:
