@@ -29,6 +29,7 @@ from ..campaign.errors import CampaignError
 from ..campaign.events import said
 from ..campaign.orders import HELP as ORDERS_HELP
 from ..campaign.orders import OrdersError, give_orders
+from ..campaign.places import example_label
 from ..campaign.placing import at_sea_warning, needed_values, unknown_kind_warning
 from ..campaign.validate import key_values
 from ..rules.kinds import load_kinds
@@ -267,9 +268,11 @@ class CampaignDashboard(Page):
 
     def _orders_box(self) -> w.VBox:
         """Turn orders: one order a line, checked together and recorded as one step (one Undo)."""
+        here = example_label(self.campaign.map).replace(" ", "")  # a hex of this game's map, one word
+        side = next((s.id for s in self.campaign.state.sides), "SIDE")
         self.orders_text = w.Textarea(
-            placeholder='move "1st Marine Division" E2519\ncontrol E2519 E2619 allies\n# one order a line',
-            layout=w.Layout(width="100%", height="140px"))
+            placeholder=f'move "UNIT NAME" {here}\ncontrol {here} {side}\n# one order a line',
+            layout=w.Layout(width=FULL, height="140px"))
         self.orders_text.add_class("ca-orders-text")
         self.orders_btn = w.Button(description="Apply orders", icon="check", button_style="primary",
                                    tooltip="Check every line, then record them all as one step (one Undo) or none")

@@ -93,3 +93,16 @@ def test_no_orders_is_said_in_one_line(dash, camp):
 def test_writing_off_disables_apply(dash):
     dash.set_write_refusal("the file was deleted")
     assert dash.orders_btn.disabled
+
+
+def test_the_orders_example_is_in_the_games_own_words(tmp_path):
+    """The box's example names a hex of the campaign's own map and one of its sides (an apto
+    campaign is not shown witp's Guadalcanal)."""
+    from assistant.campaign import Campaign
+    from assistant.ui import CampaignDashboard
+
+    with Campaign.create(tmp_path / "a.campaign", game="apto") as c:
+        d = CampaignDashboard(c)
+        first = d.orders_text.placeholder.splitlines()
+        assert first[0].startswith('move "UNIT NAME" ') and c.map.grid.parse(first[0].split()[-1])
+        assert first[1].split()[-1] in {s.id for s in c.state.sides} and "E2519" not in d.orders_text.placeholder
