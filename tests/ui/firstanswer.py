@@ -33,7 +33,8 @@ place '5th Division' 'infantry division' at Hiroshima side japan
 place 'B-29' 'Air Points' at Tinian side allies ap_type=B count=4 normal_range=90 extended_range=135 sample
 """,
         supply={"side": "(japan)", "unit": "5th Division"},
-        strike={"side": "(allies)", "target": "Tokyo", "mission": "port_mining", "options": "port=major",
+        strike={"side": "(allies)", "target": "Tokyo", "mission": "port_mining",
+                "mission_named": "Strategic Mining: Japanese Homeland Ports [56.4.3]", "options": "port=major",
                 "dice": "5"},
         ledger={"side": "(japan)", "entries": [("Strategic Reserve at start", None)]},
     ),
@@ -66,7 +67,8 @@ place 'LRB 2' LRB at W3119 side allies nation commonwealth attack=2 defence=4 sa
 place 'LRB 3' LRB at W3119 side allies nation commonwealth attack=2 defence=4 sample
 """,
         supply={"side": "(axis)", "unit": "Finnish infantry"},
-        strike={"side": "(allies)", "target": "W3020", "base": "W3119", "mission": "bombing"},
+        strike={"side": "(allies)", "target": "W3020", "base": "W3119", "mission": "bombing",
+                "mission_named": "Combat mission: LRBs attack an Industrial Hex [17.3]"},
         ledger={"side": "(axis)", "entries": [("Production", "8"), ("LRB losses", "3")]},
     ),
 }

@@ -147,7 +147,7 @@ def strike_reach(a: Actions, ctx, served, g: Game):
 
 def strike_assess(a: Actions, page, g: Game) -> str:
     a.click(page, ".ca-strike-tabs .lm-TabBar-tab:has-text('Plan & findings')")
-    a.choose(page, ".ca-strike-mission", g.strike["mission"])
+    a.choose(page, ".ca-strike-mission", g.strike["mission_named"])  # as the rules name it
     if g.strike.get("options"):
         a.fill(page, ".ca-strike-options input", g.strike["options"])
     a.click(page, ".ca-strike-assess")
@@ -164,6 +164,7 @@ def ledger_answer(a: Actions, ctx, served, dashboard, g: Game):
             for _ in range(amount):
                 before = text_of(dashboard, ".ca-turn")
                 a.click(dashboard, ".ca-next-turn")
+                a.click(dashboard, ".ca-confirm-turn-yes")  # Next turn asks first, naming the turn it ends
                 dashboard.wait_for_function("b => document.querySelector('.ca-turn').textContent !== b",
                                             arg=before, timeout=30_000)
             continue
@@ -303,7 +304,8 @@ def test_from_a_new_campaign_to_a_first_correct_answer_of_each_aid_through_the_p
         assert set(counts["actions"]) == {"set-up", "supply", "strike", "ledger"}, counts
         no_page_errors(a, dash)
     except BaseException:
-        shot(page, f"first-answer-{game}-failed")
+        for p in ctx.pages:  # the page open when it failed (an aid's page is closed after its answer)
+            shot(p, f"first-answer-{game}-failed-{ctx.pages.index(p)}")
         raise
     finally:
         ctx.close()
