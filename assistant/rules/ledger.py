@@ -258,6 +258,16 @@ def economy_for(game: str) -> Economy:
     return rules_module(game, "economy", NoEconomy).RULES
 
 
+def account_name(eco: Any, account: str) -> str:
+    """``account`` as the game's rules name it (witp's ``strategic_reserve`` is the "Strategic
+    Reserve" of [28.1.1]): the economy's ``ACCOUNT_NAMES``, else the id in words."""
+    names = getattr(eco, "ACCOUNT_NAMES", None) or {}
+    if account in names:
+        return names[account]
+    named = getattr(eco, "account_name", None)
+    return named(account) if callable(named) else account.replace("_", " ")
+
+
 def statements(book: Book, sides: Iterable[str], accounts: Mapping[str, Sequence[str]],
                turns: Optional[Iterable[int]] = None) -> list[Statement]:
     """Every statement of ``sides`` (each of its ``accounts``) for ``turns`` (default: every turn

@@ -23,7 +23,7 @@ import ipywidgets as w
 from ...campaign import validate
 from ...campaign.commands import Context
 from ...campaign.errors import CampaignError
-from ...rules.ledger import KINDS, Book, Priced, Statement
+from ...rules.ledger import KINDS, Book, Priced, Statement, account_name
 from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_label, text_style
@@ -45,7 +45,7 @@ def signed(x: Any) -> str:
 
 def statement_html(st: Statement, title: str = "") -> str:
     """One statement as a table: opening, each section's lines (item, kind, amount, rule, note), closing."""
-    head = title or f"{st.side} {st.account}, {st.turn_label}"
+    head = title or f"{st.side} {st.account}, {st.turn_label}"  # the page gives the rules' names
     rows = [f"<tr class='ca-ledger-opening'><td colspan=2>Opening balance</td>"
             f"<td class='ca-num'>{num(st.opening)}</td><td></td><td></td></tr>"]
     for key, lines in sections(st).items():
@@ -67,15 +67,16 @@ def statement_html(st: Statement, title: str = "") -> str:
             + "".join(rows) + "</table>" + steps + "</div>")
 
 
-def statements_html(sts: list[Statement], prefix: str = "") -> str:
+def statements_html(sts: list[Statement], prefix: str = "", named=lambda side, account: f"{side} {account}") -> str:
     """The side's statements: its main account's and every account with an opening balance or a
-    line in full; the quiet ones (nothing at all) in one line."""
+    line in full; the quiet ones (nothing at all) in one line. ``named(side, account)`` is how the
+    page says a side's account ("Japanese Strategic Reserve")."""
     full = [st for i, st in enumerate(sts) if i == 0 or st.lines or st.opening != 0]
     quiet = [st for st in sts if st not in full]
-    out = "".join(statement_html(st, f"{prefix}{st.side} {st.account}, {st.turn_label}") for st in full)
+    out = "".join(statement_html(st, f"{prefix}{named(st.side, st.account)}, {st.turn_label}") for st in full)
     if quiet:
         out += ("<div class='ca-ledger-quiet' style='color:#666'>No entries, balance 0: "
-                + ", ".join(esc(st.account) for st in quiet) + "</div>")
+                + ", ".join(esc(named(None, st.account)) for st in quiet) + "</div>")
     return out
 
 
@@ -243,6 +244,18 @@ class LedgerWidget(Page):
         self.frame(w.HBox([self.side, self.turn]), body)
 
     # ----- the rules' view -----------------------------------------------------------------
+    def account_word(self, account: str) -> str:
+        """An account as the game's rules name it (witp's "Strategic Reserve", globalwar's "Germany PP")."""
+        return account_name(economy(self.campaign.game), account) if account else ""
+
+    def side_word(self, side) -> str:
+        """A side as the game names it ("Japanese"), its id where the campaign has no such side."""
+        return next((s.name for s in self.campaign.state.sides if s.id == side), side or "")
+
+    def named(self, side, account: str) -> str:
+        """A side's account in a statement's head ("Japanese Strategic Reserve"); the account alone without a side."""
+        return f"{self.side_word(side)} {self.account_word(account)}" if side else self.account_word(account)
+
     def current_book(self) -> Book:
         """The campaign's book now (rebuilt when the campaign changed)."""
         return self.per_state("book", book_of)
@@ -287,8 +300,8 @@ class LedgerWidget(Page):
         verdict = ("<div class='ca-ledger-verdict ca-ledger-error'><b>The rules forbid this entry</b></div>" if errors
                    else "<div class='ca-ledger-verdict' style='color:#2e7d32'><b>The rules allow this entry</b>"
                    + (" (see the advice)" if findings else "") + "</div>")
-        self.check_note.value = (f"<div>{esc(entry.side)} {esc(entry.kind)} <b>{num(entry.amount)}</b> "
-                                 f"{esc(entry.account)}" + (f" ({esc(entry.item)})" if entry.item else "")
+        self.check_note.value = (f"<div>{esc(self.side_word(entry.side))} {esc(entry.kind)} <b>{num(entry.amount)}</b> "
+                                 f"{esc(self.account_word(entry.account))}" + (f" ({esc(entry.item)})" if entry.item else "")
                                  + (f" <span class='ca-rule'>{esc(rule_ref(entry.rule))}</span>" if entry.rule else "")
                                  + "</div>" + verdict + findings_html(findings, self.prefix))
         self.ok()
@@ -309,8 +322,8 @@ class LedgerWidget(Page):
             self.fail(e)
             return None
         e0 = rec.body.entries[0]
-        self.ok(f"<div class='ca-ledger-recorded'>Recorded {esc(e0['side'])} {esc(e0['kind'])} "
-                 f"{num(e0['amount'])} {esc(e0['account'])}" + (f" ({esc(e0['item'])})" if e0.get("item") else "")
+        self.ok(f"<div class='ca-ledger-recorded'>Recorded {esc(self.side_word(e0['side']))} {esc(e0['kind'])} "
+                 f"{num(e0['amount'])} {esc(self.account_word(e0['account']))}" + (f" ({esc(e0['item'])})" if e0.get("item") else "")
                  + f" (#{rec.seq}); undo it from the campaign dashboard's history.</div>")
         with self.quietly():  # a recorded entry leaves no form behind to record twice
             self.item.value = self.amount.value = self.note.value = self.arrives.value = self.values.value = ""
@@ -340,7 +353,7 @@ class LedgerWidget(Page):
         except CampaignError as e:
             self.fail(e, "Cannot close")
             return None
-        lines = "; ".join(f"{e['kind']} {signed(e['amount'])} {e['account']}" + (f" ({e['item']})" if e.get("item") else "")
+        lines = "; ".join(f"{e['kind']} {signed(e['amount'])} {self.account_word(e['account'])}" + (f" ({e['item']})" if e.get("item") else "")
                           + (f" {rule_ref(e['rule'])}" if e.get("rule") else "") for e in rec.body.entries)
         self.ok(f"<div class='ca-ledger-closed'>Closed {esc(self.campaign.state.turn.label)} for "
                  f"{esc(self.side.value)} (#{rec.seq}): {esc(lines)}</div>")
@@ -381,7 +394,7 @@ class LedgerWidget(Page):
             if p is not None:
                 with self.quietly():
                     self.kind.value = p.kind
-                    if p.account in self.account.options:
+                    if p.account in {v for _, v in self.account.options}:
                         self.account.value = p.account
         self._show_price()
         if self.amount.value.strip() or self.priced() is not None:
@@ -416,8 +429,9 @@ class LedgerWidget(Page):
             self._catalogue, accounts = [], []
             self.fail(e, "No ledger")
         with self.quietly():
-            if list(self.account.options) != accounts:
-                self.account.options = accounts
+            choices = [(self.account_word(a), a) for a in accounts]
+            if list(self.account.options) != choices:
+                self.account.options = choices
                 self.account.value = accounts[0] if accounts else None
             self.item.options = tuple(p.item for p in self._catalogue)
             others = [("-", NONE)] + [(side_label(s.name, s.id), s.id) for s in state.sides if s.id != side]
@@ -448,7 +462,7 @@ class LedgerWidget(Page):
             return
         closed = any(e.side == side and e.turn == turn and e.data.get("close") for e in self.current_book().entries)
         head = ("<div class='ca-ledger-closed-mark'>This turn is closed for this side.</div>" if closed else "")
-        self.statement.value = head + statements_html(sts)
+        self.statement.value = head + statements_html(sts, named=self.named)
 
     def _show_forecast(self) -> None:
         side = self.side.value
@@ -463,7 +477,7 @@ class LedgerWidget(Page):
         label = self.campaign.state.turn.label
         self.forecast_box.value = (f"<div style='color:#666'>{esc(label)} as the rules compute it: the recorded "
                                    "entries, the income the rules fix and the turn's close — nothing recorded.</div>"
-                                   + statements_html(sts, "Forecast: "))
+                                   + statements_html(sts, "Forecast: ", named=self.named))
 
     def _show_queue(self) -> None:
         side = self.side.value

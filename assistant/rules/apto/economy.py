@@ -109,6 +109,13 @@ class AptoEconomy:
     game: str = "apto"
 
     # --- accounts and prices -------------------------------------------------------------
+    def account_name(self, account: str) -> str:
+        """A nation's EP Track [8.0] ("US EP") and its reserve; Japan's are plain "EP" and "reserve"."""
+        what, _, nation = account.partition(":")
+        if not nation:
+            return what
+        return f"{nation.upper() if nation in ('us', 'uk', 'ussr') else nation.title()} {what}"
+
     def accounts(self, side: str) -> tuple[str, ...]:
         ns = NATIONS.get(side, ())
         return tuple(ep_account(side, n) for n in ns) + tuple(reserve_account(side, n) for n in ns)

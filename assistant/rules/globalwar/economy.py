@@ -83,6 +83,12 @@ class GlobalWarEconomy:
 
     game = "globalwar"
 
+    def account_name(self, account: str) -> str:
+        """A power's PP ("Germany PP") and its maintenance pool [18.10] ("Germany maintenance")."""
+        power = account[:-len(MAINT)] if account.endswith(MAINT) else account
+        named = power.upper() if power in ("us", "uk", "ussr") else power.replace("_", " ").title()
+        return f"{named} maintenance" if account.endswith(MAINT) else f"{named} PP"
+
     def accounts(self, side: str) -> tuple[str, ...]:
         powers = POWERS.get(side, ())
         return powers + tuple(p + MAINT for p in powers)

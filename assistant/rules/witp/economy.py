@@ -29,6 +29,10 @@ CP_TABLE = "japanese_command_points"
 PP_MULTIPLE_TABLE = "japanese_pp_multiple"
 COMMON = ("CP", "PP", "HQ", "reserve", "future_ops")
 JAPAN_ONLY = ("strategic_reserve", "emergency_reserve", "stockpile", "MSP")
+ACCOUNT_NAMES = {"CP": "CP", "PP": "PP", "HQ": "CP held by HQs", "reserve": "CP Reserve",  # [28.6]
+                 "future_ops": "Future Operation pool",  # [28.5]
+                 "strategic_reserve": "Strategic Reserve", "emergency_reserve": "Emergency Reserve",  # [28.1.1], [28.1.2]
+                 "stockpile": "stockpiled resource points", "MSP": "MSP"}  # [53.2.3], [56.4]
 OUTFLOWS = ("spend", "transfer", "reserve")
 
 ITEM_STOCKPILE = "resource point stockpiled"
@@ -61,6 +65,7 @@ class WitpEconomy:
     """witp's rules for the ledger (``assistant.rules.ledger.Economy``)."""
 
     game = GAME
+    ACCOUNT_NAMES = ACCOUNT_NAMES
 
     def arrivals(self, book: Book, side: str) -> list[dict]:
         """The build queue: each PP build's arrival cycle [52.5], [53.8] (``economy_book.arrivals``)."""

@@ -68,7 +68,7 @@ def test_record_income_then_spend_shows_the_statement_and_a_forbidden_entry_is_r
     fill(v, kind="income", amount="50", item="Chart income", note="from the chart")
     assert "The rules allow this entry" in v.check_note.value
     rec = v.record_btn.click() or guadalcanal.state.last_seq
-    assert "Recorded allies income 50 PP (Chart income)" in v.message.value and v.problem is None
+    assert "Recorded Allied income 50 PP (Chart income)" in v.message.value and v.problem is None
     assert closing(v) == "50" and "from the chart" in v.statement.value and "[T 2]" in v.statement.value
     assert (v.item.value, v.amount.value, v.note.value, v.price_note.value) == ("", "", "", "")  # nothing left to record twice
     assert "No entries, balance 0: CP" in v.statement.value  # a quiet account in one line
@@ -341,3 +341,22 @@ def test_the_entrys_values_are_recorded_then_the_form_is_clear(eco, guadalcanal)
     v.values.value = "em"
     v.record_btn.click()
     assert guadalcanal.state.last_seq == before and v.problem == "value 'em' is not key=value"
+
+
+def test_accounts_are_named_as_the_rules_name_them(tmp_path):
+    """witp's accounts are the rules' (Strategic Reserve [28.1.1], Future Operation pool [28.5]),
+    globalwar's a power's PP and its maintenance [18.10], apto's a nation's EP [8.0]: the page shows
+    those names, never ``strategic_reserve`` or ``germany_maint``, and records the account's id."""
+    from assistant.aids.ledger.widget import LedgerWidget
+    from assistant.campaign import Campaign
+
+    for game, side, named, raw in (("witp", "japan", ("Strategic Reserve", "Future Operation pool"), "strategic_reserve"),
+                                   ("globalwar", "axis", ("Germany PP", "Germany maintenance"), "germany_maint"),
+                                   ("apto", "allies", ("US EP", "UK reserve"), "EP:us")):
+        with Campaign.create(tmp_path / f"{game}.campaign", game=game) as c:
+            v = LedgerWidget(c)
+            v.side.value = side
+            labels = [label for label, _ in v.account.options]
+            assert all(n in labels for n in named) and raw not in labels, labels
+            assert raw in {value for _, value in v.account.options}
+            assert raw not in v.statement.value.replace(f"data-account='{raw}'", "")
