@@ -71,6 +71,19 @@ def test_globalwar_a_german_unit_in_germany_is_in_attack_supply_with_no_control_
     assert control_events(globalwar) == []
 
 
+def test_globalwar_a_major_power_with_no_industrial_hex_entered_is_told_to_enter_them(globalwar):
+    """A Major Power produces from its Industrial Hexes [18.0.D]; the text does not print where they
+    are (the map does), so a new campaign has none. Germany is not "a country without Industrial
+    Hexes" [9.1.1.A]: its unit is in Defence Supply at home until they are entered, and the trace says
+    so, pointing to Attack Supply from them [9.1.3]."""
+    assert cli("place", globalwar, "--side", "axis", "--kind", "Infantry", "--hex", "W3020", "--id", "inf1",
+               "--nation", "germany").returncode == 0
+    t = json.loads(cli("trace", globalwar, "--unit", "inf1", "--json").stdout)
+    why = " ".join(r["text"] for r in t["reasons"])
+    assert t["status"] == "defence" and "no Industrial Hex or Supply Center of Germany is entered" in why, t
+    assert "a country without Industrial Hexes" not in why and "[9.1.3]" in why
+
+
 def test_globalwar_a_neutrals_set_up_hex_is_neutral_territory(globalwar):
     """[22.3.3.5] Sweden's set-up hex is Swedish, so neutral [22.3.3]: a supply path may not
     enter it [9.4.1]; `control --at` says so from the territory."""

@@ -37,10 +37,15 @@ import numpy as np
 from ..hexnet import truthy
 from ..supply import Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import pipelines as pl
+from .economy_production import POWERS
 from .layers import Jump, Layered, LayeredResult, Limits, Route, state
 from .reach import MAX_UNDEVELOPED, SUPPLY_REACH
 from .sources import MINOR_ALLIES, Source, by_index, eligible, nations_with_sources, sources_of
 from .zoc import NEUTRAL_SIDE, Blocking, blocking, is_self_defence
+
+#: Nations that produce PPs from their own Industrial Hexes [18.0.D]: the Major Powers, and the
+#: Commonwealth's three countries with Industrial Hexes, UK, Canada and India [18.7.6.A].
+PRODUCERS = frozenset(n for ps in POWERS.values() for n in ps) | {"uk", "canada", "india"}
 
 SETTINGS: dict[str, tuple[Any, tuple[Any, ...]]] = {  # name -> (default, choices); game.toml documents them
     "supply_mountain_hexsides": ("path", ("path", "hex")),
@@ -337,6 +342,11 @@ class _Run:
         elif p.nation not in self.have_sources:
             rule = "11.2.1" if self.world.side_of(p.nation) == NEUTRAL_SIDE else "9.1.1.A"
             text = "a country without Industrial Hexes or Supply Centers: Defence Supply in its home country"
+            if p.nation in PRODUCERS:  # it produces [18.0.D], so the printed map shows its Industrial Hexes
+                named = p.nation.upper() if p.nation in ("us", "uk", "ussr") else p.nation.title()
+                text = (f"no Industrial Hex or Supply Center of {named} is entered on this campaign's map yet "
+                        "(the printed map shows them: place them to give its units Attack Supply [9.1.3]); "
+                        "until then, Defence Supply in its home country")
         else:
             return None
         return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status="defence", kind=p.kind, role=p.role,
