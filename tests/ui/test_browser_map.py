@@ -211,7 +211,7 @@ def test_a_map_correction_from_the_cli_is_outlined_on_the_board(served, browser)
     ctx, page, probe = open_page(browser, served.url)
     try:
         assert page.evaluate(outlines, CORRECTION_COLOUR) == []
-        r = campaign_cli("map", "set", str(served.file), "E1737", "port=2", home=served.home)
+        r = campaign_cli("map", "set", str(served.file), "E1737", "port=major", home=served.home)
         assert r.returncode == 0, r.stderr
         page.wait_for_function(f"c => ({outlines})(c).length > 0", arg=CORRECTION_COLOUR, timeout=30_000)
         boxes = page.evaluate(outlines, CORRECTION_COLOUR)
