@@ -204,7 +204,7 @@ def _seen(page, js: str, arg, t0: float, timeout_ms: int = 30_000) -> float:
 
 
 UNIT_AT = ("([n, h]) => [...document.querySelectorAll('.ca-unit-list option')]"
-           ".some(o => o.textContent.includes(n) && o.textContent.includes(h))")
+           ".some(o => { const t = o.textContent.replace(/\u00a0/g, ' '); return t.includes(n) && t.includes(h); })")
 NOTE_IN = "t => document.querySelector('.ca-notes').textContent.includes(t)"
 
 
@@ -313,7 +313,87 @@ def test_writes_in_browser(benchmark):
     run_in_browser(benchmark, measure_writes, writes_table)
 
 
+# ----- a turn's moves: one at a time, or as turn orders -------------------------------------------
+MOVES = int(os.environ.get("BENCH_MOVES", "12"))  # a multiple of 6: each unit ends where it began
+MOVERS = ("Cactus Air Force", "1st Marine Division", "Lunga airfield")  # demo units in E2418
+MOVE_TO = ("E2519", "E2418")  # each unit goes there and back
+
+
+def _move_one_at_a_time(page, name: str, hex_: str, actions: list) -> float:
+    """Units tab, as a player does it: choose the unit in the Units list, type the hex and Enter,
+    click Move; seconds from the first action until the list shows the unit there."""
+    t0 = time.perf_counter()
+    idx = page.eval_on_selector_all(
+        ".ca-unit-list option", "(els, n) => els.findIndex(e => e.textContent.replace(/\u00a0/g, ' ').includes(n))", name)
+    page.select_option(".ca-unit-list select", index=idx)
+    page.wait_for_function("n => (document.querySelector('.ca-chosen-unit') || {}).textContent.includes(n)", arg=name)
+    field = page.locator(".ca-hex-field input").first  # the Units tab's
+    field.fill(hex_)
+    field.press("Enter")
+    page.wait_for_function("h => (document.querySelector('.ca-move') || {}).textContent.includes(h)", arg=hex_)
+    page.click(".ca-move")
+    actions.append(4)
+    _seen(page, UNIT_AT, [name, hex_], t0, timeout_ms=60_000)
+    return time.perf_counter() - t0
+
+
+def measure_moves(moves: int = MOVES) -> dict:
+    """The same ``moves`` moves of the demo's units entered on the campaign dashboard one at a time
+    (the baseline: choose, type the hex, Enter, Move) and as one text in the Orders tab (type, Apply),
+    each until the page shows the last one: seconds per move and page actions per move."""
+    plan = [(MOVERS[i % len(MOVERS)], MOVE_TO[(i // len(MOVERS)) % 2]) for i in range(moves)]
+    with tempfile.TemporaryDirectory() as d, T.chromium() as browser:
+        site, campaign = _site(Path(d))
+        server = VoilaServer(notebooks=site, campaign_file=campaign, preheat=False,
+                             log_path=Path(d) / "voila-moves.log")
+        server.start()
+        try:
+            _, _, page, ctx = _open(browser, server.url("campaign.ipynb"), T.MAP_READY_JS)
+            single_actions: list = []
+            t0 = time.perf_counter()
+            for name, hex_ in plan:
+                _move_one_at_a_time(page, name, hex_, single_actions)
+            single = time.perf_counter() - t0
+            back = plan  # every unit is back where it began: the same moves again, as orders
+            text = "\n".join(f'move "{n}" {h}' for n, h in back)
+            _tab(page, "Orders")
+            t0 = time.perf_counter()
+            page.fill(".ca-orders-text textarea", text)
+            page.click(".ca-orders-apply")
+            page.wait_for_selector(".ca-orders-done, .ca-orders-refused", timeout=60_000)
+            assert page.query_selector(".ca-orders-done"), page.inner_text(".ca-orders-result")
+            last_name, last_hex = back[-1]
+            _seen(page, UNIT_AT, [last_name, last_hex], t0, timeout_ms=60_000)
+            orders = time.perf_counter() - t0
+            ctx.close()
+        except Exception:
+            print(Path(server.log_path).read_text()[-3000:], file=sys.stderr)
+            raise
+        finally:
+            server.stop()
+    return {"moves": moves, "single_s_per_move": round(single / moves, 3), "orders_s_per_move": round(orders / moves, 3),
+            "ratio": round(orders / single, 3), "single_actions_per_move": sum(single_actions) / moves,
+            "orders_actions": 3}
+
+
+def moves_table(s: dict) -> str:
+    return "\n".join([
+        "| the same moves on the campaign dashboard | page time per move | page actions | ratio |",
+        "|---|---|---|---|",
+        f"| baseline: one at a time on the Units tab (choose, hex, Enter, Move), {s['moves']} moves | "
+        f"{s['single_s_per_move']} s | {s['single_actions_per_move']:.0f} per move | 1.0 |",
+        f"| as turn orders (Orders tab: the text, Apply), {s['moves']} moves | {s['orders_s_per_move']} s | "
+        f"{s['orders_actions']} in all (a line of text per move) | **{s['ratio']}** |"])
+
+
+def test_moves_in_browser(benchmark):
+    run_in_browser(benchmark, measure_moves, moves_table)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["moves"]:
+        print(moves_table(measure_moves()))
+        raise SystemExit
     if sys.argv[1:] == ["writes"]:
         res = measure_writes()
         print(json.dumps({k: v for k, v in res.items()}, indent=1, default=str))
