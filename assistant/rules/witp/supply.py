@@ -159,7 +159,8 @@ class _Tracer:
         links, net = self.links, self.net
         by = p.attr("activated_by")
         if by in links.hqs:
-            return links.hqs[by].hq, None, f"[29.2.5] controlling HQ {by}: it activated the unit"
+            hq = links.hqs[by].hq
+            return hq, None, f"[29.2.5] controlling HQ {hq.name or hq.id}: it activated the unit"
         metric = self.world.settings.get("supply_controlling_hq_metric", "sea_mp")
         if metric not in ("sea_mp", "air_mp"):
             raise ValueError(f"setting supply_controlling_hq_metric {metric!r} is not sea_mp or air_mp")
@@ -191,7 +192,7 @@ class _Tracer:
             return None, None, f"[29.2.5] no able linked HQ within reach in {unit}"
         hq = hq_at[int(res.origin[node])]
         d = float(res.dist[node])
-        return hq, d, f"[29.2.5] controlling HQ {hq.id}: the closest able to activate it, {d:g} {unit}"
+        return hq, d, f"[29.2.5] controlling HQ {hq.name or hq.id}: the closest able to activate it, {d:g} {unit}"
 
     # Each trace_* returns (status, working): status = (supplied, source, length, limit), known
     # from the linking searches; working = (name, args...) for ``_work_<name>``, run when read.

@@ -418,7 +418,18 @@ def test_29_2_5_controlling_hq_both_metrics(metric, hq):
     """Sea MP: b 5 x 6 = 30 < a 10 x 6 = 60; air MP: a 3 x 6 = 18 < b 30."""
     t = trace(ctl_world(supply_controlling_hq_metric=metric), "div")
     assert t.extra["controlling_hq"] == hq and t.supplied
-    assert any(s.startswith(f"[29.2.5] controlling HQ {hq}") for s in t.steps)
+    assert any(s.startswith(f"[29.2.5] controlling HQ {hq}") for s in t.steps)  # a piece with no name: its id
+
+
+def test_29_2_5_the_controlling_hq_is_named_in_the_working_by_its_name():
+    """The working names the HQ as the player named it (its id is in ``controlling_hq``)."""
+    from dataclasses import replace
+
+    w = ctl_world()
+    w = replace(w, pieces=tuple(replace(v, name="Fourth Fleet HQ") if v.id == "b" else v for v in w.pieces))
+    t = trace(w, "div")
+    assert t.extra["controlling_hq"] == "b"
+    assert any(s.startswith("[29.2.5] controlling HQ Fourth Fleet HQ:") for s in t.steps), t.steps
 
 
 def test_29_2_5_the_activating_hq_controls_first():
