@@ -335,7 +335,8 @@ class SupplyWidget(Page):
                 self.map.clear_overlay(PATH)
             ends = [(t.path[0], self._status_colour(t.status, t.supplied), f"traced: {t.status}")]
             if len(t.path) >= 2:
-                ends.append((t.path[-1], "#000000", "source"))
+                # the source end in the path's own colour: a black dot is the map's "units of several sides"
+                ends.append((t.path[-1], colour, "source"))
             self.map.show_markers(ENDS, ends, radius=9)
         else:
             self.map.clear_overlay(PATH)

@@ -113,6 +113,10 @@ def test_picking_a_unit_draws_its_path_and_shows_its_working(view, camp):
     layer = view.map._overlays[W.PATH]
     assert W.PATH in view.map.overlays_in("supply")
     assert len(layer.locations[0]) == len(want)  # one point per hex of the path
+    from assistant.ui.mapview import MIXED_COLOUR
+
+    end_colours = {f["properties"]["style"]["fillColor"] for f in view.map._overlays[W.ENDS].data["features"]}
+    assert end_colours and not end_colours & {"#000000", MIXED_COLOUR}  # never the "several sides" dot
     text = view.working.value
     assert "1st Marine Division" in text and "[sample]" in text  # the demo's sample is labelled
     assert "Status: <b class='ca-supply-status'" in text and "linked" in text
