@@ -22,6 +22,7 @@ import ipywidgets as w
 
 from ...maps.hexsides import feature_vocabulary, hexside_id
 from ...ui.errors import ErrorPanel
+from ...ui.html import esc
 from ...ui.mapview import MapView
 from ...ui.page import Page, side_order, unit_marks
 from .commands import EditMap
@@ -100,6 +101,15 @@ class MapEditor(Page):
             "feature", fopts, ("feature", "fvalue", "side-apply", "side-unset"), ("Set hexside", "Clear feature"),
             "hexside feature", self._on_feature, self.set_feature)
         self.side_box.layout.display = "none"
+        # Clearing an attribute on a run of several hexes asks first (one hex clears at once; Undo brings either back).
+        self.confirm_text = w.HTML()
+        self.confirm_yes = self.button("confirm-clear-yes", self._confirm_clear, "clear hex attribute",
+                                       description="Yes, clear", icon="eraser", button_style="danger")
+        self.confirm_no = self.button("confirm-clear-no", self._drop_clear, "cancel clearing", description="Cancel")
+        self.confirm_box = self.part(w.VBox([self.confirm_text, w.HBox([self.confirm_yes, self.confirm_no])],
+                                            layout=w.Layout(display="none")), "confirm-clear")
+        self._asked: Optional[tuple[str, tuple[str, ...]]] = None
+        self.attr_box.children = (*self.attr_box.children, self.confirm_box)
 
         self.upload = w.FileUpload(accept=".csv,text/csv", multiple=False, description="CSV…")
         self.upload.add_class("ca-mapedit-upload")
@@ -165,6 +175,8 @@ class MapEditor(Page):
     def set_run(self, hexes) -> None:
         """The hexes the next Set acts on (labels; drawn as ``mapedit/run``)."""
         self.run = list(dict.fromkeys(hexes))
+        if getattr(self, "_asked", None) and tuple(self.run) != self._asked[1]:
+            self._drop_clear()  # the question was about other hexes
         if self.run:
             self.map.show_hexes("mapedit/run", self.run, color=RUN_COLOUR, fill_opacity=0.35, weight=2)
         else:
@@ -245,10 +257,28 @@ class MapEditor(Page):
         self.refresh()  # at once, not only when the page's poller calls (it does too: nothing to redraw then)
 
     def paint_value(self, attr: str, value: Any) -> None:
-        """Set ``attr`` = ``value`` (None: clear the correction) on every picked hex, as one event."""
+        """Set ``attr`` = ``value`` (None: clear the correction) on every picked hex, as one event;
+        clearing it on several hexes asks first (``confirm_box``)."""
         if not self.run:
             raise MapCsvError("pick a hex first (click one, or Paint a run)")
+        if value is None and len(self.run) > 1:
+            self._asked = (attr, tuple(self.run))
+            self.confirm_text.value = (f"Clear <b>{esc(attr)}</b> on all <b>{len(self.run)}</b> picked hexes "
+                                       f"({esc(', '.join(self.run[:6]))}{', …' if len(self.run) > 6 else ''})?")
+            self.confirm_box.layout.display = "flex"
+            return
         self._execute(EditMap(how="painted", hexes=[(h, {attr: value}) for h in self.run]))
+
+    def _confirm_clear(self) -> None:
+        asked, self._asked = self._asked, None
+        self._drop_clear()
+        if asked is not None:
+            attr, hexes = asked
+            self._execute(EditMap(how="painted", hexes=[(h, {attr: None}) for h in hexes]))
+
+    def _drop_clear(self) -> None:
+        self._asked = None
+        self.confirm_box.layout.display = "none"
 
     def set_feature(self, feature: str, value: Any) -> None:
         """Set ``feature`` = ``value`` (None: clear) on the picked hexside, as one event."""
@@ -275,7 +305,7 @@ class MapEditor(Page):
 
     def write_buttons(self) -> list:
         """Every button that records an event (disabled by the page while writing is off)."""
-        return [self.apply_btn, self.unset_btn, self.side_btn, self.side_unset_btn, self.import_btn]
+        return [self.apply_btn, self.unset_btn, self.confirm_yes, self.side_btn, self.side_unset_btn, self.import_btn]
 
     # ----- redraw --------------------------------------------------------------------------
     def refresh(self, state=None) -> None:

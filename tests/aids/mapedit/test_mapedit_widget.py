@@ -86,6 +86,37 @@ def test_only_what_changed_is_drawn_again(editor, guadalcanal):
     assert set(e.map.overlays_in("mapedit")) == {"mapedit/changed", "mapedit/features", "mapedit/run"}
 
 
+def test_clearing_an_attribute_on_several_hexes_asks_first(editor, guadalcanal):
+    """Clear attribute on a run of several hexes is destructive: the page asks, naming the
+    attribute and how many hexes, and clears only on Yes; on one hex it clears at once (Undo
+    brings either back); picking other hexes drops the question."""
+    e, c = editor, guadalcanal
+    e.set_run(["E2418", "E2419", "E2420"])
+    e.attr.value = "port"
+    e.value.value = "minor"
+    e.apply_btn.click()
+    assert all(c.state.map_corrections[h]["port"] == "minor" for h in e.run)
+    n = c.state.last_seq
+    e.unset_btn.click()
+    assert e.confirm_box.layout.display == "flex" and "<b>port</b>" in e.confirm_text.value
+    assert "<b>3</b> picked hexes" in e.confirm_text.value and c.state.last_seq == n  # nothing yet
+    e.confirm_no.click()
+    assert e.confirm_box.layout.display == "none" and c.state.last_seq == n
+    e.unset_btn.click()
+    e.set_run(["E2418"])  # other hexes picked: the question is dropped
+    assert e.confirm_box.layout.display == "none"
+    e.set_run(["E2418", "E2419", "E2420"])
+    e.unset_btn.click()
+    e.confirm_yes.click()
+    assert c.state.last_seq == n + 1 and not any("port" in c.state.map_corrections.get(h, {}) for h in e.run)
+    assert e.confirm_box.layout.display == "none"
+    e.set_run(["E2418"])
+    e.value.value = "major"
+    e.apply_btn.click()
+    e.unset_btn.click()  # one hex: at once
+    assert "port" not in c.state.map_corrections.get("E2418", {}) and e.confirm_box.layout.display == "none"
+
+
 def test_hexside_mode_needs_two_adjacent_hexes(editor, guadalcanal):
     e, c = editor, guadalcanal
     e.mode.value = "hexside"
