@@ -29,6 +29,7 @@ class Found:
     label: str
     place: Optional[str] = None
     hexes: tuple[str, ...] = ()
+    alias: Optional[str] = None  # a label typed that is the same hex's other printed label (overlapping sections)
 
     @property
     def all(self) -> list[str]:
@@ -70,10 +71,14 @@ def lookup(gm: Any, text: Any) -> Found:
                             f"(like {example_label(gm)}) or a place name")
     grid = gm.grid
     try:
-        return Found(grid.label(grid.parse(text)))
+        label = grid.label(grid.parse(text))
     except HexError:
-        if LABEL_LIKE.match(text):
-            raise CampaignError(label_problem(gm, text)) from None
+        label = None
+    if label is not None:
+        typed = "".join(text.split()).upper()
+        return Found(label, alias=typed if typed != "".join(label.split()).upper() else None)
+    if LABEL_LIKE.match(text):
+        raise CampaignError(label_problem(gm, text))
     want = text.lower()
     places = gm.places  # hex -> place names, in gazetteer order
     exact = [(n, h) for h, names in places.items() for n in names if n.lower() == want]

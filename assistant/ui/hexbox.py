@@ -17,7 +17,11 @@ from ..campaign.places import Found, example_label, lookup
 
 
 def hint(found: Found) -> str:
-    """One line (HTML) naming every hex of a place that spans several, else empty."""
+    """One line (HTML) naming every hex of a place that spans several, or the label a typed one is
+    printed as elsewhere (a hex where two map sections overlap has both), else empty."""
+    if found.alias:
+        return (f"<span style='color:#666'>{html.escape(found.alias)} is printed on two map sections: "
+                f"the same hex as {html.escape(found.label)}</span>")
     if len(found.hexes) < 2:
         return ""
     return (f"<span style='color:#666'>{html.escape(found.place or '')}: {html.escape(', '.join(found.hexes))} "

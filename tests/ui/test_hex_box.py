@@ -143,3 +143,20 @@ def test_on_globalwars_wrapped_map_the_hex_is_found_on_the_copy_in_view(tmp_path
             assert tuple(v.map.map.center) == pytest.approx(to_latlng(*grid.pixel(grid.parse("W1806"))))
         finally:
             page.close()
+
+
+def test_a_hex_printed_on_two_overlapping_sections_is_found_by_either_label_and_the_page_says_so(camp, tmp_path):
+    """witp [2.1.3]: where sections overlap the hex has the upper section's label; Yokohama's hex is
+    printed both as D0226 and B4026. A player who types D0226 off the paper map gets that hex and is
+    told it is the same as B4026 (the label the page shows)."""
+    assert find_hex(load_map("witp"), "D0226").label == "B4026" == find_hex(load_map("witp"), "B4026").label
+    page = build("strike", camp, tmp_path)
+    try:
+        v = page.view
+        v.hex_field.value = "D0226"
+        assert v.map.selected == "B4026" and v.hex_field.value == "B4026"
+        assert "D0226 is printed on two map sections: the same hex as B4026" in v.hex_hint.value
+        v.hex_field.value = "E2519"  # a hex with one label: nothing said
+        assert "printed on two" not in v.hex_hint.value
+    finally:
+        page.close()
