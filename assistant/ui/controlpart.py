@@ -64,8 +64,8 @@ class ControlPart(View):
             areas = known_areas(state, self.campaign.map)
             kept = self.area.value
             self.area.options = areas
-            if kept in {v for _, v in areas}:
-                self.area.value = kept
+            values = [v for _, v in areas]
+            self.area.value = kept if kept in values else (values[0] if values else None)  # never a blank choice
             self.area.disabled = not areas
             if not areas:
                 self.message.value = ("<span style='color:#666'>No region or country is on this map: give hexes a "

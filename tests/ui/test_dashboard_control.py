@@ -68,3 +68,18 @@ def test_apply_is_off_while_writing_is_off(dash):
     assert dash.control.apply_btn.disabled
     dash.set_write_refusal(None)
     assert not dash.control.apply_btn.disabled
+
+
+def test_the_area_list_starts_on_an_area_never_blank(tmp_path):
+    """witp's map names one area (the Solomons of [44.7]): the list starts on it, so Apply has an
+    area to set (a blank choice looked like no area at all)."""
+    from assistant.campaign import Campaign
+    from assistant.campaign.control import control_of
+    from assistant.ui.dashboard import CampaignDashboard
+
+    with Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942") as c:
+        d = CampaignDashboard(c)
+        assert d.control.area.value == "Solomons"
+        d.control.holder.value = "japan"
+        d.control.apply_btn.click()
+        assert dict(control_of(c.state).regions) == {"Solomons": "japan"}
