@@ -237,7 +237,8 @@ except SystemExit as e:  # --help
     code = e.code or 0
 heavy = sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'numba', 'scipy', 'networkx', 'pyarrow'})
 aids = sorted(m for m in sys.modules if m.startswith('assistant.aids.') and m.count('.') == 3)
-print(json.dumps({'code': code, 'heavy': heavy, 'aid_modules': aids}), file=sys.stderr)
+spec = sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'numpy'})
+print(json.dumps({'code': code, 'heavy': heavy, 'aid_modules': aids, 'spec': spec}), file=sys.stderr)
 """
 
 
@@ -252,9 +253,23 @@ def _imports(*argv) -> dict:
 def test_help_and_games_import_no_aid_and_no_pandas_numba_scipy_or_networkx(camp_file):
     """``campaign --help`` and ``campaign games`` answer at once: they import none of the libraries
     the aids need (one process, as a player runs them)."""
-    assert _imports("games") == {"code": 0, "heavy": [], "aid_modules": []}
-    assert _imports("--help") == {"code": 0, "heavy": [], "aid_modules": []}
+    # the listing reads the game files alone: not even the specs' schema (pydantic) or the grids (numpy)
+    assert _imports("games") == {"code": 0, "heavy": [], "aid_modules": [], "spec": []}
+    assert _imports("--help") == {"code": 0, "heavy": [], "aid_modules": [], "spec": []}
     info = _imports("info", camp_file)
     assert info["code"] == 0 and not [m for m in info["aid_modules"] if m.endswith(".cli")]
     ledger = _imports("ledger", camp_file)
     assert ledger["code"] == 0 and [m for m in ledger["aid_modules"] if m.endswith(".cli")] == ["assistant.aids.ledger.cli"]
+
+
+def test_the_games_listing_says_what_each_checked_spec_says():
+    """``campaign games`` reads the game files without their schema: what it lists is what each
+    game's spec, loaded and checked, says (title, map sections)."""
+    from assistant.maps.gamelist import game_summaries
+    from assistant.maps.gamespec import list_games, load_game_spec
+
+    listed = game_summaries()
+    assert [g["id"] for g in listed] == list_games() and len(listed) == 3
+    for g in listed:
+        spec = load_game_spec(g["id"])
+        assert g == {"id": spec.id, "title": spec.title, "sections": [s.id for s in spec.grid.sections]}

@@ -72,10 +72,9 @@ def register(sub) -> None:
 
 @_errors
 def cmd_games(args):
-    from ..maps.gamespec import list_games, load_game_spec
+    from ..maps.gamelist import game_summaries  # no spec loaded: a listing answers at once
 
-    games = [{"id": g, "title": load_game_spec(g).title,
-              "sections": [s.id for s in load_game_spec(g).grid.sections]} for g in list_games()]
+    games = game_summaries()
     emit(args, {"games": games},
          lambda d: "\n".join(f"{g['id']:<10} {g['title']}  (sections {' '.join(g['sections'])})" for g in d["games"]))
 

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-from ..paths import data_dir, game_dir
+from ..paths import game_dir
 from ..tomldata import DataFileError, Key, fail, read_toml, validate
 from .gamefile import (
     CalendarTable,
@@ -21,12 +21,10 @@ from .gamefile import (
     Setting,
     SideSpec,
 )
+from .gamelist import GAME_FILE, games_root, list_games
 
 __all__ = ["DataFileError", "Fixture", "GameSpec", "Setting", "UnknownGame", "games_root", "list_games",
            "load_game_file", "load_game_spec"]
-
-GAME_FILE = "game.toml"
-
 
 class UnknownGame(ValueError):
     """The named game is not one this package knows."""
@@ -48,17 +46,6 @@ class GameSpec(BaseModel):
     hexes: HexesTable = HexesTable()
     derive: DeriveTable = DeriveTable()
     raw: dict[str, Any]  # the whole file as read (it matched the schema above)
-
-
-def games_root() -> Path:
-    """The folder holding one folder per game (``data/games``)."""
-    return data_dir() / "games"
-
-
-def list_games(root: Optional[Path] = None) -> list[str]:
-    """Every game: each folder of ``root`` (default ``games_root()``) holding a game.toml, sorted."""
-    root = games_root() if root is None else root
-    return sorted(p.name for p in root.iterdir() if (p / GAME_FILE).is_file())
 
 
 @lru_cache(maxsize=None)

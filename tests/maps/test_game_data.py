@@ -135,13 +135,14 @@ def test_a_fourth_game_is_its_folder(tmp_path):
 
 def test_a_misspelt_key_is_one_line_from_the_command(tmp_path, monkeypatch, capsys):
     """`campaign` names the broken data file, its key and line in one line (exit 2), no traceback."""
+    import assistant.maps.gamelist as gamelist
     import assistant.maps.gamespec as gamespec
     from assistant.cli import main
 
     path = _copy(tmp_path, "witp", "testgame")
     text = path.read_text().replace('id = "witp"', 'id = "testgame"').replace('title =', 'titel =', 1)
     path.write_text(text)
-    monkeypatch.setattr(gamespec, "games_root", lambda: tmp_path)
+    monkeypatch.setattr(gamelist, "games_root", lambda: tmp_path)  # where list_games looks
     monkeypatch.setattr(gamespec, "game_dir", lambda game: tmp_path / game)
     load_game_spec.cache_clear()
     try:
