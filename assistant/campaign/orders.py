@@ -34,7 +34,7 @@ from .control import SetControl, control_of
 from .errors import CampaignError, StaleViewError
 from .events import EventRecord
 from .places import find_hex, find_hexes
-from .placing import at_sea_warning
+from .placing import at_sea_warning, unknown_kind_warning
 
 VERBS = ("move", "place", "remove", "control", "set")
 GRAMMAR = {
@@ -350,7 +350,7 @@ def give_orders(campaign, text: str) -> Given:
     for o, body in zip(orders, rec.body.inner):
         if isinstance(o.command, Place):
             u = body.unit
-            why = at_sea_warning(state, gm, u.kind, u.hex)
-            if why:
-                warnings.append((o.line, why))
+            for why in (unknown_kind_warning(state.game, u.kind), at_sea_warning(state, gm, u.kind, u.hex)):
+                if why:
+                    warnings.append((o.line, why))
     return Given(record=rec, count=len(orders), warnings=warnings)

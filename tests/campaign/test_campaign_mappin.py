@@ -18,7 +18,7 @@ from assistant.campaign.events import CampaignCreated, EventRecord
 from assistant.campaign.fold import FOLD_VERSION, fold
 from assistant.campaign.store import Store
 from assistant.cli import main
-from assistant.maps import gamespec, load_game_spec, load_map
+from assistant.maps import gamelist, load_game_spec, load_map
 from assistant.maps.version import current_map_version
 from campaignkit import file_fingerprint
 
@@ -36,7 +36,7 @@ def data(tmp_path, monkeypatch):
     for game in ("witp", "globalwar"):
         shutil.copytree(paths.data_dir() / "games" / game, root / "games" / game)
     monkeypatch.setattr(paths, "data_dir", lambda: root)
-    monkeypatch.setattr(gamespec, "data_dir", lambda: root)
+    monkeypatch.setattr(gamelist, "data_dir", lambda: root)  # where the games are listed
     _clear_caches()
     yield root / "games"
     monkeypatch.undo()

@@ -272,3 +272,12 @@ def test_a_unit_another_window_removed_meanwhile_is_named_by_its_line(guadalcana
     assert refused(guadalcanal, "move 1st-marine-division E2519\nmove kido-butai E2619") == [
         (2, "unit kido-butai was removed from the map")]
     assert guadalcanal.state.units[MARINES].hex == "E2418"
+
+
+def test_a_kind_the_game_does_not_declare_is_placed_with_a_warning_naming_its_line(guadalcanal):
+    """As `campaign place` and the dashboard do: the piece is kept, the line is named and the player
+    told that no aid knows what the kind does."""
+    given = give_orders(guadalcanal, "# reinforcements\nplace 'Raiders' commando at E2519 side allies\n")
+    assert given.count == 1
+    assert [(n, why) for n, why in given.warnings] == [
+        (2, "“commando” is not one of this game's kinds: it is kept, but the aids do not know what it does")]
