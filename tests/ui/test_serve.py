@@ -276,7 +276,10 @@ def test_foreign_host_foreign_origin_or_no_key_reads_nothing_writes_nothing_star
                                     headers={**evil_origin, "Cookie": cookie}, body=b"")
         assert status == 403
         time.sleep(2)  # a kernel start takes seconds: give any wrongly started one its chance to show
-        assert sorted(kernel_pids(home)) == before_kernels
+        # No probe started a kernel, and the page's own kernel still answers. (A spare kernel of the
+        # preheat pool may go meanwhile: seen once in a clean-clone run; what is guarded is a start.)
+        assert set(kernel_pids(home)) <= set(before_kernels)
+        assert _ws_status(ws, {"Cookie": cookie}) == 101
         events_after = json.loads(campaign_cli("info", str(file), "--json", home=home).stdout)["events"]
         assert events_after == events_before
         # The key is in no process's command line (other users can read those) and in no kernel.
