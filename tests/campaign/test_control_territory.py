@@ -14,6 +14,9 @@ from assistant.campaign import Campaign
 from assistant.campaign.control import control_of
 from campaignkit import file_fingerprint
 from clikit import run_cli
+from rulebooks import Quotes
+
+GW = Quotes("globalwar")
 
 
 def cli(*args):
@@ -71,6 +74,10 @@ def test_globalwar_a_german_unit_in_germany_is_in_attack_supply_with_no_control_
     assert control_events(globalwar) == []
 
 
+@GW.says("Units of countries without Supply Centers or Industrial Hexes are considered in Defense Supply as long as "
+         "they remain in their Home Countries.")
+@GW.says("The Commonwealth actually consists of three countries with Industrial Hexes (the United Kingdom, Canada, "
+         "and India).")
 def test_globalwar_a_major_power_with_no_industrial_hex_entered_is_told_to_enter_them(globalwar):
     """A Major Power produces from its Industrial Hexes [18.0.D]; the text does not print where they
     are (the map does), so a new campaign has none. Germany is not "a country without Industrial
@@ -124,3 +131,6 @@ def test_setting_a_region_wins_over_territory_and_clearing_it_gives_the_territor
     assert cli("control", apto, "--region", "Indochina", "--clear").returncode == 0
     d = json.loads(cli("control", apto, "--at", hanoi, "--json").stdout)
     assert (d["side"], d["by"]) == ("allies", "territory")
+
+
+test_quotes_in_rulebook_globalwar = GW.check()
