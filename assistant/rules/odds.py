@@ -7,10 +7,11 @@ further distribution) and ``convolve``/``repeat`` (independent events summed), n
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from fractions import Fraction
 from itertools import product
-from typing import Any, Callable, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 Dist = Mapping[Hashable, Fraction]
 
@@ -83,3 +84,102 @@ def as_json(d: Dist, order: Iterable[Hashable] | None = None) -> dict[str, dict[
 
 def _frac(f: Fraction) -> str:
     return f"{f.numerator}/{f.denominator}"
+
+
+# --------------------------------------------------------------------------------------------
+# Whole-number weights: a distribution as integers over one denominator, convolved in numpy.
+# --------------------------------------------------------------------------------------------
+
+_MODULI: list[int] = []
+
+
+def _moduli(limit: int) -> list[int]:
+    """Pairwise coprime moduli below 2**31 (the largest such, in turn) whose product exceeds
+    ``limit``: a number below ``limit`` is known exactly from its remainders by them."""
+    prod, n = 1, 0
+    while prod <= limit:
+        if n == len(_MODULI):
+            m = (_MODULI[-1] if _MODULI else 2 ** 31) - 1
+            while any(math.gcd(m, x) != 1 for x in _MODULI):
+                m -= 1
+            _MODULI.append(m)
+        prod *= _MODULI[n]
+        n += 1
+    return _MODULI[:n]
+
+
+def convolve_counts(parts: Sequence[tuple[Sequence[int], Sequence[int]]], limit: int):
+    """Independent distributions in whole numbers combined: each part is (keys, weights), its
+    probabilities ``weights / its denominator``; keys are non-negative integers that add without
+    carrying (a mixed-radix number of counts), so the combined key is the sum of the parts' keys
+    and its weight the sum of the products of the parts' weights. ``limit``: a bound on every
+    combined weight (the product of the parts' denominators will do).
+
+    Returns (keys, weights), keys sorted: numpy ``uint64`` arrays while ``limit`` fits in 64 bits;
+    beyond, the weights are Python integers (an object array), worked out exactly in ``int64`` as
+    remainders by a few coprime moduli below 2**31 and put together by the Chinese remainder
+    theorem -- every sum and product below 2**63, no floating point anywhere."""
+    import numpy as np
+
+    mods = None if limit < 2 ** 64 else np.array(_moduli(limit), np.int64)[:, None]
+    keys = np.zeros(1, np.int64)
+    weights = np.ones(1, np.uint64) if mods is None else np.ones((len(mods), 1), np.int64)
+    for ks, ws in sorted(parts, key=lambda p: len(p[0])):
+        kb = np.asarray(ks, np.int64)
+        if mods is None:
+            w = np.multiply.outer(weights, np.asarray(ws, np.uint64)).ravel()
+        else:
+            wb = np.array([[w % m for w in ws] for m in mods[:, 0].tolist()], np.int64)
+            w = ((weights[:, :, None] * wb[:, None, :]) % mods[:, :, None]).reshape(len(mods), -1)
+        k = np.add.outer(keys, kb).ravel()
+        span = int(keys.max()) + int(kb.max()) + 1
+        if span <= 2 ** 24:  # the new keys marked in an array over their range, each's rank its index
+            seen = np.zeros(span, bool)
+            seen[k] = True
+            keys = np.flatnonzero(seen)
+            at = (np.cumsum(seen) - 1)[k]
+        else:
+            keys, at = np.unique(k, return_inverse=True)
+        if mods is None:
+            weights = np.zeros(len(keys), np.uint64)
+            np.add.at(weights, at, w)
+        else:
+            # remainders below 2**31, fewer than 2**22 of them to a sum: the sums are exact in
+            # float64 (below 2**53), so np.bincount sums them
+            flat = (np.arange(len(mods))[:, None] * len(keys) + at).ravel()
+            if len(at) < 2 ** 22:
+                acc = np.bincount(flat, w.ravel(), len(mods) * len(keys)).astype(np.int64)
+            else:
+                acc = np.zeros(len(mods) * len(keys), np.int64)
+                np.add.at(acc, flat, w.ravel())
+            weights = acc.reshape(len(mods), len(keys)) % mods
+    if mods is None:
+        return keys, weights
+    return keys, _from_remainders(weights, mods[:, 0].tolist())
+
+
+def _from_remainders(r, mods: list[int]):
+    """The integers (below the product of ``mods``) whose remainders by ``mods`` are the rows of
+    ``r``: Garner's mixed-radix digits in int64, two digits to an int64 limb (below 2**62), the
+    limbs put together as Python integers."""
+    import numpy as np
+
+    digits = []
+    for i, m in enumerate(mods):
+        acc = np.zeros(r.shape[1], np.int64)  # the number so far, by its digits, modulo m
+        for j in range(i - 1, -1, -1):
+            acc = (acc * (mods[j] % m) + digits[j]) % m
+        inv = pow(math.prod(mods[:i]) % m, -1, m) if i else 1
+        digits.append((r[i] - acc) % m * inv % m)
+    limbs, bases = [], []
+    for j in range(0, len(mods), 2):
+        if j + 1 < len(mods):
+            limbs.append(digits[j] + mods[j] * digits[j + 1])
+            bases.append(mods[j] * mods[j + 1])
+        else:
+            limbs.append(digits[j])
+            bases.append(mods[j])
+    out = limbs[-1].astype(object)
+    for limb, base in zip(reversed(limbs[:-1]), reversed(bases[:-1])):
+        out = out * base + limb.astype(object)
+    return out

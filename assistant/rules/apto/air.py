@@ -359,7 +359,8 @@ class AptoAirRules:
     def engagement_odds(self, world: World, plan: StrikePlan) -> dict[str, Any]:
         """Both rounds of the air combat in ``plan`` (options assign, assign2) as exact odds of the
         hits and aborts each side takes, and each unit's chance to be hit [4.16]-[4.19]."""
-        from .aircombat import Engagement, Flyer, engagement_dist
+        from .aircombat import Engagement, Flyer
+        from .aircombat import engagement_odds as exact_odds
         from .odds import parse_assign
 
         r1 = tuple((x, t) for x, t, _ in self._round(world, plan))
@@ -373,15 +374,12 @@ class AptoAirRules:
                             kamikaze=truthy(p.attr("kamikaze"))) for p in pieces)
         eng = Engagement(units=units, round1=r1, round2=r2,
                          return_fire_on_abort=world.settings.get("air_return_fire", "hit") == "hit_or_abort")
-        total, per_unit = engagement_dist(eng)
+        exact = exact_odds(eng)
         other = next((p.side for p in pieces if p.side != plan.side), "enemy")
         out: dict[str, Any] = {}
         for i, key in enumerate((f"{plan.side} hits", f"{plan.side} aborts", f"{other} hits", f"{other} aborts")):
-            d: dict = {}
-            for k, p in total.items():
-                d[k[i]] = d.get(k[i], 0) + p
-            out[key] = as_json(d)
-        out["units"] = {u: as_json(d, ("hit", "eliminated", "aborted")) for u, d in per_unit.items()}
+            out[key] = as_json(exact.marginal(i))
+        out["units"] = {u: as_json(d, ("hit", "eliminated", "aborted")) for u, d in exact.units.items()}
         return out
 
     def _heavy(self, world: World, uid: str) -> bool:

@@ -9,9 +9,16 @@ never a physical 5 or 6 [4.16].
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..odds import convolve_counts
+
+if TYPE_CHECKING:
+    import numpy as np
 
 HIT, ABORT, MISS = "hit", "abort", "miss"
 OUTCOMES = (HIT, ABORT, MISS)
@@ -210,11 +217,6 @@ def _attack_of(a: Flyer, t: Flyer, escort: bool) -> Attack:
                   escort=escort, elite=a.elite, sneak=a.sneak, kamikaze=t.kamikaze)
 
 
-@lru_cache(maxsize=4096)
-def _adist(att: Attack):
-    return attack_dist(att)
-
-
 def _apply(state: tuple, idx: int, res: str) -> tuple:
     hits, ab = state[idx]
     if res == HIT:
@@ -224,40 +226,6 @@ def _apply(state: tuple, idx: int, res: str) -> tuple:
     else:
         return state
     return state[:idx] + (new,) + state[idx + 1:]
-
-
-def _round(eng: Engagement, members: list[str], dist: dict, pairs, rnd: int) -> dict:
-    by = {u.id: u for u in eng.units}
-    pos = {m: i for i, m in enumerate(members)}
-    out: dict = {}
-    for state, p in dist.items():
-        active = {m for m in members if not _out(by[m], state[pos[m]])} if rnd == 2 else set(members)
-        made = [(a, t) for a, t in pairs if a in pos and a in active and t in active
-                and not (rnd == 2 and by[a].half_naval)]
-        esc = _escorting(by, made, active)
-        cur = {state: p}
-        for a, t in made:  # results noted against the state at the start of the round
-            att = _attack_of(by[a], by[t], a in esc)
-            dd = _adist(att)
-            heavy = by[t].heavy
-            nxt: dict = {}
-            for s, ps in cur.items():
-                for res, pr in dd.items():
-                    if not pr:
-                        continue
-                    s2 = _apply(s, pos[t], res)
-                    fires = heavy and (res == HIT or (res == ABORT and eng.return_fire_on_abort))
-                    if fires:
-                        for rf, prf in return_fire_dist(by[t].quality, by[a].quality).items():
-                            if prf:
-                                s3 = _apply(s2, pos[a], rf)
-                                nxt[s3] = nxt.get(s3, 0) + ps * pr * prf
-                    else:
-                        nxt[s2] = nxt.get(s2, 0) + ps * pr
-            cur = nxt
-        for s, ps in cur.items():
-            out[s] = out.get(s, 0) + ps
-    return out
 
 
 def _components(eng: Engagement) -> list[list[str]]:
@@ -295,42 +263,218 @@ def summarise(eng: Engagement, members: list[str], state: tuple) -> tuple[int, i
     return ah, aa, bh, ba
 
 
-def component_states(eng: Engagement, members: list[str]) -> dict:
-    """The exact joint distribution of the members' (hits, aborted) after both rounds."""
-    dist = {tuple((0, False) for _ in members): Fraction(1)}
-    dist = _round(eng, members, dist, eng.round1, 1)
-    if eng.round2:
-        dist = _round(eng, members, dist, eng.round2, 2)
-    return dist
+# --------------------------------------------------------------------------------------------
+# The exact distribution, counted in whole numbers. A die has six faces, so one attack's outcomes
+# have whole-number weights summing to 6 (to 36 when a Heavy Bomber's return-fire die may follow
+# [4.19]). A group's states carry whole-number weights over one denominator, the product of the
+# totals of every attack the group may make: an attack that is not made (its attacker or target
+# out of the fight in round 2) multiplies a state's weight by its total, so every state stays over
+# the same denominator. The groups' totals are convolved as numpy integer arrays (int64 while the
+# product of the groups' denominators fits in it, Python integers beyond), and fractions are made
+# once, at the end.
+# --------------------------------------------------------------------------------------------
+
+_H, _A, _M = 0, 1, 2  # HIT, ABORT, MISS as indices
+_CODE = {HIT: _H, ABORT: _A, MISS: _M}
+_BITS = 3  # a member's state in its group: hits taken (at most its steps) * 2 + aborted
+
+
+def attack_outcomes(att: Attack, heavy: bool = False, bomber_quality: int = 0, fighter_quality: int = 0,
+                    return_fire_on_abort: bool = False) -> tuple[tuple[tuple[str, str, int], ...], int]:
+    """((result on the target, result on the attacker, weight), ...) and the weights' total: the
+    faces of the attack's die [4.16]-[4.18] counted (total 6), and if the target is a Heavy Bomber
+    the faces of its return-fire die after a hit (or an abort, by the setting) [4.19] (total 36)."""
+    faces = [attack_result(att, d) for d in range(1, 7)]
+    if not heavy:
+        return tuple((r, MISS, faces.count(r)) for r in OUTCOMES if r in faces), 6
+    back = [return_fire_result(bomber_quality, fighter_quality, d) for d in range(1, 7)]
+    out: list[tuple[str, str, int]] = []
+    for r in OUTCOMES:
+        n = faces.count(r)
+        if not n:
+            continue
+        if r == HIT or (r == ABORT and return_fire_on_abort):
+            out += [(r, b, n * back.count(b)) for b in OUTCOMES if b in back]
+        else:
+            out.append((r, MISS, n * 6))
+    return tuple(out), 36
+
+
+@lru_cache(maxsize=4096)
+def _coded_outcomes(att: Attack, heavy: bool, bomber_quality: int, fighter_quality: int, on_abort: bool):
+    outs, total = attack_outcomes(att, heavy, bomber_quality, fighter_quality, on_abort)
+    return tuple((_CODE[rt], _CODE[ra], w) for rt, ra, w in outs), total
+
+
+def _code_after(u: Flyer, code: int, res: int) -> int:
+    hits, aborted = code >> 1, code & 1
+    if res == _H:
+        hits = min(hits + 1, u.steps)  # a hit beyond the last step changes nothing that is counted
+    elif res == _A:
+        aborted = 1
+    return hits * 2 + aborted
+
+
+def _group_weights(eng: Engagement, units: list[Flyer]) -> tuple[dict[int, int], int]:
+    """The group's states after both rounds, each a whole-number weight over one denominator:
+    ({state: weight}, denominator). A state packs each member's (hits, aborted) in 3 bits."""
+    pos = {u.id: i for i, u in enumerate(units)}
+    by = {u.id: u for u in units}
+    shift = [i * _BITS for i in range(len(units))]
+    # delta[i][result][code]: what a result on member i adds to a state where i's code is `code`
+    delta = [[[(_code_after(u, c, r) - c) << shift[i] for c in range(1 << _BITS)] for r in (_H, _A, _M)]
+             for i, u in enumerate(units)]
+    out_of_fight = [[_out(u, (c >> 1, bool(c & 1))) for c in range(1 << _BITS)] for u in units]
+    every = (1 << len(units)) - 1
+    tables: dict = {}
+
+    def table(a: str, t: str, esc: bool):
+        if (a, t, esc) not in tables:
+            tables[a, t, esc] = _coded_outcomes(_attack_of(by[a], by[t], esc), by[t].heavy, by[t].quality,
+                                                by[a].quality, eng.return_fire_on_abort)
+        return tables[a, t, esc]
+
+    dist, den = {0: 1}, 1
+    for rnd, pairs in ((1, eng.round1), (2, eng.round2)):
+        can = [(a, t) for a, t in pairs if a in pos and not (rnd == 2 and by[a].half_naval)]
+        if not can:
+            continue
+        totals = {a: table(a, t, False)[1] for a, t in can}
+        # the states grouped by who is still in the fight (round 1: everyone)
+        groups: dict[int, dict[int, int]] = {}
+        if rnd == 1:
+            groups[every] = dist
+        else:
+            for s, w in dist.items():
+                mask = 0
+                for i, sh in enumerate(shift):
+                    if not out_of_fight[i][(s >> sh) & 7]:
+                        mask |= 1 << i
+                groups.setdefault(mask, {})[s] = w
+        new: dict[int, int] = {}
+        for mask, cur in groups.items():
+            active = {u.id for i, u in enumerate(units) if mask >> i & 1}
+            made = [(a, t) for a, t in can if a in active and t in active]
+            esc = _escorting(by, made, active)
+            skipped = math.prod(totals[a] for a, t in can if (a, t) not in made)
+            if skipped != 1:
+                cur = {s: w * skipped for s, w in cur.items()}
+            for a, t in made:  # results noted against the state at the start of the round
+                outcomes = table(a, t, a in esc)[0]
+                ia, it = pos[a], pos[t]
+                sa, st, da, dt = shift[ia], shift[it], delta[ia], delta[it]
+                nxt: dict[int, int] = {}
+                for s, w in cur.items():
+                    ca, ct = (s >> sa) & 7, (s >> st) & 7
+                    for rt, ra, wt in outcomes:
+                        s2 = s + dt[rt][ct] + da[ra][ca]
+                        nxt[s2] = nxt.get(s2, 0) + w * wt
+                cur = nxt
+            for s, w in cur.items():
+                new[s] = new.get(s, 0) + w
+        dist = new
+        den *= math.prod(totals[a] for a, _ in can)
+    g = math.gcd(den, *dist.values())
+    return {s: w // g for s, w in dist.items()}, den // g
+
+
+@dataclass(frozen=True)
+class EngagementOdds:
+    """The exact distribution of an engagement as whole numbers over one denominator: outcome
+    ``outcomes[i]`` = (A hits, A aborts, B hits, B aborts) has probability ``numerators[i] /
+    denominator``; ``units``: each unit's chance to be hit, eliminated, aborted (without a hit)."""
+
+    outcomes: np.ndarray      # (n, 4) int64
+    numerators: np.ndarray    # (n,) uint64 while the denominator is below 2**64, else Python integers (object)
+    denominator: int
+    units: dict[str, dict[str, Fraction]]
+
+    def fractions(self) -> dict[tuple[int, int, int, int], Fraction]:
+        """Every outcome's probability as a ``Fraction``."""
+        d = self.denominator
+        return {(a, b, c, e): Fraction(int(n), d) for (a, b, c, e), n in zip(self.outcomes.tolist(), self.numerators.tolist())}
+
+    def marginal(self, i: int) -> dict[int, Fraction]:
+        """The distribution of one count (0 A hits, 1 A aborts, 2 B hits, 3 B aborts), summed in
+        whole numbers, each value's probability made a ``Fraction`` once."""
+        sums: dict[int, int] = {}
+        for v, n in zip(self.outcomes[:, i].tolist(), self.numerators.tolist()):
+            sums[v] = sums.get(v, 0) + int(n)
+        return {v: Fraction(n, self.denominator) for v, n in sorted(sums.items())}
+
+
+def _signature(eng: Engagement, units: list[Flyer], first: str) -> tuple:
+    """Two groups with equal signatures have equal distributions, member by member."""
+    pos = {u.id: i for i, u in enumerate(units)}
+    return (tuple((u.side == first, u.strength, u.quality, u.fighter, u.heavy, u.steps, u.half_naval, u.own_base,
+                   u.elite, u.sneak, u.kamikaze) for u in units),
+            tuple((pos[a], pos[t]) for a, t in eng.round1 if a in pos),
+            tuple((pos[a], pos[t]) for a, t in eng.round2 if a in pos), eng.return_fire_on_abort)
+
+
+def engagement_odds(eng: Engagement) -> EngagementOdds:
+    """The exact distribution of (A hits, A aborts, B hits, B aborts) of the whole engagement, in
+    whole numbers over one denominator, and each unit's chance to be hit, eliminated, aborted
+    (without a hit). Side A is the side of the first unit listed. Units that never meet (no
+    attack between their groups) are independent: each group is enumerated on its own (groups
+    alike in every number once), and the groups' totals convolved."""
+    import numpy as np
+
+    first = eng.units[0].side if eng.units else None
+    by = {u.id: u for u in eng.units}
+    side_a = [u for u in eng.units if u.side == first]
+    side_b = [u for u in eng.units if u.side != first]
+    # the key of (ah, aa, bh, ba): a mixed-radix number, each digit at most the side's total
+    radix = (sum(u.steps for u in side_a) + 1, sum(not u.kamikaze for u in side_a) + 1,
+             sum(u.steps for u in side_b) + 1, sum(not u.kamikaze for u in side_b) + 1)
+    stride = (radix[1] * radix[2] * radix[3], radix[2] * radix[3], radix[3], 1)
+    memo: dict = {}
+    parts = []
+    per_unit: dict[str, dict[str, Fraction]] = {}
+    for members in _components(eng):
+        units = [by[m] for m in members]
+        sig = _signature(eng, units, first)
+        if sig not in memo:
+            dist, den = _group_weights(eng, units)
+            # each member's contribution to the key, by its code; and each member's weight by code
+            contrib = []
+            for u in units:
+                h, a = (0, 1) if u.side == first else (2, 3)
+                contrib.append([(c >> 1) * stride[h] + ((c & 1) and not (c >> 1) and not u.kamikaze) * stride[a]
+                                for c in range(1 << _BITS)])
+            summ: dict[int, int] = {}
+            by_code = [[0] * (1 << _BITS) for _ in units]
+            for s, w in dist.items():
+                k = 0
+                for i, row in enumerate(contrib):
+                    c = (s >> (i * _BITS)) & 7
+                    k += row[c]
+                    by_code[i][c] += w
+                summ[k] = summ.get(k, 0) + w
+            ks = sorted(summ)
+            unit_odds = []
+            for u, row in zip(units, by_code):
+                hit = sum(w for c, w in enumerate(row) if c >> 1)
+                gone = sum(w for c, w in enumerate(row) if c >> 1 >= u.steps)
+                ab = 0 if u.kamikaze else sum(w for c, w in enumerate(row) if c & 1 and not c >> 1)
+                unit_odds.append({"hit": Fraction(hit, den), "eliminated": Fraction(gone, den), "aborted": Fraction(ab, den)})
+            memo[sig] = (ks, [summ[k] for k in ks], den, unit_odds)
+        ks, ws, den, unit_odds = memo[sig]
+        parts.append((ks, ws, den))
+        for m, d in zip(members, unit_odds):
+            per_unit[m] = dict(d)
+    denominator = math.prod(den for _, _, den in parts)
+    keys, weights = convolve_counts([(ks, ws) for ks, ws, _ in parts], denominator)
+    outcomes = np.stack([keys // stride[0], keys // stride[1] % radix[1], keys // stride[2] % radix[2], keys % radix[3]], 1)
+    return EngagementOdds(outcomes, weights, denominator, per_unit)
 
 
 def engagement_dist(eng: Engagement) -> tuple[dict[tuple[int, int, int, int], Fraction], dict[str, dict[str, Fraction]]]:
-    """The exact distribution of (A hits, A aborts, B hits, B aborts) of the whole engagement,
-    and each unit's chance to be hit, eliminated, aborted (without a hit). Units that never meet
-    (no attack between their groups) are independent: each group is enumerated on its own and the
-    groups' totals convolved."""
-    from ..odds import convolve
-
-    by = {u.id: u for u in eng.units}
-    total: dict = {(0, 0, 0, 0): Fraction(1)}
-    per_unit: dict[str, dict[str, Fraction]] = {}
-    add = lambda x, y: tuple(i + j for i, j in zip(x, y))  # noqa: E731
-    for members in _components(eng):
-        states = component_states(eng, members)
-        summ: dict = {}
-        for s, p in states.items():
-            k = summarise(eng, members, s)
-            summ[k] = summ.get(k, 0) + p
-            for m, (hits, ab) in zip(members, s):
-                d = per_unit.setdefault(m, {"hit": Fraction(0), "eliminated": Fraction(0), "aborted": Fraction(0)})
-                if hits:
-                    d["hit"] += p
-                if hits >= by[m].steps:
-                    d["eliminated"] += p
-                if ab and not hits and not by[m].kamikaze:
-                    d["aborted"] += p
-        total = convolve(total, summ, add)
-    return total, per_unit
+    """The exact distribution of (A hits, A aborts, B hits, B aborts) of the whole engagement as
+    ``Fraction``s, and each unit's chance to be hit, eliminated, aborted (without a hit)
+    (``engagement_odds`` in fractions)."""
+    odds = engagement_odds(eng)
+    return odds.fractions(), odds.units
 
 
 def simulate_engagement(eng: Engagement, rng) -> tuple[int, int, int, int]:

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ..calculators import whole_number
 from ..odds import as_json, check
-from .aircombat import OUTCOMES, Attack, Engagement, Flyer, attack_dist, engagement_dist, return_fire_dist
+from .aircombat import OUTCOMES, Attack, Engagement, Flyer, attack_dist, engagement_odds, return_fire_dist
 from .airnaval import NavalAttack, aa_value, attack_odds, attacks_per_bomber, series_odds
 
 
@@ -189,17 +189,14 @@ def _engagement(a) -> dict:
     r1 = parse_assign(a.assign)
     r2 = parse_assign(a.assign2) if a.assign2 is not None else r1
     eng = Engagement(units=units, round1=r1, round2=r2, return_fire_on_abort=a.return_fire_on_abort)
-    total, per_unit = engagement_dist(eng)
-    check(total)
+    odds = engagement_odds(eng)
+    total = check(odds.fractions())
     marg = {}
     for i, (side, what) in enumerate((("A", "hits"), ("A", "aborts"), ("B", "hits"), ("B", "aborts"))):
-        d: dict = {}
-        for k, p in total.items():
-            d[k[i]] = d.get(k[i], Fraction(0)) + p
-        marg.setdefault(side, {})[what] = as_json(d)
+        marg.setdefault(side, {})[what] = as_json(odds.marginal(i))
     joint = as_json({f"A {k[0]} hits {k[1]} aborts / B {k[2]} hits {k[3]} aborts": p for k, p in total.items()})
     return {"sides": marg, "joint": joint,
-            "units": {u: as_json(d, ("hit", "eliminated", "aborted")) for u, d in per_unit.items()},
+            "units": {u: as_json(d, ("hit", "eliminated", "aborted")) for u, d in odds.units.items()},
             "rule": "[4.16]-[4.19]"}
 
 
