@@ -91,17 +91,19 @@ def _frac(f: Fraction) -> str:
 # --------------------------------------------------------------------------------------------
 
 _MODULI: list[int] = []
+_WORD = 2 ** 64  # uint64 arithmetic is arithmetic modulo 2**64, at no cost
 
 
 def _moduli(limit: int) -> list[int]:
-    """Pairwise coprime moduli below 2**31 (the largest such, in turn) whose product exceeds
-    ``limit``: a number below ``limit`` is known exactly from its remainders by them."""
-    prod, n = 1, 0
+    """Odd moduli below 2**31, pairwise coprime (the largest such, in turn), whose product with
+    2**64 exceeds ``limit``: a number below ``limit`` is known exactly from its remainder modulo
+    2**64 and its remainders by them."""
+    prod, n = _WORD, 0
     while prod <= limit:
         if n == len(_MODULI):
-            m = (_MODULI[-1] if _MODULI else 2 ** 31) - 1
+            m = (_MODULI[-1] if _MODULI else 2 ** 31 + 1) - 2
             while any(math.gcd(m, x) != 1 for x in _MODULI):
-                m -= 1
+                m -= 2
             _MODULI.append(m)
         prod *= _MODULI[n]
         n += 1
@@ -113,26 +115,25 @@ def convolve_counts(parts: Sequence[tuple[Sequence[int], Sequence[int]]], limit:
     probabilities ``weights / its denominator``; keys are non-negative integers that add without
     carrying (a mixed-radix number of counts), so the combined key is the sum of the parts' keys
     and its weight the sum of the products of the parts' weights. ``limit``: a bound on every
-    combined weight (the product of the parts' denominators will do).
+    weight of every partial combination (the product of the parts' denominators will do: a
+    weight is at most its denominator).
 
-    Returns (keys, weights), keys sorted: numpy ``uint64`` arrays while ``limit`` fits in 64 bits;
-    beyond, the weights are Python integers (an object array), worked out exactly in ``int64`` as
-    remainders by a few coprime moduli below 2**31 and put together by the Chinese remainder
-    theorem -- every sum and product below 2**63, no floating point anywhere."""
+    Returns (keys, weights), keys sorted. Exact, in numpy integers: the weights modulo 2**64 in
+    ``uint64`` (which is all of them while ``limit`` is below 2**64: ``uint64`` weights returned);
+    beyond, also their remainders by a few odd moduli below 2**31 in ``int64`` (each product below
+    2**62, reduced before it is summed), put together at the end by the Chinese remainder theorem
+    (Python integers returned)."""
     import numpy as np
 
-    mods = None if limit < 2 ** 64 else np.array(_moduli(limit), np.int64)[:, None]
+    mods = _moduli(limit)
+    m_col = np.array(mods, np.int64)[:, None]
     keys = np.zeros(1, np.int64)
-    weights = np.ones(1, np.uint64) if mods is None else np.ones((len(mods), 1), np.int64)
+    low = np.ones(1, np.uint64)                    # the weights modulo 2**64
+    res = np.ones((len(mods), 1), np.int64)        # and by each odd modulus
     for ks, ws in sorted(parts, key=lambda p: len(p[0])):
         kb = np.asarray(ks, np.int64)
-        if mods is None:
-            w = np.multiply.outer(weights, np.asarray(ws, np.uint64)).ravel()
-        else:
-            wb = np.array([[w % m for w in ws] for m in mods[:, 0].tolist()], np.int64)
-            w = ((weights[:, :, None] * wb[:, None, :]) % mods[:, :, None]).reshape(len(mods), -1)
         k = np.add.outer(keys, kb).ravel()
-        span = int(keys.max()) + int(kb.max()) + 1
+        span = int(keys[-1]) + int(kb.max()) + 1
         if span <= 2 ** 24:  # the new keys marked in an array over their range, each's rank its index
             seen = np.zeros(span, bool)
             seen[k] = True
@@ -140,37 +141,37 @@ def convolve_counts(parts: Sequence[tuple[Sequence[int], Sequence[int]]], limit:
             at = (np.cumsum(seen) - 1)[k]
         else:
             keys, at = np.unique(k, return_inverse=True)
-        if mods is None:
-            weights = np.zeros(len(keys), np.uint64)
-            np.add.at(weights, at, w)
-        else:
-            # remainders below 2**31, fewer than 2**22 of them to a sum: the sums are exact in
-            # float64 (below 2**53), so np.bincount sums them
-            flat = (np.arange(len(mods))[:, None] * len(keys) + at).ravel()
-            if len(at) < 2 ** 22:
-                acc = np.bincount(flat, w.ravel(), len(mods) * len(keys)).astype(np.int64)
-            else:
-                acc = np.zeros(len(mods) * len(keys), np.int64)
-                np.add.at(acc, flat, w.ravel())
-            weights = acc.reshape(len(mods), len(keys)) % mods
-    if mods is None:
-        return keys, weights
-    return keys, _from_remainders(weights, mods[:, 0].tolist())
+        n = len(keys)
+        products = np.multiply.outer(low, np.array([w % _WORD for w in ws], np.uint64)).ravel()
+        low = np.zeros(n, np.uint64)
+        np.add.at(low, at, products)
+        if mods:
+            wb = np.array([[w % m for w in ws] for m in mods], np.int64)
+            products = ((res[:, :, None] * wb[:, None, :]) % m_col[:, :, None]).reshape(len(mods), -1)
+            # a sum of remainders below 2**31, fewer than 2**32 of them (fewer than the products), is below 2**63
+            acc = np.zeros(len(mods) * n, np.int64)
+            np.add.at(acc, (np.arange(len(mods))[:, None] * n + at).ravel(), products.ravel())
+            res = acc.reshape(len(mods), n) % m_col
+    if not mods:
+        return keys, low
+    return keys, _from_remainders(low, res, mods)
 
 
-def _from_remainders(r, mods: list[int]):
-    """The integers (below the product of ``mods``) whose remainders by ``mods`` are the rows of
-    ``r``: Garner's mixed-radix digits in int64, two digits to an int64 limb (below 2**62), the
-    limbs put together as Python integers."""
+def _from_remainders(low, res, mods: list[int]):
+    """The integers (below 2**64 times the product of ``mods``) whose remainder modulo 2**64 is
+    ``low`` and by ``mods[i]`` is ``res[i]``: Garner's mixed-radix digits (the first ``low``
+    itself, the others below 2**31 in int64), two digits to an int64 limb, the limbs put together
+    as Python integers."""
     import numpy as np
 
-    digits = []
+    digits: list = []
     for i, m in enumerate(mods):
-        acc = np.zeros(r.shape[1], np.int64)  # the number so far, by its digits, modulo m
+        acc = np.zeros(res.shape[1], np.int64)  # the number so far, by its digits, modulo m
         for j in range(i - 1, -1, -1):
             acc = (acc * (mods[j] % m) + digits[j]) % m
-        inv = pow(math.prod(mods[:i]) % m, -1, m) if i else 1
-        digits.append((r[i] - acc) % m * inv % m)
+        acc = (acc * (_WORD % m) + (low % np.uint64(m)).astype(np.int64)) % m
+        inv = pow(_WORD * math.prod(mods[:i]) % m, -1, m)
+        digits.append((res[i] - acc) % m * inv % m)
     limbs, bases = [], []
     for j in range(0, len(mods), 2):
         if j + 1 < len(mods):
@@ -179,7 +180,7 @@ def _from_remainders(r, mods: list[int]):
         else:
             limbs.append(digits[j])
             bases.append(mods[j])
-    out = limbs[-1].astype(object)
+    high = limbs[-1].astype(object)
     for limb, base in zip(reversed(limbs[:-1]), reversed(bases[:-1])):
-        out = out * base + limb.astype(object)
-    return out
+        high = high * base + limb.astype(object)
+    return high * _WORD + low.astype(object)

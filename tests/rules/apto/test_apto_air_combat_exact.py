@@ -132,6 +132,6 @@ def test_convolve_counts_equals_the_product_of_sums(parts, how):
 @pytest.mark.parametrize("limit", [1, 2 ** 31, 2 ** 64, 2 ** 300])
 def test_moduli_are_pairwise_coprime_and_cover_the_bound(limit):
     mods = odds._moduli(limit)
-    assert all(m < 2 ** 31 for m in mods)
+    assert all(m < 2 ** 31 and m % 2 for m in mods)
     assert all(odds.math.gcd(a, b) == 1 for i, a in enumerate(mods) for b in mods[i + 1:])
-    assert odds.math.prod(mods) > limit
+    assert 2 ** 64 * odds.math.prod(mods) > limit
