@@ -138,7 +138,9 @@ def convolve_counts(parts: Sequence[tuple[Sequence[int], Sequence[int]]], limit:
             seen = np.zeros(span, bool)
             seen[k] = True
             keys = np.flatnonzero(seen)
-            at = (np.cumsum(seen) - 1)[k]
+            rank = np.empty(span, np.int64)
+            rank[keys] = np.arange(len(keys))
+            at = rank[k]
         else:
             keys, at = np.unique(k, return_inverse=True)
         n = len(keys)

@@ -306,13 +306,23 @@ def _coded_outcomes(att: Attack, heavy: bool, bomber_quality: int, fighter_quali
     return tuple((_CODE[rt], _CODE[ra], w) for rt, ra, w in outs), total
 
 
-def _code_after(u: Flyer, code: int, res: int) -> int:
-    hits, aborted = code >> 1, code & 1
-    if res == _H:
-        hits = min(hits + 1, u.steps)  # a hit beyond the last step changes nothing that is counted
-    elif res == _A:
-        aborted = 1
-    return hits * 2 + aborted
+@lru_cache(maxsize=None)
+def _member_codes(steps: int, kamikaze: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]]:
+    """For a unit of ``steps`` steps: by result (hit, abort, miss) and code (hits * 2 + aborted),
+    how much its code changes; and by code, whether it is out of the fight [4.16]."""
+    u = Flyer("", "", 0, steps=steps, kamikaze=kamikaze)
+    change = []
+    for res in (_H, _A, _M):
+        row = []
+        for code in range(1 << _BITS):
+            hits, aborted = code >> 1, code & 1
+            if res == _H:
+                hits = min(hits + 1, steps)  # a hit beyond the last step changes nothing that is counted
+            elif res == _A:
+                aborted = 1
+            row.append(hits * 2 + aborted - code)
+        change.append(tuple(row))
+    return tuple(change), tuple(_out(u, (c >> 1, bool(c & 1))) for c in range(1 << _BITS))
 
 
 def _group_weights(eng: Engagement, units: list[Flyer]) -> tuple[dict[int, int], int]:
@@ -322,9 +332,8 @@ def _group_weights(eng: Engagement, units: list[Flyer]) -> tuple[dict[int, int],
     by = {u.id: u for u in units}
     shift = [i * _BITS for i in range(len(units))]
     # delta[i][result][code]: what a result on member i adds to a state where i's code is `code`
-    delta = [[[(_code_after(u, c, r) - c) << shift[i] for c in range(1 << _BITS)] for r in (_H, _A, _M)]
-             for i, u in enumerate(units)]
-    out_of_fight = [[_out(u, (c >> 1, bool(c & 1))) for c in range(1 << _BITS)] for u in units]
+    delta = [[[d << shift[i] for d in row] for row in _member_codes(u.steps, u.kamikaze)[0]] for i, u in enumerate(units)]
+    out_of_fight = [_member_codes(u.steps, u.kamikaze)[1] for u in units]
     every = (1 << len(units)) - 1
     tables: dict = {}
 
