@@ -127,6 +127,15 @@ def read_events(path):
         store.close()
 
 
+def open_only(path):
+    """What opening alone costs (the subject's share that is not the ledger's)."""
+    c = Campaign.open(path, readonly=True)
+    try:
+        return c.state
+    finally:
+        c.close()
+
+
 def open_and_fold(path):
     """The subject: open the campaign as ``campaign ledger`` does and rebuild the whole ledger."""
     c = Campaign.open(path, readonly=True)
@@ -145,15 +154,18 @@ def test_ledger_fold_against_reading_the_events(campaign_file, monkeypatch):
     game, path, state, turns, n, n_events, eco, which = campaign_file
     monkeypatch.setattr(engine, "economy_for", lambda g: eco)
     read_events(path), open_and_fold(path)  # warm-up: the file in the page cache, the imports done
-    base, subj = [], []
-    for _ in range(ROUNDS):  # interleaved: baseline, subject, baseline, ...
+    base, subj, only = [], [], []
+    for _ in range(ROUNDS):  # interleaved: baseline, subject, opening alone, baseline, ...
         t0 = time.perf_counter()
         got = read_events(path)
         t1 = time.perf_counter()
         opened, book, sts, df = open_and_fold(path)
         t2 = time.perf_counter()
+        open_only(path)
+        t3 = time.perf_counter()
         base.append(t1 - t0)
         subj.append(t2 - t1)
+        only.append(t3 - t2)
     assert len(got) == n_events and opened.last_seq == n_events
     n_sides = sum(bool(eco.accounts(s.id)) for s in state.sides)
     n_accounts = sum(len(eco.accounts(s.id)) for s in state.sides)
@@ -161,10 +173,13 @@ def test_ledger_fold_against_reading_the_events(campaign_file, monkeypatch):
     assert df["entry"].notna().sum() >= n  # every entry's line (a transfer has two)
     assert [st.closing for st in sts] == [st.closing for st in engine.statements_of(state)]  # the file's = the built
     base_med, base_min, med, mn = statistics.median(base), min(base), statistics.median(subj), min(subj)
+    only_med, only_min = statistics.median(only), min(only)
     RESULTS[game] = {"turns": turns, "sides": n_sides, "entries": n, "events": n_events, "statements": len(sts),
-                     "rows": len(df), "base_med": base_med, "base_min": base_min, "med": med, "min": mn}
+                     "rows": len(df), "base_med": base_med, "base_min": base_min, "med": med, "min": mn,
+                     "open_med": only_med, "open_min": only_min}
     print(f"\n{game}: {turns} turns x {n_sides} sides x {PER_SIDE} entries = {n} entries ({n_events} events), "
           f"{len(sts)} statements, {len(df)} frame rows; economy: {which}; load {os.getloadavg()[0]:.1f}\n"
           f"  baseline open the file + read every event:   median {base_med * 1e3:.0f} ms, min {base_min * 1e3:.0f} ms\n"
           f"  open the campaign + statements + frame:      median {med * 1e3:.0f} ms, min {mn * 1e3:.0f} ms\n"
+          f"  (open the campaign alone:                    median {only_med * 1e3:.0f} ms, min {only_min * 1e3:.0f} ms)\n"
           f"  ratio: {med / base_med:.2f}x (median), {mn / base_min:.2f}x (min); target 3x")
