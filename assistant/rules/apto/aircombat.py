@@ -1,5 +1,6 @@
 """apto air-to-air combat: one attack [4.16]-[4.18], heavy-bomber return fire [4.19], and their
-exact distributions (every face of the die enumerated, ``Fraction`` probabilities).
+exact distributions (every face of the die enumerated: ``Fraction`` probabilities, and for a whole
+engagement whole numbers over one denominator, ``engagement_odds``).
 
 An attack's "air target number" is the attacker's strength + its quality - the target's quality
 [4.16], strength modifiers added first (+1 over its own airbase, +1 escorting an attacked bomber,
@@ -269,9 +270,9 @@ def summarise(eng: Engagement, members: list[str], state: tuple) -> tuple[int, i
 # [4.19]). A group's states carry whole-number weights over one denominator, the product of the
 # totals of every attack the group may make: an attack that is not made (its attacker or target
 # out of the fight in round 2) multiplies a state's weight by its total, so every state stays over
-# the same denominator. The groups' totals are convolved as numpy integer arrays (int64 while the
-# product of the groups' denominators fits in it, Python integers beyond), and fractions are made
-# once, at the end.
+# the same denominator. Groups alike in every number are enumerated once. The groups' totals are
+# convolved in numpy integers (``rules.odds.convolve_counts``), and a ``Fraction`` is made only for
+# a figure that is shown.
 # --------------------------------------------------------------------------------------------
 
 _H, _A, _M = 0, 1, 2  # HIT, ABORT, MISS as indices
@@ -487,8 +488,8 @@ def engagement_dist(eng: Engagement) -> tuple[dict[tuple[int, int, int, int], Fr
 
 
 def simulate_engagement(eng: Engagement, rng) -> tuple[int, int, int, int]:
-    """One engagement with random dice (``rng.randint``), by the same rules: the Monte Carlo
-    baseline of the benchmark."""
+    """One engagement with random dice (``rng.randint``), by the same rules, one trial at a time:
+    a check of the exact odds by sampling (the tests)."""
     members = [u.id for u in eng.units]
     by = {u.id: u for u in eng.units}
     pos = {m: i for i, m in enumerate(members)}

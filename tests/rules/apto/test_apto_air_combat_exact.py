@@ -14,8 +14,30 @@ from hypothesis import strategies as st
 
 from aircombat_reference import engagement_dist as reference_dist
 from assistant.rules import odds
-from assistant.rules.apto.aircombat import Engagement, Flyer, engagement_dist, engagement_odds
+from assistant.rules.apto.aircombat import Attack, Engagement, Flyer, attack_outcomes, engagement_dist, engagement_odds
 from propkit import examples
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("apto")
+
+
+@RULEBOOK.says('The grand total of "3" is less-than the Japanese 4-8/4 Fighter\'s quality rating (i.e., "4"), '
+               'and is therefore considered to be a "miss".')
+def test_one_attack_counted_in_faces_with_return_fire_4_16_4_19():
+    """Ki-84 4-8/4 on a B-29 [4]: T = 4 + 4 - 4 = 4, faces 1-3 hit, 4 aborts, 5 and 6 miss [4.16].
+    After a hit the B-29's return-fire die: 1-3 miss (3 + 4 - 4 = 3 < 4), 4 aborts, 5 and 6 hit
+    [4.19]. Out of 36: hit and return hit 3 * 2, hit and return abort 3 * 1, hit and return miss
+    3 * 3, abort (no return fire by default) 1 * 6, miss 2 * 6."""
+    att = Attack(strength=4, quality=4, target_quality=4)
+    assert attack_outcomes(att) == ((("hit", "miss", 3), ("abort", "miss", 1), ("miss", "miss", 2)), 6)
+    outs, total = attack_outcomes(att, heavy=True, bomber_quality=4, fighter_quality=4)
+    assert total == 36 and sum(w for *_, w in outs) == 36
+    assert dict(((t, a), w) for t, a, w in outs) == {("hit", "hit"): 6, ("hit", "abort"): 3, ("hit", "miss"): 9,
+                                                       ("abort", "miss"): 6, ("miss", "miss"): 12}
+    # the setting's other reading, return fire after an abort too [4.16]: the abort's 6 split 2/1/3
+    outs, _ = attack_outcomes(att, heavy=True, bomber_quality=4, fighter_quality=4, return_fire_on_abort=True)
+    assert {(t, a): w for t, a, w in outs if t == "abort"} == {("abort", "hit"): 2, ("abort", "abort"): 1,
+                                                               ("abort", "miss"): 3}
 
 
 def _flyer(draw, uid: str, side: str) -> Flyer:
@@ -135,3 +157,6 @@ def test_moduli_are_pairwise_coprime_and_cover_the_bound(limit):
     assert all(m < 2 ** 31 and m % 2 for m in mods)
     assert all(odds.math.gcd(a, b) == 1 for i, a in enumerate(mods) for b in mods[i + 1:])
     assert 2 ** 64 * odds.math.prod(mods) > limit
+
+
+test_quotes_in_rulebook = RULEBOOK.check()
