@@ -190,7 +190,9 @@ def _engagement(a) -> dict:
     r2 = parse_assign(a.assign2) if a.assign2 is not None else r1
     eng = Engagement(units=units, round1=r1, round2=r2, return_fire_on_abort=a.return_fire_on_abort)
     odds = engagement_odds(eng)
-    total = check(odds.fractions())
+    if sum(int(n) for n in odds.numerators.tolist()) != odds.denominator:  # sums to exactly 1, in whole numbers
+        raise ValueError(f"engagement odds sum to {sum(int(n) for n in odds.numerators.tolist())}/{odds.denominator}, not 1")
+    total = odds.fractions()
     marg = {}
     for i, (side, what) in enumerate((("A", "hits"), ("A", "aborts"), ("B", "hits"), ("B", "aborts"))):
         marg.setdefault(side, {})[what] = as_json(odds.marginal(i))
