@@ -53,3 +53,25 @@ def test_an_aid_page_kernel_imports_no_pandas_networkx_scipy_numba_or_matplotlib
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == repr(sorted(NEEDED_AT_OPEN.get(page, ())))
+
+
+def test_the_spare_kernel_warms_with_the_kit_pages_imports_only(tmp_path):
+    """``warm_imports``: the top-level imports of the served notebooks built on the dashboard kit
+    (not the analysts' pandas notebook, not a notebook of plain widgets, nor one that cannot be
+    read), each once; nothing else of their code."""
+    from assistant.ui.pages import find_dashboards, stage_dashboards
+    from assistant.ui.site import warm_imports
+
+    site = stage_dashboards(find_dashboards(), tmp_path / "site")
+    (site / "plain.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "source": "import ipywidgets\n"}]}))
+    (site / "broken.ipynb").write_text("{not json")
+    code, pages = warm_imports(site)
+    assert pages == set(PAGES) | {"campaign.ipynb"}
+    assert "from assistant.aids.supply.widget import SupplyWidget" in code
+    assert code.count("from assistant.ui.kit import dashboard") == 1
+    assert "analysis" not in code and "dashboard(" not in code and "campaign_dashboard()" not in code
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\n"
+                          f"print(sorted(m for m in {HEAVY!r} if sys.modules.get(m) is not None))"],
+                         capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"  # a spare holds no pandas, networkx, scipy, numba or matplotlib
