@@ -19,7 +19,7 @@ round opens the trivial notebook, then every page, each in a new browser context
   matplotlib, pyarrow, llvmlite), read from ``/proc/PID/maps`` (their shared libraries mapped;
   networkx, pure Python, cannot be seen this way: ``tests/ui/test_page_kernels.py`` checks it).
 
-Run: ``python -m pytest benchmarks/bench_pages.py -p no:cacheprovider -s`` (about 5 minutes with
+Run: ``python -m pytest benchmarks/bench_pages.py -p no:cacheprovider -s`` (about 9 minutes with
 ``BENCH_ROUNDS=3``), or ``python benchmarks/bench_pages.py`` for the table.
 """
 
