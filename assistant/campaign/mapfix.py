@@ -3,16 +3,22 @@ and the corrections in the form the hex graph takes."""
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
-from ..maps.graph import MapCorrections
 from .model import CampaignState
+
+if TYPE_CHECKING:  # imported where a table is corrected or a graph built, not by every page that imports this
+    import pandas as pd
+
+    from ..maps.graph import MapCorrections
 
 
 def corrected_hexes(hexes: pd.DataFrame, state: CampaignState) -> pd.DataFrame:
     """A copy of ``hexes`` (a GameMap's per-hex table, indexed by canonical label) in which every
     corrected hex carries the player's values and ``source = "user"``. New keys become columns;
     a corrected hex missing from ``hexes`` is added."""
+    import pandas as pd
+
     out = hexes.copy()
     if not state.map_corrections:
         return out
@@ -30,4 +36,6 @@ def corrected_hexes(hexes: pd.DataFrame, state: CampaignState) -> pd.DataFrame:
 
 def corrections_of(state: CampaignState) -> MapCorrections:
     """A campaign's per-hex and per-hexside corrections, for ``GameMap.graph``."""
+    from ..maps.graph import MapCorrections
+
     return MapCorrections(hexes=state.map_corrections, hexsides=state.hexside_corrections)

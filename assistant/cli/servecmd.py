@@ -41,7 +41,8 @@ def register(sub) -> None:
                         "/etc/hosts); by default only 127.0.0.1, localhost and [::1]. The key in the URL "
                         "is needed all the same. May be repeated")
     p.add_argument("--no-preheat", action="store_true",
-                   help="start a kernel per page load instead of keeping one ready (slower)")
+                   help="start a kernel per page load instead of keeping one ready for the campaign dashboard and a "
+                        "spare for the next aid page (slower; two fewer kernels in memory)")
     p.add_argument("--cull-after", metavar="SECONDS", default=None,
                    help="shut down a page's kernel once no page has been connected to it for SECONDS "
                         "(default 300; a page that is closed or reloaded gives its kernel back at once)")

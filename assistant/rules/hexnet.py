@@ -22,12 +22,14 @@ Masks, all optional:
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence
 
-import networkx as nx
 import numpy as np
 
 from ..maps.landlinks import not_overland
+
+if TYPE_CHECKING:  # the graph comes built (maps.graph); importing this module needs no networkx
+    import networkx as nx
 
 NO_PRED = -9999  # "no predecessor" (a source, or unreached)
 

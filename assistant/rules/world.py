@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Optional
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional
 
 from .control import Control
 from .hexnet import HexNet
+
+if TYPE_CHECKING:  # a World is made from a graph built elsewhere; a page that shows no answer yet needs no networkx
+    import networkx as nx
 
 
 def _frozen(d: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:

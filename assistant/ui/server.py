@@ -121,6 +121,7 @@ def cull_interval(cull_after: int) -> int:
 
 
 PREHEAT_ONLY_HOME = [r".*(?<!campaign\.ipynb)$"]  # every notebook but the campaign dashboard
+SPARE_KERNELS = 1  # warmed kernels kept for the other pages (with preheating on)
 
 
 def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size: int = 1,
@@ -152,7 +153,10 @@ def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size
         # One kernel kept ready for the campaign dashboard, the page `campaign serve` opens; an aid's
         # page starts its own kernel when opened (a kernel per dashboard would hold ~180 MB each).
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}",
-                f"--VoilaKernelManager.preheat_denylist={PREHEAT_ONLY_HOME!r}"]
+                f"--VoilaKernelManager.preheat_denylist={PREHEAT_ONLY_HOME!r}",
+                # and one spare kernel, started and warmed with the aid pages' imports, for the next
+                # aid page opened (assistant.ui.site.SiteKernelManager).
+                f"--SiteKernelManager.spare_kernels={SPARE_KERNELS}"]
     return cmd + list(extra)
 
 

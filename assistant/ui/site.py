@@ -17,6 +17,10 @@ with these changes, made in ``init_handlers`` and the kernel manager class:
   Jupyter Server's own rule counts kernel messages as activity, and a dashboard whose page is
   gone still redraws its widgets on every campaign write, so it would never be culled.
   Preheated kernels waiting in Voila's pool are never culled (Voila's manager skips them).
+* It keeps a spare kernel for the pages Voila does not preheat (``spare_kernels``; every kit page
+  but the campaign dashboard): started and warmed with those pages' imports, handed to the next such
+  page opened, then replaced. One spare serves every aid page, where a preheated kernel per page
+  would hold one fully built page each.
 * Only its own pages, to its own user: ``HostGate`` refuses, before any handler
   runs, a request whose ``Host`` is not a loopback name with the server's port (or a name the user
   allowed) -- a DNS-rebinding page -- or whose ``Origin`` is another site; every page, API call and
@@ -30,6 +34,7 @@ with these changes, made in ``init_handlers`` and the kernel manager class:
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import html
 import ipaddress
@@ -49,6 +54,7 @@ from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from tornado.websocket import WebSocketHandler
+from traitlets import Integer
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
@@ -382,14 +388,105 @@ class DashboardHandler(TornadoVoilaHandler):
         await super().get(path)
 
 
+SPARE_REFILL_DELAY = 2.0  # seconds after a page took the spare kernel before the next one starts
+
+
+def warm_imports(site: Path) -> tuple[str, frozenset[str]]:
+    """The import statements of the served pages built on the dashboard kit (their notebooks import
+    from ``assistant.ui``), as code a spare kernel runs ahead of time, and those pages' names.
+    Only the notebooks' own top-level imports: no page is built and no campaign opened."""
+    lines: list[str] = []
+    pages: set[str] = set()
+    for nb in sorted(Path(site).glob("*.ipynb")):
+        try:
+            cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+            tree = ast.parse("\n".join("".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code"))
+        except (OSError, ValueError, KeyError, TypeError, SyntaxError):
+            continue  # Voila says what is wrong with it when its page is opened
+        imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        if any(isinstance(n, ast.ImportFrom) and (n.module or "").startswith("assistant.ui") for n in imports):
+            pages.add(nb.name)
+            lines += [ast.unparse(n) for n in imports]
+    return "\n".join(dict.fromkeys(lines)), frozenset(pages)
+
+
 class SiteKernelManager(AsyncMappingKernelManager):
     """Culls a kernel that no page has been connected to for ``cull_idle_timeout`` seconds, as
-    seen by the culler's checks (so between that and that plus two ``cull_interval``)."""
+    seen by the culler's checks (so between that and that plus two ``cull_interval``).
+
+    Keeps ``spare_kernels`` kernels started and warmed for the pages whose kernel is started when
+    they are opened (every page but the one Voila preheats): each has run the kit pages' imports
+    (``warm_imports``) and nothing else, so the page it is handed to runs only its own cells --
+    no kernel start, no import. A page takes one, and another starts ``SPARE_REFILL_DELAY`` s later.
+    A spare is never culled."""
+
+    spare_kernels = Integer(0, config=True, help="Warmed kernels kept for pages that are not preheated.")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._unconnected_since: dict[str, float] = {}
+        self._spares: list[str] = []  # started and warmed, oldest first
+        self._warming: set[str] = set()
+        self._closing = False
+        self._warm_code, self._warm_pages = warm_imports(Path(getattr(self.parent, "root_dir", None) or self.root_dir)) if self.spare_kernels > 0 else ("", frozenset())
+        if self._warm_pages:
+            self._refill(0)
 
+    # ----- spare kernels ------------------------------------------------------------------
+    def _refill(self, delay: float) -> None:
+        loop = asyncio.get_event_loop()
+        loop.call_later(delay, lambda: loop.create_task(self._start_spare()))
+
+    async def _start_spare(self) -> None:
+        if self._closing or len(self._spares) + len(self._warming) >= self.spare_kernels:
+            return
+        env = {**os.environ, "VOILA_PREHEAT": "False"}
+        parent = self.parent
+        for key, attr in (("VOILA_BASE_URL", "base_url"), ("VOILA_SERVER_URL", "server_url"), ("VOILA_APP_PORT", "port")):
+            if getattr(parent, attr, None) is not None:
+                env[key] = str(getattr(parent, attr))
+        kernel_id = await super().start_kernel(kernel_name=self.default_kernel_name, path="", env=env)
+        self._warming.add(kernel_id)
+        client = self.get_kernel(kernel_id).client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=120)
+            reply = await client.execute_interactive(self._warm_code, silent=True, store_history=False, timeout=300)
+            ok = reply["content"]["status"] == "ok"
+        except Exception as e:  # noqa: BLE001 - logged; the pages start kernels of their own
+            ok = False
+            self.log.warning("Spare kernel %s: warming failed: %s", kernel_id, e)
+        finally:
+            client.stop_channels()
+            self._warming.discard(kernel_id)
+        if not ok or self._closing:
+            self.log.warning("Spare kernel %s not kept (its imports failed or the server stops)", kernel_id)
+            await ensure_async(self.shutdown_kernel(kernel_id))
+            return
+        self._spares.append(kernel_id)
+        self.log.info("Spare kernel %s ready for %s", kernel_id, ", ".join(sorted(self._warm_pages)))
+
+    async def start_kernel(self, *args, **kwargs):
+        """A page's own kernel: a warmed spare if the page is a kit page and one is ready, else a new one."""
+        env = kwargs.get("env") or {}
+        page = os.path.basename(env.get("SCRIPT_NAME", ""))
+        if (env.get("VOILA_PREHEAT") == "False" and kwargs.get("kernel_id") is None and page in self._warm_pages
+                and self._spares):
+            kernel_id = self._spares.pop(0)
+            self._refill(SPARE_REFILL_DELAY)
+            self.log.info("Page %s takes the spare kernel %s", page, kernel_id)
+            return kernel_id
+        return await super().start_kernel(*args, **kwargs)
+
+    async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
+        self._spares = [k for k in self._spares if k != kernel_id]
+        return await ensure_async(super().shutdown_kernel(kernel_id, *args, **kwargs))
+
+    async def shutdown_all(self, *args, **kwargs):
+        self._closing = True
+        return await ensure_async(super().shutdown_all(*args, **kwargs))
+
+    # ----- culling ------------------------------------------------------------------------
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         for gone in [k for k in self._unconnected_since if k not in self._kernels]:
             del self._unconnected_since[gone]
@@ -399,6 +496,10 @@ class SiteKernelManager(AsyncMappingKernelManager):
         if getattr(kernel, "execution_state", None) == "dead":
             self.log.warning("Culling dead kernel %s", kernel_id)
             await ensure_async(self.shutdown_kernel(kernel_id))
+            if self._warm_pages:
+                self._refill(SPARE_REFILL_DELAY)
+            return
+        if kernel_id in self._spares or kernel_id in self._warming:
             return
         if self._kernel_connections.get(kernel_id, 0) > 0:
             self._unconnected_since.pop(kernel_id, None)

@@ -19,7 +19,9 @@ require_chromium()
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 VIEWPORT = {"width": 1400, "height": 900}
-POOL = 1  # campaign serve keeps one preheated kernel ready, for the campaign dashboard it opens (server.PREHEAT_ONLY_HOME)
+# campaign serve keeps one preheated kernel ready, for the campaign dashboard it opens
+# (server.PREHEAT_ONLY_HOME), and one spare warmed for the next aid page (server.SPARE_KERNELS)
+POOL = 2
 
 
 @pytest.fixture
@@ -69,6 +71,33 @@ def test_reloads_leave_only_the_pool_and_the_open_page(own_server, browser):
         # Closing the tab (the browser runs beforeunload, as a user's close does) leaves only the pool.
         page.close(run_before_unload=True)
         assert wait_until(lambda: len(kernel_pids(served.home)) <= POOL, 60), kernel_pids(served.home)
+    finally:
+        ctx.close()
+
+
+def test_an_aid_page_runs_in_the_warmed_spare_kernel_and_a_new_spare_follows(own_server, browser):
+    """The supply page opened on ``campaign serve`` runs in the spare kernel (started and warmed with
+    the aid pages' imports before the page was asked for), answers in it, and a new spare takes its
+    place; closing the page gives its kernel back."""
+    served = own_server
+    log = served.home / "logs" / "voila.log"
+    assert wait_until(lambda: len(kernel_pids(served.home)) == POOL and "ready for" in log.read_text(), 120), \
+        kernel_pids(served.home)
+    before = set(kernel_pids(served.home))
+    ctx, page, probe = new_page(browser)
+    try:
+        page.goto(f"{served.base}/voila/render/supply.ipynb?token={served.token}", wait_until="commit", timeout=90_000)
+        page.wait_for_selector(".ca-supply-unit select", timeout=90_000)
+        assert "Page supply.ipynb takes the spare kernel" in log.read_text()
+        # A new spare starts beside the page's kernel, which is one of the kernels there before.
+        assert wait_until(lambda: len(kernel_pids(served.home)) == POOL + 1, 60), kernel_pids(served.home)
+        assert len(set(kernel_pids(served.home)) - before) == 1
+        page.select_option(".ca-supply-unit select", index=1)  # the first unit: its trace, in that kernel
+        page.wait_for_selector(".ca-supply-status", timeout=60_000)
+        shot(page, "site-04-aid-page-in-the-spare-kernel")
+        assert probe.console_errors == [], probe.console_errors
+        page.close(run_before_unload=True)
+        assert wait_until(lambda: len(kernel_pids(served.home)) == POOL, 60), kernel_pids(served.home)
     finally:
         ctx.close()
 

@@ -38,7 +38,6 @@ from ...ui.html import error_line, esc, rule_ref
 from ...ui.mapview import side_colour
 from ...ui.page import Page, side_order, unit_marks
 from .engine import SideReport, WhatIf, trace_hex, trace_side, trace_units, world_of
-from .history import counts_frame, history_frame
 
 NAMESPACE = "supply"
 PATH = "supply/path"
@@ -58,6 +57,21 @@ HALOS = "supply/status-halos"  # one layer per marker size: "supply/status-halos
 HALO_RING = 4  # px of status colour around a hex's unit marker (board.unit_marker_radius)
 CHART_SIZE = (4.1, 2.9)  # inches at CHART_DPI: the sidebar's width, shown 1:1 (legible)
 CHART_DPI = 100
+
+
+def history_frame(campaign, sides=None, whatif=None):
+    """``history.history_frame``, imported when the chart is first drawn (it brings pandas, which
+    the page needs for nothing else)."""
+    from .history import history_frame as frame
+
+    return frame(campaign, sides=sides, whatif=whatif)
+
+
+def counts_frame(df):
+    """``history.counts_frame`` (see ``history_frame``)."""
+    from .history import counts_frame as counts
+
+    return counts(df)
 
 
 @dataclass(frozen=True)
