@@ -16,8 +16,10 @@ never by copying or editing the shared graph.
 from __future__ import annotations
 
 import json
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
@@ -26,6 +28,7 @@ import networkx as nx
 from ..hexes import axial as ax
 from .hexsides import load_hexside_rows, merge_features
 from .landlinks import load_overland
+from .netarrays import MapArrays
 from .territory import territories
 
 if TYPE_CHECKING:
@@ -73,6 +76,36 @@ class Topology:
     edges: tuple[tuple[str, str], ...]
     rulebook_hexsides: Mapping[str, Mapping[str, Any]]
     derived_hexsides: Mapping[str, Mapping[str, Any]] = field(default_factory=_frozen)
+
+    @cached_property
+    def arrays(self) -> MapArrays:
+        """The map's search arrays (netarrays.py), built once and shared by every graph of the
+        map: the base hexside features merged as ``build_graph`` merges them (derived first, the
+        rulebook's over them with ``source=rulebook``)."""
+        sides: dict[str, dict[str, Any]] = {side: dict(f) for side, f in self.derived_hexsides.items()}
+        for side, feats in self.rulebook_hexsides.items():
+            merged = sides.setdefault(side, {})
+            merged.update(feats)
+            merged["source"] = RULEBOOK
+        pairs = {tuple(side.split("|", 1)): f for side, f in sides.items()}
+        return MapArrays(self.labels, self.nodes, self.edges, pairs)
+
+
+@dataclass(frozen=True)
+class GraphOrigin:
+    """What a map graph was built from: its map's topology and the corrections applied."""
+
+    topology: Topology
+    corrections: MapCorrections
+
+
+_ORIGINS: "weakref.WeakKeyDictionary[nx.Graph, GraphOrigin]" = weakref.WeakKeyDictionary()
+
+
+def graph_origin(graph: nx.Graph) -> Optional[GraphOrigin]:
+    """The topology and corrections ``graph`` was built from (``build_graph``); None for a graph
+    built any other way."""
+    return _ORIGINS.get(graph)
 
 
 def topology(gm: "GameMap") -> Topology:
@@ -153,7 +186,9 @@ def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> 
         if g.has_edge(a, b):
             g.edges[a, b].update(feats)
             g.edges[a, b]["source"] = USER
-    return nx.freeze(g)
+    g = nx.freeze(g)
+    _ORIGINS[g] = GraphOrigin(topo, corrections)
+    return g
 
 
 class GraphCache:
