@@ -269,6 +269,18 @@ class SupplyWidget(Page):
         """The rules' view of the campaign now (rebuilt when the campaign changed)."""
         return self.per_state("world", lambda state: world_of(state, self.campaign.graph()))
 
+    def warm_steps(self) -> list:
+        """Besides the map's (``Page.warm_steps``): the page's World and one unit's trace with
+        its working, as a unit click computes it, shown nowhere (``ui/warm.py``)."""
+        return [*super().warm_steps(), self._warm_trace]
+
+    def _warm_trace(self) -> None:
+        world = self.world()
+        side = self.side.value
+        unit = next((p for p in world.pieces if p.side == side and p.category == "unit"), None)
+        if unit is not None:
+            trace_units(world, [unit.id], self.whatif)[0].worked()
+
     def choose_unit(self, unit_id: Optional[str]) -> None:
         """Trace a campaign unit (None clears the working)."""
         if unit_id is None:
