@@ -166,8 +166,11 @@ class HexNet:
         return _read_only(col)
 
     def warm(self) -> "HexNet":
-        """Build now what a first query would: every node column and hexside feature of the map,
-        and one tiny search of each kind (loading the search kernels). Changes no result."""
+        """Build now what a first query would (``warm_columns``, ``warm_search``). Changes no result."""
+        return self.warm_columns().warm_search()
+
+    def warm_columns(self) -> "HexNet":
+        """Every node column and hexside feature of the map (and of this graph's corrections)."""
         attrs = set(self.arrays.attributes())
         nodes = self.graph.nodes
         for _, lab in self._fixed_nodes:
@@ -182,6 +185,10 @@ class HexNet:
             self.edge_feature(feature)
             self.edge_has(feature)
         self.no_land_across()
+        return self
+
+    def warm_search(self) -> "HexNet":
+        """One tiny search of each kind (breadth-first, weighted): the search kernels load."""
         if self.n:
             self.search([0], limit=1)
             self.search({0: 0.5}, weight=self._ones(), limit=1)

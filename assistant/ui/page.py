@@ -277,15 +277,23 @@ class Page(View):
     def warm_steps(self) -> list[Callable[[], Any]]:
         """The campaign's map graph and its search arrays, a tiny search of each kind, and the
         page map's hex details; a page adds what its own first click computes."""
-        steps: list[Callable[[], Any]] = [self._warm_graph] if self.WARM_SEARCH else []
+        steps: list[Callable[[], Any]] = []
+        if self.WARM_SEARCH:  # three steps: the kernel answers the page's messages in between
+            steps += [self.campaign.graph, self._warm_columns, self._warm_search]
         if getattr(self, "map", None) is not None:
             steps.append(self._warm_map)
         return steps
 
-    def _warm_graph(self) -> None:
+    def _net(self) -> Any:
         from ..rules.hexnet import HexNet
 
-        HexNet.of(self.campaign.graph()).warm()
+        return HexNet.of(self.campaign.graph())
+
+    def _warm_columns(self) -> None:
+        self._net().warm_columns()
+
+    def _warm_search(self) -> None:
+        self._net().warm_search()
 
     def _warm_map(self) -> None:
         state = self.campaign.state
