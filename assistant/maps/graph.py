@@ -76,6 +76,7 @@ class Topology:
     edges: tuple[tuple[str, str], ...]
     rulebook_hexsides: Mapping[str, Mapping[str, Any]]
     derived_hexsides: Mapping[str, Mapping[str, Any]] = field(default_factory=_frozen)
+    columns: Optional[Mapping[str, Any]] = None  # the node attributes as columns (every one there is)
 
     @cached_property
     def arrays(self) -> MapArrays:
@@ -88,7 +89,7 @@ class Topology:
             merged.update(feats)
             merged["source"] = RULEBOOK
         pairs = {tuple(side.split("|", 1)): f for side, f in sides.items()}
-        return MapArrays(self.labels, self.nodes, self.edges, pairs)
+        return MapArrays(self.labels, self.nodes, self.edges, pairs, columns=self.columns)
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,8 @@ def topology(gm: "GameMap") -> Topology:
     base = _node_attributes(gm, pos)
     rows = load_hexside_rows(gm.spec, grid)
     return Topology(labels=tuple(pos.values()), nodes=base, edges=tuple(edges),
-                    rulebook_hexsides=merge_features(rows), derived_hexsides=load_overland(gm.game))
+                    rulebook_hexsides=merge_features(rows), derived_hexsides=load_overland(gm.game),
+                    columns=_node_columns(gm, pos))
 
 
 def _labels(gm: "GameMap", hexes) -> dict:
@@ -142,6 +144,43 @@ def _labels(gm: "GameMap", hexes) -> dict:
         if pos.keys() == set(hexes):
             return pos
     return {h: gm.grid.label(h) for h in hexes}
+
+
+def _node_columns(gm: "GameMap", pos: dict) -> dict[str, Any]:
+    """What ``_node_attributes`` gives each node, column by column in label order (object arrays),
+    from the derived table's columns: the search arrays read these, once per map."""
+    import numpy as np
+
+    labels = list(pos.values())
+    n = len(labels)
+    df = gm.hexes
+    cols: dict[str, Any] = {}
+    if len(df):
+        row_of = {lab: i for i, lab in enumerate(df.index.tolist())}
+        order = np.fromiter((row_of.get(lab, len(df)) for lab in labels), dtype=np.int64, count=n)
+        for c in df.columns:
+            if c in ("q", "r"):
+                continue
+            values = np.empty(len(df) + 1, dtype=object)  # the last: a hex the table lacks
+            values[:-1] = df[c].tolist()
+            col = values[order]
+            col[col == ""] = None
+            cols[c] = col
+    index = {lab: i for i, lab in enumerate(labels)}
+    for lab, attrs in territories(gm.game).items():  # whose territory: under the derived columns
+        i = index.get(lab)
+        if i is None:
+            continue
+        for k, v in attrs.items():
+            col = cols.get(k)
+            if col is None:
+                col = cols[k] = np.full(n, None, dtype=object)
+            if col[i] is None:
+                col[i] = v
+    for k, j in (("q", 0), ("r", 1)):
+        col = cols[k] = np.empty(n, dtype=object)
+        col[:] = [h[j] for h in pos]
+    return cols
 
 
 def _node_attributes(gm: "GameMap", pos: dict) -> dict[str, Mapping[str, Any]]:

@@ -29,10 +29,12 @@ class MapArrays:
 
     ``nodes``: label -> attribute mapping; ``edges``: (label, label) pairs (an undirected hexside
     each, repeats allowed); ``sides``: (label, label) -> that hexside's features, for the hexsides
-    that carry any."""
+    that carry any; ``columns``, if given: every node attribute there is, as a column in label
+    order (built from the map's tables, not node by node)."""
 
     def __init__(self, labels: Iterable[str], nodes: Mapping[str, Mapping[str, Any]],
-                 edges: Iterable[tuple[str, str]], sides: Mapping[tuple[str, str], Mapping[str, Any]]):
+                 edges: Iterable[tuple[str, str]], sides: Mapping[tuple[str, str], Mapping[str, Any]],
+                 columns: Optional[Mapping[str, np.ndarray]] = None):
         self.labels: tuple[str, ...] = tuple(labels)
         self.index: dict[str, int] = {lab: i for i, lab in enumerate(self.labels)}
         self.n = n = len(self.labels)
@@ -51,7 +53,9 @@ class MapArrays:
         self.indptr = _frozen_array(np.searchsorted(self.tail, np.arange(n + 1)).astype(np.int32))
         self._keys = self.tail.astype(np.int64) * n + self.head  # sorted: edge lookup by (tail, head)
         self._sides = sides
-        self._columns: dict[str, np.ndarray] = {}
+        self._complete = columns is not None  # an attribute not in ``columns`` is on no hex
+        self._columns: dict[str, np.ndarray] = {k: _frozen_array(np.asarray(c, dtype=object).copy())
+                                                for k, c in (columns or {}).items()}
         self._edge_columns: dict[str, np.ndarray] = {}
         self._features: Optional[dict[str, tuple[np.ndarray, np.ndarray]]] = None
         self._flags: dict[tuple[str, Callable], np.ndarray] = {}
@@ -149,14 +153,17 @@ class MapArrays:
         shared by every graph of the map."""
         col = self._columns.get(attr)
         if col is None:
-            nodes = self._nodes
-            col = np.empty(self.n, dtype=object)
-            col[:] = [nodes[lab].get(attr) for lab in self.labels]
+            col = np.full(self.n, None, dtype=object)
+            if not self._complete:
+                nodes = self._nodes
+                col[:] = [nodes[lab].get(attr) for lab in self.labels]
             col = self._columns[attr] = _frozen_array(col)
         return col
 
     def attributes(self) -> set[str]:
         """Every node attribute some hex of the map carries."""
+        if self._complete:
+            return {k for k, c in self._columns.items() if (c != None).any()}  # noqa: E711 - elementwise
         out: set[str] = set()
         for attrs in self._nodes.values():
             out.update(attrs)
@@ -164,15 +171,25 @@ class MapArrays:
 
 
 def flags_of(values: np.ndarray, test: Callable[[Any], bool]) -> np.ndarray:
-    """``test(v)`` of each value, computed once per distinct value."""
+    """``test(v)`` of each value, asked once per distinct value (and type); the Nones, most of a
+    column, at once."""
+    out = np.zeros(len(values), dtype=bool)
+    if not len(values):
+        return out
+    absent = values == None  # noqa: E711 - elementwise over an object array
+    if absent.any():
+        out[absent] = bool(test(None))
     memo: dict[Any, bool] = {}
-    out = np.empty(len(values), dtype=bool)
-    for i, v in enumerate(values.tolist()):
+    some = np.flatnonzero(~absent)
+    flags = np.empty(len(some), dtype=bool)
+    for j, v in enumerate(values[some].tolist()):
         try:
-            r = memo[v]
-        except KeyError:
-            r = memo[v] = bool(test(v))
+            key = (type(v), v)
+            r = memo.get(key)
+            if r is None:
+                r = memo[key] = bool(test(v))
         except TypeError:  # an unhashable value: asked on its own
             r = bool(test(v))
-        out[i] = r
+        flags[j] = r
+    out[some] = flags
     return out

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..maps.graph import graph_origin
 from ..maps.landlinks import not_overland
-from ..maps.netarrays import MapArrays
+from ..maps.netarrays import MapArrays, flags_of
 
 NO_PRED = -9999  # "no predecessor" (a source, or unreached)
 
@@ -128,8 +128,7 @@ class HexNet:
 
     def where(self, attr: str, pred: Callable[[Any], bool]) -> np.ndarray:
         """Boolean node mask: ``pred(value of attr)``."""
-        col = self.column(attr)
-        return np.fromiter((bool(pred(v)) for v in col), dtype=bool, count=self.n)
+        return flags_of(self.column(attr), pred)  # pred once per distinct value
 
     def is_(self, attr: str, *values: Any) -> np.ndarray:
         key = ("is", attr, values)

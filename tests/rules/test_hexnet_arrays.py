@@ -75,7 +75,12 @@ def test_vectorised_arrays_equal_the_per_edge_loop(game_map, corrected):
         assert np.array_equal(getattr(net, name), getattr(ref, name)), name
     attrs = set().union(*(d.keys() for _, d in graph.nodes(data=True))) | {"absent_attribute"}
     for attr in sorted(attrs):
-        assert same_values(net.column(attr), ref.column(attr)), attr
+        want = ref.column(attr)
+        assert same_values(net.column(attr), want), attr
+        assert net.truthy(attr).tolist() == [truthy(v) for v in want], attr  # masks asked per distinct value
+    surface = ref.column("surface")
+    assert net.is_("surface", "land", "coastal").tolist() == [v in ("land", "coastal") for v in surface]
+    assert net.where("surface", lambda v: v is None).tolist() == [v is None for v in surface]
     features = set().union(*(d.keys() for _, _, d in graph.edges(data=True))) | {"absent_feature"}
     assert "overland" in features
     for feature in sorted(features):
