@@ -139,6 +139,71 @@ def table(r: dict) -> str:
     return "\n".join(lines)
 
 
+FEATURES = ("land", "blocked", "mountain", "pass")  # the hexside masks witp's supply layers read
+
+
+def loop_baseline(graph) -> list:
+    """The baseline: HexNet's arrays as they were built, one graph edge and one node at a time
+    (the CSR adjacency, four hexside masks, the overland mask and one node column)."""
+    labels = tuple(graph.nodes)
+    index = {lab: i for i, lab in enumerate(labels)}
+    src, dst = [], []
+    for a, b in graph.edges():
+        ia, ib = index[a], index[b]
+        src += (ia, ib)
+        dst += (ib, ia)
+    import numpy as np
+
+    order = np.lexsort((np.asarray(dst), np.asarray(src)))
+    tail, head = np.asarray(src, dtype=np.int32)[order], np.asarray(dst, dtype=np.int32)[order]
+    from assistant.maps.landlinks import not_overland
+    from assistant.rules.hexnet import truthy
+
+    edges = graph.edges
+
+    def feature(f):
+        return np.array([edges[labels[a], labels[b]].get(f) for a, b in zip(tail, head)], dtype=object)
+
+    out = [np.fromiter((truthy(v) for v in feature(f)), dtype=bool, count=len(tail)) for f in FEATURES]
+    out.append(np.fromiter((not_overland(v) for v in feature("overland")), dtype=bool, count=len(tail)))
+    out.append(np.array([graph.nodes[lab].get("surface") for lab in labels], dtype=object))
+    return out
+
+
+def vectorised(topology, graph) -> list:
+    """The subject: a new HexNet on new map arrays (as a fresh kernel builds them once per map)."""
+    from assistant.maps.netarrays import MapArrays
+    from assistant.rules.hexnet import HexNet
+
+    topology.__dict__["arrays"] = MapArrays(topology.labels, topology.nodes, topology.edges,
+                                            topology.base_sides(), columns=topology.columns)
+    net = HexNet(graph)
+    return [*(net.edge_has(f) for f in FEATURES), net.no_land_across(), net.column("surface")]
+
+
+def measure_arrays(rounds: int = ROUNDS) -> dict:
+    from assistant.maps.gamemap import load_map
+
+    gm = load_map("witp")
+    graph = gm.graph()
+    times: dict[str, list[float]] = {"baseline": [], "vectorised": []}
+    for _ in range(rounds):
+        for name, fn in (("baseline", lambda: loop_baseline(graph)),
+                         ("vectorised", lambda: vectorised(gm.topology, graph))):
+            t = time.thread_time()
+            fn()
+            times[name].append(time.thread_time() - t)
+    base, sub = statistics.median(times["baseline"]), statistics.median(times["vectorised"])
+    return {"baseline ms": round(base * 1e3, 1), "vectorised ms": round(sub * 1e3, 1), "ratio": round(sub / base, 3)}
+
+
+def test_map_arrays_against_the_per_edge_loop(benchmark):
+    result = benchmark.pedantic(measure_arrays, rounds=1, iterations=1)
+    benchmark.extra_info.update(result)
+    print(f"\nwitp: per-edge loop {result['baseline ms']} ms, vectorised {result['vectorised ms']} ms "
+          f"= {result['ratio']}x")
+
+
 def test_first_click_against_the_tenth(benchmark):
     result = benchmark.pedantic(measure, rounds=1, iterations=1)
     benchmark.extra_info.update({k: v for k, v in result.items()})
@@ -148,5 +213,7 @@ def test_first_click_against_the_tenth(benchmark):
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "worker":
         print(json.dumps(worker(sys.argv[2], sys.argv[3] == "warm", sys.argv[4])))
+    elif len(sys.argv) > 1 and sys.argv[1] == "arrays":
+        print(measure_arrays())
     else:
         print(table(measure()))

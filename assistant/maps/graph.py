@@ -80,16 +80,18 @@ class Topology:
 
     @cached_property
     def arrays(self) -> MapArrays:
-        """The map's search arrays (netarrays.py), built once and shared by every graph of the
-        map: the base hexside features merged as ``build_graph`` merges them (derived first, the
-        rulebook's over them with ``source=rulebook``)."""
+        """The map's search arrays (netarrays.py), built once and shared by every graph of the map."""
+        return MapArrays(self.labels, self.nodes, self.edges, self.base_sides(), columns=self.columns)
+
+    def base_sides(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """The hexsides that carry a feature, as ``build_graph`` merges them: derived first, the
+        rulebook's over them with ``source=rulebook``."""
         sides: dict[str, dict[str, Any]] = {side: dict(f) for side, f in self.derived_hexsides.items()}
         for side, feats in self.rulebook_hexsides.items():
             merged = sides.setdefault(side, {})
             merged.update(feats)
             merged["source"] = RULEBOOK
-        pairs = {tuple(side.split("|", 1)): f for side, f in sides.items()}
-        return MapArrays(self.labels, self.nodes, self.edges, pairs, columns=self.columns)
+        return {tuple(side.split("|", 1)): f for side, f in sides.items()}  # type: ignore[misc]
 
 
 @dataclass(frozen=True)
