@@ -55,23 +55,37 @@ def open_in_a_kernel(make, timeout: float = 120):
     return asyncio.run(scenario())
 
 
-def test_the_preheated_campaign_dashboard_warms_the_map_search_on_its_loop(demo_file):
+def test_the_preheated_campaign_dashboard_warms_on_its_loop_what_its_clicks_use(demo_file):
     """The preheat path: Voila runs campaign.ipynb (``campaign_dashboard()``) in the spare
-    kernel before the page is asked for; the warm-up runs there, on the kernel's loop."""
+    kernel before the page is asked for; the warm-up runs there, on the kernel's loop: the hex
+    details a click shows, and not the map search, which this page never runs."""
     before = digest(demo_file)
     hexnet._NETS.clear()
     page, _ = open_in_a_kernel(lambda: campaign_dashboard(demo_file))
     try:
         assert page.warmer.done and not page.warmer.failures
-        net = hexnet._NETS.get(page.campaign.graph())
-        assert net is not None  # the campaign's own graph, as its first click finds it
-        for key in (("column", "surface"), ("edge", "overland"), ("edge_has", "overland"), ("no_land_across",),
-                    ("unit-weight",), ("all-edges",)):  # columns, features and both kinds of search
-            assert key in net._cache, key
-        assert page.campaign.map.surfaces  # the hex details a selection shows
+        assert "surfaces" in vars(page.campaign.map) and "places" in vars(page.campaign.map)
+        assert not hexnet._NETS  # no search arrays, no search kernels
     finally:
         page.close()
     assert digest(demo_file) == before  # nothing written
+
+
+@pytest.mark.parametrize("view", [SupplyWidget, StrikeWidget], ids=["supply", "strike"])
+def test_a_page_that_searches_warms_the_map_search(demo_file, view):
+    """A supply or strike page's kernel: the campaign's own graph and its HexNet as the first
+    click finds them, every column and feature built, both kinds of search run."""
+    hexnet._NETS.clear()
+    page, _ = open_in_a_kernel(lambda: dashboard(view, demo_file))
+    try:
+        net = hexnet._NETS.get(page.campaign.graph())
+        assert net is not None
+        for key in (("column", "surface"), ("edge", "overland"), ("edge_has", "overland"), ("no_land_across",),
+                    ("unit-weight",), ("all-edges",)):  # columns, features and both kinds of search
+            assert key in net._cache, key
+        assert "surfaces" in vars(page.campaign.map)  # the hex details a selection shows
+    finally:
+        page.close()
 
 
 @pytest.mark.parametrize("view, built", [
