@@ -16,8 +16,10 @@ never by copying or editing the shared graph.
 from __future__ import annotations
 
 import json
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
@@ -26,6 +28,7 @@ import networkx as nx
 from ..hexes import axial as ax
 from .hexsides import load_hexside_rows, merge_features
 from .landlinks import load_overland
+from .netarrays import MapArrays
 from .territory import territories
 
 if TYPE_CHECKING:
@@ -73,6 +76,39 @@ class Topology:
     edges: tuple[tuple[str, str], ...]
     rulebook_hexsides: Mapping[str, Mapping[str, Any]]
     derived_hexsides: Mapping[str, Mapping[str, Any]] = field(default_factory=_frozen)
+    columns: Optional[Mapping[str, Any]] = None  # the node attributes as columns (every one there is)
+
+    @cached_property
+    def arrays(self) -> MapArrays:
+        """The map's search arrays (netarrays.py), built once and shared by every graph of the map."""
+        return MapArrays(self.labels, self.nodes, self.edges, self.base_sides(), columns=self.columns)
+
+    def base_sides(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """The hexsides that carry a feature, as ``build_graph`` merges them: derived first, the
+        rulebook's over them with ``source=rulebook``."""
+        sides: dict[str, dict[str, Any]] = {side: dict(f) for side, f in self.derived_hexsides.items()}
+        for side, feats in self.rulebook_hexsides.items():
+            merged = sides.setdefault(side, {})
+            merged.update(feats)
+            merged["source"] = RULEBOOK
+        return {tuple(side.split("|", 1)): f for side, f in sides.items()}  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class GraphOrigin:
+    """What a map graph was built from: its map's topology and the corrections applied."""
+
+    topology: Topology
+    corrections: MapCorrections
+
+
+_ORIGINS: "weakref.WeakKeyDictionary[nx.Graph, GraphOrigin]" = weakref.WeakKeyDictionary()
+
+
+def graph_origin(graph: nx.Graph) -> Optional[GraphOrigin]:
+    """The topology and corrections ``graph`` was built from (``build_graph``); None for a graph
+    built any other way."""
+    return _ORIGINS.get(graph)
 
 
 def topology(gm: "GameMap") -> Topology:
@@ -97,7 +133,8 @@ def topology(gm: "GameMap") -> Topology:
     base = _node_attributes(gm, pos)
     rows = load_hexside_rows(gm.spec, grid)
     return Topology(labels=tuple(pos.values()), nodes=base, edges=tuple(edges),
-                    rulebook_hexsides=merge_features(rows), derived_hexsides=load_overland(gm.game))
+                    rulebook_hexsides=merge_features(rows), derived_hexsides=load_overland(gm.game),
+                    columns=_node_columns(gm, pos))
 
 
 def _labels(gm: "GameMap", hexes) -> dict:
@@ -109,6 +146,43 @@ def _labels(gm: "GameMap", hexes) -> dict:
         if pos.keys() == set(hexes):
             return pos
     return {h: gm.grid.label(h) for h in hexes}
+
+
+def _node_columns(gm: "GameMap", pos: dict) -> dict[str, Any]:
+    """What ``_node_attributes`` gives each node, column by column in label order (object arrays),
+    from the derived table's columns: the search arrays read these, once per map."""
+    import numpy as np
+
+    labels = list(pos.values())
+    n = len(labels)
+    df = gm.hexes
+    cols: dict[str, Any] = {}
+    if len(df):
+        row_of = {lab: i for i, lab in enumerate(df.index.tolist())}
+        order = np.fromiter((row_of.get(lab, len(df)) for lab in labels), dtype=np.int64, count=n)
+        for c in df.columns:
+            if c in ("q", "r"):
+                continue
+            values = np.empty(len(df) + 1, dtype=object)  # the last: a hex the table lacks
+            values[:-1] = df[c].tolist()
+            col = values[order]
+            col[col == ""] = None
+            cols[c] = col
+    index = {lab: i for i, lab in enumerate(labels)}
+    for lab, attrs in territories(gm.game).items():  # whose territory: under the derived columns
+        i = index.get(lab)
+        if i is None:
+            continue
+        for k, v in attrs.items():
+            col = cols.get(k)
+            if col is None:
+                col = cols[k] = np.full(n, None, dtype=object)
+            if col[i] is None:
+                col[i] = v
+    for k, j in (("q", 0), ("r", 1)):
+        col = cols[k] = np.empty(n, dtype=object)
+        col[:] = [h[j] for h in pos]
+    return cols
 
 
 def _node_attributes(gm: "GameMap", pos: dict) -> dict[str, Mapping[str, Any]]:
@@ -153,7 +227,9 @@ def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> 
         if g.has_edge(a, b):
             g.edges[a, b].update(feats)
             g.edges[a, b]["source"] = USER
-    return nx.freeze(g)
+    g = nx.freeze(g)
+    _ORIGINS[g] = GraphOrigin(topo, corrections)
+    return g
 
 
 class GraphCache:

@@ -2,7 +2,9 @@
 
 ``HexNet.of(graph)`` turns a frozen map graph (``assistant.maps.graph``) into index arrays once per
 graph (cached for the graph's lifetime): node labels <-> integers, a CSR adjacency holding every
-hexside in both directions, node attribute columns and hexside feature masks. A query never copies
+hexside in both directions, node attribute columns and hexside feature masks. The arrays of the
+map itself are built once per map and shared by every graph of it (``maps.netarrays``, vectorised
+from the hexsides that carry a feature); a graph adds only its corrected hexes and hexsides. A query never copies
 the graph: it passes masks and weights (numpy arrays over nodes or over the CSR edges) to
 ``HexNet.search``, which runs a compiled loop over the CSR arrays (``_kernels``, numba): Dijkstra,
 or a breadth-first search when the search is unweighted (1 per hex, whole-number starting costs).
@@ -26,7 +28,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Se
 
 import numpy as np
 
+from ..maps.graph import graph_origin
 from ..maps.landlinks import not_overland
+from ..maps.netarrays import MapArrays, flags_of
 
 if TYPE_CHECKING:  # the graph comes built (maps.graph); importing this module needs no networkx
     import networkx as nx
@@ -76,21 +80,26 @@ class HexNet:
 
     def __init__(self, graph: nx.Graph):
         self.graph = graph
-        self.labels: tuple[str, ...] = tuple(graph.nodes)
-        self.index: dict[str, int] = {lab: i for i, lab in enumerate(self.labels)}
-        self.n = len(self.labels)
-        idx = self.index
-        src: list[int] = []
-        dst: list[int] = []
-        for a, b in graph.edges():
-            ia, ib = idx[a], idx[b]
-            src += (ia, ib)
-            dst += (ib, ia)
-        order = np.lexsort((np.asarray(dst), np.asarray(src)))
-        self.tail = np.asarray(src, dtype=np.int32)[order]  # edge e runs tail[e] -> head[e]
-        self.head = np.asarray(dst, dtype=np.int32)[order]
-        self.indptr = np.searchsorted(self.tail, np.arange(self.n + 1)).astype(np.int32)
+        origin = graph_origin(graph)
+        # The map's arrays are built once per map and shared by all its graphs; a graph's own
+        # corrections are read from the graph itself for the few hexes and hexsides they touch.
+        arrays = origin.topology.arrays if origin is not None else MapArrays.of_graph(graph)
+        self.arrays = arrays
+        self.labels: tuple[str, ...] = arrays.labels
+        self.index: dict[str, int] = arrays.index
+        self.n = arrays.n
+        self.tail = arrays.tail  # edge e runs tail[e] -> head[e]; read-only, shared
+        self.head = arrays.head
+        self.indptr = arrays.indptr
         self._cache: dict[Any, Any] = {}
+        self._fixed_nodes: tuple[tuple[int, str], ...] = ()
+        self._fixed_sides: tuple[tuple[int, int, str, str], ...] = ()
+        if origin is not None and origin.corrections:
+            fixes = origin.corrections
+            self._fixed_nodes = tuple((self.index[lab], lab) for lab in fixes.hexes if lab in self.index)
+            pairs = [tuple(side.split("|", 1)) for side in fixes.hexsides]
+            pos, ok = arrays.side_positions(pairs)
+            self._fixed_sides = tuple((int(pos[i, 0]), int(pos[i, 1]), *pairs[i]) for i in np.flatnonzero(ok))
 
     @classmethod
     def of(cls, graph: nx.Graph) -> "HexNet":
@@ -107,16 +116,21 @@ class HexNet:
         return self._cache[key]
 
     def column(self, attr: str) -> np.ndarray:
-        """Node attribute ``attr`` for every node (object array; None where absent)."""
+        """Node attribute ``attr`` for every node (read-only object array; None where absent)."""
         def build():
+            base = self.arrays.column(attr)
+            if not self._fixed_nodes:
+                return base
             nodes = self.graph.nodes
-            return np.array([nodes[lab].get(attr) for lab in self.labels], dtype=object)
+            col = base.copy()
+            for i, lab in self._fixed_nodes:
+                col[i] = nodes[lab].get(attr)
+            return _read_only(col)
         return self.cached(("column", attr), build)
 
     def where(self, attr: str, pred: Callable[[Any], bool]) -> np.ndarray:
         """Boolean node mask: ``pred(value of attr)``."""
-        col = self.column(attr)
-        return np.fromiter((bool(pred(v)) for v in col), dtype=bool, count=self.n)
+        return flags_of(self.column(attr), pred)  # pred once per distinct value
 
     def is_(self, attr: str, *values: Any) -> np.ndarray:
         key = ("is", attr, values)
@@ -127,25 +141,59 @@ class HexNet:
         return self.cached(("truthy", attr), lambda: self.where(attr, truthy))
 
     def edge_feature(self, feature: str) -> np.ndarray:
-        """Per CSR edge: the hexside's ``feature`` value (None where absent)."""
-        def build():
-            edges = self.graph.edges
-            return np.array([edges[self.labels[a], self.labels[b]].get(feature)
-                             for a, b in zip(self.tail, self.head)], dtype=object)
-        return self.cached(("edge", feature), build)
+        """Per CSR edge: the hexside's ``feature`` value (None where absent; read-only)."""
+        return self.cached(("edge", feature), lambda: self._edges_with(
+            self.arrays.edge_feature(feature), feature, lambda v: v))
 
     def edge_has(self, feature: str) -> np.ndarray:
         """Per CSR edge: the hexside carries ``feature`` (truthy)."""
-        return self.cached(("edge_has", feature),
-                           lambda: np.fromiter((truthy(v) for v in self.edge_feature(feature)),
-                                               dtype=bool, count=len(self.tail)))
+        return self.cached(("edge_has", feature), lambda: self._edges_with(
+            self.arrays.edge_flag(feature, truthy), feature, truthy))
 
     def no_land_across(self) -> np.ndarray:
         """Per CSR edge: no land crosses the hexside (its ``overland`` feature is explicitly
         false: derived from the land mask, or a player's correction), so no overland link."""
-        return self.cached(("no_land_across",),
-                           lambda: np.fromiter((not_overland(v) for v in self.edge_feature("overland")),
-                                               dtype=bool, count=len(self.tail)))
+        return self.cached(("no_land_across",), lambda: self._edges_with(
+            self.arrays.edge_flag("overland", not_overland), "overland", not_overland))
+
+    def _edges_with(self, base: np.ndarray, feature: str, read: Callable[[Any], Any]) -> np.ndarray:
+        """``base`` (the map's column) with this graph's corrected hexsides read from the graph."""
+        if not self._fixed_sides:
+            return base
+        edges = self.graph.edges
+        col = base.copy()
+        for fwd, bwd, a, b in self._fixed_sides:
+            col[fwd] = col[bwd] = read(edges[a, b].get(feature))
+        return _read_only(col)
+
+    def warm(self) -> "HexNet":
+        """Build now what a first query would (``warm_columns``, ``warm_search``). Changes no result."""
+        return self.warm_columns().warm_search()
+
+    def warm_columns(self) -> "HexNet":
+        """Every node column and hexside feature of the map (and of this graph's corrections)."""
+        attrs = set(self.arrays.attributes())
+        nodes = self.graph.nodes
+        for _, lab in self._fixed_nodes:
+            attrs.update(nodes[lab])
+        for attr in sorted(attrs):
+            self.column(attr)
+        features = set(self.arrays.features())
+        edges = self.graph.edges
+        for _, _, a, b in self._fixed_sides:
+            features.update(edges[a, b])
+        for feature in sorted(features):
+            self.edge_feature(feature)
+            self.edge_has(feature)
+        self.no_land_across()
+        return self
+
+    def warm_search(self) -> "HexNet":
+        """One tiny search of each kind (breadth-first, weighted): the search kernels load."""
+        if self.n:
+            self.search([0], limit=1)
+            self.search({0: 0.5}, weight=self._ones(), limit=1)
+        return self
 
     # ----- queries ---------------------------------------------------------------------------
     def nodes(self, labels: Iterable[str]) -> list[int]:
@@ -203,6 +251,11 @@ class HexNet:
 
     def _ones(self) -> np.ndarray:
         return self.cached(("unit-weight",), lambda: np.ones(len(self.tail)))
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
 
 
 def truthy(v: Any) -> bool:

@@ -106,6 +106,9 @@ class CampaignDashboard(Page):
     NAME = "Campaign Assistant"
     FIELDS = {"attr": "Values", "hex": "Hex", "side": "Side", "kind": "Kind", "name": "Name", "nation": "Nation"}
     CORE_TABS = ("Units", "Orders", "Control", "Journal", "History")  # then the tabs the aids add (``assistant.ui.tabs``)
+    # Its clicks search no map: the preheated kernel warms the hex details a click shows, not the
+    # search kernels and arrays (about 270 MB on witp that this page would never use).
+    WARM_SEARCH = False
 
     def __init__(self, campaign, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None,
                  map_height: str = "640px", prefs: Optional[PagePrefs] = None):

@@ -15,7 +15,9 @@ with ``factory(campaign, errors)`` and returns a ``DashboardPage`` that
   (``CampaignPoller``: widget updates then happen on the kernel's main thread like any callback),
 - calls the view's ``refresh(state)`` after every change, own or another process's, guarded,
 - tells the view when the campaign stops (or starts again) taking writes,
-- shows the ``ErrorPanel`` above the view (unless the view places it itself).
+- shows the ``ErrorPanel`` above the view (unless the view places it itself),
+- warms the kernel for the first click (``ui/warm.py``: the view's ``warm_steps()``, run on the
+  kernel's loop while the page waits).
 
 The view contract is ``assistant.ui.view.View`` (``factory(campaign, errors)`` returns one, or a
 bare ipywidgets widget); an aid's page builds on ``assistant.ui.page.Page``, which gives it the
@@ -37,6 +39,7 @@ from .errors import ErrorPanel
 from .server import ENV_CAMPAIGN
 from .userdirs import user_log_dir
 from .view import View, as_view
+from .warm import Warmer
 
 POLL_SECONDS = 0.25
 POLL_BACKOFF = 2.0  # while the campaign file cannot be read
@@ -145,6 +148,7 @@ class DashboardPage:
     view: View
     poller: CampaignPoller
     owns_campaign: bool = False
+    warmer: Optional[Warmer] = None
     _unsubscribe: Optional[Callable[[], None]] = field(default=None, repr=False)
     _widget: Optional[w.Widget] = field(default=None, repr=False)
 
@@ -169,6 +173,8 @@ class DashboardPage:
     def close(self) -> None:
         """Stop polling and updates, close the view, and the campaign if this page opened it."""
         self.poller.close()
+        if self.warmer is not None:
+            self.warmer.close()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -194,6 +200,11 @@ def attach(factory: ViewFactory, campaign, *, errors: Optional[ErrorPanel] = Non
     page.poller.on_refusal = view.set_write_refusal
     page.poller._check_refusal()  # a read-only place is known from the start
     page.poller.start()
+    # What the first click would build, built while the page waits for it, step by step on the
+    # kernel's loop (the preheated kernel does it before the page is asked for). No loop: the
+    # caller runs ``page.warmer.run()`` if it wants it.
+    page.warmer = Warmer(view.warm_steps())
+    page.warmer.start()
     return page
 
 

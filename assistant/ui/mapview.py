@@ -235,6 +235,15 @@ class MapView:
             cb(canon)
         return canon
 
+    def warm(self, label: str) -> None:
+        """Compute what selecting ``label`` computes (its ring, its centre, its details: the
+        map's surfaces, places and section fits), drawing nothing: a page's first click then
+        costs what a later one does."""
+        h = self.grid.parse(label)
+        board.hex_ring_latlng(self.grid, h)
+        self.latlng_of(self.grid.label(h))
+        self._details_html(self.grid.label(h))
+
     def _copy_dx(self, h: Axial, near_x: Optional[float]) -> float:
         """The wrap shift of the copy of ``h`` nearest board x ``near_x`` (0 without a wrap)."""
         if near_x is None or not self._wrap_dx:

@@ -107,6 +107,7 @@ class Page(View):
     READ_ONLY: Optional[str] = None  # the read-only banner's ending; None: told in the error panel
     FAIL_HEAD = "Not recorded"  # the bold head of a one-line refusal
     FIELDS: dict[str, str] = {}  # a CLI flag a shared message names -> this page's field that gives it
+    WARM_SEARCH = True  # warm the map's search arrays and kernels (a page whose clicks search the map)
 
     def __init__(self, campaign: Any, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
         super().__init__(campaign, errors if errors is not None else ErrorPanel(log_path=log_path))
@@ -271,6 +272,33 @@ class Page(View):
                                     f"{self.READ_ONLY}</div>" if reason else "")
         for b in self.write_buttons():
             b.disabled = bool(reason)
+
+    # ----- warming (ui/warm.py) -------------------------------------------------------------
+    def warm_steps(self) -> list[Callable[[], Any]]:
+        """The campaign's map graph and its search arrays, a tiny search of each kind, and the
+        page map's hex details; a page adds what its own first click computes."""
+        steps: list[Callable[[], Any]] = []
+        if self.WARM_SEARCH:  # three steps: the kernel answers the page's messages in between
+            steps += [self.campaign.graph, self._warm_columns, self._warm_search]
+        if getattr(self, "map", None) is not None:
+            steps.append(self._warm_map)
+        return steps
+
+    def _net(self) -> Any:
+        from ..rules.hexnet import HexNet
+
+        return HexNet.of(self.campaign.graph())
+
+    def _warm_columns(self) -> None:
+        self._net().warm_columns()
+
+    def _warm_search(self) -> None:
+        self._net().warm_search()
+
+    def _warm_map(self) -> None:
+        state = self.campaign.state
+        label = next((u.hex for u in state.units.values() if u.hex), None)
+        self.map.warm(label or self.campaign.map.topology.labels[0])
 
     # ----- helpers -------------------------------------------------------------------------
     @contextlib.contextmanager

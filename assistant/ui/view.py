@@ -9,7 +9,7 @@ silently never being refreshed.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import ipywidgets as w
 
@@ -35,6 +35,11 @@ class View:
 
     def write_buttons(self) -> list[w.Button]:
         """Every button that records an event (disabled while writing is off)."""
+        return []
+
+    def warm_steps(self) -> list[Callable[[], Any]]:
+        """What a first click would build, as steps that only read (``ui/warm.py``): none writes,
+        draws or keeps anything a click would not. The kit runs them while the page waits."""
         return []
 
     def set_write_refusal(self, reason: Optional[str]) -> None:

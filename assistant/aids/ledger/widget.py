@@ -284,6 +284,21 @@ class LedgerWidget(Page):
                         to_side=self.to_side.value or None, to_account=self.to_account.value.strip() or None,
                         data=data)
 
+    WARM_SEARCH = False  # an entry's check searches no map
+
+    def warm_steps(self) -> list:
+        """The side's price list and a draft entry checked by the rules, as the Check button
+        checks one; nothing is recorded or shown (``ui/warm.py``)."""
+        return [*super().warm_steps(), self._warm_check]
+
+    def _warm_check(self) -> None:
+        side = self.side.value
+        account = next((v for _, v in self.account.options if v), None)
+        if side and account:
+            self.catalogue()
+            AddEntry(side=side, kind="income", amount="1", account=account).draft(
+                self.campaign.state, Context(map=self.campaign.map, event=lambda seq: None))
+
     def check(self):
         """Draft the entry and show the rules' findings; nothing is recorded. Returns (entry, findings)
         or None when the input itself is bad (one line on the page)."""

@@ -218,6 +218,18 @@ class StrikeWidget(Page):
         """The rules' view of the campaign now (rebuilt when the campaign changed)."""
         return self.per_state("world", lambda state: world_of(state, self.campaign.graph()))
 
+    def warm_steps(self) -> list:
+        """Besides the map's (``Page.warm_steps``): the page's World and the side's reach of one
+        hex, as choosing a target computes it, shown nowhere (``ui/warm.py``)."""
+        return [*super().warm_steps(), self._warm_reach]
+
+    def _warm_reach(self) -> None:
+        world = self.world()
+        side = self.side.value
+        target = next((p.hex for p in world.pieces if p.side != side), None)
+        if side and target:
+            reach(world, side, target, mission=self.mission.value or None, altitude=self.altitude.value or None)
+
     # ----- target and reach ----------------------------------------------------------------
     def choose_target(self, hex_: str) -> list[StrikeItem]:
         """Make ``hex_`` the target: list every friendly air unit that can reach it and draw

@@ -283,6 +283,23 @@ class SupplyWidget(Page):
         """The rules' view of the campaign now (rebuilt when the campaign changed)."""
         return self.per_state("world", lambda state: world_of(state, self.campaign.graph()))
 
+    def warm_steps(self) -> list:
+        """Besides the map's (``Page.warm_steps``): the page's World and the trace, with its
+        working, of one unit of each role of the side (each role takes its own rules: a land
+        unit's overland search, an HQ's sea link ...), as unit clicks compute them, shown nowhere
+        (``ui/warm.py``)."""
+        return [*super().warm_steps(), self._warm_trace]
+
+    def _warm_trace(self) -> None:
+        world = self.world()
+        side = self.side.value
+        by_role = {}
+        for p in world.pieces:
+            if p.side == side and p.category == "unit":
+                by_role.setdefault(p.role, p.id)
+        for unit in by_role.values():
+            trace_units(world, [unit], self.whatif)[0].worked()
+
     def choose_unit(self, unit_id: Optional[str]) -> None:
         """Trace a campaign unit (None clears the working)."""
         if unit_id is None:
