@@ -23,8 +23,6 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-import networkx as nx
-
 from ..hexes import axial as ax
 from .hexsides import load_hexside_rows, merge_features
 from .landlinks import load_overland
@@ -32,6 +30,8 @@ from .netarrays import MapArrays
 from .territory import territories
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from .gamemap import GameMap
 
 GRAPH_CACHE_SIZE = 4  # distinct correction sets kept per map (a dashboard or two, the CLI, a what-if)
@@ -205,6 +205,8 @@ def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> 
     """A new frozen graph of ``gm`` with ``corrections`` applied (``source=user`` wins)."""
     topo = gm.topology
     corrections = corrections or MapCorrections()
+    import networkx as nx  # loads with the first graph, not with the module (a page that never searches)
+
     g = nx.Graph(game=gm.game, model=gm.model, corrected=bool(corrections))
     # Fill networkx's own node storage directly (what add_nodes_from does, minus a copy of every
     # attribute dict): the base attributes are read-only mappings shared by every graph of a map.
