@@ -35,7 +35,7 @@ from typing import Any, Iterator, Optional, Sequence
 import numpy as np
 
 from ..hexnet import truthy
-from ..supply import Piece, Reason, SupplyWorld, Trace, as_side_wide
+from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import pipelines as pl
 from .economy_production import POWERS
 from .layers import Jump, Layered, LayeredResult, Limits, Route, state
@@ -118,6 +118,7 @@ class _Run:
             route = tuple(net.index[h] for h in p.route)
             self.jumps += [Jump(a, b, p.key, route), Jump(b, a, p.key, route[::-1])]
         self._layered: dict = {}
+        self._overland: dict = {}
         self._results: dict = {}
         self._at_port: dict = {}
 
@@ -144,7 +145,7 @@ class _Run:
         if key not in self._layered:
             enter = self.block.enter(home) if blocked else self.block.land
             self._layered[key] = Layered(self.net, enter, self.block.edge_ok, self.comm, self.undev,
-                                         self.mountain, lim, self.jumps if jumps else ())
+                                         self.mountain, lim, self.jumps if jumps else (), self._overland)
         return self._layered[key]
 
     def result(self, src: frozenset, home: Optional[str], limits: Limits = FULL, jumps: bool = True,
@@ -240,18 +241,19 @@ class _Run:
             node = res.end(i)
             if node is not None:
                 t = self._trace(p, level, res.walk(node))
-                t.reasons.insert(0, Reason(rule, "a supply path to a source in the unit's home country"))
-                if t.extra.get("pipelines"):
-                    t.reasons.append(Reason("16.2.3" if p.role == "naval" else "17.4.2.B",
-                                            "one MS per Holding Area supplies any number of these units"))
-                if level == "defence":
-                    t.reasons.append(Reason("16.2.2" if p.role == "naval" else "17.4.2.A",
-                                            "traced only to a Supply Center: may not attack"))
-                    t.reasons += self._why(p, att, home, "attack")
+
+                def explain(t: Trace, level: str = level) -> None:
+                    t.reasons.insert(0, Reason(rule, "a supply path to a source in the unit's home country"))
+                    if t.extra.get("pipelines"):
+                        t.reasons.append(Reason("16.2.3" if p.role == "naval" else "17.4.2.B",
+                                                "one MS per Holding Area supplies any number of these units"))
+                    if level == "defence":
+                        t.reasons.append(Reason("16.2.2" if p.role == "naval" else "17.4.2.A",
+                                                "traced only to a Supply Center: may not attack"))
+                        t.reasons += self._why(p, att, home, "attack")
+                t.later(explain)
                 return t
-        t = self._unsupplied(p, rule)
-        t.reasons += self._why(p, dfn, home, "defence")
-        return t
+        return self._unsupplied(p, rule, lambda t: t.reasons.extend(self._why(p, dfn, home, "defence")))
 
     # ----- land units --------------------------------------------------------------------------
     def _land(self, needs: list[_Need]) -> dict[str, Trace]:
@@ -297,18 +299,19 @@ class _Run:
             if route is not None:
                 out[n.key] = self._defence(n, self._trace(n.piece, "defence", route), waiting)
             else:
-                t = self._unsupplied(n.piece, "9.0.A")
-                t.reasons.append(self._short(n, src, home))
-                out[n.key] = t
+                out[n.key] = self._unsupplied(n.piece, "9.0.A", lambda t, n=n, src=src, home=home:
+                                              t.reasons.append(self._short(n, src, home)))
         for n in needs:
             if n.key not in out:
-                t = self._unsupplied(n.piece, "9.0.A")
-                t.reasons += self._why(n.piece, n.dfn, n.home, "defence")
-                if n.piece.role == "fortification":
-                    t.reasons.insert(0, Reason("9.1.5.A", "fortification SPs beyond 6 on a small island "
-                                                          "must be supplied by sea"))
-                out[n.key] = t
+                out[n.key] = self._unsupplied(n.piece, "9.0.A", lambda t, n=n: self._cut_off(t, n))
         return out
+
+    def _cut_off(self, t: Trace, n: _Need) -> None:
+        """Why a land unit has no supply path (worked out when the reasons are read)."""
+        t.reasons += self._why(n.piece, n.dfn, n.home, "defence")
+        if n.piece.role == "fortification":
+            t.reasons.insert(0, Reason("9.1.5.A", "fortification SPs beyond 6 on a small island "
+                                                  "must be supplied by sea"))
 
     def _pipelined(self, flows: dict[tuple[frozenset, Optional[str]], list[_Need]]
                    ) -> Iterator[tuple[_Need, frozenset, Optional[str], Optional[Route]]]:
@@ -323,11 +326,11 @@ class _Run:
     def _defence(self, n: _Need, t: Trace, waiting: dict[str, str]) -> Trace:
         """Explain why a unit in Defence Supply has no Attack Supply."""
         if n.self_defence:
-            t.reasons.append(Reason("9.1.2.B", "self-defence units are never in Attack Supply"))
+            t.later(lambda t: t.reasons.append(Reason("9.1.2.B", "self-defence units are never in Attack Supply")))
         elif waiting.get(n.key) == "attack":
-            t.reasons.append(self._short(n, n.att, n.home))
+            t.later(lambda t: t.reasons.append(self._short(n, n.att, n.home)))
         else:
-            t.reasons += self._why(n.piece, n.att, n.home, "attack")
+            t.later(lambda t: t.reasons.extend(self._why(n.piece, n.att, n.home, "attack")))
         return t
 
     def _home_rule(self, n: _Need) -> Optional[Trace]:
@@ -405,10 +408,18 @@ class _Run:
                       f"{'; '.join(caps) or 'the Merchant Ship Pipelines'} (other land SPs use it)")
 
     # ----- results ------------------------------------------------------------------------------
-    def _unsupplied(self, p: Piece, rule: str) -> Trace:
-        return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=False, status="unsupplied", kind=p.kind,
-                     role=p.role, reasons=[], hypothetical=p.hypothetical, limit=self._limit(p),
-                     extra={"unit": "hexes"}, steps=[f"no supply path [{rule}]"])
+    def _unsupplied(self, p: Piece, rule: str, why) -> Trace:
+        """An unsupplied piece; ``why(trace)`` adds the reasons when they are first read (the
+        diagnosis runs relaxed searches: a status overlay or a count never needs it)."""
+        return DeferredTrace(self._no_path, (rule, why), unit=p.id, hex=p.hex, side=p.side, supplied=False,
+                             status="unsupplied", kind=p.kind, role=p.role, hypothetical=p.hypothetical,
+                             limit=self._limit(p))
+
+    @staticmethod
+    def _no_path(t: Trace, rule: str, why) -> None:
+        t.extra["unit"] = "hexes"
+        t.steps.append(f"no supply path [{rule}]")
+        why(t)
 
     def _limit(self, p: Piece) -> Optional[float]:
         return None if self.comm[self.net.index[p.hex]] else float(SUPPLY_REACH.hexes)
@@ -435,9 +446,10 @@ class _Run:
         return full.walk(full.end(n.index))
 
     def _trace(self, p: Piece, level: str, route: Route) -> Trace:
+        """A supplied piece: status, source, length and limit at once; the path's labels, figures,
+        steps and reasons when first read."""
         net = self.net
         hexes, used = route.hexes, route.used
-        labels = [net.labels[h] for h in hexes]
         src = self.source_at.get(hexes[-1])
         anchors = {j.b for j in used}
         length = 0
@@ -446,19 +458,27 @@ class _Run:
                 if self.comm[h] or h in anchors or k == len(hexes) - 1:
                     length = k
                     break
+        status = "defence" if level == "attack" and p.role == "combat" and is_self_defence(p) else level
+        return DeferredTrace(self._work, (p, route, src, length), unit=p.id, hex=p.hex, side=p.side,
+                             supplied=True, status=status, kind=p.kind, role=p.role,
+                             source={"unit": src.piece.id if src else None, "hex": net.labels[hexes[-1]]},
+                             length=length, limit=self._limit(p), hypothetical=p.hypothetical)
+
+    def _work(self, t: Trace, p: Piece, route: Route, src: Optional[Source], length: int) -> None:
+        """The working of a supplied piece's trace (its path, figures, steps, reasons)."""
+        net = self.net
+        hexes, used = route.hexes, route.used
+        labels = [net.labels[h] for h in hexes]
         counted = [h for h, o in zip(hexes, route.overland) if o][0 if self.limits.own_undeveloped else 1:]
         undeveloped = int(sum(self.undev[h] for h in counted))
         pairs = zip(zip(labels, route.overland), zip(labels[1:], route.overland[1:]))
         mountains = sum(1 for (a, oa), (b, ob) in pairs
                         if oa and ob and truthy(self.world.graph.edges[a, b].get("mountain")))
         keys = list(dict.fromkeys(j.key for j in used))
-        status = "defence" if level == "attack" and p.role == "combat" and is_self_defence(p) else level
         what = "Industrial Hex" if src and src.level == "attack" else "Supply Center"
-        t = Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status=status, kind=p.kind, role=p.role,
-                  path=labels, source={"unit": src.piece.id if src else None, "hex": labels[-1]},
-                  length=length, limit=self._limit(p), hypothetical=p.hypothetical,
-                  extra={"unit": "hexes", "undeveloped": undeveloped, "mountain_hexsides": mountains,
-                         "pipelines": keys, "source_nation": src.nation if src else None})
+        t.path = labels
+        t.extra.update({"unit": "hexes", "undeveloped": undeveloped, "mountain_hexsides": mountains,
+                        "pipelines": keys, "source_nation": src.nation if src else None})
         t.reasons.append(Reason("9.0.A", f"a supply path to the friendly {what} at {labels[-1]}"
                                 + (" (captured [18.4])" if src and src.captured else "")))
         if self.comm[hexes[0]]:
@@ -472,7 +492,6 @@ class _Run:
         for key in keys:
             pipe = next(x for x in self.pipes.pipelines if x.key == key)
             t.steps.append(pipe.describe() + " [18.6.3], [9.2.4]")
-        return t
 
     def _why(self, p: Piece, src: frozenset, home: Optional[str], level: str) -> list[Reason]:
         """Every reason no path reaches a source for ``level``."""
