@@ -219,8 +219,12 @@ class LayeredResult:
         """The nearest layered node that makes ``hex_`` supplied as a unit's hex, or None."""
         if not self.ends()[hex_]:
             return None
-        nodes = self._ok(hex_, True)
-        return min(nodes, key=lambda k: (self.dist[k], k)) if nodes else None
+        lim = self.layered.limits
+        own = int(self.layered.undev[hex_]) if lim.undeveloped and not lim.own_undeveloped else 0
+        col = self._grid()[:, hex_]
+        ok = np.isfinite(col) & (_U_OF_LAYER <= MAX_UNDEVELOPED + own)
+        # the nearest; ties: the lowest layer (the lowest node number)
+        return int(np.argmin(np.where(ok, col, np.inf))) * self.layered.net.n + hex_
 
     def departures(self, hex_: int) -> list[tuple[int, int, int]]:
         """States ``(g, u, m)`` in which a path from the sources reaches ``hex_`` and may go on."""
@@ -229,8 +233,11 @@ class LayeredResult:
 
     def can_depart(self) -> np.ndarray:
         """Per hex: some path from the sources reaches it and may go on (every hex counted)."""
-        grid = self._grid()[_U_OF_LAYER <= MAX_UNDEVELOPED]
-        return np.isfinite(grid).any(axis=0)
+        got = self.__dict__.get("_depart")
+        if got is None:
+            grid = self._grid()[_U_OF_LAYER <= MAX_UNDEVELOPED]
+            got = self.__dict__["_depart"] = np.isfinite(grid).any(axis=0)
+        return got
 
     def walk(self, node: int) -> "Route":
         """The path from the unit's layered ``node`` back to its source."""

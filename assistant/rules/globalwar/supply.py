@@ -58,6 +58,7 @@ SETTINGS: dict[str, tuple[Any, tuple[Any, ...]]] = {  # name -> (default, choice
 AD_KINDS = ("AD",)                 # [17.4.1]
 SMALL_ISLAND_FORT_SP = 6           # [9.1.5.A]
 FULL = Limits()
+FEW = 4  # pieces traced alone first (a unit's trace, a what-if probe)
 
 
 def settings_of(world: SupplyWorld) -> dict[str, Any]:
@@ -119,6 +120,7 @@ class _Run:
             self.jumps += [Jump(a, b, p.key, route), Jump(b, a, p.key, route[::-1])]
         self._layered: dict = {}
         self._overland: dict = {}
+        self.shared = False  # a capacity the side's units share was used (pipelines, a small island's 6 SPs)
         self._results: dict = {}
         self._at_port: dict = {}
 
@@ -150,7 +152,7 @@ class _Run:
 
     def result(self, src: frozenset, home: Optional[str], limits: Limits = FULL, jumps: bool = True,
                blocked: bool = True) -> LayeredResult:
-        key = (src, home, limits, jumps, blocked)
+        key = (src, home, None if limits is FULL else limits, jumps, blocked)
         if key not in self._results:
             lay = self.layered(home, limits, jumps, blocked)
             self._results[key] = lay.search(lay.seed(sorted(src)))
@@ -174,15 +176,21 @@ class _Run:
                 out[k] = t
                 continue
             if p.role in ("combat", "fortification"):
-                needs.append((k, _Need(p, self.net.index[p.hex],
-                                       eligible(self.sources, p, home_only=home_only, level="attack"),
-                                       eligible(self.sources, p, home_only=home_only, level="defence"),
+                needs.append((k, _Need(p, self.net.index[p.hex], self._eligible(p, home_only, "attack"),
+                                       self._eligible(p, home_only, "defence"),
                                        self._home(p), sp_of(p), is_self_defence(p), str(k))))
             else:  # naval units in port [16.0.A], LRBs [17.4.2]: home country, no MS consumed
                 out[k] = self._non_consuming(p)
         for k, t in self._land([n for _, n in needs]).items():
             out[int(k)] = t
         return [out[k] for k in range(len(pieces))]
+
+    def _eligible(self, p: Piece, home_only: bool, level: str) -> frozenset:
+        """``eligible`` once per nation (it reads nothing else of the unit)."""
+        key = ("eligible", p.nation, home_only, level)
+        if key not in self._results:
+            self._results[key] = eligible(self.sources, p, home_only=home_only, level=level)
+        return self._results[key]
 
     def _home(self, p: Piece) -> Optional[str]:
         return p.nation if self.world.side_of(p.nation) == NEUTRAL_SIDE else None
@@ -208,6 +216,7 @@ class _Run:
                 return done("defence", "9.1.5.A", "fortifications are always in supply (and never a source [9.1.5.C])")
             before = forts.get(p.hex, 0)
             forts[p.hex] = before + sp_of(p)
+            self.shared = True
             if forts[p.hex] <= SMALL_ISLAND_FORT_SP:
                 return done("defence", "9.1.5.A",
                             f"fortification SPs {before + 1}-{forts[p.hex]} of a small island: in supply (6 are)")
@@ -234,8 +243,8 @@ class _Run:
         i = self.net.index[p.hex]
         home = self._home(p)
         rule = "16.0.A; 16.2.1" if p.role == "naval" else "17.4.2.A"
-        att = eligible(self.sources, p, home_only=True, level="attack")
-        dfn = eligible(self.sources, p, home_only=True, level="defence")
+        att = self._eligible(p, True, "attack")
+        dfn = self._eligible(p, True, "defence")
         for level, src in (("attack", att), ("defence", dfn)):
             res = self.result(src, home)
             node = res.end(i)
@@ -272,6 +281,7 @@ class _Run:
                 out[n.key] = self._trace(n.piece, "attack", res.walk(node))
             elif self.result(n.att, n.home).end(n.index) is not None:
                 flows.setdefault((n.att, n.home), []).append(n)
+                self.shared = True
         for n, _, _, route in self._pipelined(flows):
             if route is not None:
                 out[n.key] = self._trace(n.piece, "attack", route)
@@ -295,6 +305,7 @@ class _Run:
                 out[n.key] = self._defence(n, special, waiting)
             elif self.result(n.dfn, n.home).end(n.index) is not None:
                 flows.setdefault((n.dfn, n.home), []).append(n)
+                self.shared = True
         for n, src, home, route in self._pipelined(flows):
             if route is not None:
                 out[n.key] = self._defence(n, self._trace(n.piece, "defence", route), waiting)
@@ -534,7 +545,14 @@ class GlobalWarSupply:
 
     def trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
         """The small-island fortification SPs [9.1.5.A] and pipeline capacity [9.2.4] are shared
-        among the side's units: any set of pieces is traced as the side-wide trace traces it."""
+        among the side's units: any set of pieces is traced as the side-wide trace traces it.
+        A few pieces that use neither are traced alone (the answer does not depend on the
+        others: the same searches give the same paths); the others side-wide."""
+        if len(pieces) <= FEW:
+            run = _Run(world, side)
+            got = run.trace(pieces)
+            if not run.shared:
+                return got
         return as_side_wide(world, side, pieces, lambda ps: _Run(world, side).trace(ps))
 
 
