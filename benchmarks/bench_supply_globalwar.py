@@ -34,6 +34,7 @@ from assistant.rules.globalwar.supply import RULES, _Run
 from assistant.rules.hexnet import HexNet
 from assistant.rules.kinds import role_of
 from assistant.rules.supply import Piece, SupplyWorld
+from supplytiming import interleaved
 
 SEED = 9
 RESULTS: dict[str, float] = {}
@@ -154,11 +155,6 @@ def baseline(world):
     return b
 
 
-def test_baseline_side_wide(benchmark, baseline):
-    benchmark(baseline.statuses)
-    _report("baseline: layered csgraph, every unit's status", benchmark, "")
-
-
 def test_baseline_bare_multi_source(benchmark, world):
     """The old baseline (for the record): one Dijkstra over the bare hex graph, 1 per hexside."""
     net = HexNet.of(world.graph)
@@ -168,42 +164,41 @@ def test_baseline_bare_multi_source(benchmark, world):
     _report("bare csgraph multi-source", benchmark, "")
 
 
-def test_side_wide_status(benchmark, world, baseline):
+def test_side_wide_status(world, baseline):
     pieces = world.of_side("axis")
-    out = benchmark(lambda: RULES.trace(world, "axis", pieces))
+    out = RULES.trace(world, "axis", pieces)
     print("\nstatuses:", dict(Counter(t.status for t in out)), "pipelines:",
           sum(1 for t in out if t.extra.get("pipelines")))
-    _report("globalwar side-wide (axis)", benchmark, "baseline: layered csgraph, every unit's status")
+    t = interleaved(baseline.statuses, lambda: RULES.trace(world, "axis", pieces), rounds=25)
+    print(t.line("globalwar side-wide (axis), 180 pieces", "baseline"))
 
 
-def test_side_wide_with_working(benchmark, world, baseline):
+def test_side_wide_with_working(world, baseline):
     """Every trace's working read (paths, figures, the diagnosis of every unsupplied unit)."""
     pieces = world.of_side("axis")
-    benchmark(lambda: [t.to_json() for t in RULES.trace(world, "axis", pieces)])
-    _report("globalwar side-wide (axis), every working read", benchmark, "baseline: layered csgraph, every unit's status")
+    t = interleaved(baseline.statuses, lambda: [x.to_json() for x in RULES.trace(world, "axis", pieces)], rounds=15)
+    print(t.line("globalwar side-wide (axis), every working read", "baseline"))
 
 
-def _longest(world):
-    """The Axis land unit with the longest supply path (the one-unit figure traces it)."""
+def _longest(world, pipelines: bool):
+    """The Axis land unit with the longest supply path, through a pipeline or overland."""
     units = world.of_side("axis", "combat")
     ts = RULES.trace(world, "axis", units)
-    return max(zip(units, ts), key=lambda ut: (len(ut[1].path), ut[0].id))[0]
+    return max(((u, t) for u, t in zip(units, ts) if bool(t.extra.get("pipelines")) == pipelines),
+               key=lambda ut: (len(ut[1].path), ut[0].id))[0]
 
 
-def test_baseline_one_unit(benchmark, world, baseline):
-    """One unit's status the scipy way: the position's layered CSR, the Attack Supply search
-    (and the Defence Supply one where that fails), read at the unit's hex."""
-    unit = _longest(world)
+@pytest.mark.parametrize("pipelines", [False, True], ids=["overland", "pipeline"])
+def test_one_unit(world, baseline, pipelines):
+    """One unit's status the scipy way (the position's layered CSR, the Attack Supply search and
+    the Defence Supply one, read at the unit's hex) against ``RULES.trace`` of that unit: a unit
+    using no shared capacity is traced alone, one through a pipeline side-wide (max-flow)."""
+    unit = _longest(world, pipelines)
     k = [p.id for p in world.of_side("axis", "combat")].index(unit.id)
     one = Baseline.__new__(Baseline)
     one.__dict__.update(baseline.__dict__, units=baseline.units[k:k + 1], end_ok=baseline.end_ok[:, k:k + 1])
-    assert one.statuses()[0] == RULES.trace(world, "axis", [unit])[0].status
-    benchmark(one.statuses)
-    _report("baseline: layered csgraph, one unit", benchmark, "")
-
-
-def test_one_unit(benchmark, world, baseline):
-    unit = _longest(world)
-    t = benchmark(lambda: RULES.trace(world, "axis", [unit])[0])
-    print("\none unit:", t.status, len(t.path), "hexes")
-    _report("globalwar one unit", benchmark, "baseline: layered csgraph, one unit")
+    got = RULES.trace(world, "axis", [unit])[0]
+    assert one.statuses()[0] == got.status
+    t = interleaved(one.statuses, lambda: RULES.trace(world, "axis", [unit]), rounds=25)
+    print(t.line(f"globalwar one unit ({got.status}, {len(got.path)} hexes, "
+                 f"{'through a pipeline' if pipelines else 'overland'})", "baseline one unit"))

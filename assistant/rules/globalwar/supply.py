@@ -83,6 +83,10 @@ def sp_of(p: Piece) -> int:
     return n
 
 
+class _Shared(Exception):
+    """Raised by a run tracing a few pieces alone when one needs a shared capacity."""
+
+
 @dataclass
 class _Need:
     """A land unit (or fortification SPs beyond the small-island 6) that traces a path."""
@@ -120,9 +124,14 @@ class _Run:
             self.jumps += [Jump(a, b, p.key, route), Jump(b, a, p.key, route[::-1])]
         self._layered: dict = {}
         self._overland: dict = {}
-        self.shared = False  # a capacity the side's units share was used (pipelines, a small island's 6 SPs)
+        self.alone = False  # tracing a few pieces on their own: stop at the first shared capacity
         self._results: dict = {}
         self._at_port: dict = {}
+
+    def _share(self) -> None:
+        """A capacity the side's units share is needed (pipelines, a small island's 6 SPs)."""
+        if self.alone:
+            raise _Shared
 
     # ----- building blocks ---------------------------------------------------------------------
     def _pipelines(self) -> pl.PipelineNet:
@@ -216,7 +225,7 @@ class _Run:
                 return done("defence", "9.1.5.A", "fortifications are always in supply (and never a source [9.1.5.C])")
             before = forts.get(p.hex, 0)
             forts[p.hex] = before + sp_of(p)
-            self.shared = True
+            self._share()
             if forts[p.hex] <= SMALL_ISLAND_FORT_SP:
                 return done("defence", "9.1.5.A",
                             f"fortification SPs {before + 1}-{forts[p.hex]} of a small island: in supply (6 are)")
@@ -281,7 +290,7 @@ class _Run:
                 out[n.key] = self._trace(n.piece, "attack", res.walk(node))
             elif self.result(n.att, n.home).end(n.index) is not None:
                 flows.setdefault((n.att, n.home), []).append(n)
-                self.shared = True
+                self._share()
         for n, _, _, route in self._pipelined(flows):
             if route is not None:
                 out[n.key] = self._trace(n.piece, "attack", route)
@@ -305,7 +314,7 @@ class _Run:
                 out[n.key] = self._defence(n, special, waiting)
             elif self.result(n.dfn, n.home).end(n.index) is not None:
                 flows.setdefault((n.dfn, n.home), []).append(n)
-                self.shared = True
+                self._share()
         for n, src, home, route in self._pipelined(flows):
             if route is not None:
                 out[n.key] = self._defence(n, self._trace(n.piece, "defence", route), waiting)
@@ -548,12 +557,14 @@ class GlobalWarSupply:
         among the side's units: any set of pieces is traced as the side-wide trace traces it.
         A few pieces that use neither are traced alone (the answer does not depend on the
         others: the same searches give the same paths); the others side-wide."""
+        run = _Run(world, side)
         if len(pieces) <= FEW:
-            run = _Run(world, side)
-            got = run.trace(pieces)
-            if not run.shared:
-                return got
-        return as_side_wide(world, side, pieces, lambda ps: _Run(world, side).trace(ps))
+            run.alone = True
+            try:
+                return run.trace(pieces)
+            except _Shared:
+                run.alone = False  # its searches so far serve the side-wide trace too
+        return as_side_wide(world, side, pieces, run.trace)
 
 
 RULES = GlobalWarSupply()
