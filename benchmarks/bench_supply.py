@@ -36,6 +36,7 @@ from scipy.sparse.csgraph import dijkstra
 from assistant.aids.supply.engine import trace_side, trace_units, world_of
 from assistant.campaign import Campaign
 from assistant.rules.hexnet import HexNet
+from supplytiming import interleaved
 
 SEED = 9
 PER_SIDE = 300
@@ -338,37 +339,19 @@ def baselines(setup):
 
 
 @pytest.mark.parametrize("side", ["japan", "allies"])
-def test_baseline_side_report(benchmark, baselines, side):
-    benchmark.pedantic(baselines[side].report, rounds=7, iterations=1, warmup_rounds=1)
-    _report(f"baseline: the report's searches with scipy, {side}", benchmark, "")
-    RESULTS[f"base-report-{side}"] = RESULTS[f"baseline: the report's searches with scipy, {side}"]
-
-
-@pytest.mark.parametrize("side", ["japan", "allies"])
-def test_baseline_side_status(benchmark, baselines, side):
-    benchmark.pedantic(baselines[f"status-{side}"].report, rounds=7, iterations=1, warmup_rounds=1)
-    _report(f"baseline: the status's searches with scipy, {side}", benchmark, "")
-    RESULTS[f"base-status-{side}"] = RESULTS[f"baseline: the status's searches with scipy, {side}"]
-
-
-@pytest.mark.parametrize("side", ["japan", "allies"])
-def test_side_status(benchmark, setup, baselines, side):
+def test_side_status(setup, baselines, side):
     _, _, world, _ = setup
-    report = benchmark.pedantic(lambda: trace_side(world, side), rounds=7, iterations=1, warmup_rounds=1)
-    _report(f"trace_side {side} ({len(report.items)} pieces)", benchmark, f"base-status-{side}")
-    print(f"  (bare one-search baseline, for the record: {RESULTS[f'base-multi-{side}'] * 1e3:.2f} ms)")
-    assert len(report.items) == PER_SIDE
+    t = interleaved(baselines[f"status-{side}"].report, lambda: trace_side(world, side), rounds=9)
+    print("\n" + t.line(f"trace_side {side}, 300 pieces", "baseline: the status's searches"))
 
 
 @pytest.mark.parametrize("side", ["japan", "allies"])
-def test_side_status_with_every_working(benchmark, setup, baselines, side):
-    """The same, with every trace's working read (path, reasons, steps, base figures: what
-    ``campaign trace --all --json`` prints), for the record: the status above defers it."""
+def test_side_status_with_every_working(setup, baselines, side):
+    """The side report with every trace's working read (path, reasons, steps, base figures: what
+    ``campaign trace --all --json`` prints) against the searches it needs, with scipy."""
     _, _, world, _ = setup
-    items = benchmark.pedantic(lambda: [t.to_json() for t in trace_side(world, side).items],
-                               rounds=5, iterations=1, warmup_rounds=1)
-    _report(f"trace_side {side} with every working read ({len(items)} pieces)", benchmark, f"base-report-{side}")
-    assert all("steps" in t for t in items)
+    t = interleaved(baselines[side].report, lambda: [x.to_json() for x in trace_side(world, side).items], rounds=7)
+    print("\n" + t.line(f"trace_side {side} with every working read", "baseline: the report's searches"))
 
 
 def _one_unit(setup) -> str:
@@ -381,6 +364,7 @@ def _one_unit(setup) -> str:
 
 
 def test_baseline_single_source(benchmark, setup):
+    """The old baseline (for the record): one bare Dijkstra from the unit's hex."""
     _, _, world, csr = setup
     node = world.net.index[world.piece(_one_unit(setup)).hex]
     dist, pred = benchmark.pedantic(lambda: dijkstra(csr, directed=True, indices=node, return_predecessors=True),
@@ -389,22 +373,15 @@ def test_baseline_single_source(benchmark, setup):
     assert np.isfinite(dist).sum() > 1000
 
 
-def test_baseline_one_unit(benchmark, setup):
-    """One unit's trace with its working, the scipy way: the searches it needs."""
+def test_one_unit_path(setup):
+    """One unit's trace with its working against the searches it needs, with scipy."""
     _, _, world, _ = setup
     uid = _one_unit(setup)
     b = _checked(Baseline(world, "allies", lambda: trace_units(world, [uid])[0].to_json()))
-    benchmark.pedantic(b.report, rounds=15, iterations=1, warmup_rounds=2)
-    _report(f"baseline: one unit's searches with scipy ({len(b.calls)})", benchmark, "")
-    RESULTS["base-one"] = RESULTS[f"baseline: one unit's searches with scipy ({len(b.calls)})"]
-
-
-def test_one_unit_path(benchmark, setup):
-    _, _, world, _ = setup
-    uid = _one_unit(setup)
-    t = benchmark.pedantic(lambda: trace_units(world, [uid])[0].worked(), rounds=15, iterations=1, warmup_rounds=2)
-    _report(f"trace_units one unit with its working ({t.status}, {len(t.path)} hexes)", benchmark, "base-one")
-    assert t.unit == uid and (not t.supplied or len(t.path) >= 1)
+    got = trace_units(world, [uid])[0]
+    t = interleaved(b.report, lambda: trace_units(world, [uid])[0].worked(), rounds=15)
+    print("\n" + t.line(f"trace_units one unit with its working ({got.status}, {len(got.path)} hexes, "
+                         f"{len(b.calls)} searches)", "baseline"))
 
 
 def test_hexnet_compiled_afresh(benchmark, setup):

@@ -34,6 +34,7 @@ from assistant.rules.apto.lines import Lines
 from assistant.rules.apto.pieces import chit_capacity, chit_used, consumes
 from assistant.rules.apto.sources import always_in_supply, home_sources, special_sources
 from assistant.rules.apto.supply import RULES, _Call
+from supplytiming import interleaved
 
 SEED = 9
 PER_SIDE = 200
@@ -256,13 +257,6 @@ def test_the_world(setup):
 
 
 @pytest.mark.parametrize("side", ["japan", "allies"])
-def test_baseline_side_wide(benchmark, baselines, side):
-    benchmark.pedantic(baselines[side].supplied, rounds=15, iterations=1, warmup_rounds=2)
-    _report(f"baseline: masked csgraph searches, {side}", benchmark, "")
-    RESULTS[f"base-{side}"] = RESULTS[f"baseline: masked csgraph searches, {side}"]
-
-
-@pytest.mark.parametrize("side", ["japan", "allies"])
 def test_baseline_bare_multi_source(benchmark, setup, side):
     """The old baseline (for the record): one Dijkstra from the home sources over every hexside."""
     _, world, csr = setup
@@ -273,19 +267,18 @@ def test_baseline_bare_multi_source(benchmark, setup, side):
 
 
 @pytest.mark.parametrize("side", ["japan", "allies"])
-def test_side_status(benchmark, setup, baselines, side):
+def test_side_status(setup, baselines, side):
     _, world, _ = setup
-    report = benchmark.pedantic(lambda: trace_side(world, side), rounds=7, iterations=1, warmup_rounds=1)
-    _report(f"apto trace_side {side} ({len(report.items)} pieces)", benchmark, f"base-{side}")
+    t = interleaved(baselines[side].supplied, lambda: trace_side(world, side), rounds=15)
+    print("\n" + t.line(f"apto trace_side {side}, 200 pieces", "baseline"))
 
 
 @pytest.mark.parametrize("side", ["japan", "allies"])
-def test_side_with_working(benchmark, setup, baselines, side):
+def test_side_with_working(setup, baselines, side):
     """Every trace's working read (paths, steps, why each cut-off unit is cut off)."""
     _, world, _ = setup
-    benchmark.pedantic(lambda: [t.to_json() for t in trace_side(world, side).items], rounds=5, iterations=1,
-                       warmup_rounds=1)
-    _report(f"apto trace_side {side}, every working read", benchmark, f"base-{side}")
+    t = interleaved(baselines[side].supplied, lambda: [x.to_json() for x in trace_side(world, side).items], rounds=9)
+    print("\n" + t.line(f"apto trace_side {side}, every working read", "baseline"))
 
 
 def _one_unit(world) -> str:
@@ -296,18 +289,13 @@ def _one_unit(world) -> str:
     return world.of_side("japan", "combat")[0].id
 
 
-def test_baseline_one_unit(benchmark, setup, baselines):
-    """One unit's answer the scipy way: the same searches (a chit's capacity is shared by the
-    side's units, so the side's answer is the unit's)."""
+def test_one_unit_path(setup, baselines):
+    """One unit against the same searches (a chit's capacity is shared by the side's units, so
+    the side's answer is the unit's: the rules trace side-wide)."""
     _, world, _ = setup
     b = baselines["japan"]
-    k = b.ids.index(_one_unit(world))
-    benchmark.pedantic(lambda: b.supplied()[k], rounds=15, iterations=1, warmup_rounds=2)
-    _report("baseline one unit", benchmark, "")
-
-
-def test_one_unit_path(benchmark, setup, baselines):
-    _, world, _ = setup
     uid = _one_unit(world)
-    t = benchmark.pedantic(lambda: trace_units(world, [uid])[0], rounds=10, iterations=1, warmup_rounds=1)
-    _report(f"apto trace_units one unit ({t.status}, {len(t.path)} hexes)", benchmark, "baseline one unit")
+    k = b.ids.index(uid)
+    got = trace_units(world, [uid])[0]
+    t = interleaved(lambda: b.supplied()[k], lambda: trace_units(world, [uid])[0], rounds=15)
+    print("\n" + t.line(f"apto trace_units one unit ({got.status}, {len(got.path)} hexes)", "baseline"))

@@ -152,6 +152,8 @@ class Lines:
         e = np.nonzero(step)[0]
         heads, tails = net.head[e], net.tail[e]
         cand = res.dist[tails] + 1
+        shorter = cand < end[heads]  # only a step shorter than the hex's own end can change it
+        heads, tails, cand = heads[shorter], tails[shorter], cand[shorter]
         best = np.full(net.n, np.inf)
         np.minimum.at(best, heads, cand)
         top = cand == best[heads]

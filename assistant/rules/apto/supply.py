@@ -245,7 +245,12 @@ class AptoSupply:
         return _trace(p, SUPPLIED, True, labels, {"unit": src.unit, "hex": src.hex, "name": src.name}, steps=steps)
 
     def _source_at(self, call: _Call, p: Piece, label: str) -> Source:
-        cands = [s for s in call.sources if s.hex == label and may_draw(call.world, p, s)]
+        at = call.searches.get("sources-by-hex")
+        if at is None:  # once per call: the sources of each hex, in their order
+            at = call.searches["sources-by-hex"] = {}
+            for s in call.sources:
+                at.setdefault(s.hex, []).append(s)
+        cands = [s for s in at.get(label, ()) if may_draw(call.world, p, s)]
         return cands[0] if cands else Source(label, label, "home", None)
 
     def _source_status(self, call: _Call, p: Piece) -> Trace:
