@@ -152,6 +152,7 @@ class _Run:
     def layered(self, home: Optional[str], limits: Limits = FULL, jumps: bool = True,
                 blocked: bool = True) -> Layered:
         lim = limits if limits is not FULL else self.limits
+        jumps = jumps and bool(self.jumps)  # no pipelines: one graph, with or without them
         key = (home, lim, jumps, blocked)
         if key not in self._layered:
             enter = self.block.enter(home) if blocked else self.block.land
@@ -161,6 +162,7 @@ class _Run:
 
     def result(self, src: frozenset, home: Optional[str], limits: Limits = FULL, jumps: bool = True,
                blocked: bool = True) -> LayeredResult:
+        jumps = jumps and bool(self.jumps)
         key = (src, home, None if limits is FULL else limits, jumps, blocked)
         if key not in self._results:
             lay = self.layered(home, limits, jumps, blocked)
