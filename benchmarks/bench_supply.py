@@ -36,6 +36,7 @@ from scipy.sparse.csgraph import dijkstra
 from assistant.aids.supply.engine import trace_side, trace_units, world_of
 from assistant.campaign import Campaign
 from assistant.rules.hexnet import HexNet
+from supplytiming import interleaved
 
 SEED = 9
 PER_SIDE = 300
@@ -247,23 +248,110 @@ def test_baseline_multi_source(benchmark, setup, side):
     assert np.isfinite(dist).sum() > 10_000
 
 
-@pytest.mark.parametrize("side", ["japan", "allies"])
-def test_side_status(benchmark, setup, side):
+class Baseline:
+    """The searches a side report with every trace's working needs, written with scipy: the same
+    searches the rules run for it -- the same sources and starting costs, hexes a path may enter
+    or pass through, hexsides and their costs (sea MPs, ground MPs, air MPs, 1 per hex), limits
+    ([29.2]-[29.8], [32.1.1]) -- each as a CSR of the hexsides allowed in this position and one
+    csgraph Dijkstra with predecessors (starting costs through one virtual node), then every
+    piece's path (its working) walked back from its hex in the first search that reaches it.
+
+    Given, untimed: what each search is (recorded from the rules' own call: the masks and costs
+    follow from the pieces by the rules' tables). The same job is checked search by search: every
+    distance the baseline finds is the rules' (asserted)."""
+
+    def __init__(self, world, side, run=None):
+        import assistant.rules.hexnet as hexnet
+
+        calls, got = [], []
+        real = hexnet.HexNet.search
+
+        def record(net, sources, **kw):
+            res = real(net, sources, **kw)
+            calls.append((sources, kw))
+            got.append(res.dist.copy())
+            return res
+
+        hexnet.HexNet.search = record
+        try:
+            run() if run else [t.to_json() for t in trace_side(world, side).items]
+        finally:
+            hexnet.HexNet.search = real
+        net = world.net
+        self.n, self.tail, self.head = net.n, net.tail, net.head
+        self.calls, self.want = calls, got
+        self.pieces = np.array([net.index[p.hex] for p in world.of_side(side) if p.hex in net.index])
+
+    def search(self, sources, enter=None, through=None, edges=None, weight=None, limit=np.inf):
+        n, t, h = self.n, self.tail, self.head
+        start = {int(k): float(v) for k, v in sources.items()} if isinstance(sources, dict) \
+            else {int(k): 0.0 for k in sources}
+        keep = np.ones(len(t), dtype=bool) if edges is None else edges.copy()
+        if enter is not None:
+            keep &= enter[h]
+        if through is not None:
+            leave = through.copy()
+            leave[list(start)] = True
+            keep &= leave[t]
+        w = np.ones(len(t)) if weight is None else weight
+        src = np.fromiter(start, dtype=np.int64)
+        cost = np.fromiter(start.values(), dtype=float) + 1.0   # virtual node n -> each source
+        m = csr_matrix((np.concatenate([w[keep], cost]), (np.concatenate([t[keep], np.full(len(src), n)]),
+                                                          np.concatenate([h[keep], src]))), shape=(n + 1, n + 1))
+        dist, pred = dijkstra(m, directed=True, indices=n, limit=limit + 1.0, return_predecessors=True)
+        return dist[:n] - 1.0, pred[:n]
+
+    def report(self):
+        results = [self.search(s, **kw) for s, kw in self.calls]
+        paths = []
+        for node in self.pieces:
+            for dist, pred in results:
+                if np.isfinite(dist[node]):
+                    path, j = [], int(node)
+                    while 0 <= j < self.n:
+                        path.append(j)
+                        j = int(pred[j])
+                    paths.append(path)
+                    break
+        return results, paths
+
+
+def _checked(b: Baseline) -> Baseline:
+    results, _ = b.report()
+    for (dist, _), want in zip(results, b.want):   # the same job: search by search, the same distances
+        assert np.array_equal(np.isfinite(dist), np.isfinite(want))
+        assert np.allclose(dist[np.isfinite(want)], want[np.isfinite(want)])
+    return b
+
+
+@pytest.fixture(scope="module")
+def baselines(setup):
+    """Per side: the searches of the side report with every working read, and of the status alone
+    (``status-<side>``: the status defers the working, so it runs fewer)."""
     _, _, world, _ = setup
-    report = benchmark.pedantic(lambda: trace_side(world, side), rounds=7, iterations=1, warmup_rounds=1)
-    _report(f"trace_side {side} ({len(report.items)} pieces)", benchmark, f"base-multi-{side}")
-    assert len(report.items) == PER_SIDE
+    out = {}
+    for side in ("japan", "allies"):
+        out[side] = _checked(Baseline(world, side))
+        out[f"status-{side}"] = _checked(Baseline(world, side, lambda side=side: trace_side(world, side)))
+        print(f"\nbaseline {side}: {len(out[side].calls)} searches with the working, "
+              f"{len(out[f'status-{side}'].calls)} for the status")
+    return out
 
 
 @pytest.mark.parametrize("side", ["japan", "allies"])
-def test_side_status_with_every_working(benchmark, setup, side):
-    """The same, with every trace's working read (path, reasons, steps, base figures: what
-    ``campaign trace --all --json`` prints), for the record: the status above defers it."""
+def test_side_status(setup, baselines, side):
     _, _, world, _ = setup
-    items = benchmark.pedantic(lambda: [t.to_json() for t in trace_side(world, side).items],
-                               rounds=5, iterations=1, warmup_rounds=1)
-    _report(f"trace_side {side} with every working read ({len(items)} pieces)", benchmark, f"base-multi-{side}")
-    assert all("steps" in t for t in items)
+    t = interleaved(baselines[f"status-{side}"].report, lambda: trace_side(world, side), rounds=9)
+    print("\n" + t.line(f"trace_side {side}, 300 pieces", "baseline: the status's searches"))
+
+
+@pytest.mark.parametrize("side", ["japan", "allies"])
+def test_side_status_with_every_working(setup, baselines, side):
+    """The side report with every trace's working read (path, reasons, steps, base figures: what
+    ``campaign trace --all --json`` prints) against the searches it needs, with scipy."""
+    _, _, world, _ = setup
+    t = interleaved(baselines[side].report, lambda: [x.to_json() for x in trace_side(world, side).items], rounds=7)
+    print("\n" + t.line(f"trace_side {side} with every working read", "baseline: the report's searches"))
 
 
 def _one_unit(setup) -> str:
@@ -276,6 +364,7 @@ def _one_unit(setup) -> str:
 
 
 def test_baseline_single_source(benchmark, setup):
+    """The old baseline (for the record): one bare Dijkstra from the unit's hex."""
     _, _, world, csr = setup
     node = world.net.index[world.piece(_one_unit(setup)).hex]
     dist, pred = benchmark.pedantic(lambda: dijkstra(csr, directed=True, indices=node, return_predecessors=True),
@@ -284,12 +373,15 @@ def test_baseline_single_source(benchmark, setup):
     assert np.isfinite(dist).sum() > 1000
 
 
-def test_one_unit_path(benchmark, setup):
+def test_one_unit_path(setup):
+    """One unit's trace with its working against the searches it needs, with scipy."""
     _, _, world, _ = setup
     uid = _one_unit(setup)
-    t = benchmark.pedantic(lambda: trace_units(world, [uid])[0], rounds=15, iterations=1, warmup_rounds=2)
-    _report(f"trace_units one unit ({t.status}, {len(t.path)} hexes)", benchmark, "baseline single-source")
-    assert t.unit == uid and (not t.supplied or len(t.path) >= 1)
+    b = _checked(Baseline(world, "allies", lambda: trace_units(world, [uid])[0].to_json()))
+    got = trace_units(world, [uid])[0]
+    t = interleaved(b.report, lambda: trace_units(world, [uid])[0].worked(), rounds=15)
+    print("\n" + t.line(f"trace_units one unit with its working ({got.status}, {len(got.path)} hexes, "
+                         f"{len(b.calls)} searches)", "baseline"))
 
 
 def test_hexnet_compiled_afresh(benchmark, setup):

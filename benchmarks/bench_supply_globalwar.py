@@ -20,16 +20,21 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
+from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from assistant.maps.gamemap import load_map
 from assistant.maps.graph import MapCorrections
 from assistant.rules.control import Control
-from assistant.rules.globalwar.supply import RULES
+from assistant.rules.globalwar.layers import LAYERS, layer, state
+from assistant.rules.globalwar.reach import MAX_UNDEVELOPED
+from assistant.rules.globalwar.supply import RULES, _Run
 from assistant.rules.hexnet import HexNet
 from assistant.rules.kinds import role_of
 from assistant.rules.supply import Piece, SupplyWorld
+from supplytiming import interleaved
 
 SEED = 9
 RESULTS: dict[str, float] = {}
@@ -87,40 +92,113 @@ def world():
                        sides={"axis": ("germany",), "allies": ("ussr",)})
 
 
-def test_baseline_multi_source(benchmark, world):
+class Baseline:
+    """What a user would write with scipy to get every Axis unit's supply status: the layered
+    graph of the rules (hex x run of non-Communications hexes x Undeveloped count x mountain
+    hexsides, [9.2.2.A], [9.2.5.C], [9.4.1]) with the same edge costs and limits, plus the
+    Merchant Ship Pipelines as edges [9.2.3]; per position: drop the edges into blocked hexes,
+    build the CSR, one multi-source Dijkstra from the Industrial Hexes (Attack Supply) and one
+    from Industrial Hexes and Supply Centers (Defence Supply), then each unit's status read off
+    the distances (a unit's hex counts as its own Undeveloped hex only as the rules say).
+
+    Prebuilt, as the rules keep them per map: the layered edge arrays (the rules' own, so the
+    costs are the same by construction). Given, untimed: the position's blocked hexes and the
+    side's pipelines (both worked out by the rules from the pieces)."""
+
+    def __init__(self, world, side):
+        run = _Run(world, side)
+        lay = run.layered(None)                                # the rules' layered graph for this position
+        self.rows, self.cols, self.th, self.hh = lay._base()   # per map: the layered edges
+        self.enter = lay.enter                                 # per position: hexes a path may enter
+        self.n, self.size = world.net.n, LAYERS * world.net.n
+        jr, jc, jw = [], [], []                                # the pipelines as layered edges
+        coo = lay.matrix.tocoo()
+        base = set(zip(*_base_pairs(lay)))
+        for r, c, v in zip(coo.row, coo.col, coo.data):
+            if (int(r), int(c)) not in base:
+                jr.append(int(r)), jc.append(int(c)), jw.append(float(v))
+        self.jumps = (np.array(jr, dtype=np.int64), np.array(jc, dtype=np.int64), np.array(jw))
+        undev = lay.undev.astype(np.int64)
+        self.attack = [layer(0, int(undev[s.index]), 0) * self.n + s.index for s in run.sources if s.level == "attack"]
+        self.defence = [layer(0, int(undev[s.index]), 0) * self.n + s.index for s in run.sources]
+        self.units = np.array([world.net.index[p.hex] for p in world.of_side(side, "combat")])
+        u_of_layer = np.array([state(k)[1] for k in range(LAYERS)])
+        self.end_ok = u_of_layer[:, None] <= (MAX_UNDEVELOPED + undev[self.units])[None, :]
+
+    def statuses(self) -> np.ndarray:
+        keep = self.enter[self.th] & self.enter[self.hh]
+        jr, jc, jw = self.jumps
+        m = csr_matrix((np.concatenate([np.ones(int(keep.sum())), jw]),
+                        (np.concatenate([self.rows[keep], jr]), np.concatenate([self.cols[keep], jc]))),
+                       shape=(self.size, self.size))
+        out = np.full(len(self.units), "unsupplied", dtype=object)
+        for level, src in (("defence", self.defence), ("attack", self.attack)):
+            dist = dijkstra(m, directed=True, indices=src, min_only=True)
+            reached = (np.isfinite(dist.reshape(LAYERS, self.n)[:, self.units]) & self.end_ok).any(axis=0)
+            out[reached] = level
+        return out
+
+
+def _base_pairs(lay):
+    rows, cols, th, hh = lay._base()
+    keep = lay.enter[th] & lay.enter[hh]
+    return rows[keep].tolist(), cols[keep].tolist()
+
+
+@pytest.fixture(scope="module")
+def baseline(world):
+    b = Baseline(world, "axis")
+    got = b.statuses()
+    want = [t.status for t in RULES.trace(world, "axis", world.of_side("axis", "combat"))]
+    assert list(got) == want  # the same job: every unit's status as the rules give it
+    print("\nbaseline statuses:", dict(Counter(got)))
+    return b
+
+
+def test_baseline_bare_multi_source(benchmark, world):
+    """The old baseline (for the record): one Dijkstra over the bare hex graph, 1 per hexside."""
     net = HexNet.of(world.graph)
-    m = net.cached("bench-csr", lambda: __import__("scipy.sparse", fromlist=["csr_matrix"]).csr_matrix(
-        ([1.0] * len(net.tail), (net.tail, net.head)), shape=(net.n, net.n)))
+    m = net.cached("bench-csr", lambda: csr_matrix(([1.0] * len(net.tail), (net.tail, net.head)), shape=(net.n, net.n)))
     src = [net.index[p.hex] for p in world.of_side("axis", "industrial_hex", "supply_center")]
     benchmark(lambda: dijkstra(m, directed=True, indices=src, min_only=True))
-    _report("csgraph multi-source", benchmark, "")
+    _report("bare csgraph multi-source", benchmark, "")
 
 
-def test_side_wide_status(benchmark, world):
+def test_side_wide_status(world, baseline):
     pieces = world.of_side("axis")
-    out = benchmark(lambda: RULES.trace(world, "axis", pieces))
+    out = RULES.trace(world, "axis", pieces)
     print("\nstatuses:", dict(Counter(t.status for t in out)), "pipelines:",
           sum(1 for t in out if t.extra.get("pipelines")))
-    _report("globalwar side-wide (axis)", benchmark, "csgraph multi-source")
+    t = interleaved(baseline.statuses, lambda: RULES.trace(world, "axis", pieces), rounds=25)
+    print(t.line("globalwar side-wide (axis), 180 pieces", "baseline"))
 
 
-def _longest(world):
-    """The Axis land unit with the longest supply path (the one-unit figure traces it)."""
+def test_side_wide_with_working(world, baseline):
+    """Every trace's working read (paths, figures, the diagnosis of every unsupplied unit)."""
+    pieces = world.of_side("axis")
+    t = interleaved(baseline.statuses, lambda: [x.to_json() for x in RULES.trace(world, "axis", pieces)], rounds=15)
+    print(t.line("globalwar side-wide (axis), every working read", "baseline"))
+
+
+def _longest(world, pipelines: bool):
+    """The Axis land unit with the longest supply path, through a pipeline or overland."""
     units = world.of_side("axis", "combat")
     ts = RULES.trace(world, "axis", units)
-    return max(zip(units, ts), key=lambda ut: (len(ut[1].path), ut[0].id))[0]
+    return max(((u, t) for u, t in zip(units, ts) if bool(t.extra.get("pipelines")) == pipelines),
+               key=lambda ut: (len(ut[1].path), ut[0].id))[0]
 
 
-def test_baseline_single_source(benchmark, world):
-    net = HexNet.of(world.graph)
-    m = net.cached("bench-csr", None)
-    unit = _longest(world)
-    benchmark(lambda: dijkstra(m, directed=True, indices=net.index[unit.hex]))
-    _report("csgraph single-source", benchmark, "")
-
-
-def test_one_unit(benchmark, world):
-    unit = _longest(world)
-    t = benchmark(lambda: RULES.trace(world, "axis", [unit])[0])
-    print("\none unit:", t.status, len(t.path), "hexes")
-    _report("globalwar one unit", benchmark, "csgraph single-source")
+@pytest.mark.parametrize("pipelines", [False, True], ids=["overland", "pipeline"])
+def test_one_unit(world, baseline, pipelines):
+    """One unit's status the scipy way (the position's layered CSR, the Attack Supply search and
+    the Defence Supply one, read at the unit's hex) against ``RULES.trace`` of that unit: a unit
+    using no shared capacity is traced alone, one through a pipeline side-wide (max-flow)."""
+    unit = _longest(world, pipelines)
+    k = [p.id for p in world.of_side("axis", "combat")].index(unit.id)
+    one = Baseline.__new__(Baseline)
+    one.__dict__.update(baseline.__dict__, units=baseline.units[k:k + 1], end_ok=baseline.end_ok[:, k:k + 1])
+    got = RULES.trace(world, "axis", [unit])[0]
+    assert one.statuses()[0] == got.status
+    t = interleaved(one.statuses, lambda: RULES.trace(world, "axis", [unit]), rounds=25)
+    print(t.line(f"globalwar one unit ({got.status}, {len(got.path)} hexes, "
+                 f"{'through a pipeline' if pipelines else 'overland'})", "baseline one unit"))

@@ -76,7 +76,15 @@ class World:
         return [p for p in self.pieces if p.side != side and (not roles or p.role in roles)]
 
     def at(self, hex_label: str) -> list[Piece]:
-        return [p for p in self.pieces if p.hex == hex_label]
+        """The pieces in ``hex_label``, in the world's order (an index by hex, built on first use:
+        the rules ask it per unit)."""
+        by = self.__dict__.get("_by_hex")
+        if by is None:
+            by = {}
+            for p in self.pieces:
+                by.setdefault(p.hex, []).append(p)
+            object.__setattr__(self, "_by_hex", by)
+        return list(by.get(hex_label, ()))
 
     def piece(self, piece_id: str) -> Piece:
         for p in self.pieces:

@@ -109,12 +109,18 @@ class Lines:
     def leave_mask(self, sources: np.ndarray) -> np.ndarray:
         """Per CSR edge: a line may go tail -> head with the tail already on it."""
         t, net = self.terrain, self.net
-        ok = t.line_edge.copy()
-        if self.strict:
-            # state expansion: a restricted (jungle) hex is entered only across a rail hexside and
-            # left only across one; sources (line ends) may be left freely
-            ok &= ~self.restricted[net.head] | t.rail_edge
-            ok &= ~self.restricted[net.tail] | t.rail_edge | sources[net.tail]
+        if not self.strict:
+            return t.line_edge.copy()
+        # state expansion: a restricted (jungle) hex is entered only across a rail hexside and
+        # left only across one; sources (line ends) may be left freely
+        if "leave" not in self.memo:   # what does not depend on the sources: once per Lines
+            into = t.line_edge & (~self.restricted[net.head] | t.rail_edge)
+            self.memo["leave"] = (into, into & (~self.restricted[net.tail] | t.rail_edge))
+        into, ok = self.memo["leave"]
+        ok = ok.copy()
+        for s in np.flatnonzero(sources):  # a source's own hexsides: left freely
+            lo, hi = net.indptr[s], net.indptr[s + 1]
+            ok[lo:hi] = into[lo:hi]
         return ok
 
     def search(self, sources: Sequence[int] | dict, *, enter: Optional[np.ndarray] = None) -> Reach:
@@ -146,6 +152,8 @@ class Lines:
         e = np.nonzero(step)[0]
         heads, tails = net.head[e], net.tail[e]
         cand = res.dist[tails] + 1
+        shorter = cand < end[heads]  # only a step shorter than the hex's own end can change it
+        heads, tails, cand = heads[shorter], tails[shorter], cand[shorter]
         best = np.full(net.n, np.inf)
         np.minimum.at(best, heads, cand)
         top = cand == best[heads]

@@ -39,9 +39,10 @@ def bloc(nations: tuple[str, ...]) -> Optional[str]:
     return None
 
 
-def chit_for(world: SupplyWorld, unit: Piece, chit: Piece) -> bool:
-    """May ``unit`` draw on ``chit``? Any nationality [7.7], except across the Soviet-Western line [9.26]."""
-    b = bloc(nations_of(world, unit))
+def chit_for(world: SupplyWorld, unit: Piece, chit: Piece, unit_bloc: Optional[str] = "") -> bool:
+    """May ``unit`` draw on ``chit``? Any nationality [7.7], except across the Soviet-Western line [9.26].
+    ``unit_bloc``: the unit's ``bloc`` when the caller has it already."""
+    b = bloc(nations_of(world, unit)) if unit_bloc == "" else unit_bloc
     c = norm(chit.nation)
     return not ((b == "soviet" and c in WESTERN) or (b == "western" and c in SOVIET))
 

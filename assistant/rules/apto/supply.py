@@ -32,7 +32,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..hexnet import truthy
-from ..supply import Piece, Reason, SupplyWorld, Trace, as_side_wide
+from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import chits as C
 from .island import chain_path, chain_search
 from .isolation import Isolation, fortress, isolation
@@ -128,8 +128,11 @@ class AptoSupply:
         self._forts(call, pieces, out, waiting)
         for k in waiting:
             if k not in out:
-                out[k] = self._cut(call, pieces[k])
-                if flag(pieces[k], "motorized") and flag(pieces[k], "offensive_supplied"):
+                p = pieces[k]
+                # why it is cut off is worked out when first read (relaxed searches, the blockers)
+                out[k] = DeferredTrace(self._cut_off, (call, p), unit=p.id, hex=p.hex, side=p.side, supplied=False,
+                                       status=OUT, kind=p.kind, role=p.role, hypothetical=p.hypothetical)
+                if flag(p, "motorized") and flag(p, "offensive_supplied"):
                     _keep_supplied(out[k])
         self._chit_status(call, pieces, out)
         return [out[k] for k in range(len(pieces))]
@@ -242,7 +245,12 @@ class AptoSupply:
         return _trace(p, SUPPLIED, True, labels, {"unit": src.unit, "hex": src.hex, "name": src.name}, steps=steps)
 
     def _source_at(self, call: _Call, p: Piece, label: str) -> Source:
-        cands = [s for s in call.sources if s.hex == label and may_draw(call.world, p, s)]
+        at = call.searches.get("sources-by-hex")
+        if at is None:  # once per call: the sources of each hex, in their order
+            at = call.searches["sources-by-hex"] = {}
+            for s in call.sources:
+                at.setdefault(s.hex, []).append(s)
+        cands = [s for s in at.get(label, ()) if may_draw(call.world, p, s)]
         return cands[0] if cands else Source(label, label, "home", None)
 
     def _source_status(self, call: _Call, p: Piece) -> Trace:
@@ -292,15 +300,26 @@ class AptoSupply:
         if not chits or not units:
             return
         paths: dict[str, dict[str, list[int]]] = {}
+        groups: dict[Optional[str], list[int]] = {}  # units by bloc [9.26]: one search per chit and bloc
+        for k, u in enumerate(units):
+            groups.setdefault(bloc(nations_of(world, u)), []).append(k)
+        at = np.array([net.index[u.hex] for u in units], dtype=np.int64)
+        island = call.lines.terrain.island & call.lines.terrain.coastal
         for c in chits:
-            for u in units:
-                if not chit_for(world, u, c):
+            hits = []
+            for b, ks in groups.items():
+                if not chit_for(world, units[ks[0]], c, b):
                     continue  # [9.26]
-                land, chain = call.reach((net.index[c.hex],), bloc(nations_of(world, u)))
-                i = net.index[u.hex]
-                path = land.path(i) or chain_path(call.lines, land, chain, i)
+                land, chain = call.reach((net.index[c.hex],), b)
+                ks = np.array(ks, dtype=np.int64)
+                line = np.isfinite(land.end_dist[at[ks]])
+                hits += [(int(k), land, None) for k in ks[line]]
+                if chain is not None:  # no land line: an island chain [10.42]
+                    hits += [(int(k), land, chain) for k in ks[~line & island[at[ks]]]]
+            for k, land, chain in sorted(hits, key=lambda h: h[0]):
+                path = land.path(int(at[k])) if chain is None else chain_path(call.lines, land, chain, int(at[k]))
                 if path:
-                    paths.setdefault(u.id, {})[c.id] = path
+                    paths.setdefault(units[k].id, {})[c.id] = path
         needs = [C.ChitNeed(u.id, tuple(paths.get(u.id, {})), consumes(u),
                             str(u.attrs.get("posture") or "").lower() == "defending") for u in units]
         remaining = {c.id: chit_capacity(c) - chit_used(c) for c in chits}
@@ -354,6 +373,11 @@ class AptoSupply:
                            f"used{' - expended in the Supply Step' if used + len(spent) else ''} [7.7]")
 
     # ----- why a unit is cut off ----------------------------------------------------------------
+    def _cut_off(self, t: Trace, call: _Call, p: Piece) -> None:
+        """The working of an out-of-supply trace (``_cut``'s), filled in when first read."""
+        got = self._cut(call, p)
+        t.path, t.reasons, t.steps, t.extra = got.path, got.reasons, got.steps, got.extra
+
     def _cut(self, call: _Call, p: Piece) -> Trace:
         world, lines = call.world, call.lines
         net = lines.net

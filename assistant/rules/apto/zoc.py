@@ -33,17 +33,18 @@ def projected(world: SupplyWorld, units: list[Piece], terrain: Terrain, forts_ag
     """Hexes in the ZOC of ``units`` ([5.13]); ``forts_against``: fortification hexes it never enters."""
     net = world.net
     out = np.zeros(net.n, dtype=bool)
+    exerts = np.zeros(net.n, dtype=bool)
     for p in units:
         if p.hex not in net.index or not is_land(p):
             continue
         i = net.index[p.hex]
         out[i] = True  # always in its own hex [5.13] NOTE
-        if not exerts_zoc(p):
-            continue
-        lo, hi = net.indptr[i], net.indptr[i + 1]
-        heads = net.head[lo:hi]
-        ok = terrain.zoc_edge[lo:hi] & terrain.land[heads] & ~terrain.no_zoc_into[heads] & ~forts_against[heads]
-        out[heads[ok]] = True
+        if exerts_zoc(p):
+            exerts[i] = True
+    # into each adjacent hex across a hexside ZOC crosses (all exerting hexes at once)
+    head = net.head
+    ok = exerts[net.tail] & terrain.zoc_edge & terrain.land[head] & ~terrain.no_zoc_into[head] & ~forts_against[head]
+    out[head[ok]] = True
     return out
 
 

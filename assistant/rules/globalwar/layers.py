@@ -89,16 +89,14 @@ class Layered:
     mountain: np.ndarray
     limits: Limits
     jumps: Sequence[Jump] = ()
+    memo: Optional[dict] = field(default=None, repr=False, compare=False)  # one call's overland matrices
     matrix: csr_matrix = field(init=False)
     jump_of: dict = field(init=False, default_factory=dict)
 
     def __post_init__(self):
         n, lim = self.net.n, self.limits
         size = LAYERS * n
-        rows, cols, thex, hhex = self._base()
-        keep = self.enter[thex] & self.enter[hhex]
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=size))])
-        self.matrix = csr_matrix((np.ones(int(keep.sum())), cols[keep], indptr), shape=(size, size))
+        self.matrix = self._overland(size)
         if self.jumps:                  # [9.2.3]: port -> Merchant Ship Pipeline -> port
             live = [j for j in self.jumps if self.enter[j.a] and self.enter[j.b]]
             self.jump_of = {(j.a, j.b): j for j in live}
@@ -118,6 +116,18 @@ class Layered:
             if live:
                 self.matrix = self.matrix + csr_matrix(
                     (np.concatenate(w), (np.concatenate(r), np.concatenate(c))), shape=(size, size))
+
+    def _overland(self, size: int) -> csr_matrix:
+        """The overland layered edges between enterable hexes; a layered graph with pipelines and
+        one without share it (the same masks and limits: built once, not modified)."""
+        memo = self.memo if self.memo is not None else {}
+        key = (self.limits, _fingerprint(self.enter), _fingerprint(self.edge_ok))
+        if key not in memo:
+            rows, cols, thex, hhex = self._base()
+            keep = self.enter[thex] & self.enter[hhex]
+            indptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=size))])
+            memo[key] = csr_matrix((np.ones(int(keep.sum())), cols[keep], indptr), shape=(size, size))
+        return memo[key]
 
     def _base(self):
         """The overland layered edges before any unit blocks a hex, sorted by row: computed once
@@ -192,10 +202,29 @@ class LayeredResult:
         lays = np.flatnonzero(np.isfinite(self._grid()[:, hex_]) & (_U_OF_LAYER <= cap))
         return [int(lay) * n + hex_ for lay in lays]
 
+    def ends(self) -> np.ndarray:
+        """Per hex: some layered node there makes it supplied as a unit's hex (one vectorised
+        pass, kept: a side-wide call asks it for every unit)."""
+        got = self.__dict__.get("_ends")
+        if got is None:
+            lay, lim = self.layered, self.layered.limits
+            own = lay.undev.astype(np.int64) if lim.undeveloped and not lim.own_undeveloped \
+                else np.zeros(lay.net.n, dtype=np.int64)
+            cap = MAX_UNDEVELOPED + own
+            got = self.__dict__["_ends"] = (np.isfinite(self._grid())
+                                           & (_U_OF_LAYER[:, None] <= cap[None, :])).any(axis=0)
+        return got
+
     def end(self, hex_: int) -> Optional[int]:
         """The nearest layered node that makes ``hex_`` supplied as a unit's hex, or None."""
-        nodes = self._ok(hex_, True)
-        return min(nodes, key=lambda k: (self.dist[k], k)) if nodes else None
+        if not self.ends()[hex_]:
+            return None
+        lim = self.layered.limits
+        own = int(self.layered.undev[hex_]) if lim.undeveloped and not lim.own_undeveloped else 0
+        col = self._grid()[:, hex_]
+        ok = np.isfinite(col) & (_U_OF_LAYER <= MAX_UNDEVELOPED + own)
+        # the nearest; ties: the lowest layer (the lowest node number)
+        return int(np.argmin(np.where(ok, col, np.inf))) * self.layered.net.n + hex_
 
     def departures(self, hex_: int) -> list[tuple[int, int, int]]:
         """States ``(g, u, m)`` in which a path from the sources reaches ``hex_`` and may go on."""
@@ -204,8 +233,11 @@ class LayeredResult:
 
     def can_depart(self) -> np.ndarray:
         """Per hex: some path from the sources reaches it and may go on (every hex counted)."""
-        grid = self._grid()[_U_OF_LAYER <= MAX_UNDEVELOPED]
-        return np.isfinite(grid).any(axis=0)
+        got = self.__dict__.get("_depart")
+        if got is None:
+            grid = self._grid()[_U_OF_LAYER <= MAX_UNDEVELOPED]
+            got = self.__dict__["_depart"] = np.isfinite(grid).any(axis=0)
+        return got
 
     def walk(self, node: int) -> "Route":
         """The path from the unit's layered ``node`` back to its source."""

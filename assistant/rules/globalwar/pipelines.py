@@ -92,8 +92,6 @@ class PipelineNet:
         if not want:
             return {}
         graph = self._network(connected, reach, links, want)
-        keep = (nx.descendants(graph, SRC) | {SRC}) & (nx.ancestors(graph, SINK) | {SINK})
-        graph = graph.subgraph(keep).copy()
 
         def feasible(units: list[str]):
             on = set(units)
@@ -136,7 +134,10 @@ class PipelineNet:
         return out
 
     def _network(self, connected, reach, links, active) -> nx.DiGraph:
-        g = nx.DiGraph()
+        """The flow network, pruned to the nodes on some path from the source to the sink: built
+        as plain dicts first and handed to networkx pruned (the graph networkx would give for
+        ``subgraph(kept).copy()`` of the whole network: the same nodes, edges and order)."""
+        g = _Edges()
         g.add_node(SRC)
         g.add_node(SINK)
         for p in connected:
@@ -163,7 +164,7 @@ class PipelineNet:
             for p in reach[u]:
                 g.add_edge(("port", p), ("unit", u))
             g.add_edge(("unit", u), SINK, capacity=sp)
-        return g
+        return g.pruned()
 
     def _consume(self, flow) -> None:
         if self.sharing == "share":
@@ -188,6 +189,41 @@ class PipelineNet:
         return out
 
 
+class _Edges:
+    """A directed graph as dicts, in insertion order, as ``nx.DiGraph`` keeps it."""
+
+    def __init__(self):
+        self.succ: dict = {}
+        self.pred: dict = {}
+
+    def add_node(self, n) -> None:
+        if n not in self.succ:
+            self.succ[n], self.pred[n] = {}, {}
+
+    def add_edge(self, u, v, **attrs) -> None:
+        self.add_node(u)
+        self.add_node(v)
+        self.succ[u].setdefault(v, {}).update(attrs)
+        self.pred[v][u] = True
+
+    def _reached(self, start, nbrs) -> set:
+        seen, todo = {start}, [start]
+        while todo:
+            for m in nbrs[todo.pop()]:
+                if m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        return seen
+
+    def pruned(self) -> nx.DiGraph:
+        keep = self._reached(SRC, self.succ) & self._reached(SINK, self.pred)
+        g = nx.DiGraph()
+        g.add_nodes_from(n for n in self.succ if n in keep)
+        g.add_edges_from((u, v, dict(d)) for u, nbrs in self.succ.items() if u in keep
+                         for v, d in nbrs.items() if v in keep)
+        return g
+
+
 def _positive(residual) -> dict:
     """The flow on each edge that carries some: {tail: {head: flow}}."""
     out: dict = {}
@@ -209,10 +245,28 @@ def metric_matrix(net: HexNet, metric: str) -> csr_matrix:
     return net.cached(("globalwar-pipeline-metric", metric), build)
 
 
+_KEPT = 8  # pipeline sets kept per map graph (a side's, a what-if's, the other side's, ...)
+
+
 def build(net: HexNet, holding: Mapping[str, int], ports: Sequence[str], *, metric: str,
           sharing: str) -> PipelineNet:
     """Every pipeline between the friendly ``ports`` through the Holding Areas ``holding``
-    (label -> MS count)."""
+    (label -> MS count). The pipelines depend on nothing else: the last few sets are kept per
+    map graph, so a call on an unchanged position (a redraw, the other tab) reuses them; the
+    capacity still free is the caller's own (a fresh ``PipelineNet`` each call)."""
+    key = (tuple(holding.items()), tuple(ports), metric)
+    kept = net.cached(("globalwar-pipelines",), dict)
+    if key not in kept:
+        if len(kept) >= _KEPT:
+            kept.pop(next(iter(kept)))
+        found = _build(net, holding, ports, metric=metric, sharing=sharing)
+        kept[key] = (found.ports, found.pipelines, dict(found.hops))
+    ports_, pipelines, hops = kept[key]
+    return PipelineNet(net, dict(holding), ports_, pipelines, sharing, dict(hops))
+
+
+def _build(net: HexNet, holding: Mapping[str, int], ports: Sequence[str], *, metric: str,
+           sharing: str) -> PipelineNet:
     has = [h for h in holding if holding[h] > 0]
     ports = tuple(p for p in ports)
     if not has or len(ports) < 2:

@@ -35,7 +35,7 @@ from typing import Any, Iterator, Optional, Sequence
 import numpy as np
 
 from ..hexnet import truthy
-from ..supply import Piece, Reason, SupplyWorld, Trace, as_side_wide
+from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import pipelines as pl
 from .economy_production import POWERS
 from .layers import Jump, Layered, LayeredResult, Limits, Route, state
@@ -58,6 +58,7 @@ SETTINGS: dict[str, tuple[Any, tuple[Any, ...]]] = {  # name -> (default, choice
 AD_KINDS = ("AD",)                 # [17.4.1]
 SMALL_ISLAND_FORT_SP = 6           # [9.1.5.A]
 FULL = Limits()
+FEW = 4  # pieces traced alone first (a unit's trace, a what-if probe)
 
 
 def settings_of(world: SupplyWorld) -> dict[str, Any]:
@@ -80,6 +81,10 @@ def sp_of(p: Piece) -> int:
     if n < 0:
         raise ValueError(f"piece {p.id}: sp {v!r} is negative")
     return n
+
+
+class _Shared(Exception):
+    """Raised by a run tracing a few pieces alone when one needs a shared capacity."""
 
 
 @dataclass
@@ -118,8 +123,15 @@ class _Run:
             route = tuple(net.index[h] for h in p.route)
             self.jumps += [Jump(a, b, p.key, route), Jump(b, a, p.key, route[::-1])]
         self._layered: dict = {}
+        self._overland: dict = {}
+        self.alone = False  # tracing a few pieces on their own: stop at the first shared capacity
         self._results: dict = {}
         self._at_port: dict = {}
+
+    def _share(self) -> None:
+        """A capacity the side's units share is needed (pipelines, a small island's 6 SPs)."""
+        if self.alone:
+            raise _Shared
 
     # ----- building blocks ---------------------------------------------------------------------
     def _pipelines(self) -> pl.PipelineNet:
@@ -140,16 +152,18 @@ class _Run:
     def layered(self, home: Optional[str], limits: Limits = FULL, jumps: bool = True,
                 blocked: bool = True) -> Layered:
         lim = limits if limits is not FULL else self.limits
+        jumps = jumps and bool(self.jumps)  # no pipelines: one graph, with or without them
         key = (home, lim, jumps, blocked)
         if key not in self._layered:
             enter = self.block.enter(home) if blocked else self.block.land
             self._layered[key] = Layered(self.net, enter, self.block.edge_ok, self.comm, self.undev,
-                                         self.mountain, lim, self.jumps if jumps else ())
+                                         self.mountain, lim, self.jumps if jumps else (), self._overland)
         return self._layered[key]
 
     def result(self, src: frozenset, home: Optional[str], limits: Limits = FULL, jumps: bool = True,
                blocked: bool = True) -> LayeredResult:
-        key = (src, home, limits, jumps, blocked)
+        jumps = jumps and bool(self.jumps)
+        key = (src, home, None if limits is FULL else limits, jumps, blocked)
         if key not in self._results:
             lay = self.layered(home, limits, jumps, blocked)
             self._results[key] = lay.search(lay.seed(sorted(src)))
@@ -173,15 +187,21 @@ class _Run:
                 out[k] = t
                 continue
             if p.role in ("combat", "fortification"):
-                needs.append((k, _Need(p, self.net.index[p.hex],
-                                       eligible(self.sources, p, home_only=home_only, level="attack"),
-                                       eligible(self.sources, p, home_only=home_only, level="defence"),
+                needs.append((k, _Need(p, self.net.index[p.hex], self._eligible(p, home_only, "attack"),
+                                       self._eligible(p, home_only, "defence"),
                                        self._home(p), sp_of(p), is_self_defence(p), str(k))))
             else:  # naval units in port [16.0.A], LRBs [17.4.2]: home country, no MS consumed
                 out[k] = self._non_consuming(p)
         for k, t in self._land([n for _, n in needs]).items():
             out[int(k)] = t
         return [out[k] for k in range(len(pieces))]
+
+    def _eligible(self, p: Piece, home_only: bool, level: str) -> frozenset:
+        """``eligible`` once per nation (it reads nothing else of the unit)."""
+        key = ("eligible", p.nation, home_only, level)
+        if key not in self._results:
+            self._results[key] = eligible(self.sources, p, home_only=home_only, level=level)
+        return self._results[key]
 
     def _home(self, p: Piece) -> Optional[str]:
         return p.nation if self.world.side_of(p.nation) == NEUTRAL_SIDE else None
@@ -207,6 +227,7 @@ class _Run:
                 return done("defence", "9.1.5.A", "fortifications are always in supply (and never a source [9.1.5.C])")
             before = forts.get(p.hex, 0)
             forts[p.hex] = before + sp_of(p)
+            self._share()
             if forts[p.hex] <= SMALL_ISLAND_FORT_SP:
                 return done("defence", "9.1.5.A",
                             f"fortification SPs {before + 1}-{forts[p.hex]} of a small island: in supply (6 are)")
@@ -233,25 +254,26 @@ class _Run:
         i = self.net.index[p.hex]
         home = self._home(p)
         rule = "16.0.A; 16.2.1" if p.role == "naval" else "17.4.2.A"
-        att = eligible(self.sources, p, home_only=True, level="attack")
-        dfn = eligible(self.sources, p, home_only=True, level="defence")
+        att = self._eligible(p, True, "attack")
+        dfn = self._eligible(p, True, "defence")
         for level, src in (("attack", att), ("defence", dfn)):
             res = self.result(src, home)
             node = res.end(i)
             if node is not None:
                 t = self._trace(p, level, res.walk(node))
-                t.reasons.insert(0, Reason(rule, "a supply path to a source in the unit's home country"))
-                if t.extra.get("pipelines"):
-                    t.reasons.append(Reason("16.2.3" if p.role == "naval" else "17.4.2.B",
-                                            "one MS per Holding Area supplies any number of these units"))
-                if level == "defence":
-                    t.reasons.append(Reason("16.2.2" if p.role == "naval" else "17.4.2.A",
-                                            "traced only to a Supply Center: may not attack"))
-                    t.reasons += self._why(p, att, home, "attack")
+
+                def explain(t: Trace, level: str = level) -> None:
+                    t.reasons.insert(0, Reason(rule, "a supply path to a source in the unit's home country"))
+                    if t.extra.get("pipelines"):
+                        t.reasons.append(Reason("16.2.3" if p.role == "naval" else "17.4.2.B",
+                                                "one MS per Holding Area supplies any number of these units"))
+                    if level == "defence":
+                        t.reasons.append(Reason("16.2.2" if p.role == "naval" else "17.4.2.A",
+                                                "traced only to a Supply Center: may not attack"))
+                        t.reasons += self._why(p, att, home, "attack")
+                t.later(explain)
                 return t
-        t = self._unsupplied(p, rule)
-        t.reasons += self._why(p, dfn, home, "defence")
-        return t
+        return self._unsupplied(p, rule, lambda t: t.reasons.extend(self._why(p, dfn, home, "defence")))
 
     # ----- land units --------------------------------------------------------------------------
     def _land(self, needs: list[_Need]) -> dict[str, Trace]:
@@ -270,6 +292,7 @@ class _Run:
                 out[n.key] = self._trace(n.piece, "attack", res.walk(node))
             elif self.result(n.att, n.home).end(n.index) is not None:
                 flows.setdefault((n.att, n.home), []).append(n)
+                self._share()
         for n, _, _, route in self._pipelined(flows):
             if route is not None:
                 out[n.key] = self._trace(n.piece, "attack", route)
@@ -293,22 +316,24 @@ class _Run:
                 out[n.key] = self._defence(n, special, waiting)
             elif self.result(n.dfn, n.home).end(n.index) is not None:
                 flows.setdefault((n.dfn, n.home), []).append(n)
+                self._share()
         for n, src, home, route in self._pipelined(flows):
             if route is not None:
                 out[n.key] = self._defence(n, self._trace(n.piece, "defence", route), waiting)
             else:
-                t = self._unsupplied(n.piece, "9.0.A")
-                t.reasons.append(self._short(n, src, home))
-                out[n.key] = t
+                out[n.key] = self._unsupplied(n.piece, "9.0.A", lambda t, n=n, src=src, home=home:
+                                              t.reasons.append(self._short(n, src, home)))
         for n in needs:
             if n.key not in out:
-                t = self._unsupplied(n.piece, "9.0.A")
-                t.reasons += self._why(n.piece, n.dfn, n.home, "defence")
-                if n.piece.role == "fortification":
-                    t.reasons.insert(0, Reason("9.1.5.A", "fortification SPs beyond 6 on a small island "
-                                                          "must be supplied by sea"))
-                out[n.key] = t
+                out[n.key] = self._unsupplied(n.piece, "9.0.A", lambda t, n=n: self._cut_off(t, n))
         return out
+
+    def _cut_off(self, t: Trace, n: _Need) -> None:
+        """Why a land unit has no supply path (worked out when the reasons are read)."""
+        t.reasons += self._why(n.piece, n.dfn, n.home, "defence")
+        if n.piece.role == "fortification":
+            t.reasons.insert(0, Reason("9.1.5.A", "fortification SPs beyond 6 on a small island "
+                                                  "must be supplied by sea"))
 
     def _pipelined(self, flows: dict[tuple[frozenset, Optional[str]], list[_Need]]
                    ) -> Iterator[tuple[_Need, frozenset, Optional[str], Optional[Route]]]:
@@ -323,11 +348,11 @@ class _Run:
     def _defence(self, n: _Need, t: Trace, waiting: dict[str, str]) -> Trace:
         """Explain why a unit in Defence Supply has no Attack Supply."""
         if n.self_defence:
-            t.reasons.append(Reason("9.1.2.B", "self-defence units are never in Attack Supply"))
+            t.later(lambda t: t.reasons.append(Reason("9.1.2.B", "self-defence units are never in Attack Supply")))
         elif waiting.get(n.key) == "attack":
-            t.reasons.append(self._short(n, n.att, n.home))
+            t.later(lambda t: t.reasons.append(self._short(n, n.att, n.home)))
         else:
-            t.reasons += self._why(n.piece, n.att, n.home, "attack")
+            t.later(lambda t: t.reasons.extend(self._why(n.piece, n.att, n.home, "attack")))
         return t
 
     def _home_rule(self, n: _Need) -> Optional[Trace]:
@@ -405,10 +430,18 @@ class _Run:
                       f"{'; '.join(caps) or 'the Merchant Ship Pipelines'} (other land SPs use it)")
 
     # ----- results ------------------------------------------------------------------------------
-    def _unsupplied(self, p: Piece, rule: str) -> Trace:
-        return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=False, status="unsupplied", kind=p.kind,
-                     role=p.role, reasons=[], hypothetical=p.hypothetical, limit=self._limit(p),
-                     extra={"unit": "hexes"}, steps=[f"no supply path [{rule}]"])
+    def _unsupplied(self, p: Piece, rule: str, why) -> Trace:
+        """An unsupplied piece; ``why(trace)`` adds the reasons when they are first read (the
+        diagnosis runs relaxed searches: a status overlay or a count never needs it)."""
+        return DeferredTrace(self._no_path, (rule, why), unit=p.id, hex=p.hex, side=p.side, supplied=False,
+                             status="unsupplied", kind=p.kind, role=p.role, hypothetical=p.hypothetical,
+                             limit=self._limit(p))
+
+    @staticmethod
+    def _no_path(t: Trace, rule: str, why) -> None:
+        t.extra["unit"] = "hexes"
+        t.steps.append(f"no supply path [{rule}]")
+        why(t)
 
     def _limit(self, p: Piece) -> Optional[float]:
         return None if self.comm[self.net.index[p.hex]] else float(SUPPLY_REACH.hexes)
@@ -435,9 +468,10 @@ class _Run:
         return full.walk(full.end(n.index))
 
     def _trace(self, p: Piece, level: str, route: Route) -> Trace:
+        """A supplied piece: status, source, length and limit at once; the path's labels, figures,
+        steps and reasons when first read."""
         net = self.net
         hexes, used = route.hexes, route.used
-        labels = [net.labels[h] for h in hexes]
         src = self.source_at.get(hexes[-1])
         anchors = {j.b for j in used}
         length = 0
@@ -446,19 +480,27 @@ class _Run:
                 if self.comm[h] or h in anchors or k == len(hexes) - 1:
                     length = k
                     break
+        status = "defence" if level == "attack" and p.role == "combat" and is_self_defence(p) else level
+        return DeferredTrace(self._work, (p, route, src, length), unit=p.id, hex=p.hex, side=p.side,
+                             supplied=True, status=status, kind=p.kind, role=p.role,
+                             source={"unit": src.piece.id if src else None, "hex": net.labels[hexes[-1]]},
+                             length=length, limit=self._limit(p), hypothetical=p.hypothetical)
+
+    def _work(self, t: Trace, p: Piece, route: Route, src: Optional[Source], length: int) -> None:
+        """The working of a supplied piece's trace (its path, figures, steps, reasons)."""
+        net = self.net
+        hexes, used = route.hexes, route.used
+        labels = [net.labels[h] for h in hexes]
         counted = [h for h, o in zip(hexes, route.overland) if o][0 if self.limits.own_undeveloped else 1:]
         undeveloped = int(sum(self.undev[h] for h in counted))
         pairs = zip(zip(labels, route.overland), zip(labels[1:], route.overland[1:]))
         mountains = sum(1 for (a, oa), (b, ob) in pairs
                         if oa and ob and truthy(self.world.graph.edges[a, b].get("mountain")))
         keys = list(dict.fromkeys(j.key for j in used))
-        status = "defence" if level == "attack" and p.role == "combat" and is_self_defence(p) else level
         what = "Industrial Hex" if src and src.level == "attack" else "Supply Center"
-        t = Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status=status, kind=p.kind, role=p.role,
-                  path=labels, source={"unit": src.piece.id if src else None, "hex": labels[-1]},
-                  length=length, limit=self._limit(p), hypothetical=p.hypothetical,
-                  extra={"unit": "hexes", "undeveloped": undeveloped, "mountain_hexsides": mountains,
-                         "pipelines": keys, "source_nation": src.nation if src else None})
+        t.path = labels
+        t.extra.update({"unit": "hexes", "undeveloped": undeveloped, "mountain_hexsides": mountains,
+                        "pipelines": keys, "source_nation": src.nation if src else None})
         t.reasons.append(Reason("9.0.A", f"a supply path to the friendly {what} at {labels[-1]}"
                                 + (" (captured [18.4])" if src and src.captured else "")))
         if self.comm[hexes[0]]:
@@ -472,7 +514,6 @@ class _Run:
         for key in keys:
             pipe = next(x for x in self.pipes.pipelines if x.key == key)
             t.steps.append(pipe.describe() + " [18.6.3], [9.2.4]")
-        return t
 
     def _why(self, p: Piece, src: frozenset, home: Optional[str], level: str) -> list[Reason]:
         """Every reason no path reaches a source for ``level``."""
@@ -515,8 +556,17 @@ class GlobalWarSupply:
 
     def trace(self, world: SupplyWorld, side: str, pieces: Sequence[Piece]) -> list[Trace]:
         """The small-island fortification SPs [9.1.5.A] and pipeline capacity [9.2.4] are shared
-        among the side's units: any set of pieces is traced as the side-wide trace traces it."""
-        return as_side_wide(world, side, pieces, lambda ps: _Run(world, side).trace(ps))
+        among the side's units: any set of pieces is traced as the side-wide trace traces it.
+        A few pieces that use neither are traced alone (the answer does not depend on the
+        others: the same searches give the same paths); the others side-wide."""
+        run = _Run(world, side)
+        if len(pieces) <= FEW:
+            run.alone = True
+            try:
+                return run.trace(pieces)
+            except _Shared:
+                run.alone = False  # its searches so far serve the side-wide trace too
+        return as_side_wide(world, side, pieces, run.trace)
 
 
 RULES = GlobalWarSupply()

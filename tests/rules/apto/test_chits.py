@@ -146,3 +146,34 @@ def test_7_7_one_unit_traced_alone_shares_the_chit_as_side_wide():
         assert (alone.status, alone.supplied, alone.extra.get("used")) == \
             (side[u].status, side[u].supplied, side[u].extra.get("used"))
     assert trace(w, "japan", ["a5"])["a5"].status == "out of supply"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_7_7_the_grown_matching_keeps_the_units_a_max_flow_per_unit_keeps(seed):
+    """[7.7]: units are kept in the order given while the flow can still grow with them. One
+    augmenting-path search per unit must keep exactly the units (and leave the same network, so
+    the same chits) as a max-flow recomputed from scratch for every unit."""
+    import random
+
+    import networkx as nx
+
+    from assistant.rules.apto.chits import ChitNeed, _greedy, _grown
+
+    rng = random.Random(seed)
+    chits = [f"c{i}" for i in range(rng.randint(1, 6))]
+    remaining = {c: rng.choice((0, 1, 1, 2, 4)) for c in chits}
+    needs = [ChitNeed(f"u{i}", tuple(rng.sample(chits, rng.randint(0, len(chits)))), rng.random() < 0.8)
+             for i in range(rng.randint(1, 25))]
+
+    def network():
+        g = nx.DiGraph()
+        g.add_node("s")
+        g.add_node("t")
+        for c, cap in remaining.items():
+            if cap > 0:
+                g.add_edge(("c", c), "t", capacity=cap)
+        return g
+
+    slow, fast = network(), network()
+    assert _grown(fast, needs, remaining) == _greedy(slow, needs, remaining)
+    assert list(fast.nodes) == list(slow.nodes) and list(fast.edges) == list(slow.edges)
