@@ -3,10 +3,13 @@ and the corrections in the form the hex graph takes."""
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..maps.graph import MapCorrections
 from .model import CampaignState
+
+if TYPE_CHECKING:  # pandas only for the table: the hex graph's corrections need none
+    import pandas as pd
 
 
 def corrected_hexes(hexes: pd.DataFrame, state: CampaignState) -> pd.DataFrame:
