@@ -1,0 +1,68 @@
+"""The map's topology kept on disk per map version (assistant/maps/topocache.py): read back equal to
+what is worked out, never read when anything it comes from changed, and a damaged or unwritable
+cache costs only speed."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from assistant.maps import graph, topocache
+from assistant.maps.gamemap import GameMap
+from assistant.maps.gamespec import list_games, load_game_spec
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(tmp_path))
+    return tmp_path
+
+
+def fresh(game: str) -> GameMap:
+    return GameMap(load_game_spec(game))
+
+
+@pytest.mark.parametrize("game", list_games())
+def test_the_cached_topology_is_the_one_worked_out(home, game, monkeypatch):
+    worked = graph.topology(fresh(game))
+    first = fresh(game).topology  # works it out and writes it
+    assert topocache.cache_path(fresh(game)).is_file()
+
+    def no_work(gm):
+        raise AssertionError("worked out again: the cache was not read")
+
+    monkeypatch.setattr(graph, "topology", no_work)
+    again = fresh(game).topology
+    assert again == first == worked
+    assert [type(v) for v in again.nodes[again.labels[0]].values()] == \
+        [type(v) for v in worked.nodes[worked.labels[0]].values()]
+    with pytest.raises(TypeError):
+        again.nodes[again.labels[0]]["surface"] = "sea"  # read-only, as a worked-out one
+
+
+def test_a_changed_data_file_or_geometry_is_a_new_key(home, tmp_path, monkeypatch):
+    gm = fresh("globalwar")
+    folder = tmp_path / "games" / "globalwar"
+    shutil.copytree(topocache.game_dir("globalwar"), folder)
+    monkeypatch.setattr(topocache, "game_dir", lambda game: folder)
+    copied = topocache.cache_key(gm)
+    assert topocache.cache_key(gm) == copied
+    with open(folder / "hexsides.csv", "a", encoding="utf-8") as f:
+        f.write("\n")
+    assert topocache.cache_key(gm) != copied
+    other = GameMap.from_grid_spec(gm.spec, gm.grid_spec.model_copy(update={"wrap": None}), gm.model)
+    assert topocache.cache_key(other) != topocache.cache_key(gm)
+
+
+def test_a_damaged_cache_file_is_worked_out_again_and_rewritten(home):
+    topo = fresh("globalwar").topology
+    path = topocache.cache_path(fresh("globalwar"))
+    path.write_bytes(b"\x00 not a topology")
+    assert fresh("globalwar").topology == topo
+    assert path.read_bytes() != b"\x00 not a topology"
+
+
+def test_an_unwritable_cache_costs_only_speed(home, monkeypatch):
+    (home / "cache").write_text("a file where the cache folder would be")
+    assert fresh("globalwar").topology == graph.topology(fresh("globalwar"))
