@@ -13,13 +13,14 @@ cache that cannot be written costs only speed. The cache sits beside the board p
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import marshal
 import os
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..paths import game_dir
 
@@ -77,19 +78,16 @@ def _read(path: Path) -> Optional["Topology"]:
     from .graph import Topology
 
     try:
-        labels, nodes, edges, rulebook, derived = marshal.loads(path.read_bytes())
-        return Topology(labels=tuple(labels), nodes={lab: MappingProxyType(nodes[lab]) for lab in labels},
-                        edges=tuple(map(tuple, edges)), rulebook_hexsides=rulebook, derived_hexsides=derived)
-    except (OSError, EOFError, ValueError, TypeError, KeyError):  # absent or damaged: work it out again
+        fields = marshal.loads(path.read_bytes())
+        return Topology(**{name: _decode(value) for name, value in fields.items()})
+    except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):  # absent or damaged: work it out again
         return None
 
 
 def _write(path: Path, topo: "Topology") -> None:
     try:
-        data = marshal.dumps((list(topo.labels), {lab: dict(a) for lab, a in topo.nodes.items()}, list(topo.edges),
-                              {k: dict(v) for k, v in topo.rulebook_hexsides.items()},
-                              {k: dict(v) for k, v in topo.derived_hexsides.items()}))
-    except ValueError:  # a value marshal cannot hold: no cache, only speed lost
+        data = marshal.dumps({f.name: _encode(getattr(topo, f.name)) for f in dataclasses.fields(topo)})
+    except (ValueError, TypeError):  # a value marshal cannot hold: no cache, only speed lost
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,3 +96,48 @@ def _write(path: Path, topo: "Topology") -> None:
         tmp.replace(path)
     except OSError:
         pass  # a read-only cache only costs speed
+
+
+# Plain values as marshal holds them; a read-only mapping and a numpy array say what they were.
+_PROXY, _FLAT, _ARRAY, _SEQ = "\x00proxy", "\x00flat", "\x00array", "\x00seq"
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _encode(v: Any) -> Any:
+    if isinstance(v, MappingProxyType):
+        if all(isinstance(x, _PLAIN) for x in v.values()):  # a hex's attributes: read back at once
+            return (_FLAT, dict(v))
+        return (_PROXY, {k: _encode(x) for k, x in v.items()})
+    if isinstance(v, dict):
+        return {k: _encode(x) for k, x in v.items()}
+    if isinstance(v, (tuple, list)):
+        if all(isinstance(x, _PLAIN) or type(x) is tuple and all(isinstance(y, _PLAIN) for y in x) for x in v):
+            return (_SEQ, type(v) is tuple, list(v))  # labels, hexsides: read back at once
+        return type(v)(_encode(x) for x in v)
+    if type(v).__module__ == "numpy" and hasattr(v, "tolist") and hasattr(v, "dtype"):
+        if v.dtype.hasobject:
+            return (_ARRAY, "O", [_encode(x) for x in v.tolist()])
+        return (_ARRAY, v.dtype.str, v.tolist())
+    return v
+
+
+def _decode(v: Any) -> Any:
+    if isinstance(v, tuple) and len(v) in (2, 3) and v[0] in (_PROXY, _FLAT, _ARRAY, _SEQ):
+        if v[0] == _SEQ:
+            return tuple(v[2]) if v[1] else v[2]
+        if v[0] == _FLAT:
+            return MappingProxyType(v[1])
+        if v[0] == _PROXY:
+            return MappingProxyType({k: _decode(x) for k, x in v[1].items()})
+        import numpy as np
+
+        if v[1] == "O":
+            out = np.empty(len(v[2]), dtype=object)
+            out[:] = [_decode(x) for x in v[2]]
+            return out
+        return np.array(v[2], dtype=v[1])
+    if isinstance(v, dict):
+        return {k: _decode(x) for k, x in v.items()}
+    if isinstance(v, (tuple, list)):
+        return type(v)(_decode(x) for x in v)
+    return v

@@ -4,7 +4,9 @@ cache costs only speed."""
 
 from __future__ import annotations
 
+import marshal
 import shutil
+from types import MappingProxyType
 
 import pytest
 
@@ -66,3 +68,24 @@ def test_a_damaged_cache_file_is_worked_out_again_and_rewritten(home):
 def test_an_unwritable_cache_costs_only_speed(home, monkeypatch):
     (home / "cache").write_text("a file where the cache folder would be")
     assert fresh("globalwar").topology == graph.topology(fresh("globalwar"))
+
+
+def test_what_a_topology_may_hold_is_read_back_as_it_was():
+    """Read-only mappings (nested or flat), tuples and lists, numpy arrays of values or objects."""
+    import numpy as np
+
+    from assistant.maps.topocache import _decode, _encode
+
+    cols = np.empty(3, dtype=object)
+    cols[:] = ["land", None, 2.5]
+    value = {"nodes": {"A": MappingProxyType({"surface": "land", "q": 1}),
+                       "B": MappingProxyType({"nested": MappingProxyType({"x": (1, 2)})})},
+             "edges": (("A", "B"), ("B", "C")), "mixed": [("A", {"k": 1})],
+             "columns": {"surface": cols, "q": np.arange(3, dtype=np.int32)}}
+    back = _decode(marshal.loads(marshal.dumps(_encode(value))))
+    assert back["nodes"] == value["nodes"] and isinstance(back["nodes"]["B"]["nested"], MappingProxyType)
+    assert isinstance(back["nodes"]["A"], MappingProxyType)
+    assert back["edges"] == value["edges"] and type(back["edges"]) is tuple
+    assert back["mixed"] == value["mixed"]
+    assert back["columns"]["surface"].dtype == object and back["columns"]["surface"].tolist() == ["land", None, 2.5]
+    assert back["columns"]["q"].dtype == np.int32 and back["columns"]["q"].tolist() == [0, 1, 2]
