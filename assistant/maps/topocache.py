@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 FORMAT = 1  # raise when the file's layout changes
 _HERE = Path(__file__).resolve().parent
 # The modules whose code decides the topology: a change to any of them is a new key.
-SOURCES = tuple(_HERE / name for name in ("graph.py", "territory.py", "landlinks.py", "hexsides.py", "gamemap.py",
+SOURCES = tuple(_HERE / name for name in ("topocache.py", "graph.py", "territory.py", "landlinks.py", "hexsides.py", "gamemap.py",
                                           "attrs.py")) + tuple((_HERE.parent / "hexes").glob("*.py"))
 
 
@@ -116,7 +116,10 @@ def _encode(v: Any) -> Any:
         return type(v)(_encode(x) for x in v)
     if type(v).__module__ == "numpy" and hasattr(v, "tolist") and hasattr(v, "dtype"):
         if v.dtype.hasobject:
-            return (_ARRAY, "O", [_encode(x) for x in v.tolist()])
+            items = v.tolist()
+            if all(isinstance(x, _PLAIN) for x in items):  # a column of hex values: read back at once
+                return (_ARRAY, "O", items)
+            return (_ARRAY, "O*", [_encode(x) for x in items])
         return (_ARRAY, v.dtype.str, v.tolist())
     return v
 
@@ -131,9 +134,9 @@ def _decode(v: Any) -> Any:
             return MappingProxyType({k: _decode(x) for k, x in v[1].items()})
         import numpy as np
 
-        if v[1] == "O":
+        if v[1] in ("O", "O*"):
             out = np.empty(len(v[2]), dtype=object)
-            out[:] = [_decode(x) for x in v[2]]
+            out[:] = v[2] if v[1] == "O" else [_decode(x) for x in v[2]]
             return out
         return np.array(v[2], dtype=v[1])
     if isinstance(v, dict):

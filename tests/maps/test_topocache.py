@@ -87,10 +87,12 @@ def test_what_a_topology_may_hold_is_read_back_as_it_was():
 
     cols = np.empty(3, dtype=object)
     cols[:] = ["land", None, 2.5]
+    odd = np.empty(2, dtype=object)
+    odd[:] = [("a", 1), MappingProxyType({"k": 1})]
     value = {"nodes": {"A": MappingProxyType({"surface": "land", "q": 1}),
                        "B": MappingProxyType({"nested": MappingProxyType({"x": (1, 2)})})},
              "edges": (("A", "B"), ("B", "C")), "mixed": [("A", {"k": 1})],
-             "columns": {"surface": cols, "q": np.arange(3, dtype=np.int32)}}
+             "columns": {"surface": cols, "q": np.arange(3, dtype=np.int32), "odd": odd}}
     back = _decode(marshal.loads(marshal.dumps(_encode(value))))
     assert back["nodes"] == value["nodes"] and isinstance(back["nodes"]["B"]["nested"], MappingProxyType)
     assert isinstance(back["nodes"]["A"], MappingProxyType)
@@ -98,3 +100,5 @@ def test_what_a_topology_may_hold_is_read_back_as_it_was():
     assert back["mixed"] == value["mixed"]
     assert back["columns"]["surface"].dtype == object and back["columns"]["surface"].tolist() == ["land", None, 2.5]
     assert back["columns"]["q"].dtype == np.int32 and back["columns"]["q"].tolist() == [0, 1, 2]
+    assert back["columns"]["odd"].tolist() == [("a", 1), {"k": 1}]
+    assert isinstance(back["columns"]["odd"][1], MappingProxyType)
