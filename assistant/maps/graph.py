@@ -165,14 +165,18 @@ def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> 
     # attribute dict): the base attributes are read-only mappings shared by every graph of a map.
     g._node.update(topo.nodes)
     g._adj.update((lab, {}) for lab in topo.nodes)
-    g.add_edges_from(topo.edges)
+    adj = g._adj
+    for a, b in topo.edges:  # what add_edges_from does for attribute-free edges, one dict a hexside
+        if b not in adj[a]:
+            adj[a][b] = adj[b][a] = {}
     for lab, fix in corrections.hexes.items():
         if lab in g:  # a correction is always of an on-map hex (validated when recorded)
             g._node[lab] = MappingProxyType({**g._node[lab], **fix, "source": USER})
     for side, feats in topo.derived_hexsides.items():  # land across the hexside (landlinks.py)
         a, _, b = side.partition("|")
-        if g.has_edge(a, b):
-            g.edges[a, b].update(feats)
+        data = adj.get(a, {}).get(b)
+        if data is not None:
+            data.update(feats)
     for side, feats in topo.rulebook_hexsides.items():
         a, _, b = side.partition("|")
         g.edges[a, b].update(feats)
