@@ -99,11 +99,24 @@ def _write(path: Path, topo: "Topology") -> None:
 
 
 # Plain values as marshal holds them; a read-only mapping and a numpy array say what they were.
-_PROXY, _FLAT, _ARRAY, _SEQ = "\x00proxy", "\x00flat", "\x00array", "\x00seq"
+_PROXY, _FLAT, _ARRAY, _SEQ, _RAW = "\x00proxy", "\x00flat", "\x00array", "\x00seq", "\x00raw"
 _PLAIN = (str, int, float, bool, type(None))
 
 
+def _native(v: Any) -> bool:
+    """Plain values, and dicts, lists and tuples of them: marshal gives them back as they were."""
+    if isinstance(v, _PLAIN):
+        return True
+    if type(v) is dict:
+        return all(type(k) is str and _native(x) for k, x in v.items())
+    if type(v) in (list, tuple):
+        return all(_native(x) for x in v)
+    return False
+
+
 def _encode(v: Any) -> Any:
+    if type(v) in (dict, list, tuple) and _native(v):  # e.g. the hexsides' features: read back at once
+        return (_RAW, v)
     if isinstance(v, MappingProxyType):
         if all(isinstance(x, _PLAIN) for x in v.values()):  # a hex's attributes: read back at once
             return (_FLAT, dict(v))
@@ -125,7 +138,9 @@ def _encode(v: Any) -> Any:
 
 
 def _decode(v: Any) -> Any:
-    if isinstance(v, tuple) and len(v) in (2, 3) and v[0] in (_PROXY, _FLAT, _ARRAY, _SEQ):
+    if isinstance(v, tuple) and len(v) in (2, 3) and v[0] in (_PROXY, _FLAT, _ARRAY, _SEQ, _RAW):
+        if v[0] == _RAW:
+            return v[1]
         if v[0] == _SEQ:
             return tuple(v[2]) if v[1] else v[2]
         if v[0] == _FLAT:
