@@ -200,13 +200,13 @@ def _providers(world, side) -> list[int]:
 
 
 def test_the_world(setup, monkeypatch):
-    import assistant.rules._kernels as kernels
+    import assistant.rules._search as engine
     import assistant.rules.hexnet as hexnet
 
     c, info, world, _ = setup
     runs, searches = [], []
-    real = kernels.dijkstra
-    monkeypatch.setattr(kernels, "dijkstra", lambda *a, **k: runs.append(1) or real(*a, **k))
+    real = engine.dijkstra  # the numpy loop or csgraph, whichever runs
+    monkeypatch.setattr(engine, "dijkstra", lambda *a, **k: runs.append(1) or real(*a, **k))
     search = hexnet.HexNet.search
     monkeypatch.setattr(hexnet.HexNet, "search", lambda *a, **k: searches.append(1) or search(*a, **k))
     assert world.net.n == 14002 and len(world.graph) == 14002  # every section of the map

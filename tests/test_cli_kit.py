@@ -262,6 +262,23 @@ def test_help_and_games_import_no_aid_and_no_pandas_numba_scipy_or_networkx(camp
     assert ledger["code"] == 0 and [m for m in ledger["aid_modules"] if m.endswith(".cli")] == ["assistant.aids.ledger.cli"]
 
 
+def test_a_one_unit_trace_on_the_demo_imports_neither_pandas_nor_numba(tmp_path, monkeypatch):
+    """``campaign trace DEMO --unit ID`` is a one-shot command: it reads the map without pandas
+    (the derived hex table by the csv module) and searches with numpy alone (scipy's csgraph only
+    once a process has spent its import's cost in searches: assistant/rules/_search.py), the
+    first time (the map's topology worked out and cached) and the second (read from the cache)."""
+    import subprocess
+
+    monkeypatch.setenv("CAMPAIGN_ASSISTANT_HOME", str(tmp_path))
+    demo = subprocess.run([sys.executable, "-m", "assistant.cli", "demo"], capture_output=True, text=True,
+                          timeout=120, check=True).stdout.strip()
+    for _ in ("cold cache", "warm cache"):
+        got = _imports("trace", demo, "--unit", "37th-infantry-division")
+        assert got["code"] == 0
+        assert got["heavy"] == ["networkx"], got  # the hex graph is networkx's; nothing else heavy
+    assert list((tmp_path / "cache" / "topology").glob("witp-*.marshal"))
+
+
 def test_the_games_listing_says_what_each_checked_spec_says():
     """``campaign games`` reads the game files without their schema: what it lists is what each
     game's spec, loaded and checked, says (title, map sections)."""

@@ -312,10 +312,11 @@ class GameMap:
     # ----- the hex graph (maps/graph.py) ----------------------------------------------------
     @cached_property
     def topology(self):
-        """Canonical labels, base node attributes and hexsides shared by every graph of this map."""
-        from .graph import topology
+        """Canonical labels, base node attributes and hexsides shared by every graph of this map
+        (kept on disk per map version: topocache.py)."""
+        from .topocache import cached_topology
 
-        return topology(self)
+        return cached_topology(self)
 
     @cached_property
     def _graphs(self):

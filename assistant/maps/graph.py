@@ -115,7 +115,8 @@ def topology(gm: "GameMap") -> Topology:
     """Labels, node attributes and edges of ``gm``'s grid (computed once per GameMap)."""
     grid = gm.grid
     hexes = grid.all_hexes
-    pos = _labels(gm, hexes)
+    table = hex_table(gm)
+    pos = _labels(gm, hexes, table)
     edges: list[tuple[str, str]] = []
     wrap = grid.spec.wrap
     for h, lab in pos.items():
@@ -130,41 +131,69 @@ def topology(gm: "GameMap") -> Topology:
     for a, b in grid.spec.links:  # stated seam links beyond the lattice
         la, lb = grid.label(grid.parse(a)), grid.label(grid.parse(b))
         edges.append((la, lb))
-    base = _node_attributes(gm, pos)
+    base = _node_attributes(gm, pos, table)
     rows = load_hexside_rows(gm.spec, grid)
     return Topology(labels=tuple(pos.values()), nodes=base, edges=tuple(edges),
                     rulebook_hexsides=merge_features(rows), derived_hexsides=load_overland(gm.game),
-                    columns=_node_columns(gm, pos))
+                    columns=_node_columns(gm, pos, table))
 
 
-def _labels(gm: "GameMap", hexes) -> dict:
+def _labels(gm: "GameMap", hexes, table: "HexTable") -> dict:
     """Axial -> canonical label for every hex; read from the derived table where it covers the
     grid (fast), else computed from the geometry."""
-    df = gm.hexes
-    if {"q", "r"} <= set(df.columns) and len(df) == len(hexes):
-        pos = {ax.Axial(q, r): lab for lab, q, r in zip(df.index.tolist(), df["q"].tolist(), df["r"].tolist())}
+    labels, cols = table
+    if "q" in cols and "r" in cols and len(labels) == len(hexes):
+        pos = {ax.Axial(q, r): lab for lab, q, r in zip(labels, cols["q"], cols["r"])}
         if pos.keys() == set(hexes):
             return pos
     return {h: gm.grid.label(h) for h in hexes}
 
 
-def _node_columns(gm: "GameMap", pos: dict) -> dict[str, Any]:
+HexTable = tuple[list, dict]  # (labels, column -> values), the derived per-hex table
+
+
+def hex_table(gm: "GameMap") -> HexTable:
+    """The derived per-hex table (``GameMap.hexes``) read with the csv module, each column typed
+    as pandas' ``read_csv(keep_default_na=False)`` types it (whole numbers, then decimals, else
+    text): the hex graph of a one-unit trace needs no pandas."""
+    from .gamemap import hexes_path, read_derived
+
+    p = hexes_path(gm.game)
+    rows = read_derived(p) if p.is_file() else []
+    if not rows:
+        return [], {}
+    cols = {c: _typed([r[c] for r in rows]) for c in rows[0] if c != "hex"}
+    return [r["hex"] for r in rows], cols
+
+
+def _typed(values: list[str]) -> list:
+    for kind in (int, float):
+        try:
+            return [kind(v) for v in values]
+        except ValueError:
+            pass
+    if values and all(v in ("True", "False") for v in values):
+        return [v == "True" for v in values]
+    return values
+
+
+def _node_columns(gm: "GameMap", pos: dict, table: HexTable) -> dict[str, Any]:
     """What ``_node_attributes`` gives each node, column by column in label order (object arrays),
     from the derived table's columns: the search arrays read these, once per map."""
     import numpy as np
 
     labels = list(pos.values())
     n = len(labels)
-    df = gm.hexes
+    rows, table_cols = table
     cols: dict[str, Any] = {}
-    if len(df):
-        row_of = {lab: i for i, lab in enumerate(df.index.tolist())}
-        order = np.fromiter((row_of.get(lab, len(df)) for lab in labels), dtype=np.int64, count=n)
-        for c in df.columns:
+    if rows:
+        row_of = {lab: i for i, lab in enumerate(rows)}
+        order = np.fromiter((row_of.get(lab, len(rows)) for lab in labels), dtype=np.int64, count=n)
+        for c, column in table_cols.items():
             if c in ("q", "r"):
                 continue
-            values = np.empty(len(df) + 1, dtype=object)  # the last: a hex the table lacks
-            values[:-1] = df[c].tolist()
+            values = np.empty(len(rows) + 1, dtype=object)  # the last: a hex the table lacks
+            values[:-1] = column
             col = values[order]
             col[col == ""] = None
             cols[c] = col
@@ -185,13 +214,13 @@ def _node_columns(gm: "GameMap", pos: dict) -> dict[str, Any]:
     return cols
 
 
-def _node_attributes(gm: "GameMap", pos: dict) -> dict[str, Mapping[str, Any]]:
-    df = gm.hexes
-    cols = [c for c in df.columns if c not in ("q", "r")]
+def _node_attributes(gm: "GameMap", pos: dict, table: HexTable) -> dict[str, Mapping[str, Any]]:
+    labels, table_cols = table
+    cols = [c for c in table_cols if c not in ("q", "r")]
     rows: dict[str, dict[str, Any]] = {}
-    if len(df):
-        arrays = [df[c].tolist() for c in cols]
-        for lab, *vals in zip(df.index.tolist(), *arrays):
+    if labels:
+        arrays = [table_cols[c] for c in cols]
+        for lab, *vals in zip(labels, *arrays):
             rows[lab] = {c: (None if v == "" else v) for c, v in zip(cols, vals)}
     for lab, attrs in territories(gm.game).items():  # whose territory: under the derived columns
         row = rows.setdefault(lab, {})
@@ -212,14 +241,18 @@ def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> 
     # attribute dict): the base attributes are read-only mappings shared by every graph of a map.
     g._node.update(topo.nodes)
     g._adj.update((lab, {}) for lab in topo.nodes)
-    g.add_edges_from(topo.edges)
+    adj = g._adj
+    for a, b in topo.edges:  # what add_edges_from does for attribute-free edges, one dict a hexside
+        if b not in adj[a]:
+            adj[a][b] = adj[b][a] = {}
     for lab, fix in corrections.hexes.items():
         if lab in g:  # a correction is always of an on-map hex (validated when recorded)
             g._node[lab] = MappingProxyType({**g._node[lab], **fix, "source": USER})
     for side, feats in topo.derived_hexsides.items():  # land across the hexside (landlinks.py)
         a, _, b = side.partition("|")
-        if g.has_edge(a, b):
-            g.edges[a, b].update(feats)
+        data = adj.get(a, {}).get(b)
+        if data is not None:
+            data.update(feats)
     for side, feats in topo.rulebook_hexsides.items():
         a, _, b = side.partition("|")
         g.edges[a, b].update(feats)

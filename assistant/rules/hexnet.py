@@ -1,4 +1,4 @@
-"""The hex graph compiled for search: networkx stays the model, the hot loops are compiled.
+"""The hex graph compiled for search: networkx stays the model, the searches run over arrays.
 
 ``HexNet.of(graph)`` turns a frozen map graph (``assistant.maps.graph``) into index arrays once per
 graph (cached for the graph's lifetime): node labels <-> integers, a CSR adjacency holding every
@@ -6,11 +6,10 @@ hexside in both directions, node attribute columns and hexside feature masks. Th
 map itself are built once per map and shared by every graph of it (``maps.netarrays``, vectorised
 from the hexsides that carry a feature); a graph adds only its corrected hexes and hexsides. A query never copies
 the graph: it passes masks and weights (numpy arrays over nodes or over the CSR edges) to
-``HexNet.search``, which runs a compiled loop over the CSR arrays (``_kernels``, numba): Dijkstra,
-or a breadth-first search when the search is unweighted (1 per hex, whole-number starting costs).
-Both stop at ``limit``, and neither builds a sparse matrix per query: scipy's csgraph did, and that
-cost more than its search (a side-wide trace is meant to stay within 5x of one plain csgraph search,
-benchmarks/README.md).
+``HexNet.search``, which runs a search over the CSR arrays (``_search``): Dijkstra, or a
+breadth-first search when the search is unweighted (1 per hex, whole-number starting costs). Both
+stop at ``limit``; numpy loops until the process has spent as long in them as importing scipy's
+compiled csgraph costs, csgraph after that, with the same answers either way (``_search``).
 
 Masks, all optional:
 
@@ -235,16 +234,21 @@ class HexNet:
             top = int(np.floor(limit - base)) if np.isfinite(limit) else int(offs.max()) + n
             if top < 0:
                 return self.search({}, limit=limit)
-            from . import _kernels as K  # numba loads on the first search, not with the module
+            from . import _search as S
 
-            level, pred, origin = K.bfs(self.indptr, self.head, keep, srcs[by], offs[by], top)
+            level, pred, origin = S.bfs(*self._csr(), keep, srcs[by], offs[by], top)
             dist = np.where(level >= 0, level + base, np.inf)
             return SearchResult(self, dist, pred, origin)
         w = self._ones() if weight is None else np.ascontiguousarray(weight, dtype=float)
-        from . import _kernels as K
+        from . import _search as S
 
-        dist, pred, origin = K.dijkstra(self.indptr, self.head, keep, w, srcs, costs, float(limit))
+        dist, pred, origin = S.dijkstra(*self._csr(), keep, w, srcs, costs, float(limit))
         return SearchResult(self, dist, pred, origin)
+
+    def _csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``indptr``, ``tail``, ``head`` as the platform's index type (numpy gathers with
+        int32 indices ~15x slower: it converts them on every call)."""
+        return self.cached(("csr-intp",), lambda: tuple(a.astype(np.intp) for a in (self.indptr, self.tail, self.head)))
 
     def _all_edges(self) -> np.ndarray:
         return self.cached(("all-edges",), lambda: np.ones(len(self.tail), dtype=bool))

@@ -196,3 +196,26 @@ def test_graph_shortest_path_is_grid_distance(game, data):
     a = data.draw(st.sampled_from(hexes))
     b = data.draw(st.sampled_from(hexes))
     assert nx.shortest_path_length(g, gm.grid.label(a), gm.grid.label(b)) == gm.grid.distance(a, b)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_graph_s_hex_attributes_are_the_derived_table_s_as_pandas_reads_it(game):
+    """The graph reads the derived per-hex table with the csv module (a one-unit trace imports no
+    pandas); every hex's attributes are the values, and the types, of ``GameMap.hexes``."""
+    from assistant.maps.graph import hex_table
+
+    gm = fresh_map(game)
+    labels, cols = hex_table(gm)
+    df = gm.hexes
+    assert labels == df.index.tolist()
+    assert set(cols) == set(df.columns)
+    for c in df.columns:
+        want = df[c].tolist()
+        assert cols[c] == want, c
+        assert [type(v) for v in cols[c]] == [type(v) for v in want], c
+    g = gm.graph()
+    for lab, *vals in zip(df.index.tolist(), *(df[c].tolist() for c in df.columns)):
+        node = g.nodes[lab]
+        for c, v in zip(df.columns, vals):
+            if v != "":  # an empty cell is None, or a derived territory's value (graph.py)
+                assert node[c] == v and type(node[c]) is type(v), (lab, c)

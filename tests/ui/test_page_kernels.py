@@ -19,8 +19,8 @@ from assistant.paths import notebooks_dir
 
 HEAVY = ("pandas", "pyarrow", "networkx", "scipy", "numba", "matplotlib", "openpyxl")
 # The ledger shows the forecast and the priced items of the turn in force when it opens, and the
-# rules compute those on the map graph (read with pandas, a networkx graph).
-NEEDED_AT_OPEN = {"ledger.ipynb": ("pandas", "pyarrow", "networkx")}
+# rules compute those on the map graph (a networkx graph; the derived hex table is read without pandas).
+NEEDED_AT_OPEN = {"ledger.ipynb": ("networkx",)}
 PAGES = ("supply.ipynb", "strike.ipynb", "ledger.ipynb", "map_editor.ipynb", "tables.ipynb", "oob.ipynb",
          "scan.ipynb")
 

@@ -1,0 +1,293 @@
+"""The searches under ``HexNet.search``: a multi-source breadth-first search with whole-number
+starting costs and a multi-source Dijkstra with starting costs, both over the CSR adjacency with a
+per-edge mask and a distance limit. Each gives every reached node its distance, its predecessor
+(``NO_PRED`` for a source) and the source its path starts from (``-1`` where unreached).
+
+Two engines give the same answers. The numpy loops (``bfs_numpy``, ``dijkstra_numpy``) need
+nothing imported or compiled beyond numpy, so a one-shot command starts at once; scipy's compiled
+csgraph (``bfs_scipy``, ``dijkstra_scipy``) searches a whole map ~10x faster but costs ~0.2 s to
+import. A process runs the numpy loops until it has spent that long in them (or finds csgraph
+already imported), then csgraph (``use_scipy``): a one-shot trace never pays the import, a page
+or a campaign's history soon does.
+
+Breadth-first runs level by level, each level one set of array operations. It visits the nodes in
+the order csgraph's ``breadth_first_order`` does from a chain of virtual nodes carrying the
+starting costs (which is how ``bfs_scipy`` runs): a level is the nodes found from the level
+before, in the order found (the level before in its own order, each node's hexsides in CSR order,
+a node found twice kept by its first finder), then the sources whose starting cost is that
+level's, in the order given. The paths and sources are those the searches have always named.
+
+Dijkstra's numpy loop settles, at each step, every open node whose cost is below the least open
+cost plus the least hexside weight: none of them can be reached more cheaply through a node not
+yet settled, so each step is exact and one set of array operations (with unit weights it is the
+breadth-first levels; with weights of 4-6 MP a step covers four cost values). Its costs are the
+same sums along the same paths as csgraph's. Where several cheapest paths tie, the predecessor is
+chosen by a rule, not by the order of a heap (``cheapest_predecessors``): a source whose starting
+cost is its cost is its own origin; otherwise the neighbour on a cheapest path with the least cost
+of its own, and among those the lowest node number (map order). The rules name no order among
+equal paths; this one depends on the costs alone, so both engines, and every search of the same
+question, name the same path.
+"""
+
+from __future__ import annotations
+
+import sys
+from time import perf_counter
+
+import numpy as np
+
+NO_PRED = -9999  # "no predecessor" (a source, or unreached), as hexnet.NO_PRED
+_I = np.int64
+_EMPTY = np.empty(0, dtype=_I)
+
+
+def _out_edges(indptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """The CSR edge numbers leaving ``nodes``, node by node in the order given, each node's edges
+    in CSR order."""
+    starts = indptr.take(nodes).astype(_I)
+    counts = indptr.take(nodes + 1).astype(_I) - starts
+    total = int(counts.sum())
+    if total == 0:
+        return _EMPTY
+    ends = np.cumsum(counts)
+    return np.arange(total, dtype=_I) + np.repeat(starts - ends + counts, counts)
+
+
+def bfs_numpy(indptr, tail, head, keep, sources, offsets, max_level):
+    """Levels from the sources (``offsets``: each source's starting level, ascending; sources of
+    one level are taken in the order given). Nodes beyond ``max_level`` stay unreached (level -1)."""
+    n = len(indptr) - 1
+    level = np.full(n, -1, dtype=_I)
+    pred = np.full(n, NO_PRED, dtype=_I)
+    origin = np.full(n, -1, dtype=_I)
+    sources = np.asarray(sources, dtype=_I)
+    offsets = np.asarray(offsets, dtype=_I)
+    k = len(sources)
+    s = 0
+    lv = 0
+    frontier = _EMPTY
+    while True:
+        e = int(np.searchsorted(offsets, lv, side="right"))
+        if e > s:  # the sources of this level, after the nodes found from the level before
+            inj = sources[s:e]
+            inj = inj[level.take(inj) < 0]
+            level[inj] = lv
+            origin[inj] = inj
+            frontier = np.concatenate((frontier, inj)) if len(frontier) else inj
+            s = e
+        if len(frontier) == 0:
+            if s >= k or offsets[s] > max_level:
+                break
+            lv = int(offsets[s])
+            continue
+        if lv >= max_level:
+            break
+        eids = _out_edges(indptr, frontier)
+        eids = eids[keep.take(eids)]
+        v = head.take(eids)
+        fresh = level.take(v) < 0
+        eids, v = eids[fresh], v[fresh]
+        if len(v):
+            _, first = np.unique(v, return_index=True)
+            first.sort()  # each node where it was first found, in the order found
+            eids, v = eids[first], v[first]
+            u = tail.take(eids)
+            level[v] = lv + 1
+            pred[v] = u
+            origin[v] = origin.take(u)
+        frontier = v.astype(_I, copy=False)
+        lv += 1
+    return level, pred, origin
+
+
+def dijkstra_numpy(indptr, tail, head, keep, weight, sources, costs, limit):
+    """Cheapest costs from the sources (each with its starting cost); costs above ``limit`` are
+    not reached. Weights must not be negative."""
+    n = len(indptr) - 1
+    dist = np.full(n, np.inf)
+    sources = np.asarray(sources, dtype=_I)
+    costs = np.asarray(costs, dtype=float)
+    ok = costs <= limit
+    if ok.any():
+        np.minimum.at(dist, sources[ok], costs[ok])
+    kept_w = weight[keep]
+    if len(kept_w) and kept_w.min() < 0:
+        raise ValueError("a search's hexside weights must not be negative")
+    step = float(kept_w.min()) if len(kept_w) else 1.0  # 0 where any hexside is free
+    settled = np.zeros(n, dtype=bool)
+    rank = np.full(n, -1, dtype=_I)  # the step that settled each node
+    step_no = 0
+    open_ = np.unique(sources[ok])
+    while len(open_):
+        d = dist.take(open_)
+        low = d.min()
+        now = (d < low + step) if step > 0 else (d == low)
+        done, open_ = open_[now], open_[~now]
+        settled[done] = True
+        rank[done] = step_no
+        step_no += 1
+        eids = _out_edges(indptr, done)
+        eids = eids[keep.take(eids)]
+        if len(eids) == 0:
+            continue
+        v = head.take(eids)
+        nd = dist.take(tail.take(eids)) + weight.take(eids)
+        better = (nd < dist.take(v)) & (nd <= limit) & ~settled.take(v)
+        if better.any():
+            v, nd = v[better], nd[better]
+            np.minimum.at(dist, v, nd)
+            open_ = np.union1d(open_, v)
+    pred, origin = cheapest_predecessors(tail, head, keep, weight, dist, None if step > 0 else rank, sources, costs)
+    return dist, pred, origin
+
+
+def cheapest_predecessors(tail, head, keep, weight, dist, rank, sources, costs):
+    """Predecessors and origins of the cheapest-path tree of ``dist`` (see the module's rule).
+    ``rank``: the step that settled each node, or None where every weight is positive; a
+    predecessor was settled before its node (with positive weights every cheapest hexside is so;
+    with zero weights this keeps the tree a tree)."""
+    n = len(dist)
+    pred = np.full(n, NO_PRED, dtype=_I)
+    own = np.zeros(n, dtype=bool)
+    own[sources[costs == dist.take(sources)]] = True
+    du = dist.take(tail)
+    dv = dist.take(head)
+    tight = du + weight == dv
+    tight &= keep
+    tight &= dv < np.inf
+    if rank is not None:
+        tight &= rank.take(tail) < rank.take(head)
+    eids = np.flatnonzero(tight)
+    v = head.take(eids)
+    mine = ~own.take(v)
+    eids, v = eids[mine], v[mine]
+    u = tail.take(eids)
+    du = du.take(eids)
+    least = np.full(n, np.inf)
+    np.minimum.at(least, v, du)
+    best = du == least.take(v)
+    low = np.full(n, n, dtype=_I)
+    np.minimum.at(low, v[best], u[best])
+    has = low < n
+    pred[has] = low[has]
+    return pred, origins(pred, np.isfinite(dist))
+
+
+def origins(pred: np.ndarray, reached: np.ndarray) -> np.ndarray:
+    """The source each reached node's path starts from: the predecessors followed to a node
+    without one, doubling the step each round."""
+    up = np.where(pred >= 0, pred, np.arange(len(pred), dtype=_I))
+    while True:
+        nxt = up.take(up)
+        if np.array_equal(nxt, up):
+            break
+        up = nxt
+    return np.where(reached, up, -1)
+
+
+# ----- the same searches by scipy's csgraph, once it has paid for its import -------------------
+# Both engines give the very same answers (tests/rules/test_search_engines.py and
+# test_search_kernels.py), so which one ran never shows.
+SCIPY_AFTER = 0.2  # seconds spent in the numpy loops before csgraph is imported
+_spent = [0.0]
+ENGINE: list = [None]  # "numpy" or "scipy" to choose one (the tests run both); None: as above
+
+
+def use_scipy() -> bool:
+    if ENGINE[0] is not None:
+        return ENGINE[0] == "scipy"
+    return "scipy.sparse.csgraph" in sys.modules or _spent[0] >= SCIPY_AFTER
+
+
+def bfs(indptr, tail, head, keep, sources, offsets, max_level):
+    """Levels, predecessors and origins from the sources (``bfs_numpy`` says how)."""
+    if use_scipy():
+        return bfs_scipy(indptr, tail, head, keep, sources, offsets, max_level)
+    t0 = perf_counter()
+    out = bfs_numpy(indptr, tail, head, keep, sources, offsets, max_level)
+    _spent[0] += perf_counter() - t0
+    return out
+
+
+def dijkstra(indptr, tail, head, keep, weight, sources, costs, limit):
+    """Costs, predecessors and origins from the sources (``dijkstra_numpy`` says how). csgraph
+    takes the searches whose sources all start at 0 over positive weights (its costs are then the
+    very sums the numpy loop makes); any other runs the numpy loop."""
+    if use_scipy() and limit >= 0 and not np.any(costs) and bool((weight[keep] > 0).all()):
+        return dijkstra_scipy(indptr, tail, head, keep, weight, sources, limit)
+    t0 = perf_counter()
+    out = dijkstra_numpy(indptr, tail, head, keep, weight, sources, costs, limit)
+    _spent[0] += perf_counter() - t0
+    return out
+
+
+def _masked_csr(indptr, head, keep, extra_rows=0, extra_indices=(), extra_indptr=(0,)):
+    """The CSR matrix (unit weights) of the kept edges, ``extra_rows`` rows appended after the nodes."""
+    from scipy.sparse import csr_matrix
+
+    n = len(indptr) - 1
+    counts = np.zeros(len(keep) + 1, dtype=np.int32)
+    np.cumsum(keep.view(np.uint8), dtype=np.int32, out=counts[1:])
+    ptr = counts.take(indptr)
+    idx = head[keep].astype(np.int32)
+    if extra_rows:
+        ptr = np.concatenate((ptr, ptr[-1] + np.asarray(extra_indptr[1:], dtype=np.int32)))
+        idx = np.concatenate((idx, np.asarray(extra_indices, dtype=np.int32)))
+    size = n + extra_rows
+    return csr_matrix((np.ones(len(idx)), idx, ptr), shape=(size, size))
+
+
+def bfs_scipy(indptr, tail, head, keep, sources, offsets, max_level):
+    """``bfs`` by csgraph's ``breadth_first_order`` from a chain of virtual nodes n, n+1, ...:
+    chain node k leads to the sources of level k (in order), then to chain node k+1."""
+    from scipy.sparse.csgraph import breadth_first_order
+
+    n = len(indptr) - 1
+    sources = np.asarray(sources, dtype=_I)
+    offsets = np.asarray(offsets, dtype=_I)
+    top = int(min(offsets.max(), max_level))
+    rows: list[list[int]] = [[] for _ in range(top + 1)]
+    for v, o in zip(sources.tolist(), offsets.tolist()):
+        if o <= top:
+            rows[o].append(v)
+    for k in range(top):
+        rows[k].append(n + k + 1)
+    extra = [v for r in rows for v in r]
+    ptr = np.concatenate(([0], np.cumsum([len(r) for r in rows])))
+    m = _masked_csr(indptr, head, keep, top + 1, extra, ptr)
+    order, up = breadth_first_order(m, n, directed=True, return_predecessors=True)
+    up = up[:n].astype(_I)
+    seen = np.zeros(n + top + 1, dtype=bool)
+    seen[order] = True
+    seen = seen[:n]
+    root = (up >= n) | (up < 0)  # a source (its parent a chain node), or unreached
+    p = np.where(root, np.arange(n, dtype=_I), up)
+    hops = (~root).astype(_I)
+    while True:  # up to the source, doubling the step: the source, and the hops to it
+        pp = p.take(p)
+        if np.array_equal(pp, p):
+            break
+        hops += hops.take(p)
+        p = pp
+    level = hops + up.take(p) - n  # a source's level is its chain node's
+    reached = seen & (level <= max_level)
+    level[~reached] = -1
+    pred = np.where(root | ~reached, NO_PRED, up)
+    origin = np.where(reached, p, -1)
+    return level, pred, origin
+
+
+def dijkstra_scipy(indptr, tail, head, keep, weight, sources, limit):
+    """``dijkstra`` by csgraph, for sources that all start at cost 0 and positive weights (the
+    costs are then the same sums as the numpy loop's). A hexside not kept costs infinity: the
+    adjacency's arrays serve every query as they are."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
+
+    n = len(indptr) - 1
+    m = csr_matrix((np.where(keep, weight, np.inf), head.astype(np.int32), indptr.astype(np.int32)), shape=(n, n))
+    dist = csgraph_dijkstra(m, directed=True, indices=np.asarray(sources, dtype=np.int32), min_only=True,
+                            limit=limit)
+    sources = np.asarray(sources, dtype=_I)
+    pred, origin = cheapest_predecessors(tail, head, keep, weight, dist, None, sources, np.zeros(len(sources)))
+    return dist, pred, origin
