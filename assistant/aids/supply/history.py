@@ -160,12 +160,14 @@ def _whatif_key(whatif) -> tuple:
     return (tuple(whatif.with_enemy), tuple(whatif.without)) if whatif else ((), ())
 
 
-def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]]) -> tuple[dict, list]:
+def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]],
+                  kept_rows: Optional[dict] = None) -> tuple[dict, list]:
     """Every ``(side, turn)``'s rows for ``ends``, from what is kept, tracing the turns whose end
     moved (one fold from the newest state kept). Returns ``(rows by (side, turn), turns traced
     now as (turn, seq))``."""
     k = kept(campaign)
     ctx = k.context((_rules_key(k, campaign.game), _whatif_key(whatif)))
+    ctx.update(kept_rows or {})  # rows kept elsewhere for these very turn ends (the cache file)
     need = [(turn, seq) for turn, seq in ends if any(ctx.get((s, turn), (None,))[0] != seq for s in wanted)]
     if need:
         from .engine import trace_side, world_of
@@ -201,11 +203,11 @@ def history_frame(campaign, sides=None, whatif=None):
     return frame_of([r for turn, _ in campaign.turn_ends() for s in wanted for r in by[(s, turn)]])
 
 
-def _history(campaign, wanted, whatif, ends=None):
+def _history(campaign, wanted, whatif, ends=None, kept_rows=None):
     """``_traced_turns``, then the what-if's check: a unit it removes must exist at the end of at
     least one turn (the units of every turn are known once its end is folded or kept)."""
     ends = campaign.turn_ends() if ends is None else ends
-    by, need = _traced_turns(campaign, wanted, whatif, ends)
+    by, need = _traced_turns(campaign, wanted, whatif, ends, kept_rows)
     if whatif and whatif.without:
         k, at = kept(campaign), set(ends)
         seen = set().union(*(ids for t, (seq, ids) in k.units.items() if (t, seq) in at))
@@ -221,7 +223,7 @@ def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path
     unknown length is null) or ``text`` (turn by turn, each side's counts and one line a unit).
     ``keep``: the cache folder where the plain history (no what-if) is kept between calls
     (``historystore``); a call on an unchanged campaign then traces nothing and folds nothing."""
-    from .historystore import HistoryStore, render
+    from .historystore import HistoryStore, render, rows_of
 
     wanted = checked_sides(campaign.state, None)
     names = {s.id: s.name for s in campaign.state.sides}
@@ -233,8 +235,10 @@ def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path
         store = HistoryStore(keep, campaign.game, digests[1])
         wanted_keys = [(t, s, seq, digests[seq]) for t, seq in ends for s in wanted]
         texts = store.load(wanted_keys, fmt)
-        if len(texts) < len(wanted_keys):
-            by, _ = _history(campaign, wanted, None, ends)
+        if len(texts) < len(wanted_keys):  # the kept turns' rows into memory; trace the others
+            found = store.load([key for key in wanted_keys if key[:2] in texts], "json")
+            pre = {(s, t): (seq, rows_of(found[(t, s)])) for t, s, seq, _ in wanted_keys if (t, s) in found}
+            by, _ = _history(campaign, wanted, None, ends, pre)
             made = []
             for t, s, seq, lg in wanted_keys:
                 if (t, s) not in texts:

@@ -383,6 +383,30 @@ def test_chart_from_the_real_history_counts_each_turn_played(view, camp):
     assert f"{name}: <b>{len(allies) - want_cut}</b> supplied, <b>{want_cut}</b> unsupplied" in view.chart_note.value
 
 
+def test_the_chart_tab_traces_nothing_per_write_while_closed_and_then_only_the_turns_whose_end_moved(
+        view, camp, monkeypatch):
+    """The history behind the chart is kept (``history.py``): closed, the tab costs no trace per
+    write; opened, every turn is traced once; a write while it is open retraces the current turn."""
+    from assistant.aids.supply.history import forget, history_frame
+
+    traced = []
+    real = engine.trace_side
+    monkeypatch.setattr(engine, "trace_side", lambda world, side, whatif=None: traced.append(side)
+                        or real(world, side, whatif))
+    camp.advance("turn")
+    camp.move_unit("us-sw-pacific-hq", "E3301")
+    camp.add_note("a note")
+    assert traced == []  # three writes, the tab closed
+    view.tabs.selected_index = 2
+    assert len(traced) == 2 * 2  # two turns, two sides
+    camp.move_unit("us-sw-pacific-hq", "E1737")  # the tab open
+    assert len(traced) == 2 * 2 + 2  # the current turn only
+    shown = view.history
+    forget(camp)
+    pd.testing.assert_frame_equal(shown, history_frame(camp))  # the same as traced afresh
+    assert "2 turns" in view.chart_note.value
+
+
 def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, monkeypatch, home):
     """No stand-in: the demo (its sample UCS and HQ values) plus ports, traced by
     the witp rules; the page shows exactly what the engine answers, in witp's words."""
