@@ -397,7 +397,7 @@ class Campaign:
             return {}
         with self._lock:
             self._check_open()
-            rows = self._store.rows(upto=max(wanted))
+            rows = self._store.raw_rows(upto=max(wanted))
         return log_digests(rows, wanted)
 
     def _last_seq_in_turn(self, turn: Union[int, str]) -> int:

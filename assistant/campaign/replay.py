@@ -67,17 +67,28 @@ def states_after(records: Iterable[EventRecord], seqs: Iterable[int],
         raise ValueError(f"event #{wanted[i]} is not in the log (it ends at #{b.last_seq})")
 
 
+def _field(v) -> bytes:
+    if isinstance(v, bytes):
+        return v
+    if v is None:
+        return b"\x00"
+    return str(v).encode("utf-8", "surrogatepass")
+
+
 def log_digests(rows: Iterable[tuple], seqs: Iterable[int]) -> dict[int, str]:
     """A sha256 of the stored event rows from the first up to each of ``seqs`` (rows in seq order,
-    as ``Store.rows`` gives them: every column, the payload's text as stored)."""
+    every column; text as stored, given as ``str`` or as its UTF-8 bytes: the same digest)."""
     wanted = set(seqs)
     out: dict[int, str] = {}
     h = hashlib.sha256()
-    for row in rows:
+    for seq, time, turn, side, type_, version, payload in rows:
         if len(out) == len(wanted):
             break
-        h.update(repr(tuple(row)).encode("utf-8", "surrogatepass"))
-        h.update(b"\n")
-        if row[0] in wanted:
-            out[row[0]] = h.hexdigest()
+        if not isinstance(payload, bytes):
+            time, side, type_, payload = _field(time), _field(side), _field(type_), _field(payload)
+        elif side is None:
+            side = b"\x00"
+        h.update(b"%d\x1f%b\x1f%d\x1f%b\x1f%b\x1f%d\x1f%b\x1e" % (seq, time, turn, side, type_, version, payload))
+        if seq in wanted:
+            out[seq] = h.hexdigest()
     return out

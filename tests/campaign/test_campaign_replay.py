@@ -66,6 +66,7 @@ def test_log_digests_tell_the_same_log_from_another(witp, tmp_path):
         assert a.log_digests([last]) == b.log_digests([last])
         assert a.log_digests([last + 1]) != b.log_digests([last + 1])
         rows = a._store.rows()
+        assert log_digests(rows, [last]) == log_digests(a._store.raw_rows(last), [last])  # text or its bytes
         assert log_digests(rows, [2])[2] != log_digests([rows[0], (2, *rows[1][1:-1], rows[1][-1] + " ")], [2])[2]
     finally:
         a.close()

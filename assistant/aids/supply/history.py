@@ -196,11 +196,24 @@ def history_frame(campaign, sides=None, whatif=None):
     traced; ``whatif`` applies the same hypothetical changes to every turn (a unit it removes must
     exist in at least one of them). The campaign is never written; a turn already traced in this
     process (and whose end has not moved since) is not traced again."""
+    import pandas as pd
+
     from .frames import frame_of
 
     wanted = checked_sides(campaign.state, sides)
-    by, _ = _history(campaign, wanted, whatif)
-    return frame_of([r for turn, _ in campaign.turn_ends() for s in wanted for r in by[(s, turn)]])
+    ends = campaign.turn_ends()
+    by, _ = _history(campaign, wanted, whatif, ends)
+    # one small frame per turn, kept with the rows: a write rebuilds its turn's frame alone (one
+    # frame of every row costs far more than the concatenation of the kept ones)
+    ctx = kept(campaign).context((_rules_key(kept(campaign), campaign.game), _whatif_key(whatif)))
+    frames = []
+    for turn, seq in ends:
+        key = ("frame", tuple(wanted), turn)
+        if ctx.get(key, (None,))[0] != seq:
+            ctx[key] = (seq, frame_of([r for s in wanted for r in by[(s, turn)]]))
+        frames.append(ctx[key][1])
+    full = [f for f in frames if len(f)]
+    return pd.concat(full, ignore_index=True) if full else frame_of([])
 
 
 def _history(campaign, wanted, whatif, ends=None, kept_rows=None):

@@ -17,7 +17,9 @@ copy of a campaign shares it), one row per turn and side::
             files (the installed map among them); other inputs, other rows
     side, turn
     seq     the turn's last event; log: a digest of every event up to it (``Campaign.log_digests``)
-    json, csv, text   the rows of that turn and side, as each output prints them (zlib)
+    json, csv, text   the rows of that turn and side, as each output prints them (json zlib-compressed:
+            it is read only for --json and to bring kept turns into memory; csv and text as
+            they are printed, so that a call on an unchanged campaign only copies them out)
 
 A row is used only when its ``inputs``, ``seq`` and ``log`` are those of the campaign now: the
 state at the end of that turn is then the one it was computed from. Anything else -- a turn whose
@@ -49,7 +51,7 @@ _CODE = ("rules", "maps", "hexes", "campaign", "aids/supply")  # under assistant
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS turns (
     inputs TEXT NOT NULL, side TEXT NOT NULL, turn INTEGER NOT NULL, seq INTEGER NOT NULL, log TEXT NOT NULL,
-    json BLOB NOT NULL, csv BLOB NOT NULL, text BLOB NOT NULL,
+    json BLOB NOT NULL, csv TEXT NOT NULL, text TEXT NOT NULL,
     PRIMARY KEY (inputs, side, turn));
 """
 
@@ -115,6 +117,18 @@ def rows_of(json_fragment: str) -> list[dict[str, Any]]:
 
 
 # ----- the cache file ------------------------------------------------------------------------------
+def _pack(fmt: str, text: str):
+    return zlib.compress(text.encode("utf-8")) if fmt == "json" else text
+
+
+def _unpack(fmt: str, value) -> str:
+    if fmt == "json":
+        return zlib.decompress(value).decode("utf-8")
+    if not isinstance(value, str):
+        raise sqlite3.DatabaseError(f"a {fmt} entry is not text")
+    return value
+
+
 class HistoryStore:
     """The kept history of one campaign (see the module). Never raises for a cache problem: a file
     that cannot be opened, read or written is a miss, logged."""
@@ -149,8 +163,7 @@ class HistoryStore:
         try:
             got = con.execute(f"SELECT turn, side, seq, log, {fmt} FROM turns WHERE inputs = ?",
                               (self.inputs,)).fetchall()
-            return {(t, s): zlib.decompress(blob).decode("utf-8") for t, s, q, lg, blob in got
-                    if want.get((t, s)) == (q, lg)}
+            return {(t, s): _unpack(fmt, blob) for t, s, q, lg, blob in got if want.get((t, s)) == (q, lg)}
         except (sqlite3.Error, zlib.error, UnicodeDecodeError) as e:
             log.info("supply history cache %s unreadable (%s): computing again", self.path, e)
             return {}
@@ -160,8 +173,7 @@ class HistoryStore:
         con = self._connect()
         if con is None:
             return
-        rows = [(self.inputs, s, t, q, lg, *(zlib.compress(texts[f].encode("utf-8")) for f in FORMATS))
-                for t, s, q, lg, texts in items]
+        rows = [(self.inputs, s, t, q, lg, *(_pack(f, texts[f]) for f in FORMATS)) for t, s, q, lg, texts in items]
         try:
             with con:
                 con.execute("BEGIN IMMEDIATE")

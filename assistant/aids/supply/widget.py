@@ -501,8 +501,10 @@ class SupplyWidget(Page):
 
     # ----- the chart -----------------------------------------------------------------------
     def draw_chart(self) -> None:
-        """Trace every past turn (``history.history_frame``) and chart supplied / unsupplied units
-        per side. Drawn when the tab is opened and again after changes while it is open."""
+        """Chart supplied / unsupplied units per side over every turn played
+        (``history.history_frame``: kept per turn, so only the turns whose end moved since the last
+        drawing are traced). Drawn when the tab is opened and again after changes while it is
+        open; a closed tab traces nothing."""
         self._chart_seq = self.campaign.state.last_seq
         try:
             df = history_frame(self.campaign)
