@@ -16,10 +16,11 @@ Measured, each as whole processes in one run (wall time from the parent; peak me
   FILE``. Both outputs are compared byte for byte.
 * **warm**: the second call on the unchanged campaign, against ``campaign info FILE`` (interleaved
   rounds, medians), in CSV and in text.
-* **one more turn**: a turn played (advance, 16 moves), then the call again; what it costs more
-  than a warm call, against one turn's trace (``world_of`` + ``trace_side`` of both sides on the
-  current state, in this process, warmed). And in one process, as the supply page does it:
-  ``history_frame`` on the open campaign after the turn, against the same one turn's trace.
+* **one more turn**: a turn played (advance, 16 moves), then the call again, against that one
+  turn's trace as a process (``python benchmarks/bench_history.py turn FILE``: open the campaign,
+  ``world_of`` on its graph, ``trace_side`` of both sides). And in one process, as the supply
+  page does it with its tab open: ``history_frame`` on the open campaign after the turn, against
+  that turn's trace in the same process (warmed).
 
 Run: python -m pytest benchmarks/bench_history.py -p no:cacheprovider -s   (about 5 minutes)
 """
@@ -83,6 +84,16 @@ def _baseline_main(path: str) -> None:
 
     with Campaign.open(path, readonly=True) as c:
         old_history_frame(c).to_csv(sys.stdout, index=False)
+
+
+def _one_turn_main(path: str) -> None:
+    """One turn's trace as a process: open the campaign, trace both sides of its current state."""
+    from assistant.aids.supply.engine import trace_side, world_of
+    from assistant.campaign import Campaign
+
+    with Campaign.open(path, readonly=True) as c:
+        world = world_of(c.state, c.graph())
+        print(sum(len(trace_side(world, side).items) for side in ("japan", "allies")))
 
 
 # ----- the campaign -----------------------------------------------------------------------------------
@@ -191,7 +202,8 @@ def test_cold_warm_and_one_more_turn(war):
     t0 = time.perf_counter()
     history_frame(c)  # the page opening its tab: every turn, in this process
     print(f"in one process, the tab opened: every turn traced in {time.perf_counter() - t0:.1f} s")
-    cli_extra, page, turn = [], [], []
+    one_turn = [sys.executable, str(Path(__file__).resolve()), "turn", path]
+    inc, warm, turn_proc, page, turn = [], [], [], [], []
     for i in range(3):
         play_turn(c, rng, land, ground, TURNS + i)
         for _ in range(3):
@@ -200,14 +212,15 @@ def test_cold_warm_and_one_more_turn(war):
         t = time.perf_counter()
         history_frame(c)
         page.append(time.perf_counter() - t)
-        inc = run_measured(hist_csv, cache)[0]
-        warm = run_measured(hist_csv, cache)[0]
-        cli_extra.append(inc - warm)
-    mturn, mpage, mextra = (statistics.median(x) for x in (turn, page, cli_extra))
-    print(f"one more turn: its trace alone {mturn * 1e3:.0f} ms; history_frame on the open campaign "
-          f"{mpage * 1e3:.0f} ms = {mpage / mturn:.2f}x; the command line's call costs {mextra * 1e3:.0f} ms "
-          f"more than a warm one = {mextra / mturn:.2f}x")
+        turn_proc.append(run_measured(one_turn, cache)[0])
+        inc.append(run_measured(hist_csv, cache)[0])
+        warm.append(run_measured(hist_csv, cache)[0])
+    mturn, mpage, mproc, minc, mwarm = (statistics.median(x) for x in (turn, page, turn_proc, inc, warm))
+    print(f"one more turn, in one process (the page's tab open): its trace alone {mturn * 1e3:.0f} ms; "
+          f"history_frame on the open campaign {mpage * 1e3:.0f} ms = {mpage / mturn:.2f}x")
+    print(f"one more turn, whole processes: tracing that turn alone (open, graph, both sides) {mproc:.2f} s; "
+          f"--history --csv after the turn {minc:.2f} s = {minc / mproc:.2f}x; then warm again {mwarm:.2f} s")
 
 
-if __name__ == "__main__" and len(sys.argv) == 3 and sys.argv[1] == "baseline":
-    _baseline_main(sys.argv[2])
+if __name__ == "__main__" and len(sys.argv) == 3:
+    {"baseline": _baseline_main, "turn": _one_turn_main}[sys.argv[1]](sys.argv[2])

@@ -61,11 +61,19 @@ def turn_ends(campaign) -> list[tuple[int, int]]:
 
 
 def turn_states(campaign) -> Iterator[tuple[int, object]]:
-    """``(turn index, state at the end of that turn)`` for every turn played, oldest first, from one
-    forward fold of the events."""
-    turn_of = {seq: turn for turn, seq in campaign.turn_ends()}
+    """``(turn index, state at the end of that turn)`` for every turn played, oldest turn first,
+    from one forward fold of the events (a turn an undone advance went back to ends after a later
+    turn: its state is held until that later turn has been given)."""
+    ends = campaign.turn_ends()
+    turn_of = {seq: turn for turn, seq in ends}
+    held: dict[int, object] = {}
+    order = iter(ends)
+    nxt = next(order, None)
     for seq, state in campaign.states_after(turn_of):
-        yield turn_of[seq], state
+        held[turn_of[seq]] = state
+        while nxt is not None and nxt[0] in held:
+            yield nxt[0], held.pop(nxt[0])
+            nxt = next(order, None)
 
 
 class GraphCache:
@@ -160,14 +168,12 @@ def _whatif_key(whatif) -> tuple:
     return (tuple(whatif.with_enemy), tuple(whatif.without)) if whatif else ((), ())
 
 
-def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]],
-                  kept_rows: Optional[dict] = None) -> tuple[dict, list]:
+def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]]) -> tuple[dict, list]:
     """Every ``(side, turn)``'s rows for ``ends``, from what is kept, tracing the turns whose end
     moved (one fold from the newest state kept). Returns ``(rows by (side, turn), turns traced
     now as (turn, seq))``."""
     k = kept(campaign)
     ctx = k.context((_rules_key(k, campaign.game), _whatif_key(whatif)))
-    ctx.update(kept_rows or {})  # rows kept elsewhere for these very turn ends (the cache file)
     need = [(turn, seq) for turn, seq in ends if any(ctx.get((s, turn), (None,))[0] != seq for s in wanted)]
     if need:
         from .engine import trace_side, world_of
@@ -203,24 +209,41 @@ def history_frame(campaign, sides=None, whatif=None):
     wanted = checked_sides(campaign.state, sides)
     ends = campaign.turn_ends()
     by, _ = _history(campaign, wanted, whatif, ends)
-    # one small frame per turn, kept with the rows: a write rebuilds its turn's frame alone (one
-    # frame of every row costs far more than the concatenation of the kept ones)
-    ctx = kept(campaign).context((_rules_key(kept(campaign), campaign.game), _whatif_key(whatif)))
-    frames = []
-    for turn, seq in ends:
+    k = kept(campaign)
+    ctx = k.context((_rules_key(k, campaign.game), _whatif_key(whatif)))
+    # The frame of every row is kept with the turn ends it shows: a write (the current turn's end
+    # moved) reuses its rows up to the first turn whose end moved and adds the frames of the turns
+    # from there (each turn's small frame kept too). One frame built from every row, or a
+    # concatenation of every turn's, costs more than the one turn's trace.
+    now = tuple(ends)
+    before = ctx.get(("full", tuple(wanted)))
+    same, offset = 0, 0
+    if before is not None:
+        old_ends, full, offsets = before
+        while same < min(len(old_ends), len(now)) and old_ends[same] == now[same]:
+            same += 1
+        offset = offsets[same]
+        if same == len(now) == len(old_ends):
+            return full.copy()
+    parts = [full.iloc[:offset]] if before is not None and offset else []
+    offsets = list(before[2][:same + 1]) if before is not None else [0]
+    for turn, seq in ends[same:]:
         key = ("frame", tuple(wanted), turn)
         if ctx.get(key, (None,))[0] != seq:
             ctx[key] = (seq, frame_of([r for s in wanted for r in by[(s, turn)]]))
-        frames.append(ctx[key][1])
-    full = [f for f in frames if len(f)]
-    return pd.concat(full, ignore_index=True) if full else frame_of([])
+        parts.append(ctx[key][1])
+        offsets.append(offsets[-1] + len(ctx[key][1]))
+    full_parts = [f for f in parts if len(f)]
+    df = pd.concat(full_parts, ignore_index=True) if full_parts else frame_of([])
+    ctx[("full", tuple(wanted))] = (now, df, tuple(offsets))
+    return df.copy()
 
 
-def _history(campaign, wanted, whatif, ends=None, kept_rows=None):
+def _history(campaign, wanted, whatif, ends=None):
     """``_traced_turns``, then the what-if's check: a unit it removes must exist at the end of at
     least one turn (the units of every turn are known once its end is folded or kept)."""
     ends = campaign.turn_ends() if ends is None else ends
-    by, need = _traced_turns(campaign, wanted, whatif, ends, kept_rows)
+    by, need = _traced_turns(campaign, wanted, whatif, ends)
     if whatif and whatif.without:
         k, at = kept(campaign), set(ends)
         seen = set().union(*(ids for t, (seq, ids) in k.units.items() if (t, seq) in at))
@@ -236,7 +259,7 @@ def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path
     unknown length is null) or ``text`` (turn by turn, each side's counts and one line a unit).
     ``keep``: the cache folder where the plain history (no what-if) is kept between calls
     (``historystore``); a call on an unchanged campaign then traces nothing and folds nothing."""
-    from .historystore import HistoryStore, render, rows_of
+    from .historystore import HistoryStore, render
 
     wanted = checked_sides(campaign.state, None)
     names = {s.id: s.name for s in campaign.state.sides}
@@ -248,10 +271,9 @@ def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path
         store = HistoryStore(keep, campaign.game, digests[1])
         wanted_keys = [(t, s, seq, digests[seq]) for t, seq in ends for s in wanted]
         texts = store.load(wanted_keys, fmt)
-        if len(texts) < len(wanted_keys):  # the kept turns' rows into memory; trace the others
-            found = store.load([key for key in wanted_keys if key[:2] in texts], "json")
-            pre = {(s, t): (seq, rows_of(found[(t, s)])) for t, s, seq, _ in wanted_keys if (t, s) in found}
-            by, _ = _history(campaign, wanted, None, ends, pre)
+        if len(texts) < len(wanted_keys):  # trace the turns not kept (those kept are not even decoded)
+            missing = [(t, seq) for t, seq in ends if any((t, s) not in texts for s in wanted)]
+            by, _ = _history(campaign, wanted, None, missing)
             made = []
             for t, s, seq, lg in wanted_keys:
                 if (t, s) not in texts:

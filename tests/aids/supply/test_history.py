@@ -365,6 +365,10 @@ def test_one_forward_pass_no_state_at(played, monkeypatch):
 def test_turn_states_are_the_states_state_at_gives(played):
     from assistant.aids.supply.history import turn_states
 
+    played.advance()
+    played.move_unit("u2", FAR)
+    played.undo()
+    played.undo()  # the advance: the third turn now ends after the fourth
     got = list(turn_states(played))
     assert [t for t, _ in got] == [t for t, _ in turn_ends(played)]
     for turn, state in got:
