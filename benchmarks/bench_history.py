@@ -7,7 +7,7 @@ G/Ts): each turn an advance and 8 moves a side; every 5th turn a note, every 7th
 every 9th a hex control change, every 25th a hex correction (a new map version).
 
 Measured, each as whole processes in one run (wall time from the parent; peak memory the child's
-``ru_maxrss`` from ``os.wait4``):
+maximum resident set, read by ``/usr/bin/time``):
 
 * **cold**: the first ``--history --csv`` call (empty cache folder) against the baseline: the
   history as it was before it was kept (``old_history_frame`` below: every turn's end from the
@@ -142,17 +142,16 @@ def _env(cache: Path) -> dict:
 
 
 def run_measured(argv: list[str], cache: Path) -> tuple[float, float, bytes]:
-    """Wall seconds, peak memory (MB: the child's ``ru_maxrss``, reaped with ``os.wait4``) and
-    stdout of one process."""
+    """Wall seconds, peak memory (MB: the child's maximum resident set as ``/usr/bin/time`` reads
+    it -- ``os.wait4`` in this process would report at least this process's own size, which a
+    forked child inherits as its high-water mark) and stdout of one process."""
+    mem = cache.parent / "maxrss.txt"
     t = time.perf_counter()
-    with open(os.devnull, "wb") as null, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=null,
-                                                          env=_env(cache), cwd=REPO) as p:
-        out = p.stdout.read()
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
+    done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", str(mem), *argv], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, env=_env(cache), cwd=REPO)
     wall = time.perf_counter() - t
-    assert p.returncode == 0
-    return wall, usage.ru_maxrss / 1024, out
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    return wall, int(mem.read_text().split()[-1]) / 1024, done.stdout
 
 
 CAMPAIGN = [sys.executable, "-c", "import sys; from assistant.cli import main; sys.exit(main())"]
@@ -176,16 +175,18 @@ def test_cold_warm_and_one_more_turn(war):
           f"{n_mem / b_mem:.2f}x memory); {rows} rows")
 
     # warm: interleaved with campaign info
-    w_info, w_csv, w_text, mem = [], [], [], []
+    w_info, w_csv, w_text, mem, info_mem = [], [], [], [], []
     for _ in range(WARM_ROUNDS):
-        w_info.append(run_measured(info, cache)[0])
+        wall, m, _ = run_measured(info, cache)
+        w_info.append(wall)
+        info_mem.append(m)
         wall, m, out = run_measured(hist_csv, cache)
         assert out == n_out
         w_csv.append(wall)
         mem.append(m)
         w_text.append(run_measured(hist_text, cache)[0])
     mi, mc, mt = (statistics.median(x) for x in (w_info, w_csv, w_text))
-    print(f"warm: campaign info {mi * 1e3:.0f} ms; second --history --csv {mc * 1e3:.0f} ms = {mc / mi:.2f}x info "
+    print(f"warm: campaign info {mi * 1e3:.0f} ms ({statistics.median(info_mem):.0f} MB); second --history --csv {mc * 1e3:.0f} ms = {mc / mi:.2f}x info "
           f"({statistics.median(mem):.0f} MB); text {mt * 1e3:.0f} ms = {mt / mi:.2f}x info")
 
     # one more turn: the command line, and the page's way (one process, the campaign open)

@@ -65,6 +65,7 @@ class Campaign:
         self._rng = rng if rng is not None else random.Random()
         self._map: Optional[tuple[Any, Any]] = None
         self._graph: Optional[tuple[Any, Any]] = None
+        self._turn_column: Optional[list[tuple[int, int]]] = None  # (seq, turn) of every event, for turn_ends
         self._snapshot_every = max(1, int(snapshot_every))
         self._clock = clock
         self._lock = threading.RLock()
@@ -362,7 +363,14 @@ class Campaign:
 
         with self._lock:
             self._check_open()
-            return turn_ends(self._store.turn_column(), self._state.turn.index)
+            state = self._state
+            kept = self._turn_column  # the log is append-only: only the events since are read
+            if not kept or kept[-1][0] > state.last_seq:
+                kept = self._store.turn_column(upto=state.last_seq)
+            elif kept[-1][0] < state.last_seq:
+                kept = kept + self._store.turn_column(after=kept[-1][0], upto=state.last_seq)
+            self._turn_column = kept
+            return turn_ends(kept, state.turn.index)
 
     def states_after(self, seqs, start: Optional[CampaignState] = None):
         """``(seq, state just after event seq)`` for each of ``seqs``, ascending, from ONE forward

@@ -32,11 +32,9 @@ def turn_ends(turn_column: Sequence[tuple[int, int]], current_turn: int) -> list
     """``(turn index, seq)`` for every turn played, oldest turn first, from the events'
     ``(seq, turn)`` column and the current turn: ``seq`` is the last event after which that turn
     was the current one (what ``Campaign.state_at(turn=...)`` returns)."""
-    ends: dict[int, int] = {}
-    for i, (seq, _) in enumerate(turn_column):
-        after = turn_column[i + 1][1] if i + 1 < len(turn_column) else current_turn
-        ends[after] = seq
-    return sorted(ends.items())
+    seqs = [seq for seq, _ in turn_column]
+    after = [turn for _, turn in turn_column[1:]] + [current_turn]
+    return sorted(dict(zip(after, seqs)).items())  # a later event overwrites: the last one counts
 
 
 def states_after(records: Iterable[EventRecord], seqs: Iterable[int],
