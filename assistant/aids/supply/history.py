@@ -47,8 +47,8 @@ from typing import Any, Iterator, Optional
 from ...campaign.errors import CampaignError
 from .rows import COLUMNS, checked_sides, trace_row
 
-__all__ = ["COLUMNS", "COUNT_COLUMNS", "counts_frame", "history_frame", "history_output", "turn_ends",
-           "turn_states", "GraphCache"]
+__all__ = ["COLUMNS", "COUNT_COLUMNS", "counts_frame", "forget", "history_frame", "history_output", "kept",
+           "turn_ends", "turn_states", "GraphCache"]
 
 COUNT_COLUMNS = ("turn", "turn_label", "side", "supplied", "unsupplied")
 KEPT_CONTEXTS = 4  # what-ifs (and the plain history) whose rows a process keeps per campaign

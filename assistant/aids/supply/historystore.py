@@ -140,15 +140,29 @@ class HistoryStore:
 
     def _connect(self) -> Optional[sqlite3.Connection]:
         if self._con is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                con = sqlite3.connect(self.path, timeout=2.0, isolation_level=None)
-                con.execute("PRAGMA journal_mode=WAL")
-                con.executescript(_SCHEMA)
-                self._con = con
-            except (OSError, sqlite3.Error) as e:
-                log.info("supply history cache %s unusable (%s): computing without it", self.path, e)
-                return None
+            for attempt in range(2):
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    con = sqlite3.connect(self.path, timeout=2.0, isolation_level=None)
+                    try:
+                        con.execute("PRAGMA journal_mode=WAL")
+                        con.executescript(_SCHEMA)
+                    except BaseException:
+                        con.close()
+                        raise
+                    self._con = con
+                    break
+                except sqlite3.DatabaseError as e:
+                    if attempt == 0 and "not a database" in str(e):  # damaged: it is only a cache, start it over
+                        log.info("supply history cache %s damaged (%s): started over", self.path, e)
+                        for p in (self.path, *(self.path.with_name(self.path.name + x) for x in ("-wal", "-shm"))):
+                            p.unlink(missing_ok=True)
+                        continue
+                    log.info("supply history cache %s unusable (%s): computing without it", self.path, e)
+                    return None
+                except (OSError, sqlite3.Error) as e:
+                    log.info("supply history cache %s unusable (%s): computing without it", self.path, e)
+                    return None
         return self._con
 
     def load(self, wanted: Iterable[tuple[int, str, int, str]], fmt: str) -> dict[tuple[int, str], str]:

@@ -232,3 +232,16 @@ def test_a_broken_history_cache_is_a_miss_never_an_error(demo, capsys, kept_in, 
     kept_in.clear()
     code, out, err = run(capsys, "trace", demo, "--history", "--csv")
     assert code == 0 and len(kept_in) == 2 and out == fresh_frame(demo).to_csv(index=False)
+    kept_in.clear()
+    code, again, _ = run(capsys, "trace", demo, "--history", "--csv")
+    assert again == out and len(kept_in) == 0  # the damaged file was started over and is used again
+
+
+def test_history_without_a_usable_cache_folder_is_computed_all_the_same(demo, capsys, kept_in, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    for _ in range(2):
+        code, out, err = run(capsys, "trace", demo, "--history", "--csv")
+        assert code == 0 and err == "" and out == fresh_frame(demo).to_csv(index=False)
+    assert blocker.read_text() == "a file where the cache folder would be"
