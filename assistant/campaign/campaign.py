@@ -66,6 +66,7 @@ class Campaign:
         self._map: Optional[tuple[Any, Any]] = None
         self._graph: Optional[tuple[Any, Any]] = None
         self._turn_column: Optional[list[tuple[int, int]]] = None  # (seq, turn) of every event, for turn_ends
+        self._digests: tuple[int, Any, dict[int, str]] = (0, None, {})  # log_digests: hashed up to, hasher, kept
         self._snapshot_every = max(1, int(snapshot_every))
         self._clock = clock
         self._lock = threading.RLock()
@@ -398,6 +399,8 @@ class Campaign:
     def log_digests(self, seqs) -> dict[int, str]:
         """``{seq: digest}``: a sha256 of the stored events up to each of ``seqs``
         (``replay.log_digests``); equal digests, the same events up to there."""
+        import hashlib
+
         from .replay import log_digests
 
         wanted = set(seqs)
@@ -405,8 +408,17 @@ class Campaign:
             return {}
         with self._lock:
             self._check_open()
-            rows = self._store.raw_rows(upto=max(wanted))
-        return log_digests(rows, wanted)
+            last, hasher, known = self._digests  # kept: the log is append-only, only new events are read
+            fresh = {s for s in wanted if s not in known}
+            if hasher is None or (fresh and min(fresh) <= last):  # an event hashed without its digest kept
+                last, hasher, known = 0, hashlib.sha256(), {}
+            if fresh:
+                top = max(max(fresh), self._state.last_seq)
+                h = hasher.copy()
+                rows = self._store.raw_rows(upto=top, after=last)
+                known = {**known, **log_digests(rows, wanted, start=(last, h))}
+                self._digests = (rows[-1][0] if rows else last, h, known)
+            return {s: known[s] for s in wanted if s in known}
 
     def _last_seq_in_turn(self, turn: Union[int, str]) -> int:
         cal = self._state.calendar

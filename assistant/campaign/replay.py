@@ -19,7 +19,7 @@ differently has other digests after the point where it differs).
 from __future__ import annotations
 
 import hashlib
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from .events import EventRecord
 from .fold import Builder, apply
@@ -73,15 +73,15 @@ def _field(v) -> bytes:
     return str(v).encode("utf-8", "surrogatepass")
 
 
-def log_digests(rows: Iterable[tuple], seqs: Iterable[int]) -> dict[int, str]:
+def log_digests(rows: Iterable[tuple], seqs: Iterable[int], start: Optional[tuple[int, Any]] = None) -> dict[int, str]:
     """A sha256 of the stored event rows from the first up to each of ``seqs`` (rows in seq order,
-    every column; text as stored, given as ``str`` or as its UTF-8 bytes: the same digest)."""
+    every column; text as stored, given as ``str`` or as its UTF-8 bytes: the same digest).
+    ``start``: ``(seq, hasher)`` that has hashed the rows up to ``seq`` already (``rows`` then
+    begin after it); it is updated in place."""
     wanted = set(seqs)
     out: dict[int, str] = {}
-    h = hashlib.sha256()
+    h = start[1] if start is not None else hashlib.sha256()
     for seq, time, turn, side, type_, version, payload in rows:
-        if len(out) == len(wanted):
-            break
         if not isinstance(payload, bytes):
             time, side, type_, payload = _field(time), _field(side), _field(type_), _field(payload)
         elif side is None:
@@ -89,4 +89,6 @@ def log_digests(rows: Iterable[tuple], seqs: Iterable[int]) -> dict[int, str]:
         h.update(b"%d\x1f%b\x1f%d\x1f%b\x1f%b\x1f%d\x1f%b\x1e" % (seq, time, turn, side, type_, version, payload))
         if seq in wanted:
             out[seq] = h.hexdigest()
+            if len(out) == len(wanted) and start is None:
+                break
     return out

@@ -459,11 +459,12 @@ class Store:
             args.append(upto)
         return self._all(sql + " ORDER BY seq", args)
 
-    def raw_rows(self, upto: int) -> list[Row]:
-        """The event rows up to ``upto`` with their text as the stored bytes (not decoded: for
-        digests of the log, ``replay.log_digests``)."""
+    def raw_rows(self, upto: int, after: int = 0) -> list[Row]:
+        """The event rows after ``after`` up to ``upto`` with their text as the stored bytes (not
+        decoded: for digests of the log, ``replay.log_digests``)."""
         return self._all("SELECT seq, CAST(time AS BLOB), turn, CAST(side AS BLOB), CAST(type AS BLOB), "
-                         "schema_version, CAST(payload AS BLOB) FROM events WHERE seq <= ? ORDER BY seq", (upto,))
+                         "schema_version, CAST(payload AS BLOB) FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                         (after, upto))
 
     def turn_column(self, after: int = 0, upto: Optional[int] = None) -> list[tuple[int, int]]:
         """``(seq, turn)`` of the events after ``after`` (up to ``upto``), in order."""

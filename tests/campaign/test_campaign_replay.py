@@ -71,3 +71,15 @@ def test_log_digests_tell_the_same_log_from_another(witp, tmp_path):
     finally:
         a.close()
         b.close()
+
+
+def test_log_digests_kept_between_calls_are_the_digests_from_the_start(witp):
+    c = played(witp)
+    first = c.state.last_seq
+    c.log_digests([first])
+    c.move_unit("u1", "E2518")
+    c.add_note("later")
+    now = c.state.last_seq
+    got = c.log_digests([first, now])  # the new events hashed onto the kept digest
+    assert got == log_digests(c._store.raw_rows(now), [first, now])
+    assert c.log_digests([2]) == log_digests(c._store.raw_rows(now), [2])  # one not kept: from the start

@@ -126,6 +126,7 @@ class _Kept:
         self.units: dict[int, tuple[int, frozenset]] = {}
         self.state = None
         self.rules: dict[int, Any] = {}
+        self.store: Optional[tuple[tuple, Any]] = None  # ((folder, game, campaign digest), HistoryStore)
 
     def context(self, key: tuple) -> dict[tuple[str, int], tuple[int, list]]:
         if key not in self.rows:
@@ -196,19 +197,24 @@ def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int
     return {(s, t): ctx[(s, t)][1] for t, _ in ends for s in wanted}, need
 
 
-def history_frame(campaign, sides=None, whatif=None):
+def history_frame(campaign, sides=None, whatif=None, keep: Optional[Path] = None):
     """Every unit's supply status at the end of each turn played (current turn included), one row
     per unit per turn, columns ``COLUMNS``; ``sides`` (a side id or several) limits the sides
     traced; ``whatif`` applies the same hypothetical changes to every turn (a unit it removes must
     exist in at least one of them). The campaign is never written; a turn already traced in this
-    process (and whose end has not moved since) is not traced again."""
+    process (and whose end has not moved since) is not traced again. ``keep``: the cache folder
+    where the plain history (no what-if) is kept between processes (``historystore``): a turn kept
+    there is read, not traced, and the turns traced now are added to it."""
     import pandas as pd
 
     from .frames import frame_of
 
     wanted = checked_sides(campaign.state, sides)
     ends = campaign.turn_ends()
-    by, _ = _history(campaign, wanted, whatif, ends)
+    disk = _from_disk(campaign, wanted, ends, keep) if keep is not None and not whatif else None
+    by, need = _history(campaign, wanted, whatif, ends)
+    if disk is not None and need:
+        _to_disk(campaign, wanted, need, by, *disk)
     k = kept(campaign)
     ctx = k.context((_rules_key(k, campaign.game), _whatif_key(whatif)))
     # The frame of every row is kept with the turn ends it shows: a write (the current turn's end
@@ -251,6 +257,38 @@ def _history(campaign, wanted, whatif, ends=None):
             if u not in seen:
                 raise CampaignError(f"--without {u!r}: no such unit in any turn of this campaign")
     return by, need
+
+
+def _from_disk(campaign, wanted, ends, keep: Path):
+    """The turns this process does not hold, read from the cache folder into what it keeps.
+    Returns ``(store, digests)`` for ``_to_disk`` (None: nothing was missing)."""
+    from .historystore import HistoryStore, rows_of
+
+    k = kept(campaign)
+    ctx = k.context((_rules_key(k, campaign.game), _whatif_key(None)))
+    missing = [(t, seq) for t, seq in ends if any(ctx.get((s, t), (None,))[0] != seq for s in wanted)]
+    if not missing:
+        return None
+    digests = campaign.log_digests([1] + [seq for _, seq in missing])
+    where = (Path(keep), campaign.game, digests[1])
+    if k.store is None or k.store[0] != where:  # one connection per campaign and folder, kept
+        k.store = (where, HistoryStore(*where))
+    store = k.store[1]
+    found = store.load([(t, s, seq, digests[seq]) for t, seq in missing for s in wanted], "json")
+    for t, seq in missing:
+        for s in wanted:
+            if (t, s) in found:
+                ctx[(s, t)] = (seq, rows_of(found[(t, s)]))
+    return store, digests
+
+
+def _to_disk(campaign, wanted, need, by, store, digests) -> None:
+    """Add the turns traced now to the cache folder."""
+    from .historystore import render
+
+    names = {s.id: s.name for s in campaign.state.sides}
+    store.save([(t, s, seq, digests[seq], render(by[(s, t)], names.get(s, s))) for t, seq in need for s in wanted
+                if seq in digests])
 
 
 def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path] = None) -> str:

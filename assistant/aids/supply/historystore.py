@@ -143,9 +143,10 @@ class HistoryStore:
             for attempt in range(2):
                 try:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
-                    con = sqlite3.connect(self.path, timeout=2.0, isolation_level=None)
+                    con = sqlite3.connect(self.path, timeout=2.0, isolation_level=None, check_same_thread=False)
                     try:
                         con.execute("PRAGMA journal_mode=WAL")
+                        con.execute("PRAGMA synchronous=NORMAL")  # a cache: no sync per commit (WAL keeps it whole)
                         con.executescript(_SCHEMA)
                     except BaseException:
                         con.close()
@@ -174,8 +175,10 @@ class HistoryStore:
         if con is None:
             return {}
         want = {(t, s): (q, lg) for t, s, q, lg in wanted}
+        turns = sorted({t for t, _ in want})
+        few = f" AND turn IN ({', '.join(map(str, turns))})" if len(turns) <= 32 else ""  # e.g. the turn just played
         try:
-            got = con.execute(f"SELECT turn, side, seq, log, {fmt} FROM turns WHERE inputs = ?",
+            got = con.execute(f"SELECT turn, side, seq, log, {fmt} FROM turns WHERE inputs = ?{few}",
                               (self.inputs,)).fetchall()
             return {(t, s): _unpack(fmt, blob) for t, s, q, lg, blob in got if want.get((t, s)) == (q, lg)}
         except (sqlite3.Error, zlib.error, UnicodeDecodeError) as e:

@@ -375,3 +375,27 @@ def test_turn_states_are_the_states_state_at_gives(played):
         want = played.state_at(turn=turn)
         assert state.last_seq == want.last_seq and state.units == want.units
         assert state.map_corrections == want.map_corrections
+
+
+def test_kept_in_a_cache_folder_another_process_reads_the_turns_instead_of_tracing_them(played, traced, tmp_path):
+    from assistant.aids.supply.history import forget
+
+    keep = tmp_path / "cache"
+    first = history_frame(played, keep=keep)
+    assert len(traced) == 6
+    forget(played)  # as a new process: nothing held in memory
+    traced.clear()
+    pd.testing.assert_frame_equal(history_frame(played, keep=keep), first)
+    assert traced == []  # every turn read from the folder
+    played.move_unit("u2", FAR)
+    forget(played)
+    traced.clear()
+    pd.testing.assert_frame_equal(history_frame(played, keep=keep), reference_frame(played))
+    assert len(traced) == 2  # the current turn, whose end moved
+    forget(played)
+    traced.clear()
+    history_frame(played, keep=keep)
+    assert traced == []  # and it was added to the folder
+    with Campaign.open(played.path, readonly=True) as other:  # another process's campaign object
+        pd.testing.assert_frame_equal(history_frame(other, keep=keep), reference_frame(played))
+    assert traced == []

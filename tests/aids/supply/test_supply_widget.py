@@ -299,7 +299,7 @@ def test_chart_counts_supplied_and_unsupplied_per_side_and_turn(camp):
 def test_chart_tab_draws_from_the_history_and_redraws_after_changes(view, camp, monkeypatch):
     calls = []
 
-    def history_frame(campaign, sides=None, whatif=None):
+    def history_frame(campaign, sides=None, whatif=None, keep=None):
         calls.append(campaign.state.last_seq)
         return fake_history(campaign)
 
@@ -316,7 +316,7 @@ def test_chart_tab_draws_from_the_history_and_redraws_after_changes(view, camp, 
 
 
 def test_chart_says_why_when_the_history_fails(view, monkeypatch):
-    def history_frame(campaign, sides=None, whatif=None):
+    def history_frame(campaign, sides=None, whatif=None, keep=None):
         raise engine.CampaignError("turn 3 has no state")
 
     monkeypatch.setattr(W, "history_frame", history_frame)
@@ -405,6 +405,15 @@ def test_the_chart_tab_traces_nothing_per_write_while_closed_and_then_only_the_t
     forget(camp)
     pd.testing.assert_frame_equal(shown, history_frame(camp))  # the same as traced afresh
     assert "2 turns" in view.chart_note.value
+    # a page opened later (a new kernel: nothing in memory) reads the turns kept in the user's
+    # cache folder instead of tracing them
+    forget(camp)
+    traced.clear()
+    view.tabs.selected_index = 0
+    view._chart_seq = None
+    view.tabs.selected_index = 2
+    assert traced == [] and "2 turns" in view.chart_note.value
+    pd.testing.assert_frame_equal(view.history, shown)
 
 
 def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, monkeypatch, home):
