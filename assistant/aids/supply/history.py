@@ -29,8 +29,10 @@ How it is computed once:
   (``historystore.inputs_version``) where they are kept between processes.
 * **Where.** In memory, per campaign object, for every caller in a process (the supply page
   among them: its chart tab traces nothing while closed, and once open only the turns whose end
-  moved); and, for the command line, in a cache file under the user's cache folder
-  (``historystore.HistoryStore``: why not in the campaign file is written there).
+  moved); and, given a folder (``keep``: the command line and the page pass the user's cache
+  folder), in a cache file there that outlives the process (``historystore.HistoryStore``: why
+  not in the campaign file is written there), so a second call or a fresh page kernel reads the
+  turns another process traced.
 
 The hex graph of each past state is that state's map (its pin) with that state's corrections; it is
 built once per map version (``map_pin``, ``map_revision``) met on the way, so its compiled

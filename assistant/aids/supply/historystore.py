@@ -1,5 +1,5 @@
-"""The supply history kept between command-line calls: a cache file per campaign in the user's
-cache folder, never the campaign file.
+"""The supply history kept between processes (command-line calls, a supply page opened later): a
+cache file per campaign in the user's cache folder, never the campaign file.
 
 Why not a table in the campaign file: the campaign file is the player's record (append-only
 events, every write a checked transaction the page's writers wait on); a read-only command such
