@@ -212,18 +212,19 @@ def test_cold_warm_and_one_more_turn(war):
     print(f"in one process, the tab opened: nothing kept, every turn traced {cold_tab:.1f} s; "
           f"a fresh kernel reading the kept turns {time.perf_counter() - t0:.2f} s")
     one_turn = [sys.executable, str(Path(__file__).resolve()), "turn", path]
+    page_folder = cache.parent / "page-cache"  # the page's own: it must not find the turn the CLI kept
     inc, warm, turn_proc, page, turn = [], [], [], [], []
     for i in range(3):
         play_turn(c, rng, land, ground, TURNS + i)
+        turn_proc.append(run_measured(one_turn, cache)[0])
+        inc.append(run_measured(hist_csv, cache)[0])
+        warm.append(run_measured(hist_csv, cache)[0])
         for _ in range(3):
             one_turn_trace()  # warmed
         turn.append(statistics.median(one_turn_trace() for _ in range(5)))
         t = time.perf_counter()
-        history_frame(c, keep=folder)  # as the page does, adding the turn to the folder
+        history_frame(c, keep=page_folder)  # as the page does, adding the turn to its folder
         page.append(time.perf_counter() - t)
-        turn_proc.append(run_measured(one_turn, cache)[0])
-        inc.append(run_measured(hist_csv, cache)[0])
-        warm.append(run_measured(hist_csv, cache)[0])
     mturn, mpage, mproc, minc, mwarm = (statistics.median(x) for x in (turn, page, turn_proc, inc, warm))
     print(f"one more turn, in one process (the page's tab open): its trace alone {mturn * 1e3:.0f} ms; "
           f"history_frame on the open campaign {mpage * 1e3:.0f} ms = {mpage / mturn:.2f}x")

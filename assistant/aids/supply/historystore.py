@@ -137,6 +137,7 @@ class HistoryStore:
         self.path = Path(directory) / f"{game}-{campaign_digest[:32]}.sqlite"
         self.inputs = inputs_version(game)
         self._con: Optional[sqlite3.Connection] = None
+        self._purged = False
 
     def _connect(self) -> Optional[sqlite3.Connection]:
         if self._con is None:
@@ -194,7 +195,9 @@ class HistoryStore:
         try:
             with con:
                 con.execute("BEGIN IMMEDIATE")
-                con.execute("DELETE FROM turns WHERE inputs != ?", (self.inputs,))  # another version's: dead
+                if not self._purged:  # another version's rows are dead: once per connection
+                    con.execute("DELETE FROM turns WHERE inputs != ?", (self.inputs,))
+                    self._purged = True
                 con.executemany("INSERT OR REPLACE INTO turns (inputs, side, turn, seq, log, json, csv, text) "
                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.Error as e:
