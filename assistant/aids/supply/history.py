@@ -289,8 +289,8 @@ def _to_disk(campaign, wanted, need, by, store, digests) -> None:
     from .historystore import render
 
     names = {s.id: s.name for s in campaign.state.sides}
-    store.save([(t, s, seq, digests[seq], render(by[(s, t)], names.get(s, s))) for t, seq in need for s in wanted
-                if seq in digests])
+    store.save([(t, s, seq, digests[seq], render(by[(s, t)], names.get(s, s), ("json",))) for t, seq in need
+                for s in wanted if seq in digests])  # json alone: the printed formats when first printed
 
 
 def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path] = None) -> str:
@@ -299,7 +299,7 @@ def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path
     unknown length is null) or ``text`` (turn by turn, each side's counts and one line a unit).
     ``keep``: the cache folder where the plain history (no what-if) is kept between calls
     (``historystore``); a call on an unchanged campaign then traces nothing and folds nothing."""
-    from .historystore import HistoryStore, render
+    from .historystore import HistoryStore, render, rows_of
 
     wanted = checked_sides(campaign.state, None)
     names = {s.id: s.name for s in campaign.state.sides}
@@ -311,15 +311,23 @@ def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path
         store = HistoryStore(keep, campaign.game, digests[1])
         wanted_keys = [(t, s, seq, digests[seq]) for t, seq in ends for s in wanted]
         texts = store.load(wanted_keys, fmt)
-        if len(texts) < len(wanted_keys):  # trace the turns not kept (those kept are not even decoded)
-            missing = [(t, seq) for t, seq in ends if any((t, s) not in texts for s in wanted)]
-            by, _ = _history(campaign, wanted, None, missing)
+        if len(texts) < len(wanted_keys):
             made = []
-            for t, s, seq, lg in wanted_keys:
-                if (t, s) not in texts:
-                    out = render(by[(s, t)], names.get(s, s))
+            miss = [key for key in wanted_keys if key[:2] not in texts]
+            rows = store.load(miss, "json") if fmt != "json" else {}  # kept by a page: json alone
+            for t, s, seq, lg in miss:
+                if (t, s) in rows:
+                    out = render(rows_of(rows[(t, s)]), names.get(s, s))
                     texts[(t, s)] = out[fmt]
                     made.append((t, s, seq, lg, out))
+            missing = [(t, seq) for t, seq in ends if any((t, s) not in texts for s in wanted)]
+            if missing:  # trace the turns not kept (those kept are not even decoded)
+                by, _ = _history(campaign, wanted, None, missing)
+                for t, s, seq, lg in wanted_keys:
+                    if (t, s) not in texts:
+                        out = render(by[(s, t)], names.get(s, s))
+                        texts[(t, s)] = out[fmt]
+                        made.append((t, s, seq, lg, out))
             store.save(made)
         store.close()
     else:

@@ -18,8 +18,9 @@ copy of a campaign shares it), one row per turn and side::
     side, turn
     seq     the turn's last event; log: a digest of every event up to it (``Campaign.log_digests``)
     json, csv, text   the rows of that turn and side, as each output prints them (json zlib-compressed:
-            it is read only for --json and to bring kept turns into memory; csv and text as
-            they are printed, so that a call on an unchanged campaign only copies them out)
+            it is read for --json and by a page; csv and text as they are printed, so that a call
+            on an unchanged campaign only copies them out; a page keeps json alone, and the first
+            call that prints another format renders it from the json, tracing nothing)
 
 A row is used only when its ``inputs``, ``seq`` and ``log`` are those of the campaign now: the
 state at the end of that turn is then the one it was computed from. Anything else -- a turn whose
@@ -49,9 +50,9 @@ log = logging.getLogger(__name__)
 FORMATS = ("json", "csv", "text")
 _CODE = ("rules", "maps", "hexes", "campaign", "aids/supply")  # under assistant/: what a trace runs through
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS turns (
+CREATE TABLE IF NOT EXISTS turn_rows (
     inputs TEXT NOT NULL, side TEXT NOT NULL, turn INTEGER NOT NULL, seq INTEGER NOT NULL, log TEXT NOT NULL,
-    json BLOB NOT NULL, csv TEXT NOT NULL, text TEXT NOT NULL,
+    json BLOB NOT NULL, csv TEXT, text TEXT,
     PRIMARY KEY (inputs, side, turn));
 """
 
@@ -77,16 +78,22 @@ def _csv_cell(v: Any) -> Any:
     return "" if v is None else v
 
 
-def render(rows: Sequence[dict[str, Any]], side_name: str) -> dict[str, str]:
+def render(rows: Sequence[dict[str, Any]], side_name: str, formats: Sequence[str] = FORMATS) -> dict[str, str]:
     """One turn and side's rows as ``campaign trace --history`` prints them: ``json`` (one record a
     line, no brackets), ``csv`` (no header; what ``DataFrame.to_csv`` writes for them) and ``text``
-    (the side's counts, then one aligned line a unit)."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    for r in rows:
-        w.writerow([_csv_cell(r[c]) for c in COLUMNS])
-    records = ",\n".join(json.dumps({c: r[c] for c in COLUMNS}) for r in rows)
-    return {"json": records, "csv": out.getvalue(), "text": _text(rows, side_name)}
+    (the side's counts, then one aligned line a unit); ``formats``: those alone."""
+    got: dict[str, str] = {}
+    if "json" in formats:
+        got["json"] = ",\n".join(json.dumps({c: r[c] for c in COLUMNS}) for r in rows)
+    if "csv" in formats:
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        for r in rows:
+            w.writerow([_csv_cell(r[c]) for c in COLUMNS])
+        got["csv"] = out.getvalue()
+    if "text" in formats:
+        got["text"] = _text(rows, side_name)
+    return got
 
 
 def _num(x: Optional[float]) -> str:
@@ -179,7 +186,8 @@ class HistoryStore:
         turns = sorted({t for t, _ in want})
         few = f" AND turn IN ({', '.join(map(str, turns))})" if len(turns) <= 32 else ""  # e.g. the turn just played
         try:
-            got = con.execute(f"SELECT turn, side, seq, log, {fmt} FROM turns WHERE inputs = ?{few}",
+            got = con.execute(f"SELECT turn, side, seq, log, {fmt} FROM turn_rows WHERE inputs = ? "
+                              f"AND {fmt} IS NOT NULL{few}",
                               (self.inputs,)).fetchall()
             return {(t, s): _unpack(fmt, blob) for t, s, q, lg, blob in got if want.get((t, s)) == (q, lg)}
         except (sqlite3.Error, zlib.error, UnicodeDecodeError) as e:
@@ -187,18 +195,21 @@ class HistoryStore:
             return {}
 
     def save(self, items: Iterable[tuple[int, str, int, str, dict[str, str]]]) -> None:
-        """Keep ``(turn, side, seq, log, render(...))`` items, replacing what was kept for them."""
+        """Keep ``(turn, side, seq, log, render(...))`` items, replacing what was kept for them (a
+        format left out -- the page keeps ``json`` alone -- is rendered by the first call that
+        prints it)."""
         con = self._connect()
         if con is None:
             return
-        rows = [(self.inputs, s, t, q, lg, *(_pack(f, texts[f]) for f in FORMATS)) for t, s, q, lg, texts in items]
+        rows = [(self.inputs, s, t, q, lg, *(_pack(f, texts[f]) if f in texts else None for f in FORMATS))
+                for t, s, q, lg, texts in items]
         try:
             with con:
                 con.execute("BEGIN IMMEDIATE")
                 if not self._purged:  # another version's rows are dead: once per connection
-                    con.execute("DELETE FROM turns WHERE inputs != ?", (self.inputs,))
+                    con.execute("DELETE FROM turn_rows WHERE inputs != ?", (self.inputs,))
                     self._purged = True
-                con.executemany("INSERT OR REPLACE INTO turns (inputs, side, turn, seq, log, json, csv, text) "
+                con.executemany("INSERT OR REPLACE INTO turn_rows (inputs, side, turn, seq, log, json, csv, text) "
                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.Error as e:
             log.info("supply history cache %s not written (%s)", self.path, e)

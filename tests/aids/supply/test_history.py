@@ -399,3 +399,20 @@ def test_kept_in_a_cache_folder_another_process_reads_the_turns_instead_of_traci
     with Campaign.open(played.path, readonly=True) as other:  # another process's campaign object
         pd.testing.assert_frame_equal(history_frame(other, keep=keep), reference_frame(played))
     assert traced == []
+
+
+def test_turns_a_page_kept_serve_the_command_line_without_tracing(played, traced, tmp_path):
+    """A page keeps each turn's rows alone (json); the first command-line call renders its CSV and
+    text from them, tracing nothing, and prints what the reference frame holds."""
+    from assistant.aids.supply.history import history_output
+
+    keep = tmp_path / "cache"
+    history_frame(played, keep=keep)  # as the page does
+    traced.clear()
+    with Campaign.open(played.path, readonly=True) as other:
+        csv_out = history_output(other, "csv", keep=keep)
+        text_out = history_output(other, "text", keep=keep)
+    assert traced == []
+    assert csv_out == reference_frame(played).to_csv(index=False)
+    name = next(s.name for s in played.state.sides if s.id == "allies")
+    assert f"  {name}: 4 traced (1 isolated, 3 linked)" in text_out.splitlines()  # the third turn, by hand
