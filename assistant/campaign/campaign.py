@@ -65,6 +65,8 @@ class Campaign:
         self._rng = rng if rng is not None else random.Random()
         self._map: Optional[tuple[Any, Any]] = None
         self._graph: Optional[tuple[Any, Any]] = None
+        self._turn_column: Optional[list[tuple[int, int]]] = None  # (seq, turn) of every event, for turn_ends
+        self._digests: tuple[int, Any, dict[int, str]] = (0, None, {})  # log_digests: hashed up to, hasher, kept
         self._snapshot_every = max(1, int(snapshot_every))
         self._clock = clock
         self._lock = threading.RLock()
@@ -354,6 +356,70 @@ class Campaign:
                 raise CampaignError(f"seq {seq!r} is not an event of this campaign (1-{self._state.last_seq})")
             return _load(self._store, upto=seq)
 
+    def turn_ends(self) -> list[tuple[int, int]]:
+        """``(turn index, seq)`` for every turn played, oldest first: the last event after which
+        that turn was the current one (``replay.turn_ends``), read from the events' turn column
+        alone."""
+        from .replay import turn_ends
+
+        with self._lock:
+            self._check_open()
+            state = self._state
+            kept = self._turn_column  # the log is append-only: only the events since are read
+            if not kept or kept[-1][0] > state.last_seq:
+                kept = self._store.turn_column(upto=state.last_seq)
+            elif kept[-1][0] < state.last_seq:
+                kept = kept + self._store.turn_column(after=kept[-1][0], upto=state.last_seq)
+            self._turn_column = kept
+            return turn_ends(kept, state.turn.index)
+
+    def states_after(self, seqs, start: Optional[CampaignState] = None):
+        """``(seq, state just after event seq)`` for each of ``seqs``, ascending, from ONE forward
+        fold (``replay.states_after``): from ``start`` when given (a state of this campaign at or
+        before the first of them), else from the newest snapshot at or before the first, else from
+        the first event. The current state is given as it is, without folding."""
+        from .replay import states_after
+
+        with self._lock:
+            self._check_open()
+            current = self._state
+            wanted = sorted(set(seqs))
+            for s in wanted:
+                if isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= current.last_seq:
+                    raise CampaignError(f"seq {s!r} is not an event of this campaign (1-{current.last_seq})")
+            earlier = [s for s in wanted if s != current.last_seq]
+            if earlier and (start is None or start.last_seq > earlier[0]):
+                start = _snapshot_before(self._store, earlier[0])
+            base = start.last_seq if start is not None else 0
+            rows = self._store.rows(after=base, upto=earlier[-1]) if earlier else []
+        yield from states_after((EventRecord.from_row(r) for r in rows), earlier, start)
+        if current.last_seq in wanted:
+            yield current.last_seq, current
+
+    def log_digests(self, seqs) -> dict[int, str]:
+        """``{seq: digest}``: a sha256 of the stored events up to each of ``seqs``
+        (``replay.log_digests``); equal digests, the same events up to there."""
+        import hashlib
+
+        from .replay import log_digests
+
+        wanted = set(seqs)
+        if not wanted:
+            return {}
+        with self._lock:
+            self._check_open()
+            last, hasher, known = self._digests  # kept: the log is append-only, only new events are read
+            fresh = {s for s in wanted if s not in known}
+            if hasher is None or (fresh and min(fresh) <= last):  # an event hashed without its digest kept
+                last, hasher, known = 0, hashlib.sha256(), {}
+            if fresh:
+                top = max(max(fresh), self._state.last_seq)
+                h = hasher.copy()
+                rows = self._store.raw_rows(upto=top, after=last)
+                known = {**known, **log_digests(rows, wanted, start=(last, h))}
+                self._digests = (rows[-1][0] if rows else last, h, known)
+            return {s: known[s] for s in wanted if s in known}
+
     def _last_seq_in_turn(self, turn: Union[int, str]) -> int:
         cal = self._state.calendar
         if isinstance(turn, str):
@@ -603,3 +669,15 @@ def _load_counted(store: Store, upto: Optional[int]) -> tuple[CampaignState, int
     if base is None and not records:
         raise CampaignError(f"{store.path} is damaged: it holds no events")
     return fold(base, records), len(records)
+
+
+def _snapshot_before(store: Store, seq: int) -> Optional[CampaignState]:
+    """The newest usable snapshot at or before event ``seq`` (None: there is none)."""
+    for at, text in store.snapshots(seq, FOLD_VERSION):
+        try:
+            state = state_from_json(json.loads(text))
+            if state.last_seq == at:
+                return state
+        except Exception as e:  # a bad snapshot is only derived data: fold from further back
+            log.warning("campaign %s: ignoring snapshot at #%s (%s)", store.path, at, e)
+    return None

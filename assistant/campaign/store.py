@@ -459,8 +459,18 @@ class Store:
             args.append(upto)
         return self._all(sql + " ORDER BY seq", args)
 
-    def turn_column(self) -> list[tuple[int, int]]:
-        return self._all("SELECT seq, turn FROM events ORDER BY seq")
+    def raw_rows(self, upto: int, after: int = 0) -> list[Row]:
+        """The event rows after ``after`` up to ``upto`` with their text as the stored bytes (not
+        decoded: for digests of the log, ``replay.log_digests``)."""
+        return self._all("SELECT seq, CAST(time AS BLOB), turn, CAST(side AS BLOB), CAST(type AS BLOB), "
+                         "schema_version, CAST(payload AS BLOB) FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                         (after, upto))
+
+    def turn_column(self, after: int = 0, upto: Optional[int] = None) -> list[tuple[int, int]]:
+        """``(seq, turn)`` of the events after ``after`` (up to ``upto``), in order."""
+        if upto is None:
+            return self._all("SELECT seq, turn FROM events WHERE seq > ? ORDER BY seq", (after,))
+        return self._all("SELECT seq, turn FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto))
 
     def type_versions(self) -> list[tuple[str, int]]:
         """Each event type in the file with the highest schema_version it is stored at."""

@@ -16,7 +16,6 @@ import sys
 
 from ...campaign import validate as v
 from ...cli.common import FILE, CliError, add_command, emit, opened
-from .engine import WhatIf, trace_hex, trace_side, trace_units, world_of
 
 COMMANDS = {"trace": "trace supply and command lines (per unit, hex or side; what-ifs; history)"}
 
@@ -39,7 +38,9 @@ def register(sub) -> None:
                 (("--csv",), {"action": "store_true", "help": "print a table as CSV (--all, --history)"}))
 
 
-def _whatif(args, gm) -> WhatIf:
+def _whatif(args, gm):
+    from .engine import WhatIf
+
     enemies = []
     for item in args.with_enemy:
         hex_, _, side = item.partition(":")
@@ -66,17 +67,13 @@ def cmd_trace(args) -> None:
     if args.csv and not (args.all or args.history):
         raise CliError("--csv prints a table: use it with --all or --history")
     with opened(args.file, readonly=True) as c:
+        if args.history:
+            _history(args, c)
+            return
+        from .engine import trace_hex, trace_side, trace_units, world_of  # not on --history's path
+
         whatif = _whatif(args, c.map)
         settings = _settings(args)
-        if args.history:
-            from .history import history_frame
-
-            df = history_frame(c, whatif=whatif or None)
-            if args.csv:
-                df.to_csv(sys.stdout, index=False)
-                return
-            emit(args, df.to_dict(orient="records"), lambda rows: df.to_string(index=False) if len(df) else "no turns")
-            return
         world = world_of(c.state, c.graph(), settings=settings)
         if args.unit:
             traces = trace_units(world, args.unit, whatif or None)
@@ -93,6 +90,17 @@ def cmd_trace(args) -> None:
                 _items_frame(report).to_csv(sys.stdout, index=False)
                 return
             emit(args, report.to_json(), lambda _: _report_text(report))
+
+
+def _history(args, c) -> None:
+    """``--history``: the plain history is kept between calls in the user's cache folder (a call on
+    an unchanged campaign traces nothing); a what-if's is traced afresh."""
+    from ...ui.userdirs import user_cache_dir
+    from .history import history_output
+
+    whatif = _whatif(args, c.map) if (args.with_enemy or args.without) else None
+    fmt = "csv" if args.csv else "json" if getattr(args, "json", False) else "text"
+    sys.stdout.write(history_output(c, fmt, whatif=whatif, keep=user_cache_dir() / "history"))
 
 
 def _items_frame(report):

@@ -1,4 +1,4 @@
-"""Supply over a campaign's history, for analysts.
+"""Supply over a campaign's history, for analysts: computed once and kept.
 
 ``history_frame(campaign)`` traces every unit and installation of every side as the campaign stood
 at the END of each turn played so far (the last state in which that turn was the current one,
@@ -10,56 +10,84 @@ at the END of each turn played so far (the last state in which that turn was the
 own words (witp linked/isolated ...); ``length`` is the traced line in the rule's own unit (NaN
 when the rules give none); ``source`` is the providing unit's id, else the source hex (None when
 cut off). ``counts_frame(df)`` gives the supplied / unsupplied counts per turn and side (the chart
-of the supply dashboard). ``campaign trace FILE --history --csv`` prints ``history_frame``.
+of the supply dashboard). ``campaign trace FILE --history [--csv|--json]`` prints the same rows
+(``history_output``).
+
+How it is computed once:
+
+* **One forward pass.** Where each turn ends is read from the events' turn column alone
+  (``Campaign.turn_ends``); the states at those ends come from ONE fold of the events
+  (``Campaign.states_after``), not a snapshot reload and replay per turn.
+* **Kept per turn.** A turn's rows are a function of the state at its end, and events are only
+  appended: the state after an event never changes. So each turn's rows are kept with the event
+  its turn ended on, and a turn is traced again only when its end has moved -- the current turn
+  after a write, a turn an undone advance went back to. A correction of the map or a setting is
+  itself an event: it changes the states after it, whose turns' ends are new events, and leaves
+  every earlier turn as it was played (each turn is traced on its own map, corrections and
+  settings). Only what is outside the log -- the rules' code, the game's data, the installed map
+  -- changes every turn at once: the kept rows are keyed by a version of those
+  (``historystore.inputs_version``) where they are kept between processes.
+* **Where.** In memory, per campaign object, for every caller in a process (the supply page
+  among them: its chart tab traces nothing while closed, and once open only the turns whose end
+  moved); and, given a folder (``keep``: the command line and the page pass the user's cache
+  folder), in a cache file there that outlives the process (``historystore.HistoryStore``: why
+  not in the campaign file is written there), so a second call or a fresh page kernel reads the
+  turns another process traced.
 
 The hex graph of each past state is that state's map (its pin) with that state's corrections; it is
-built once per map version (``map_pin``, ``map_revision``) and reused for every turn that shares it,
-so its compiled ``HexNet`` is reused too.
+built once per map version (``map_pin``, ``map_revision``) met on the way, so its compiled
+``HexNet`` is reused too.
 """
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
-
-import pandas as pd
+import weakref
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Iterator, Optional
 
 from ...campaign.errors import CampaignError
-from ...campaign.mapfix import corrections_of
-from ...campaign.mappin import map_for
-from .engine import WhatIf, trace_side, world_of
-from .frames import COLUMNS, checked_sides, frame_of, trace_row
+from .rows import COLUMNS, checked_sides, trace_row
 
-__all__ = ["COLUMNS", "COUNT_COLUMNS", "counts_frame", "history_frame", "turn_ends", "turn_states", "GraphCache"]
+__all__ = ["COLUMNS", "COUNT_COLUMNS", "counts_frame", "forget", "history_frame", "history_output", "kept",
+           "turn_ends", "turn_states", "GraphCache"]
 
 COUNT_COLUMNS = ("turn", "turn_label", "side", "supplied", "unsupplied")
+KEPT_CONTEXTS = 4  # what-ifs (and the plain history) whose rows a process keeps per campaign
 
 
 def turn_ends(campaign) -> list[tuple[int, int]]:
     """``(turn index, seq)`` for every turn played, oldest turn first: ``seq`` is the last event
     after which that turn was the current one (what ``Campaign.state_at(turn=...)`` returns)."""
-    records = campaign.events()
-    ends: dict[int, int] = {}
-    current = campaign.state.turn.index
-    for i, rec in enumerate(records):
-        after = records[i + 1].turn if i + 1 < len(records) else current
-        ends[after] = rec.seq
-    return sorted(ends.items())
+    return campaign.turn_ends()
 
 
 def turn_states(campaign) -> Iterator[tuple[int, object]]:
-    """``(turn index, state at the end of that turn)`` for every turn played, oldest first."""
-    last = campaign.state.last_seq
-    for turn, seq in turn_ends(campaign):
-        yield turn, (campaign.state if seq == last else campaign.state_at(seq=seq))
+    """``(turn index, state at the end of that turn)`` for every turn played, oldest turn first,
+    from one forward fold of the events (a turn an undone advance went back to ends after a later
+    turn: its state is held until that later turn has been given)."""
+    ends = campaign.turn_ends()
+    turn_of = {seq: turn for turn, seq in ends}
+    held: dict[int, object] = {}
+    order = iter(ends)
+    nxt = next(order, None)
+    for seq, state in campaign.states_after(turn_of):
+        held[turn_of[seq]] = state
+        while nxt is not None and nxt[0] in held:
+            yield nxt[0], held.pop(nxt[0])
+            nxt = next(order, None)
 
 
 class GraphCache:
     """One hex graph per map version of a campaign: the campaign's own graph for its current
-    version, else the state's pinned map with the state's corrections (built once)."""
+    version, else the state's pinned map with the state's corrections, built once and kept while
+    it is the newest met (a forward pass meets each map version in one run of turns)."""
+
+    KEEP = 2
 
     def __init__(self, campaign):
         self.campaign = campaign
-        self.graphs: dict[tuple, object] = {}
+        self.graphs: OrderedDict[tuple, object] = OrderedDict()
 
     @staticmethod
     def key(state) -> tuple:
@@ -68,47 +96,269 @@ class GraphCache:
 
     def graph(self, state):
         k = self.key(state)
+        if k == self.key(self.campaign.state):
+            return self.campaign.graph()
         if k not in self.graphs:
-            if k == self.key(self.campaign.state):
-                self.graphs[k] = self.campaign.graph()
-            else:
-                self.graphs[k] = map_for(state.game, state.map_pin).graph(corrections_of(state))
+            from ...campaign.mapfix import corrections_of
+            from ...campaign.mappin import map_for
+
+            self.graphs[k] = map_for(state.game, state.map_pin).graph(corrections_of(state))
+            while len(self.graphs) > self.KEEP:
+                self.graphs.popitem(last=False)
         return self.graphs[k]
 
 
-def _whatif_for(whatif: WhatIf, state) -> WhatIf:
+def _whatif_for(whatif, state):
     """The what-if for one past state: units named in ``without`` that did not exist then are
     simply absent."""
+    from .engine import WhatIf
+
     return WhatIf(with_enemy=whatif.with_enemy, without=tuple(u for u in whatif.without if u in state.units))
 
 
-def history_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.DataFrame:
+# ----- what a process keeps ------------------------------------------------------------------------
+class _Kept:
+    """One campaign's history kept in this process: per context (the rules object and the
+    what-if), per side and turn, ``(seq the turn ended on, rows)``; per turn the ids of the units
+    then (a what-if's ``without`` must name one); and the newest state folded (the next fold
+    starts there)."""
+
+    def __init__(self):
+        self.rows: OrderedDict[tuple, dict[tuple[str, int], tuple[int, list]]] = OrderedDict()
+        self.units: dict[int, tuple[int, frozenset]] = {}
+        self.state = None
+        self.rules: dict[int, Any] = {}
+        self.store: Optional[tuple[tuple, Any]] = None  # ((folder, game, campaign digest), HistoryStore)
+
+    def context(self, key: tuple) -> dict[tuple[str, int], tuple[int, list]]:
+        if key not in self.rows:
+            self.rows[key] = {}
+            while len(self.rows) > KEPT_CONTEXTS:
+                self.rows.popitem(last=False)
+        self.rows.move_to_end(key)
+        return self.rows[key]
+
+
+_KEPT: "weakref.WeakKeyDictionary[Any, _Kept]" = weakref.WeakKeyDictionary()
+
+
+def kept(campaign) -> _Kept:
+    """What this process keeps of ``campaign``'s history (made on first use, gone with it)."""
+    k = _KEPT.get(campaign)
+    if k is None:
+        k = _KEPT[campaign] = _Kept()
+    return k
+
+
+def forget(campaign) -> None:
+    """Drop what this process keeps of ``campaign``'s history (the next call traces every turn)."""
+    _KEPT.pop(campaign, None)
+
+
+def _rules_key(k: _Kept, game: str) -> Any:
+    """The rules object the engine traces with, by identity (kept alive with the rows)."""
+    from . import engine
+
+    try:
+        rules = engine.rules_for(game)
+    except Exception:  # no rules for the game: tracing says so in its own words
+        return None
+    k.rules[id(rules)] = rules
+    return id(rules)
+
+
+def _whatif_key(whatif) -> tuple:
+    return (tuple(whatif.with_enemy), tuple(whatif.without)) if whatif else ((), ())
+
+
+def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]]) -> tuple[dict, list]:
+    """Every ``(side, turn)``'s rows for ``ends``, from what is kept, tracing the turns whose end
+    moved (one fold from the newest state kept). Returns ``(rows by (side, turn), turns traced
+    now as (turn, seq))``."""
+    k = kept(campaign)
+    ctx = k.context((_rules_key(k, campaign.game), _whatif_key(whatif)))
+    need = [(turn, seq) for turn, seq in ends if any(ctx.get((s, turn), (None,))[0] != seq for s in wanted)]
+    if need:
+        from .engine import trace_side, world_of
+
+        turn_of = {seq: turn for turn, seq in need}
+        graphs = GraphCache(campaign)
+        start = k.state if k.state is not None and k.state.last_seq <= min(turn_of) else None
+        for seq, state in campaign.states_after(turn_of, start=start):
+            turn = turn_of[seq]
+            k.units[turn] = (seq, frozenset(state.units))
+            if k.state is None or state.last_seq > k.state.last_seq:
+                k.state = state
+            world = world_of(state, graphs.graph(state))
+            label = state.calendar.turn(turn).label
+            turn_whatif = _whatif_for(whatif, state) if whatif else None
+            for side in wanted:
+                if ctx.get((side, turn), (None,))[0] != seq:
+                    ctx[(side, turn)] = (seq, [trace_row(t, turn, label)
+                                                for t in trace_side(world, side, turn_whatif).items])
+    return {(s, t): ctx[(s, t)][1] for t, _ in ends for s in wanted}, need
+
+
+def history_frame(campaign, sides=None, whatif=None, keep: Optional[Path] = None):
     """Every unit's supply status at the end of each turn played (current turn included), one row
     per unit per turn, columns ``COLUMNS``; ``sides`` (a side id or several) limits the sides
     traced; ``whatif`` applies the same hypothetical changes to every turn (a unit it removes must
-    exist in at least one of them). The campaign is never written."""
+    exist in at least one of them). The campaign is never written; a turn already traced in this
+    process (and whose end has not moved since) is not traced again. ``keep``: the cache folder
+    where the plain history (no what-if) is kept between processes (``historystore``): a turn kept
+    there is read, not traced, and the turns traced now are added to it."""
+    import pandas as pd
+
+    from .frames import frame_of
+
     wanted = checked_sides(campaign.state, sides)
-    states = list(turn_states(campaign))
-    if whatif:
-        seen = set().union(*(s.units for _, s in states))
+    ends = campaign.turn_ends()
+    disk = _from_disk(campaign, wanted, ends, keep) if keep is not None and not whatif else None
+    by, need = _history(campaign, wanted, whatif, ends)
+    if disk is not None and need:
+        _to_disk(campaign, wanted, need, by, *disk)
+    k = kept(campaign)
+    ctx = k.context((_rules_key(k, campaign.game), _whatif_key(whatif)))
+    # The frame of every row is kept with the turn ends it shows: a write (the current turn's end
+    # moved) reuses its rows up to the first turn whose end moved and adds the frames of the turns
+    # from there (each turn's small frame kept too). One frame built from every row, or a
+    # concatenation of every turn's, costs more than the one turn's trace.
+    now = tuple(ends)
+    before = ctx.get(("full", tuple(wanted)))
+    same, offset = 0, 0
+    if before is not None:
+        old_ends, full, offsets = before
+        while same < min(len(old_ends), len(now)) and old_ends[same] == now[same]:
+            same += 1
+        offset = offsets[same]
+        if same == len(now) == len(old_ends):
+            return full.copy()
+    parts = [full.iloc[:offset]] if before is not None and offset else []
+    offsets = list(before[2][:same + 1]) if before is not None else [0]
+    for turn, seq in ends[same:]:
+        key = ("frame", tuple(wanted), turn)
+        if ctx.get(key, (None,))[0] != seq:
+            ctx[key] = (seq, frame_of([r for s in wanted for r in by[(s, turn)]]))
+        parts.append(ctx[key][1])
+        offsets.append(offsets[-1] + len(ctx[key][1]))
+    full_parts = [f for f in parts if len(f)]
+    df = pd.concat(full_parts, ignore_index=True) if full_parts else frame_of([])
+    ctx[("full", tuple(wanted))] = (now, df, tuple(offsets))
+    return df.copy()
+
+
+def _history(campaign, wanted, whatif, ends=None):
+    """``_traced_turns``, then the what-if's check: a unit it removes must exist at the end of at
+    least one turn (the units of every turn are known once its end is folded or kept)."""
+    ends = campaign.turn_ends() if ends is None else ends
+    by, need = _traced_turns(campaign, wanted, whatif, ends)
+    if whatif and whatif.without:
+        k, at = kept(campaign), set(ends)
+        seen = set().union(*(ids for t, (seq, ids) in k.units.items() if (t, seq) in at))
         for u in whatif.without:
             if u not in seen:
                 raise CampaignError(f"--without {u!r}: no such unit in any turn of this campaign")
-    graphs = GraphCache(campaign)
-    rows = []
-    for turn, state in states:
-        world = world_of(state, graphs.graph(state))
-        label = state.calendar.turn(turn).label
-        turn_whatif = _whatif_for(whatif, state) if whatif else None
-        for side in wanted:
-            for t in trace_side(world, side, turn_whatif).items:
-                rows.append(trace_row(t, turn, label))
-    return frame_of(rows)
+    return by, need
 
 
-def counts_frame(df: pd.DataFrame) -> pd.DataFrame:
+def _from_disk(campaign, wanted, ends, keep: Path):
+    """The turns this process does not hold, read from the cache folder into what it keeps.
+    Returns ``(store, digests)`` for ``_to_disk`` (None: nothing was missing)."""
+    from .historystore import HistoryStore, rows_of
+
+    k = kept(campaign)
+    ctx = k.context((_rules_key(k, campaign.game), _whatif_key(None)))
+    missing = [(t, seq) for t, seq in ends if any(ctx.get((s, t), (None,))[0] != seq for s in wanted)]
+    if not missing:
+        return None
+    digests = campaign.log_digests([1] + [seq for _, seq in missing])
+    where = (Path(keep), campaign.game, digests[1])
+    if k.store is None or k.store[0] != where:  # one connection per campaign and folder, kept
+        k.store = (where, HistoryStore(*where))
+    store = k.store[1]
+    found = store.load([(t, s, seq, digests[seq]) for t, seq in missing for s in wanted], "json")
+    for t, seq in missing:
+        for s in wanted:
+            if (t, s) in found:
+                ctx[(s, t)] = (seq, rows_of(found[(t, s)]))
+    return store, digests
+
+
+def _to_disk(campaign, wanted, need, by, store, digests) -> None:
+    """Add the turns traced now to the cache folder."""
+    from .historystore import render
+
+    names = {s.id: s.name for s in campaign.state.sides}
+    store.save([(t, s, seq, digests[seq], render(by[(s, t)], names.get(s, s), ("json",))) for t, seq in need
+                for s in wanted if seq in digests])  # json alone: the printed formats when first printed
+
+
+def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path] = None) -> str:
+    """What ``campaign trace FILE --history`` prints: ``fmt`` ``csv`` (the columns ``COLUMNS``,
+    as ``history_frame(...).to_csv`` writes them), ``json`` (a list of records, one a line; an
+    unknown length is null) or ``text`` (turn by turn, each side's counts and one line a unit).
+    ``keep``: the cache folder where the plain history (no what-if) is kept between calls
+    (``historystore``); a call on an unchanged campaign then traces nothing and folds nothing."""
+    from .historystore import HistoryStore, render, rows_of
+
+    wanted = checked_sides(campaign.state, None)
+    names = {s.id: s.name for s in campaign.state.sides}
+    ends = campaign.turn_ends()
+    texts: dict[tuple[int, str], str] = {}
+    store = None
+    if keep is not None and not whatif and ends:
+        digests = campaign.log_digests([1] + [seq for _, seq in ends])
+        store = HistoryStore(keep, campaign.game, digests[1])
+        wanted_keys = [(t, s, seq, digests[seq]) for t, seq in ends for s in wanted]
+        texts = store.load(wanted_keys, fmt)
+        if len(texts) < len(wanted_keys):
+            made = []
+            miss = [key for key in wanted_keys if key[:2] not in texts]
+            rows = store.load(miss, "json") if fmt != "json" else {}  # kept by a page: json alone
+            for t, s, seq, lg in miss:
+                if (t, s) in rows:
+                    out = render(rows_of(rows[(t, s)]), names.get(s, s))
+                    texts[(t, s)] = out[fmt]
+                    made.append((t, s, seq, lg, out))
+            missing = [(t, seq) for t, seq in ends if any((t, s) not in texts for s in wanted)]
+            if missing:  # trace the turns not kept (those kept are not even decoded)
+                by, _ = _history(campaign, wanted, None, missing)
+                for t, s, seq, lg in wanted_keys:
+                    if (t, s) not in texts:
+                        out = render(by[(s, t)], names.get(s, s))
+                        texts[(t, s)] = out[fmt]
+                        made.append((t, s, seq, lg, out))
+            store.save(made)
+        store.close()
+    else:
+        by, _ = _history(campaign, wanted, whatif, ends)
+        for t, _ in ends:
+            for s in wanted:
+                texts[(t, s)] = render(by[(s, t)], names.get(s, s))[fmt]
+    return _assemble(campaign, fmt, ends, wanted, texts)
+
+
+def _assemble(campaign, fmt: str, ends, wanted, texts) -> str:
+    parts: list[str] = []
+    if fmt == "csv":
+        parts.append(",".join(COLUMNS) + "\n")
+        parts += [texts[(t, s)] for t, _ in ends for s in wanted]
+        return "".join(parts)
+    if fmt == "json":
+        body = ",\n".join(x for x in (texts[(t, s)] for t, _ in ends for s in wanted) if x)
+        return f"[\n{body}\n]\n" if body else "[]\n"
+    cal = campaign.state.calendar
+    for t, _ in ends:
+        parts.append(f"{cal.turn(t).label} (turn {t})\n")
+        parts += [texts[(t, s)] for s in wanted]
+    return "".join(parts) if parts else "no turns\n"
+
+
+def counts_frame(df):
     """Supplied and unsupplied counts per turn and side of a ``history_frame`` (columns
     ``COUNT_COLUMNS``), every side of the frame at every turn of it (0 where it had no units)."""
+    import pandas as pd
+
     missing = [c for c in ("turn", "turn_label", "side", "supplied") if c not in df.columns]
     if missing:
         raise CampaignError(f"not a supply history frame: no column {', '.join(missing)}")

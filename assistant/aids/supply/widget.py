@@ -37,6 +37,7 @@ from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, rule_ref
 from ...ui.mapview import side_colour
 from ...ui.page import Page, side_order, unit_marks
+from ...ui.userdirs import user_cache_dir
 from .engine import SideReport, WhatIf, trace_hex, trace_side, trace_units, world_of
 
 NAMESPACE = "supply"
@@ -532,11 +533,13 @@ class SupplyWidget(Page):
 
     # ----- the chart -----------------------------------------------------------------------
     def draw_chart(self) -> None:
-        """Trace every past turn (``history.history_frame``) and chart supplied / unsupplied units
-        per side. Drawn when the tab is opened and again after changes while it is open."""
+        """Chart supplied / unsupplied units per side over every turn played
+        (``history.history_frame``: kept per turn, so only the turns whose end moved since the last
+        drawing are traced). Drawn when the tab is opened and again after changes while it is
+        open; a closed tab traces nothing."""
         self._chart_seq = self.campaign.state.last_seq
         try:
-            df = history_frame(self.campaign)
+            df = history_frame(self.campaign, keep=user_cache_dir() / "history")
         except (CampaignError, ModuleNotFoundError) as e:
             if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                 raise

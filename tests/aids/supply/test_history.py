@@ -201,3 +201,218 @@ def test_counts_frame_fills_zeros_and_refuses_other_frames():
     assert counts_frame(df.iloc[:0]).empty
     with pytest.raises(CampaignError, match="no column supplied"):
         counts_frame(df.drop(columns="supplied"))
+
+
+# ----- computed once and kept -------------------------------------------------------------------
+# The reference below is the algorithm the history had before it was kept: every turn's end found
+# from the parsed events, each state reloaded with ``state_at(seq=...)`` (a snapshot and a replay
+# per turn), one graph per map version, every side traced. The kept history must give the very
+# same frame, whatever was played, undone or corrected in between.
+def reference_frame(campaign, sides=None, whatif=None) -> pd.DataFrame:
+    from assistant.aids.supply.frames import frame_of, trace_row
+    from assistant.campaign.mappin import map_for
+
+    records = campaign.events()
+    ends: dict[int, int] = {}
+    for i, rec in enumerate(records):
+        ends[records[i + 1].turn if i + 1 < len(records) else campaign.state.turn.index] = rec.seq
+    last = campaign.state.last_seq
+    states = [(t, campaign.state if seq == last else campaign.state_at(seq=seq)) for t, seq in sorted(ends.items())]
+    wanted = [s.id for s in campaign.state.sides] if sides is None else [sides] if isinstance(sides, str) else list(sides)
+    if whatif:
+        seen = set().union(*(s.units for _, s in states))
+        for u in whatif.without:
+            if u not in seen:
+                raise CampaignError(f"--without {u!r}: no such unit in any turn of this campaign")
+    current = (campaign.state.map_pin, campaign.state.map_revision)
+    rows = []
+    for turn, state in states:
+        graph = (campaign.graph() if (state.map_pin, state.map_revision) == current
+                 else map_for(state.game, state.map_pin).graph(corrections_of(state)))
+        world = world_of(state, graph)
+        label = state.calendar.turn(turn).label
+        w = (WhatIf(with_enemy=whatif.with_enemy, without=tuple(u for u in whatif.without if u in state.units))
+             if whatif else None)
+        for side in wanted:
+            rows += [trace_row(t, turn, label) for t in trace_side(world, side, w).items]
+    return frame_of(rows)
+
+
+@pytest.fixture
+def traced(monkeypatch):
+    """Counts the side-wide traces the history asks the engine for: (turn's last seq, side)."""
+    calls = []
+    real = supply_engine.trace_side
+
+    def counting(world, side, whatif=None):
+        calls.append(side)
+        return real(world, side, whatif)
+
+    monkeypatch.setattr(supply_engine, "trace_side", counting)
+    return calls
+
+
+def same(campaign, **kw) -> pd.DataFrame:
+    got = history_frame(campaign, **kw)
+    pd.testing.assert_frame_equal(got, reference_frame(campaign, **kw))
+    return got
+
+
+def test_the_kept_history_is_the_reference_through_moves_undo_redo_and_late_corrections(guadalcanal):
+    """Real witp rules on the Guadalcanal scenario: after every step the kept history (the same
+    campaign object, so its kept turns are reused) equals the per-turn reference."""
+    c = guadalcanal
+    same(c)
+    c.move_unit("1st-marine-division", "E3301")  # into Japan's Kwajalein: cut
+    same(c)
+    c.advance()
+    c.move_unit("37th-infantry-division", "E2418")  # a move across turns
+    c.undo()
+    c.redo()
+    same(c)
+    c.advance()
+    c.set_hex("E2418", ground_mp=3)  # a late correction: made in the third turn, for a hex played since the first
+    c.move_unit("1st-marine-division", "E2418")
+    df = same(c)
+    assert list(df[df.unit == "1st-marine-division"].status) == ["isolated", "isolated", "linked"]
+    c.advance()
+    c.undo()  # the advance undone: back in the third turn, whose end is now the undo
+    same(c)
+    c.move_unit("7th-defense-battalion", "E2418")
+    same(c)
+    whatif = WhatIf(with_enemy=(("E1737", "japan"),), without=("kure-ucs",))
+    cut = same(c, whatif=whatif)
+    assert "kure-ucs" not in set(cut.unit)
+    same(c, sides="japan")
+    same(c)  # the plain history again, after a what-if and one side
+
+
+def test_a_second_call_traces_nothing_and_a_write_retraces_only_the_turns_whose_end_moved(played, traced):
+    history_frame(played)
+    assert len(traced) == 6  # three turns, two sides
+    traced.clear()
+    pd.testing.assert_frame_equal(history_frame(played), reference_frame(played))
+    assert traced == []  # kept
+    played.move_unit("u2", FAR)  # in the current (third) turn
+    traced.clear()
+    df = history_frame(played)
+    assert len(traced) == 2  # the current turn only
+    pd.testing.assert_frame_equal(df, reference_frame(played))
+    played.advance()  # a fourth turn: the third keeps its end
+    traced.clear()
+    history_frame(played)
+    assert len(traced) == 2
+
+
+def test_an_undo_is_seen(played, traced):
+    """Fails if the kept rows were not dropped when the undo moved the turn's end."""
+    t0 = turn_ends(played)[0][0]
+    before = history_frame(played)
+    u1 = before[(before.unit == "u1") & (before.turn == t0 + 2)]
+    assert list(u1.status) == ["isolated"]  # its hex marked rail_cut
+    played.undo()  # the correction undone: u1 linked again at the end of the third turn
+    after = same(played)
+    assert list(after[(after.unit == "u1") & (after.turn == t0 + 2)].status) == ["linked"]
+    pd.testing.assert_frame_equal(after[after.turn < t0 + 2], before[before.turn < t0 + 2])
+
+
+def test_a_map_correction_is_seen_from_its_turn_on_and_earlier_turns_keep_their_own_map(played, traced):
+    """Fails if the kept rows were not dropped: the correction cuts u2's hex in the current turn;
+    the turns before it were played on the map without it, as the reference traces them."""
+    t0 = turn_ends(played)[0][0]
+    history_frame(played)
+    played.set_hex(BESIDE, rail_cut="yes")
+    traced.clear()
+    df = history_frame(played)
+    assert len(traced) == 2  # the current turn only (two sides)
+    pd.testing.assert_frame_equal(df, reference_frame(played))
+    u2 = df[df.unit == "u2"].set_index("turn")
+    assert list(u2.supplied) == [True, True, False]
+    assert u2.loc[t0 + 2, "status"] == "isolated"
+
+
+def test_an_undone_advance_retraces_the_turn_it_went_back_to(played, traced):
+    history_frame(played)
+    played.advance()
+    played.move_unit("u2", FAR)
+    history_frame(played)
+    played.undo()  # the move in the fourth turn
+    played.undo()  # the advance: back in the third turn, whose end is now this undo
+    traced.clear()
+    df = history_frame(played)
+    # the fourth turn now ends on the first undo (u2 back), the third on the second: those two
+    assert len(traced) == 4
+    pd.testing.assert_frame_equal(df, reference_frame(played))
+    t0 = turn_ends(played)[0][0]
+    assert sorted(set(df.turn)) == [t0, t0 + 1, t0 + 2, t0 + 3]  # the fourth turn was played once
+
+
+def test_one_forward_pass_no_state_at(played, monkeypatch):
+    """The states at the turns' ends come from one fold: no ``state_at`` and no snapshot reload
+    per turn, and each event is read once."""
+    import assistant.campaign.campaign as campaign_module
+    from assistant.campaign.events import EventRecord
+
+    monkeypatch.setattr(Campaign, "state_at", lambda *a, **k: pytest.fail("state_at called"))
+    monkeypatch.setattr(campaign_module, "_load", lambda *a, **k: pytest.fail("a state reloaded"))
+    parsed = []
+    real = EventRecord.from_row.__func__
+    monkeypatch.setattr(EventRecord, "from_row", classmethod(lambda cls, row: parsed.append(row[0]) or real(cls, row)))
+    history_frame(played)
+    assert len(parsed) == len(set(parsed)) <= played.state.last_seq
+
+
+def test_turn_states_are_the_states_state_at_gives(played):
+    from assistant.aids.supply.history import turn_states
+
+    played.advance()
+    played.move_unit("u2", FAR)
+    played.undo()
+    played.undo()  # the advance: the third turn now ends after the fourth
+    got = list(turn_states(played))
+    assert [t for t, _ in got] == [t for t, _ in turn_ends(played)]
+    for turn, state in got:
+        want = played.state_at(turn=turn)
+        assert state.last_seq == want.last_seq and state.units == want.units
+        assert state.map_corrections == want.map_corrections
+
+
+def test_kept_in_a_cache_folder_another_process_reads_the_turns_instead_of_tracing_them(played, traced, tmp_path):
+    from assistant.aids.supply.history import forget
+
+    keep = tmp_path / "cache"
+    first = history_frame(played, keep=keep)
+    assert len(traced) == 6
+    forget(played)  # as a new process: nothing held in memory
+    traced.clear()
+    pd.testing.assert_frame_equal(history_frame(played, keep=keep), first)
+    assert traced == []  # every turn read from the folder
+    played.move_unit("u2", FAR)
+    forget(played)
+    traced.clear()
+    pd.testing.assert_frame_equal(history_frame(played, keep=keep), reference_frame(played))
+    assert len(traced) == 2  # the current turn, whose end moved
+    forget(played)
+    traced.clear()
+    history_frame(played, keep=keep)
+    assert traced == []  # and it was added to the folder
+    with Campaign.open(played.path, readonly=True) as other:  # another process's campaign object
+        pd.testing.assert_frame_equal(history_frame(other, keep=keep), reference_frame(played))
+    assert traced == []
+
+
+def test_turns_a_page_kept_serve_the_command_line_without_tracing(played, traced, tmp_path):
+    """A page keeps each turn's rows alone (json); the first command-line call renders its CSV and
+    text from them, tracing nothing, and prints what the reference frame holds."""
+    from assistant.aids.supply.history import history_output
+
+    keep = tmp_path / "cache"
+    history_frame(played, keep=keep)  # as the page does
+    traced.clear()
+    with Campaign.open(played.path, readonly=True) as other:
+        csv_out = history_output(other, "csv", keep=keep)
+        text_out = history_output(other, "text", keep=keep)
+    assert traced == []
+    assert csv_out == reference_frame(played).to_csv(index=False)
+    name = next(s.name for s in played.state.sides if s.id == "allies")
+    assert f"  {name}: 4 traced (1 isolated, 3 linked)" in text_out.splitlines()  # the third turn, by hand

@@ -299,7 +299,7 @@ def test_chart_counts_supplied_and_unsupplied_per_side_and_turn(camp):
 def test_chart_tab_draws_from_the_history_and_redraws_after_changes(view, camp, monkeypatch):
     calls = []
 
-    def history_frame(campaign, sides=None, whatif=None):
+    def history_frame(campaign, sides=None, whatif=None, keep=None):
         calls.append(campaign.state.last_seq)
         return fake_history(campaign)
 
@@ -316,7 +316,7 @@ def test_chart_tab_draws_from_the_history_and_redraws_after_changes(view, camp, 
 
 
 def test_chart_says_why_when_the_history_fails(view, monkeypatch):
-    def history_frame(campaign, sides=None, whatif=None):
+    def history_frame(campaign, sides=None, whatif=None, keep=None):
         raise engine.CampaignError("turn 3 has no state")
 
     monkeypatch.setattr(W, "history_frame", history_frame)
@@ -381,6 +381,39 @@ def test_chart_from_the_real_history_counts_each_turn_played(view, camp):
     assert "unsupplied" in view.chart_note.value and "2 turns" in view.chart_note.value
     name = next(s.name for s in camp.state.sides if s.id == "allies")
     assert f"{name}: <b>{len(allies) - want_cut}</b> supplied, <b>{want_cut}</b> unsupplied" in view.chart_note.value
+
+
+def test_the_chart_tab_traces_nothing_per_write_while_closed_and_then_only_the_turns_whose_end_moved(
+        view, camp, monkeypatch):
+    """The history behind the chart is kept (``history.py``): closed, the tab costs no trace per
+    write; opened, every turn is traced once; a write while it is open retraces the current turn."""
+    from assistant.aids.supply.history import forget, history_frame
+
+    traced = []
+    real = engine.trace_side
+    monkeypatch.setattr(engine, "trace_side", lambda world, side, whatif=None: traced.append(side)
+                        or real(world, side, whatif))
+    camp.advance("turn")
+    camp.move_unit("us-sw-pacific-hq", "E3301")
+    camp.add_note("a note")
+    assert traced == []  # three writes, the tab closed
+    view.tabs.selected_index = 2
+    assert len(traced) == 2 * 2  # two turns, two sides
+    camp.move_unit("us-sw-pacific-hq", "E1737")  # the tab open
+    assert len(traced) == 2 * 2 + 2  # the current turn only
+    shown = view.history
+    forget(camp)
+    pd.testing.assert_frame_equal(shown, history_frame(camp))  # the same as traced afresh
+    assert "2 turns" in view.chart_note.value
+    # a page opened later (a new kernel: nothing in memory) reads the turns kept in the user's
+    # cache folder instead of tracing them
+    forget(camp)
+    traced.clear()
+    view.tabs.selected_index = 0
+    view._chart_seq = None
+    view.tabs.selected_index = 2
+    assert traced == [] and "2 turns" in view.chart_note.value
+    pd.testing.assert_frame_equal(view.history, shown)
 
 
 def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, monkeypatch, home):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from assistant.campaign import Campaign
@@ -134,3 +135,113 @@ def test_history_csv(demo, capsys):
     assert code == 0
     header = out.splitlines()[0].split(",")
     assert header == ["turn", "turn_label", "side", "unit", "kind", "hex", "supplied", "status", "length", "source"]
+
+
+# ----- --history kept between calls (assistant/aids/supply/historystore.py) ----------------------
+@pytest.fixture
+def kept_in(tmp_path, monkeypatch):
+    """The user's cache folder for these calls, and a count of the side-wide traces run."""
+    from assistant.aids.supply import engine
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    traced = []
+    real = engine.trace_side
+    monkeypatch.setattr(engine, "trace_side", lambda world, side, whatif=None: traced.append(side)
+                        or real(world, side, whatif))
+    return traced
+
+
+def fresh_frame(path):
+    """The history traced afresh in this process (nothing kept), as a DataFrame."""
+    from assistant.aids.supply.history import history_frame
+
+    with Campaign.open(path, readonly=True) as c:
+        return history_frame(c)
+
+
+def test_history_is_kept_between_calls_and_a_write_retraces_only_its_turn(demo, capsys, kept_in):
+    with Campaign.open(demo) as c:
+        c.advance()
+        c.move_unit("1st-marine-division", "E3301")
+        c.advance()
+    before = file_fingerprint(Path(demo))
+    code, first, _ = run(capsys, "trace", demo, "--history", "--csv")
+    assert code == 0 and len(kept_in) == 3 * 2  # three turns, two sides
+    assert first == fresh_frame(demo).to_csv(index=False)  # as pandas writes the frame
+    kept_in.clear()
+    code, second, _ = run(capsys, "trace", demo, "--history", "--csv")
+    assert second == first and kept_in == []  # nothing traced
+    assert file_fingerprint(Path(demo)) == before  # the campaign file is never written
+    with Campaign.open(demo) as c:
+        c.move_unit("37th-infantry-division", "E2418")
+    code, third, _ = run(capsys, "trace", demo, "--history", "--csv")
+    assert len(kept_in) == 2  # the current turn only
+    assert third == fresh_frame(demo).to_csv(index=False) and third != first
+
+
+def test_history_json_and_text_from_the_kept_rows(demo, capsys, kept_in):
+    with Campaign.open(demo) as c:
+        c.advance()
+        c.move_unit("1st-marine-division", "E3301")
+        labels = [c.state_at(seq=1).turn.label, c.state.turn.label]
+        name = next(s.name for s in c.state.sides if s.id == "allies")
+    df = fresh_frame(demo)
+    kept_in.clear()
+    for call in range(2):
+        code, out, _ = run(capsys, "trace", demo, "--history", "--json")
+        records = json.loads(out)  # strict JSON: an unknown length is null, not NaN
+        assert [r["unit"] for r in records] == list(df.unit)
+        assert [r["length"] for r in records] == [None if pd.isna(x) else x for x in df.length]
+        assert [r["supplied"] for r in records] == list(df.supplied)
+        code, text, _ = run(capsys, "trace", demo, "--history")
+        assert text.splitlines()[0] == f"{labels[0]} (turn {df.turn.min()})"
+        assert f"{labels[1]} (turn {df.turn.max()})" in text
+        cut = df[(df.turn == df.turn.max()) & (df.side == "allies")]
+        counts = ", ".join(f"{n} {s}" for s, n in sorted(cut.status.value_counts().items()))
+        assert f"  {name}: {len(cut)} traced ({counts})" in text.splitlines()
+    assert len(kept_in) == 2 * 2  # traced by the first call alone
+
+
+def test_history_kept_rows_are_not_used_for_other_rules_or_another_log(demo, capsys, kept_in, monkeypatch, tmp_path):
+    from assistant.aids.supply import historystore
+
+    run(capsys, "trace", demo, "--history", "--csv")
+    # another version of the rules or the game's data: every turn traced again
+    monkeypatch.setattr(historystore, "inputs_version", lambda game: "another version")
+    kept_in.clear()
+    run(capsys, "trace", demo, "--history", "--csv")
+    assert len(kept_in) == 2
+    # a copy of the campaign (the same first event: the same cache file) played otherwise
+    copy = str(tmp_path / "copy.campaign")
+    with Campaign.open(demo) as c:
+        c.export(tmp_path / "x", "json")
+    with Campaign.import_json(next((tmp_path / "x").glob("*.json")), copy) as c2:
+        c2.move_unit("1st-marine-division", "E3301")
+    with Campaign.open(demo) as c:
+        c.move_unit("1st-marine-division", "G0626")
+    _, here, _ = run(capsys, "trace", demo, "--history", "--csv")
+    kept_in.clear()
+    _, there, _ = run(capsys, "trace", copy, "--history", "--csv")
+    assert len(kept_in) == 2 and there == fresh_frame(copy).to_csv(index=False) != here
+
+
+def test_a_broken_history_cache_is_a_miss_never_an_error(demo, capsys, kept_in, tmp_path):
+    run(capsys, "trace", demo, "--history", "--csv")
+    for f in (tmp_path / "cache").rglob("*.sqlite"):
+        f.write_bytes(b"not a database" * 100)
+    kept_in.clear()
+    code, out, err = run(capsys, "trace", demo, "--history", "--csv")
+    assert code == 0 and len(kept_in) == 2 and out == fresh_frame(demo).to_csv(index=False)
+    kept_in.clear()
+    code, again, _ = run(capsys, "trace", demo, "--history", "--csv")
+    assert again == out and len(kept_in) == 0  # the damaged file was started over and is used again
+
+
+def test_history_without_a_usable_cache_folder_is_computed_all_the_same(demo, capsys, kept_in, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    for _ in range(2):
+        code, out, err = run(capsys, "trace", demo, "--history", "--csv")
+        assert code == 0 and err == "" and out == fresh_frame(demo).to_csv(index=False)
+    assert blocker.read_text() == "a file where the cache folder would be"
