@@ -60,12 +60,12 @@ CHART_SIZE = (4.1, 2.9)  # inches at CHART_DPI: the sidebar's width, shown 1:1 (
 CHART_DPI = 100
 
 
-def history_frame(campaign, sides=None, whatif=None):
+def history_frame(campaign, **options):
     """``history.history_frame``, imported when the chart is first drawn (it brings pandas, which
     the page needs for nothing else)."""
     from .history import history_frame as frame
 
-    return frame(campaign, sides=sides, whatif=whatif)
+    return frame(campaign, **options)
 
 
 def counts_frame(df):
