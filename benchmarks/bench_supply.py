@@ -13,11 +13,13 @@ Dijkstra over the map's CSR adjacency (every hexside, 1 per hex, no masks).
 The campaign: the whole witp map (every section, 14,002 hexes), 300 pieces per side placed with a
 fixed seed on land/coastal hexes -- Japan north of 12°N east of 100°E, the Allies south of 2°S or
 west of 92°E -- with HQs of every type in ports, OSBs, ports, supply bases, UCS pieces, airfields,
-combat Air Points (some forward, near the enemy: air blocking [29.8.1]), ground units (some inside
-the enemy's area: ground blocking [29.8.2]), MSUs, a Mobile Service Base, ships, emergency links
-(Tokyo Express, Air Transport [31]); hex corrections: ground MP on every land/coastal hex, rail
-lines, Homeland Resource hexes, Allied mapedge areas; mountain hexsides with passes. The rules the
-traces used are counted and printed (and asserted: each of them occurs).
+combat Air Points (some forward, near the enemy: air blocking [29.8.1]), ground units, MSUs, a
+Mobile Service Base, ships, emergency links (Tokyo Express, Air Transport [31]); per side two
+linked ground units on inland hexes each ringed by six enemy ground units (ground blocking
+[29.8.2]: the one is cut off, the other stays linked through a ring hex that holds a friendly
+ground unit too); hex corrections: ground MP on every land/coastal hex, rail lines, Homeland
+Resource hexes, Allied mapedge areas; mountain hexsides with passes. The rules the traces used
+are counted and printed (and asserted: each of them occurs, and both rings do what [29.8.2] says).
 
 Run: python -m pytest benchmarks/bench_supply.py -p no:cacheprovider -s
 """
@@ -116,6 +118,7 @@ def build_campaign(path) -> tuple[Campaign, dict]:
     # --- pieces: PER_SIDE per side
     made = {"japan": 0, "allies": 0}
     info: dict = {"hq": {}, "ground": {}}
+    inside: dict[str, list[str]] = {"japan": [], "allies": []}
 
     def place(side, kind, hex_, **attrs):
         made[side] += 1
@@ -167,14 +170,59 @@ def build_campaign(path) -> tuple[Campaign, dict]:
         place(side, "infantry division", end, steps=2)  # at the emergency link's end
         for _ in range(10):
             place(side, "task force", rng.choice(cz))
-        for _ in range(10):  # ground units inside the enemy's area: they block there [29.8.2]
-            place(side, "infantry division", rng.choice(zone[enemy[side]]), steps=rng.randint(1, 6))
+        for _ in range(12):  # ground units inside the enemy's area: they ring two of its units (_pockets)
+            inside[side].append(place(side, "infantry division", rng.choice(zone[enemy[side]]),
+                                      steps=rng.randint(1, 6)))
         ground = []
         while made[side] < PER_SIDE:
             ground.append(place(side, "infantry division", rng.choice(z), steps=rng.randint(1, 6)))
         info["ground"][side] = ground
     info["rails"] = rails
+    info["pockets"] = _pockets(c, info, inside)
     return c, info
+
+
+def _pockets(c: Campaign, info: dict, inside: dict[str, list[str]]) -> dict[str, dict]:
+    """[29.8.2] "A Command Link may be traced into but not through a hex containing an enemy
+    ground unit, unless that hex also contains a friendly ground unit." Per side, two inland hexes
+    on clear overland link paths of the side's own ground units (so a ground unit there is linked,
+    by that path's rest), each with its six neighbours holding no piece: one of the side's ground
+    units moves to each, six of the enemy's ground units from inside the side's area to its
+    neighbours. The first (``cut``) is cut off -- a link may enter the ring but not pass through
+    it; in the second's ring a ground unit of its own side joins the enemy on the hex its path
+    passes through (``held_via``), so it stays linked. Placed where the searches say: a random
+    placement cuts a link only on a chokepoint the map's geography happens to make."""
+    g = c.graph()  # with the hex and hexside corrections made since the start
+    land = {n for n in g if g.nodes[n]["surface"] in ("land", "coastal")}
+    out: dict[str, dict] = {}
+    for side, other in (("japan", "allies"), ("allies", "japan")):
+        world = world_of(c.state, g)
+        pieces_at = Counter(p.hex for p in world.pieces)
+        spots = []  # (hex, its ring, the path's rest from there)
+        for t in trace_side(world, side).items:
+            if t.role != "combat" or not t.supplied or t.extra.get("link") != "overland":  # as linked as a unit there
+                continue
+            for i in range(1, len(t.path) - 1):
+                h, ring = t.path[i], sorted(g.neighbors(t.path[i]))
+                if (g.nodes[h]["surface"] == "land" and pieces_at[h] == 0 and len(ring) == 6
+                        and all(r in land and pieces_at[r] == 0 for r in ring)):
+                    spots.append((h, ring, t.path[i:]))
+        h1, ring1, _ = spots[0]
+        taken = {h1, *ring1}
+        h2, ring2, rest = next((h, ring, rest) for h, ring, rest in spots[1:] if not taken & {h, *ring}
+                               and not (taken | set(ring)) & set(rest[2:]))
+        used = taken | {h2, *ring2} | set(rest)
+        alone = [u for u in reversed(info["ground"][side])  # the last placed (_one_unit takes the first)
+                 if pieces_at[world.piece(u).hex] == 1 and world.piece(u).hex not in used]
+        cut, held, friend = alone[:3]
+        ringers = iter(inside[other])
+        for r in ring1 + ring2:
+            c.move_unit(next(ringers), r)
+        c.move_unit(cut, h1)
+        c.move_unit(held, h2)
+        c.move_unit(friend, rest[1])
+        out[side] = {"cut": cut, "cut_ring": ring1, "held": held, "held_via": rest[1], "friend": friend}
+    return out
 
 
 INSTALLATIONS = {"Ultimate Command Source", "Port", "OSB", "Supply Base", "Airfield", "Mobile Service Base",
@@ -227,6 +275,15 @@ def test_the_world(setup, monkeypatch):
         used.update(links)
         used.update(rules)
         used["tsd"] += bases
+        pocket, by_unit = info["pockets"][side], {t.unit: t for t in report.items}
+        cut = by_unit[pocket["cut"]]  # [29.8.2] into the ring, not through it
+        assert not cut.supplied and any(r.rule == "[29.8.2]" and "enemy ground units" in r.text
+                                        and any(h in r.text for h in pocket["cut_ring"]) for r in cut.reasons), \
+            (cut.status, cut.reasons)
+        held = by_unit[pocket["held"]]  # unless that hex also contains a friendly ground unit
+        assert held.supplied and pocket["held_via"] in held.path, (held.status, held.path, held.reasons)
+        print(f"{side}: {cut.unit} ringed by the enemy at {cut.hex}: {cut.status}; {held.unit} at {held.hex}, "
+              f"{pocket['friend']} with the enemy at {pocket['held_via']}: {held.status}")
     uid = _one_unit(setup)
     runs.clear()
     searches.clear()
