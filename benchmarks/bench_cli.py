@@ -5,7 +5,8 @@ Run: ``python -m pytest benchmarks/bench_cli.py -p no:cacheprovider -s`` (pytest
 the figures in ``extra_info``), or ``python benchmarks/bench_cli.py`` for the table. Medians of
 ``BENCH_CLI_ROUNDS`` (default 15) rounds, the commands interleaved so the machine's load falls on all.
 
-The demo campaign (``campaign demo``) is made once in a home of the run's own
+The package's bytecode is written first (``compileall``), as installing it does. The demo
+campaign (``campaign demo``) is made once in a home of the run's own
 (``CAMPAIGN_ASSISTANT_HOME``): ``campaign info DEMO`` (open the file, read its state) as a
 reference, a one-unit ``campaign trace`` on it, and the same trace with the map's topology cache
 emptied before each run (what the first trace after installing or updating the game data costs).
@@ -53,6 +54,11 @@ def _once(argv: list[str], env: dict) -> tuple[float, float]:
 def measure(rounds: int = ROUNDS) -> dict:
     home = Path(tempfile.mkdtemp(prefix="bench-cli-"))
     env = {**os.environ, "CAMPAIGN_ASSISTANT_HOME": str(home)}
+    # The package's bytecode, as installing it writes it (pip compiles a wheel's modules on install, an
+    # editable install on first import): without it (PYTHONDONTWRITEBYTECODE set, a fresh checkout)
+    # every run compiles every module of the package it imports, which no player's command does.
+    subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "assistant")], cwd=ROOT, env=env,
+                   stdout=subprocess.DEVNULL, check=True)
     try:
         demo = subprocess.run([PY, "-m", "assistant.cli", "demo"], cwd=ROOT, env=env, capture_output=True,
                               text=True, check=True).stdout.strip()

@@ -290,3 +290,42 @@ def test_the_games_listing_says_what_each_checked_spec_says():
     for g in listed:
         spec = load_game_spec(g["id"])
         assert g == {"id": spec.id, "title": spec.title, "sections": [s.id for s in spec.grid.sections]}
+
+
+def test_start_up_runs_without_the_garbage_collector_and_leaves_it_as_it_was(camp_file, monkeypatch, capsys):
+    """Importing a command's modules and building its parser makes objects that stay: no cyclic
+    collection walks them meanwhile; the command itself runs with the collector as it was, and an
+    in-process call (tests, a page) does not freeze what it made."""
+    import gc
+
+    seen = {}
+    real = cli.build_parser
+
+    def watched(commands=None):
+        seen["collector during start-up"] = gc.isenabled()
+        return real(commands)
+
+    def ran(_args):
+        seen["collector in the command"] = gc.isenabled()
+
+    monkeypatch.setattr(cli, "build_parser", lambda commands=None: _with_func(watched(commands), ran))
+    frozen = gc.get_freeze_count()
+    assert gc.isenabled()
+    assert cli.main(["info", str(camp_file)]) == 0
+    assert seen == {"collector during start-up": False, "collector in the command": True}
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    gc.disable()
+    try:
+        cli.main(["info", str(camp_file)])
+        assert not gc.isenabled() and seen["collector in the command"] is False  # as it was: off
+    finally:
+        gc.enable()
+
+
+def _with_func(parser, func):
+    """``parser`` with every command's ``func`` replaced by ``func``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                sub.set_defaults(func=func)
+    return parser

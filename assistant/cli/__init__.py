@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import importlib
 import importlib.util
 import os
 import pkgutil
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Collection, Optional
@@ -180,11 +182,13 @@ def command_word(argv: list[str]) -> Optional[str]:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
+    one_shot = argv is None  # this process runs one command and ends
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        word = command_word(argv)
-        parser = build_parser([word] if word else [])
-        args = parser.parse_args(argv)
+        with _no_collection(freeze=one_shot):
+            word = command_word(argv)
+            parser = build_parser([word] if word else [])
+            args = parser.parse_args(argv)
         result = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return 0 if result is None else int(result)
@@ -201,6 +205,23 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+@contextmanager
+def _no_collection(freeze: bool):
+    """Start-up without the cyclic garbage collector: importing the command's modules and building
+    its parser makes some hundred thousand objects that stay, and no cycles worth finding; each
+    full collection would walk all of them again (~15% of a one-unit trace's CPU). With ``freeze``
+    (a one-shot process) what start-up made is then left out of every later collection."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            if freeze:
+                gc.freeze()
+            gc.enable()
 
 
 def os_error_line(e: OSError) -> str:

@@ -77,11 +77,14 @@ class Topology:
     rulebook_hexsides: Mapping[str, Mapping[str, Any]]
     derived_hexsides: Mapping[str, Mapping[str, Any]] = field(default_factory=_frozen)
     columns: Optional[Mapping[str, Any]] = None  # the node attributes as columns (every one there is)
+    # The search arrays' (tail, head), when read with the rest from the disk cache (topocache.py):
+    # how they were built, not what the map is, so not compared.
+    csr: Optional[tuple[Any, Any]] = field(default=None, compare=False, repr=False)
 
     @cached_property
     def arrays(self) -> MapArrays:
         """The map's search arrays (netarrays.py), built once and shared by every graph of the map."""
-        return MapArrays(self.labels, self.nodes, self.edges, self.base_sides(), columns=self.columns)
+        return MapArrays(self.labels, self.nodes, self.edges, self.base_sides(), columns=self.columns, csr=self.csr)
 
     def base_sides(self) -> dict[tuple[str, str], dict[str, Any]]:
         """The hexsides that carry a feature, as ``build_graph`` merges them: derived first, the

@@ -30,26 +30,20 @@ class MapArrays:
     ``nodes``: label -> attribute mapping; ``edges``: (label, label) pairs (an undirected hexside
     each, repeats allowed); ``sides``: (label, label) -> that hexside's features, for the hexsides
     that carry any; ``columns``, if given: every node attribute there is, as a column in label
-    order (built from the map's tables, not node by node)."""
+    order (built from the map's tables, not node by node); ``csr``, if given: the (tail, head)
+    arrays these same edges gave before (kept on disk with the map's topology, topocache.py), so
+    the hexsides are not numbered and sorted again."""
 
     def __init__(self, labels: Iterable[str], nodes: Mapping[str, Mapping[str, Any]],
                  edges: Iterable[tuple[str, str]], sides: Mapping[tuple[str, str], Mapping[str, Any]],
-                 columns: Optional[Mapping[str, np.ndarray]] = None):
+                 columns: Optional[Mapping[str, np.ndarray]] = None,
+                 csr: Optional[tuple[np.ndarray, np.ndarray]] = None):
         self.labels: tuple[str, ...] = tuple(labels)
         self.index: dict[str, int] = {lab: i for i, lab in enumerate(self.labels)}
         self.n = n = len(self.labels)
         self._nodes = nodes
-        idx = self.index
-        pairs = list(edges)
-        a = np.fromiter((idx[x] for x, _ in pairs), dtype=np.int64, count=len(pairs))
-        b = np.fromiter((idx[y] for _, y in pairs), dtype=np.int64, count=len(pairs))
-        # one entry per undirected hexside (a graph holds each once), then both directions
-        und = np.unique(np.minimum(a, b) * n + np.maximum(a, b))
-        lo, hi = und // n, und % n
-        src, dst = np.concatenate([lo, hi]), np.concatenate([hi, lo])
-        order = np.lexsort((dst, src))
-        self.tail = _frozen_array(src[order].astype(np.int32))
-        self.head = _frozen_array(dst[order].astype(np.int32))
+        kept = _kept(csr, n) if csr is not None else None  # (tail, head) kept from these very edges
+        self.tail, self.head = kept or _directed(self.index, edges, n)
         self.indptr = _frozen_array(np.searchsorted(self.tail, np.arange(n + 1)).astype(np.int32))
         self._keys = self.tail.astype(np.int64) * n + self.head  # sorted: edge lookup by (tail, head)
         self._sides = sides
@@ -168,6 +162,38 @@ class MapArrays:
         for attrs in self._nodes.values():
             out.update(attrs)
         return out
+
+
+def _directed(idx: Mapping[str, int], edges: Iterable[tuple[str, str]], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(tail, head): every hexside once in each direction, sorted by tail then head."""
+    pairs = list(edges)
+    a = np.fromiter((idx[x] for x, _ in pairs), dtype=np.int64, count=len(pairs))
+    b = np.fromiter((idx[y] for _, y in pairs), dtype=np.int64, count=len(pairs))
+    # one entry per undirected hexside (a graph holds each once), then both directions
+    und = np.unique(np.minimum(a, b) * n + np.maximum(a, b))
+    lo, hi = und // n, und % n
+    src, dst = np.concatenate([lo, hi]), np.concatenate([hi, lo])
+    order = np.lexsort((dst, src))
+    return _frozen_array(src[order].astype(np.int32)), _frozen_array(dst[order].astype(np.int32))
+
+
+def _kept(csr: tuple, n: int) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """``csr`` as (tail, head) if it is one of ``n`` nodes (sorted, each edge once, both ways
+    equal in number), else None (a damaged file: worked out again)."""
+    try:
+        tail, head = (np.asarray(x) for x in csr)
+    except (TypeError, ValueError):
+        return None
+    if not (tail.ndim == head.ndim == 1 and len(tail) == len(head) and tail.dtype.kind in "iu" and head.dtype.kind in "iu"):
+        return None
+    if len(tail) and not (0 <= min(tail.min(), head.min()) and max(tail.max(), head.max()) < n):
+        return None
+    keys = tail.astype(np.int64) * n + head
+    if len(keys) > 1 and not bool((np.diff(keys) > 0).all()):
+        return None
+    if not np.array_equal(np.sort(head.astype(np.int64) * n + tail), keys):  # every hexside both ways
+        return None
+    return _frozen_array(tail.astype(np.int32)), _frozen_array(head.astype(np.int32))
 
 
 def flags_of(values: np.ndarray, test: Callable[[Any], bool]) -> np.ndarray:

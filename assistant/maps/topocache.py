@@ -1,6 +1,8 @@
 """A map's topology (``graph.Topology``: canonical labels, the base hex attributes, the hexsides and
 their features) kept on disk per map version, so a one-shot command (``campaign trace``) reads it
-instead of working it out again from the grid's geometry and the derived tables.
+instead of working it out again from the grid's geometry and the derived tables. The file also
+keeps the map's search arrays' hexsides (``netarrays.MapArrays``: every hexside numbered and
+sorted both ways, as bytes), so the first search of a process does not sort them again.
 
 The file is named by a key over everything the topology is computed from: the placed grid (a
 campaign's pinned geometry), the calibration model, every file of the game's data folder (size and
@@ -14,6 +16,7 @@ cache that cannot be written costs only speed. The cache sits beside the board p
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import json
 import marshal
@@ -28,11 +31,11 @@ if TYPE_CHECKING:
     from .gamemap import GameMap
     from .graph import Topology
 
-FORMAT = 1  # raise when the file's layout changes
+FORMAT = 2  # raise when the file's layout changes
 _HERE = Path(__file__).resolve().parent
 # The modules whose code decides the topology: a change to any of them is a new key.
 SOURCES = tuple(_HERE / name for name in ("topocache.py", "graph.py", "territory.py", "landlinks.py", "hexsides.py", "gamemap.py",
-                                          "attrs.py")) + tuple((_HERE.parent / "hexes").glob("*.py"))
+                                          "attrs.py", "netarrays.py")) + tuple((_HERE.parent / "hexes").glob("*.py"))
 
 
 def cache_dir() -> Path:
@@ -74,19 +77,33 @@ def cached_topology(gm: "GameMap") -> "Topology":
     return topo
 
 
+def _fields(topo: "Topology") -> dict[str, Any]:
+    """What the file holds: the topology, and its search arrays' (tail, head) (netarrays.py; built
+    here if they were not yet), so a reader skips numbering and sorting every hexside."""
+    out = {f.name: getattr(topo, f.name) for f in dataclasses.fields(topo)}
+    arrays = topo.arrays
+    out["csr"] = (arrays.tail, arrays.head)
+    return out
+
+
 def _read(path: Path) -> Optional["Topology"]:
     from .graph import Topology
 
+    was = gc.isenabled()
+    gc.disable()  # some 300,000 new containers, no cycles: a collection midway would walk them all
     try:
         fields = marshal.loads(path.read_bytes())
         return Topology(**{name: _decode(value) for name, value in fields.items()})
     except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):  # absent or damaged: work it out again
         return None
+    finally:
+        if was:
+            gc.enable()
 
 
 def _write(path: Path, topo: "Topology") -> None:
     try:
-        data = marshal.dumps({f.name: _encode(getattr(topo, f.name)) for f in dataclasses.fields(topo)})
+        data = marshal.dumps({name: _encode(value) for name, value in _fields(topo).items()})
     except (ValueError, TypeError):  # a value marshal cannot hold: no cache, only speed lost
         return
     try:
@@ -99,7 +116,7 @@ def _write(path: Path, topo: "Topology") -> None:
 
 
 # Plain values as marshal holds them; a read-only mapping and a numpy array say what they were.
-_PROXY, _FLAT, _ARRAY, _SEQ, _RAW = "\x00proxy", "\x00flat", "\x00array", "\x00seq", "\x00raw"
+_PROXY, _FLAT, _FLATS, _ARRAY, _SEQ, _RAW = "\x00proxy", "\x00flat", "\x00flats", "\x00array", "\x00seq", "\x00raw"
 _PLAIN = (str, int, float, bool, type(None))
 
 
@@ -114,12 +131,22 @@ def _native(v: Any) -> bool:
     return False
 
 
+def _flats(v: Any) -> bool:
+    """A mapping of read-only mappings of plain values, under text keys (the hexes' attributes)."""
+    return all(type(k) is str and type(x) is MappingProxyType and all(isinstance(y, _PLAIN) for y in x.values())
+               for k, x in v.items())
+
+
 def _encode(v: Any) -> Any:
     if type(v) in (dict, list, tuple) and _native(v):  # e.g. the hexsides' features: read back at once
         return (_RAW, v)
+    if type(v) is dict and v and _flats(v):  # every hex's attributes: read back at once
+        return (_FLATS, False, {k: dict(x) for k, x in v.items()})
     if isinstance(v, MappingProxyType):
         if all(isinstance(x, _PLAIN) for x in v.values()):  # a hex's attributes: read back at once
             return (_FLAT, dict(v))
+        if _flats(v):
+            return (_FLATS, True, {k: dict(x) for k, x in v.items()})
         return (_PROXY, {k: _encode(x) for k, x in v.items()})
     if isinstance(v, dict):
         return {k: _encode(x) for k, x in v.items()}
@@ -133,18 +160,23 @@ def _encode(v: Any) -> Any:
             if all(isinstance(x, _PLAIN) for x in items):  # a column of hex values: read back at once
                 return (_ARRAY, "O", items)
             return (_ARRAY, "O*", [_encode(x) for x in items])
+        if v.ndim == 1:  # e.g. the search arrays' hexsides: their bytes
+            return (_ARRAY, v.dtype.str, v.tobytes())
         return (_ARRAY, v.dtype.str, v.tolist())
     return v
 
 
 def _decode(v: Any) -> Any:
-    if isinstance(v, tuple) and len(v) in (2, 3) and v[0] in (_PROXY, _FLAT, _ARRAY, _SEQ, _RAW):
+    if isinstance(v, tuple) and len(v) in (2, 3) and v[0] in (_PROXY, _FLAT, _FLATS, _ARRAY, _SEQ, _RAW):
         if v[0] == _RAW:
             return v[1]
         if v[0] == _SEQ:
             return tuple(v[2]) if v[1] else v[2]
         if v[0] == _FLAT:
             return MappingProxyType(v[1])
+        if v[0] == _FLATS:
+            flats = {k: MappingProxyType(x) for k, x in v[2].items()}
+            return MappingProxyType(flats) if v[1] else flats
         if v[0] == _PROXY:
             return MappingProxyType({k: _decode(x) for k, x in v[1].items()})
         import numpy as np
@@ -153,6 +185,8 @@ def _decode(v: Any) -> Any:
             out = np.empty(len(v[2]), dtype=object)
             out[:] = v[2] if v[1] == "O" else [_decode(x) for x in v[2]]
             return out
+        if isinstance(v[2], bytes):
+            return np.frombuffer(v[2], dtype=v[1]).copy()
         return np.array(v[2], dtype=v[1])
     if isinstance(v, dict):
         return {k: _decode(x) for k, x in v.items()}
