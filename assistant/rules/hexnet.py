@@ -201,6 +201,13 @@ class HexNet:
     def neighbors(self, node: int) -> np.ndarray:
         return self.head[self.indptr[node]:self.indptr[node + 1]]
 
+    def out_edges(self, nodes: np.ndarray) -> np.ndarray:
+        """The CSR edge numbers leaving ``nodes``, node by node in the order given (ascending
+        for ascending nodes)."""
+        from ._search import _out_edges
+
+        return _out_edges(self._csr()[0], np.asarray(nodes, dtype=np.intp))
+
     def search(self, sources: Mapping[int, float] | Sequence[int], *,
                enter: Optional[np.ndarray] = None, through: Optional[np.ndarray] = None,
                edges: Optional[np.ndarray] = None, weight: Optional[np.ndarray] = None,
