@@ -7,8 +7,10 @@ Two engines give the same answers. The numpy loops (``bfs_numpy``, ``dijkstra_nu
 nothing imported or compiled beyond numpy, so a one-shot command starts at once; scipy's compiled
 csgraph (``bfs_scipy``, ``dijkstra_scipy``) searches a whole map ~10x faster but costs ~0.2 s to
 import. A process runs the numpy loops until it has spent that long in them (or finds csgraph
-already imported), then csgraph (``use_scipy``): a one-shot trace never pays the import, a page
-or a campaign's history soon does.
+already imported), then csgraph (``use_scipy``): a one-shot trace never pays the import, a
+campaign's history soon does. A page's kernel stays with the numpy loops (``stay_with_numpy``,
+from its warm-up): its clicks are a few milliseconds either way, and the switch would land on a
+click.
 
 Breadth-first runs level by level, each level one set of array operations. It visits the nodes in
 the order csgraph's ``breadth_first_order`` does from a chain of virtual nodes carrying the
@@ -151,19 +153,30 @@ def cheapest_predecessors(tail, head, keep, weight, dist, rank, sources, costs):
     pred = np.full(n, NO_PRED, dtype=_I)
     own = np.zeros(n, dtype=bool)
     own[sources[costs == dist.take(sources)]] = True
-    du = dist.take(tail)
-    dv = dist.take(head)
-    tight = du + weight == dv
-    tight &= keep
-    tight &= dv < np.inf
-    if rank is not None:
-        tight &= rank.take(tail) < rank.take(head)
-    eids = np.flatnonzero(tight)
+    reached = np.flatnonzero(dist < np.inf)
+    if len(reached) * 4 < n:  # a small search: only the hexsides into the reached nodes
+        rev_ptr, rev_eid = _into(head, n)
+        eids = rev_eid.take(_out_edges(rev_ptr, reached))
+        du = dist.take(tail.take(eids))
+        tight = du + weight.take(eids) == dist.take(head.take(eids))
+        tight &= keep.take(eids)
+        if rank is not None:
+            tight &= rank.take(tail.take(eids)) < rank.take(head.take(eids))
+        eids = eids[tight]
+    else:
+        du = dist.take(tail)
+        dv = dist.take(head)
+        tight = du + weight == dv
+        tight &= keep
+        tight &= dv < np.inf
+        if rank is not None:
+            tight &= rank.take(tail) < rank.take(head)
+        eids = np.flatnonzero(tight)
     v = head.take(eids)
     mine = ~own.take(v)
     eids, v = eids[mine], v[mine]
     u = tail.take(eids)
-    du = du.take(eids)
+    du = dist.take(u)
     least = np.full(n, np.inf)
     np.minimum.at(least, v, du)
     best = du == least.take(v)
@@ -172,6 +185,21 @@ def cheapest_predecessors(tail, head, keep, weight, dist, rank, sources, costs):
     has = low < n
     pred[has] = low[has]
     return pred, origins(pred, np.isfinite(dist))
+
+
+_into_cache: dict[int, tuple] = {}
+
+
+def _into(head: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The edges into each node (``rev_ptr``, edge numbers ``rev_eid`` by head), once per graph."""
+    entry = _into_cache.get(id(head))
+    if entry is None or entry[0]() is not head:
+        for k in [k for k, e in _into_cache.items() if e[0]() is None]:
+            del _into_cache[k]
+        rev_eid = np.argsort(head, kind="stable").astype(_I)
+        rev_ptr = np.searchsorted(head.take(rev_eid), np.arange(n + 1), side="left").astype(_I)
+        entry = _into_cache[id(head)] = (weakref.ref(head), rev_ptr, rev_eid)
+    return entry[1], entry[2]
 
 
 def origins(pred: np.ndarray, reached: np.ndarray) -> np.ndarray:
@@ -192,12 +220,23 @@ def origins(pred: np.ndarray, reached: np.ndarray) -> np.ndarray:
 SCIPY_AFTER = 0.2  # seconds spent in the numpy loops before csgraph is imported
 _spent = [0.0]
 ENGINE: list = [None]  # "numpy" or "scipy" to choose one (the tests run both); None: as above
+_STAY = [False]  # a page's kernel: csgraph only if something else imported it (``stay_with_numpy``)
 
 
 def use_scipy() -> bool:
     if ENGINE[0] is not None:
         return ENGINE[0] == "scipy"
-    return "scipy.sparse.csgraph" in sys.modules or _spent[0] >= SCIPY_AFTER
+    if "scipy.sparse.csgraph" in sys.modules:
+        return True
+    return not _STAY[0] and _spent[0] >= SCIPY_AFTER
+
+
+def stay_with_numpy() -> None:
+    """This process imports csgraph for no search (a page's kernel, from its warm-up): a click's
+    searches take milliseconds in the numpy loops, while the switch would cost one click the
+    import (~0.2 s) and the kernel ~11 MB for the rest of its life. csgraph is still used once
+    anything else has imported it."""
+    _STAY[0] = True
 
 
 def bfs(indptr, tail, head, keep, sources, offsets, max_level):
@@ -327,13 +366,14 @@ def bfs_scipy(indptr, tail, head, keep, sources, offsets, max_level):
 
 def dijkstra_scipy(indptr, tail, head, keep, weight, sources, limit):
     """``dijkstra`` by csgraph, for sources that all start at cost 0 and positive weights (the
-    costs are then the same sums as the numpy loop's). A hexside not kept costs infinity: the
-    adjacency's arrays serve every query as they are."""
+    costs are then the same sums as the numpy loop's), over the kept hexsides (``_masked``: the
+    adjacency of a mask built once) with their weights."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
     n = len(indptr) - 1
-    m = csr_matrix((np.where(keep, weight, np.inf), head.astype(np.int32), indptr.astype(np.int32)), shape=(n, n))
+    ptr, idx, eids = _masked(indptr, head, keep)
+    m = csr_matrix((weight.take(eids), idx, ptr), shape=(n, n), copy=False)
     dist = csgraph_dijkstra(m, directed=True, indices=np.asarray(sources, dtype=np.int32), min_only=True,
                             limit=limit)
     sources = np.asarray(sources, dtype=_I)

@@ -187,8 +187,14 @@ class HexNet:
         self.no_land_across()
         return self
 
-    def warm_search(self) -> "HexNet":
-        """One tiny search of each kind (breadth-first, weighted): the search kernels load."""
+    def warm_search(self, stay_with_numpy: bool = False) -> "HexNet":
+        """One tiny search of each kind (breadth-first, weighted): the search kernels load.
+        ``stay_with_numpy``: a page's kernel, whose searches stay in the numpy loops
+        (``_search.stay_with_numpy``: no csgraph import landing on a later click)."""
+        from . import _search
+
+        if stay_with_numpy:
+            _search.stay_with_numpy()
         if self.n:
             self.search([0], limit=1)
             self.search({0: 0.5}, weight=self._ones(), limit=1)

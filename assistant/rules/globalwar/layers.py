@@ -243,8 +243,11 @@ class LayeredResult:
         """The path from the unit's layered ``node`` back to its source."""
         n = self.layered.net.n
         nodes = [node]
-        while self.pred[nodes[-1]] >= 0:
-            nodes.append(int(self.pred[nodes[-1]]))
+        up = self.pred.item  # a Python int per step, not a numpy scalar
+        back = up(node)
+        while back >= 0:
+            nodes.append(back)
+            back = up(back)
         route = Route([nodes[0] % n], [True], [], nodes[0] // n)
         for a, b in zip(nodes, nodes[1:]):   # a is nearer the unit; the search ran b -> a
             j = self.layered.jump_of.get((b % n, a % n))
