@@ -281,7 +281,7 @@ def _masked(indptr, head, keep):
     if got is None:
         counts = np.zeros(len(keep) + 1, dtype=np.int32)
         np.cumsum(keep.view(np.uint8), dtype=np.int32, out=counts[1:])
-        eids = np.flatnonzero(keep)
+        eids = np.flatnonzero(keep).astype(np.int32)  # ~0.7 MB a mask on the witp map, not 1
         got = (counts.take(indptr), head.take(eids).astype(np.int32), eids)
         for a in got:
             a.setflags(write=False)
