@@ -10,7 +10,7 @@ import. A process runs the numpy loops until it has spent that long in them (or 
 already imported), then csgraph (``use_scipy``): a one-shot trace never pays the import, a
 campaign's history soon does. A page's kernel stays with the numpy loops (``stay_with_numpy``,
 from its warm-up): its clicks are a few milliseconds either way, and the switch would land on a
-click.
+click; a long job in it (``many_searches``: a history of many turns) switches as any process does.
 
 Breadth-first runs level by level, each level one set of array operations. It visits the nodes in
 the order csgraph's ``breadth_first_order`` does from a chain of virtual nodes carrying the
@@ -229,6 +229,13 @@ def use_scipy() -> bool:
     if "scipy.sparse.csgraph" in sys.modules:
         return True
     return not _STAY[0] and _spent[0] >= SCIPY_AFTER
+
+
+def many_searches() -> None:
+    """Many searches ahead (a campaign's history traced turn by turn): from now on even a page's
+    kernel switches to csgraph once the numpy loops have cost its import, as any process does (the
+    import lands inside the long job, not on a click)."""
+    _STAY[0] = False
 
 
 def stay_with_numpy() -> None:

@@ -270,6 +270,14 @@ class HexNet:
         return self.cached(("unit-weight",), lambda: np.ones(len(self.tail)))
 
 
+def many_searches() -> None:
+    """Many searches ahead (a history of many turns): a page's kernel, which otherwise stays with
+    the numpy loops, may switch to csgraph from now on (``_search.many_searches``)."""
+    from . import _search
+
+    _search.many_searches()
+
+
 def _read_only(a: np.ndarray) -> np.ndarray:
     a.setflags(write=False)
     return a

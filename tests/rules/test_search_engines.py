@@ -188,3 +188,19 @@ def test_a_page_kernel_stays_with_the_numpy_loops_unless_csgraph_is_already_impo
     assert not _search.use_scipy()
     monkeypatch.setitem(sys.modules, "scipy.sparse.csgraph", object())
     assert _search.use_scipy()
+
+
+def test_a_long_job_in_a_page_kernel_may_switch_to_csgraph(monkeypatch):
+    """A history of many turns (``hexnet.many_searches``): the import lands inside the long job,
+    and the kernel switches as any process does."""
+    from assistant.rules.hexnet import many_searches
+
+    monkeypatch.setattr(_search, "_spent", [0.0])
+    monkeypatch.setattr(_search, "ENGINE", [None])
+    monkeypatch.setattr(_search, "_STAY", [False])
+    monkeypatch.delitem(sys.modules, "scipy.sparse.csgraph", raising=False)
+    _search.stay_with_numpy()
+    _search._spent[0] = _search.SCIPY_AFTER
+    assert not _search.use_scipy()
+    many_searches()
+    assert _search.use_scipy()
