@@ -67,6 +67,8 @@ def worker(page: str, warm: bool, file: str) -> dict:
     if warm:
         shown.warmer.run()
         assert not shown.warmer.failures, shown.warmer.failures
+        if os.environ.get("BENCH_FIRSTCLICK_CSGRAPH"):  # the alternative: csgraph imported in the warm-up
+            import scipy.sparse.csgraph  # noqa: F401
     warmed = time.perf_counter() - t0
     seq = v.campaign.state.last_seq
     if page == "supply":
@@ -89,14 +91,34 @@ def worker(page: str, warm: bool, file: str) -> dict:
         def click(i):
             v.amount.value = str(amounts[i])
             assert v.draft_entry is not None and v.draft_entry.amount == amounts[i], v.message.value
-    times, cpu = [], []
+    times, cpu, engine = [], [], []
+    rss = [_rss_mb()]
     for i in range(CLICKS):
         t, c = time.perf_counter(), time.thread_time()
         click(i)
         cpu.append(time.thread_time() - c)
         times.append(time.perf_counter() - t)
+        engine.append(_engine())
+    rss.append(_rss_mb())
     assert v.campaign.state.last_seq == seq  # nothing was written
-    return {"built": built, "warm": warmed, "times": times, "cpu": cpu}
+    return {"built": built, "warm": warmed, "times": times, "cpu": cpu, "engine": engine, "rss": rss}
+
+
+def _engine() -> str:
+    """Which search engine the next search runs (``assistant/rules/_search.py``): the numpy loops
+    until the process has spent 0.2 s in them or csgraph is imported, csgraph after; "none" where
+    the search module was never loaded."""
+    mod = sys.modules.get("assistant.rules._search")
+    return "none" if mod is None else ("csgraph" if mod.use_scipy() else "numpy")
+
+
+def _rss_mb() -> float:
+    """The process's resident memory now (MB)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def _run(page: str, warm: bool, file: str) -> dict:
@@ -124,18 +146,23 @@ def measure(rounds: int = ROUNDS) -> dict:
             tenth = statistics.median(r[clock][-1] for r in rs)
             fig.update({f"{clock} first ms": round(first * 1e3, 1), f"{clock} tenth ms": round(tenth * 1e3, 1),
                         f"{clock} first/tenth": round(first / tenth, 2)})
+        fig["engine"] = "/".join(sorted({e for r in rs for e in (r["engine"][0], r["engine"][-1])}))
+        fig["switched at click"] = sorted({r["engine"].index("csgraph") + 1 for r in rs if "csgraph" in r["engine"]})
+        fig["MB after clicks"] = round(statistics.median(r["rss"][-1] for r in rs))
         out[f"{page} {'warmed' if warm else 'not warmed'}"] = fig
     return {"rounds": rounds, **out}
 
 
 def table(r: dict) -> str:
     lines = ["| page, kernel | page built | warm-up | first click: CPU (wall) | tenth click, the baseline: "
-             "CPU (wall) | first / tenth: CPU (wall) |", "|---|---|---|---|---|---|"]
+             "CPU (wall) | first / tenth: CPU (wall) | search engine (csgraph from click) | memory after "
+             "the clicks |", "|---|---|---|---|---|---|---|---|"]
     for name, f in r.items():
         if isinstance(f, dict):
             lines.append(f"| {name} | {f['page built s']} s | {f['warm-up s']} s | {f['cpu first ms']} ms "
                          f"({f['times first ms']} ms) | {f['cpu tenth ms']} ms ({f['times tenth ms']} ms) | "
-                         f"**{f['cpu first/tenth']}** ({f['times first/tenth']}) |")
+                         f"**{f['cpu first/tenth']}** ({f['times first/tenth']}) | {f['engine']} "
+                         f"{f['switched at click'] or ''} | {f['MB after clicks']} MB |")
     return "\n".join(lines)
 
 

@@ -7,8 +7,10 @@ Two engines give the same answers. The numpy loops (``bfs_numpy``, ``dijkstra_nu
 nothing imported or compiled beyond numpy, so a one-shot command starts at once; scipy's compiled
 csgraph (``bfs_scipy``, ``dijkstra_scipy``) searches a whole map ~10x faster but costs ~0.2 s to
 import. A process runs the numpy loops until it has spent that long in them (or finds csgraph
-already imported), then csgraph (``use_scipy``): a one-shot trace never pays the import, a page
-or a campaign's history soon does.
+already imported), then csgraph (``use_scipy``): a one-shot trace never pays the import, a
+campaign's history soon does. A page's kernel stays with the numpy loops (``stay_with_numpy``,
+from its warm-up): its clicks are a few milliseconds either way, and the switch would land on a
+click; a long job in it (``many_searches``: a history of many turns) switches as any process does.
 
 Breadth-first runs level by level, each level one set of array operations. It visits the nodes in
 the order csgraph's ``breadth_first_order`` does from a chain of virtual nodes carrying the
@@ -32,6 +34,7 @@ question, name the same path.
 from __future__ import annotations
 
 import sys
+import weakref
 from time import perf_counter
 
 import numpy as np
@@ -150,19 +153,30 @@ def cheapest_predecessors(tail, head, keep, weight, dist, rank, sources, costs):
     pred = np.full(n, NO_PRED, dtype=_I)
     own = np.zeros(n, dtype=bool)
     own[sources[costs == dist.take(sources)]] = True
-    du = dist.take(tail)
-    dv = dist.take(head)
-    tight = du + weight == dv
-    tight &= keep
-    tight &= dv < np.inf
-    if rank is not None:
-        tight &= rank.take(tail) < rank.take(head)
-    eids = np.flatnonzero(tight)
+    reached = np.flatnonzero(dist < np.inf)
+    if len(reached) * 4 < n:  # a small search: only the hexsides into the reached nodes
+        rev_ptr, rev_eid = _into(head, n)
+        eids = rev_eid.take(_out_edges(rev_ptr, reached))
+        du = dist.take(tail.take(eids))
+        tight = du + weight.take(eids) == dist.take(head.take(eids))
+        tight &= keep.take(eids)
+        if rank is not None:
+            tight &= rank.take(tail.take(eids)) < rank.take(head.take(eids))
+        eids = eids[tight]
+    else:
+        du = dist.take(tail)
+        dv = dist.take(head)
+        tight = du + weight == dv
+        tight &= keep
+        tight &= dv < np.inf
+        if rank is not None:
+            tight &= rank.take(tail) < rank.take(head)
+        eids = np.flatnonzero(tight)
     v = head.take(eids)
     mine = ~own.take(v)
     eids, v = eids[mine], v[mine]
     u = tail.take(eids)
-    du = du.take(eids)
+    du = dist.take(u)
     least = np.full(n, np.inf)
     np.minimum.at(least, v, du)
     best = du == least.take(v)
@@ -171,6 +185,21 @@ def cheapest_predecessors(tail, head, keep, weight, dist, rank, sources, costs):
     has = low < n
     pred[has] = low[has]
     return pred, origins(pred, np.isfinite(dist))
+
+
+_into_cache: dict[int, tuple] = {}
+
+
+def _into(head: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The edges into each node (``rev_ptr``, edge numbers ``rev_eid`` by head), once per graph."""
+    entry = _into_cache.get(id(head))
+    if entry is None or entry[0]() is not head:
+        for k in [k for k, e in _into_cache.items() if e[0]() is None]:
+            del _into_cache[k]
+        rev_eid = np.argsort(head, kind="stable").astype(_I)
+        rev_ptr = np.searchsorted(head.take(rev_eid), np.arange(n + 1), side="left").astype(_I)
+        entry = _into_cache[id(head)] = (weakref.ref(head), rev_ptr, rev_eid)
+    return entry[1], entry[2]
 
 
 def origins(pred: np.ndarray, reached: np.ndarray) -> np.ndarray:
@@ -191,12 +220,30 @@ def origins(pred: np.ndarray, reached: np.ndarray) -> np.ndarray:
 SCIPY_AFTER = 0.2  # seconds spent in the numpy loops before csgraph is imported
 _spent = [0.0]
 ENGINE: list = [None]  # "numpy" or "scipy" to choose one (the tests run both); None: as above
+_STAY = [False]  # a page's kernel: csgraph only if something else imported it (``stay_with_numpy``)
 
 
 def use_scipy() -> bool:
     if ENGINE[0] is not None:
         return ENGINE[0] == "scipy"
-    return "scipy.sparse.csgraph" in sys.modules or _spent[0] >= SCIPY_AFTER
+    if "scipy.sparse.csgraph" in sys.modules:
+        return True
+    return not _STAY[0] and _spent[0] >= SCIPY_AFTER
+
+
+def many_searches() -> None:
+    """Many searches ahead (a campaign's history traced turn by turn): from now on even a page's
+    kernel switches to csgraph once the numpy loops have cost its import, as any process does (the
+    import lands inside the long job, not on a click)."""
+    _STAY[0] = False
+
+
+def stay_with_numpy() -> None:
+    """This process imports csgraph for no search (a page's kernel, from its warm-up): a click's
+    searches take milliseconds in the numpy loops, while the switch would cost one click the
+    import (~0.2 s) and the kernel ~11 MB for the rest of its life. csgraph is still used once
+    anything else has imported it."""
+    _STAY[0] = True
 
 
 def bfs(indptr, tail, head, keep, sources, offsets, max_level):
@@ -221,71 +268,119 @@ def dijkstra(indptr, tail, head, keep, weight, sources, costs, limit):
     return out
 
 
+_MASKED_KEPT = 8  # masked adjacencies kept per map graph (a call asks a handful of masks, often again)
+_masked_cache: dict[int, tuple] = {}
+
+
+def _masked(indptr, head, keep):
+    """``(indptr, indices)`` (int32) of the kept edges, and the position of each kept edge in the
+    full CSR (``kept``): built once per (graph, mask) and kept for the next query with the same
+    mask (a side's trace asks the same few masks from many sources; a page asks them again)."""
+    entry = _masked_cache.get(id(indptr))
+    if entry is None or entry[0]() is not indptr or entry[1]() is not head:
+        for k in [k for k, e in _masked_cache.items() if e[0]() is None]:
+            del _masked_cache[k]
+        entry = (weakref.ref(indptr), weakref.ref(head), {})
+        _masked_cache[id(indptr)] = entry
+    kept = entry[2]
+    key = np.packbits(keep).tobytes() + len(keep).to_bytes(8, "little")
+    got = kept.get(key)
+    if got is None:
+        counts = np.zeros(len(keep) + 1, dtype=np.int32)
+        np.cumsum(keep.view(np.uint8), dtype=np.int32, out=counts[1:])
+        eids = np.flatnonzero(keep).astype(np.int32)  # ~0.7 MB a mask on the witp map, not 1
+        got = (counts.take(indptr), head.take(eids).astype(np.int32), eids)
+        for a in got:
+            a.setflags(write=False)
+        if len(kept) >= _MASKED_KEPT:
+            del kept[next(iter(kept))]
+    else:
+        del kept[key]  # most recently used last
+    kept[key] = got
+    return got
+
+
 def _masked_csr(indptr, head, keep, extra_rows=0, extra_indices=(), extra_indptr=(0,)):
     """The CSR matrix (unit weights) of the kept edges, ``extra_rows`` rows appended after the nodes."""
     from scipy.sparse import csr_matrix
 
     n = len(indptr) - 1
-    counts = np.zeros(len(keep) + 1, dtype=np.int32)
-    np.cumsum(keep.view(np.uint8), dtype=np.int32, out=counts[1:])
-    ptr = counts.take(indptr)
-    idx = head[keep].astype(np.int32)
+    ptr, idx, _ = _masked(indptr, head, keep)
     if extra_rows:
         ptr = np.concatenate((ptr, ptr[-1] + np.asarray(extra_indptr[1:], dtype=np.int32)))
         idx = np.concatenate((idx, np.asarray(extra_indices, dtype=np.int32)))
     size = n + extra_rows
-    return csr_matrix((np.ones(len(idx)), idx, ptr), shape=(size, size))
+    return csr_matrix((np.ones(len(idx)), idx, ptr), shape=(size, size), copy=False)
 
 
 def bfs_scipy(indptr, tail, head, keep, sources, offsets, max_level):
-    """``bfs`` by csgraph's ``breadth_first_order`` from a chain of virtual nodes n, n+1, ...:
-    chain node k leads to the sources of level k (in order), then to chain node k+1."""
+    """``bfs`` by csgraph's ``breadth_first_order``: from the source itself where there is one,
+    else from a chain of virtual nodes n, n+1, ...: chain node k leads to the sources of level k
+    (in order), then to chain node k+1. The levels, sources and predecessors are read off the
+    order, over the reached nodes only (a search that reaches a few hexes costs a few)."""
     from scipy.sparse.csgraph import breadth_first_order
 
     n = len(indptr) - 1
     sources = np.asarray(sources, dtype=_I)
     offsets = np.asarray(offsets, dtype=_I)
-    top = int(min(offsets.max(), max_level))
-    rows: list[list[int]] = [[] for _ in range(top + 1)]
-    for v, o in zip(sources.tolist(), offsets.tolist()):
-        if o <= top:
-            rows[o].append(v)
-    for k in range(top):
-        rows[k].append(n + k + 1)
-    extra = [v for r in rows for v in r]
-    ptr = np.concatenate(([0], np.cumsum([len(r) for r in rows])))
-    m = _masked_csr(indptr, head, keep, top + 1, extra, ptr)
-    order, up = breadth_first_order(m, n, directed=True, return_predecessors=True)
-    up = up[:n].astype(_I)
-    seen = np.zeros(n + top + 1, dtype=bool)
-    seen[order] = True
-    seen = seen[:n]
-    root = (up >= n) | (up < 0)  # a source (its parent a chain node), or unreached
-    p = np.where(root, np.arange(n, dtype=_I), up)
-    hops = (~root).astype(_I)
+    level = np.full(n, -1, dtype=_I)
+    pred = np.full(n, NO_PRED, dtype=_I)
+    origin = np.full(n, -1, dtype=_I)
+    if len(sources) == 1:
+        if offsets[0] > max_level:
+            return level, pred, origin
+        root, top = int(sources[0]), int(offsets[0])
+        m = _masked_csr(indptr, head, keep)
+    else:
+        top = int(min(offsets.max(), max_level))
+        rows: list[list[int]] = [[] for _ in range(top + 1)]
+        for v, o in zip(sources.tolist(), offsets.tolist()):
+            if o <= top:
+                rows[o].append(v)
+        for k in range(top):
+            rows[k].append(n + k + 1)
+        extra = [v for r in rows for v in r]
+        ptr = np.concatenate(([0], np.cumsum([len(r) for r in rows])))
+        m = _masked_csr(indptr, head, keep, top + 1, extra, ptr)
+        root, top = n, -1  # chain node k is at depth k; a source under it at level k
+    order, up = breadth_first_order(m, root, directed=True, return_predecessors=True)
+    order = order.astype(_I, copy=False)
+    par = up.take(order).astype(_I)
+    # each ordered node's parent by position in the order (a node's parent comes before it)
+    pos = np.empty(len(up), dtype=_I)
+    pos[order] = np.arange(len(order), dtype=_I)
+    is_root = (par < 0) | (par >= n) | (order >= n)  # the search's root, a chain node, a source
+    p = np.where(is_root, np.arange(len(order), dtype=_I), pos.take(np.maximum(par, 0)))
+    hops = (~is_root).astype(_I)
     while True:  # up to the source, doubling the step: the source, and the hops to it
         pp = p.take(p)
         if np.array_equal(pp, p):
             break
         hops += hops.take(p)
         p = pp
-    level = hops + up.take(p) - n  # a source's level is its chain node's
-    reached = seen & (level <= max_level)
-    level[~reached] = -1
-    pred = np.where(root | ~reached, NO_PRED, up)
-    origin = np.where(reached, p, -1)
+    src = order.take(p)
+    # a source's level: its chain node's depth, or (one source) its own offset
+    base = np.where(par.take(p) >= n, par.take(p) - n, top) if top < 0 else top
+    lv = hops + base
+    ok = (order < n) & (lv <= max_level)
+    nodes = order[ok]
+    level[nodes] = lv[ok]
+    origin[nodes] = src[ok]
+    inner = ok & ~is_root
+    pred[order[inner]] = par[inner]
     return level, pred, origin
 
 
 def dijkstra_scipy(indptr, tail, head, keep, weight, sources, limit):
     """``dijkstra`` by csgraph, for sources that all start at cost 0 and positive weights (the
-    costs are then the same sums as the numpy loop's). A hexside not kept costs infinity: the
-    adjacency's arrays serve every query as they are."""
+    costs are then the same sums as the numpy loop's), over the kept hexsides (``_masked``: the
+    adjacency of a mask built once) with their weights."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
     n = len(indptr) - 1
-    m = csr_matrix((np.where(keep, weight, np.inf), head.astype(np.int32), indptr.astype(np.int32)), shape=(n, n))
+    ptr, idx, eids = _masked(indptr, head, keep)
+    m = csr_matrix((weight.take(eids), idx, ptr), shape=(n, n), copy=False)
     dist = csgraph_dijkstra(m, directed=True, indices=np.asarray(sources, dtype=np.int32), min_only=True,
                             limit=limit)
     sources = np.asarray(sources, dtype=_I)

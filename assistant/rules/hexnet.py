@@ -187,8 +187,14 @@ class HexNet:
         self.no_land_across()
         return self
 
-    def warm_search(self) -> "HexNet":
-        """One tiny search of each kind (breadth-first, weighted): the search kernels load."""
+    def warm_search(self, stay_with_numpy: bool = False) -> "HexNet":
+        """One tiny search of each kind (breadth-first, weighted): the search kernels load.
+        ``stay_with_numpy``: a page's kernel, whose searches stay in the numpy loops
+        (``_search.stay_with_numpy``: no csgraph import landing on a later click)."""
+        from . import _search
+
+        if stay_with_numpy:
+            _search.stay_with_numpy()
         if self.n:
             self.search([0], limit=1)
             self.search({0: 0.5}, weight=self._ones(), limit=1)
@@ -200,6 +206,13 @@ class HexNet:
 
     def neighbors(self, node: int) -> np.ndarray:
         return self.head[self.indptr[node]:self.indptr[node + 1]]
+
+    def out_edges(self, nodes: np.ndarray) -> np.ndarray:
+        """The CSR edge numbers leaving ``nodes``, node by node in the order given (ascending
+        for ascending nodes)."""
+        from ._search import _out_edges
+
+        return _out_edges(self._csr()[0], np.asarray(nodes, dtype=np.intp))
 
     def search(self, sources: Mapping[int, float] | Sequence[int], *,
                enter: Optional[np.ndarray] = None, through: Optional[np.ndarray] = None,
@@ -255,6 +268,14 @@ class HexNet:
 
     def _ones(self) -> np.ndarray:
         return self.cached(("unit-weight",), lambda: np.ones(len(self.tail)))
+
+
+def many_searches() -> None:
+    """Many searches ahead (a history of many turns): a page's kernel, which otherwise stays with
+    the numpy loops, may switch to csgraph from now on (``_search.many_searches``)."""
+    from . import _search
+
+    _search.many_searches()
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

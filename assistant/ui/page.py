@@ -293,7 +293,7 @@ class Page(View):
         self._net().warm_columns()
 
     def _warm_search(self) -> None:
-        self._net().warm_search()
+        self._net().warm_search(stay_with_numpy=True)  # a click's searches: milliseconds in numpy
 
     def _warm_map(self) -> None:
         state = self.campaign.state

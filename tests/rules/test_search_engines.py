@@ -174,3 +174,33 @@ def test_the_process_switches_to_csgraph_once_the_numpy_loops_have_cost_its_impo
     assert not _search.use_scipy()
     _search._spent[0] = _search.SCIPY_AFTER
     assert _search.use_scipy()
+
+
+def test_a_page_kernel_stays_with_the_numpy_loops_unless_csgraph_is_already_imported(monkeypatch):
+    """A page's warm-up (``HexNet.warm_search(stay_with_numpy=True)``): however long its searches
+    have run, no click pays csgraph's import; once something else has imported it, it is used."""
+    monkeypatch.setattr(_search, "_spent", [0.0])
+    monkeypatch.setattr(_search, "ENGINE", [None])
+    monkeypatch.setattr(_search, "_STAY", [False])
+    monkeypatch.delitem(sys.modules, "scipy.sparse.csgraph", raising=False)
+    HexNet.of(hex_map(3, 3)).warm_search(stay_with_numpy=True)
+    _search._spent[0] = 10 * _search.SCIPY_AFTER
+    assert not _search.use_scipy()
+    monkeypatch.setitem(sys.modules, "scipy.sparse.csgraph", object())
+    assert _search.use_scipy()
+
+
+def test_a_long_job_in_a_page_kernel_may_switch_to_csgraph(monkeypatch):
+    """A history of many turns (``hexnet.many_searches``): the import lands inside the long job,
+    and the kernel switches as any process does."""
+    from assistant.rules.hexnet import many_searches
+
+    monkeypatch.setattr(_search, "_spent", [0.0])
+    monkeypatch.setattr(_search, "ENGINE", [None])
+    monkeypatch.setattr(_search, "_STAY", [False])
+    monkeypatch.delitem(sys.modules, "scipy.sparse.csgraph", raising=False)
+    _search.stay_with_numpy()
+    _search._spent[0] = _search.SCIPY_AFTER
+    assert not _search.use_scipy()
+    many_searches()
+    assert _search.use_scipy()

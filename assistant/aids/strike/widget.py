@@ -228,6 +228,7 @@ class StrikeWidget(Page):
         side = self.side.value
         target = next((p.hex for p in world.pieces if p.side != side), None)
         if side and target:
+            self._label(target)  # the map's set of hexes, which a target's label is checked against
             reach(world, side, target, mission=self.mission.value or None, altitude=self.altitude.value or None)
 
     # ----- target and reach ----------------------------------------------------------------

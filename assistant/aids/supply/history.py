@@ -179,8 +179,11 @@ def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int
     ctx = k.context((_rules_key(k, campaign.game), _whatif_key(whatif)))
     need = [(turn, seq) for turn, seq in ends if any(ctx.get((s, turn), (None,))[0] != seq for s in wanted)]
     if need:
+        from ...rules.hexnet import many_searches
         from .engine import trace_side, world_of
 
+        if len(need) > 3:  # many turns: a page's kernel may take csgraph for them, as a command does
+            many_searches()
         turn_of = {seq: turn for turn, seq in need}
         graphs = GraphCache(campaign)
         start = k.state if k.state is not None and k.state.last_seq <= min(turn_of) else None

@@ -145,12 +145,14 @@ class Lines:
         can_leave = np.isfinite(res.dist) & (self.enter | (src & self.end_ok))
         if not self.strict:
             can_leave &= ~self.restricted | src
-        # one more step, across hexsides a line may cross (into restricted hexes too: a line ends there)
-        step = self.terrain.line_edge & can_leave[net.tail] & self.end_ok[net.head]
-        if self.strict:
-            step &= ~self.restricted[net.tail] | self.terrain.rail_edge | src[net.tail]
-        e = np.nonzero(step)[0]
+        # one more step, across hexsides a line may cross (into restricted hexes too: a line ends
+        # there); only the hexsides leaving the hexes the search left are looked at
+        e = net.out_edges(np.flatnonzero(can_leave))
         heads, tails = net.head[e], net.tail[e]
+        step = self.terrain.line_edge[e] & self.end_ok[heads]
+        if self.strict:
+            step &= ~self.restricted[tails] | self.terrain.rail_edge[e] | src[tails]
+        e, heads, tails = e[step], heads[step], tails[step]
         cand = res.dist[tails] + 1
         shorter = cand < end[heads]  # only a step shorter than the hex's own end can change it
         heads, tails, cand = heads[shorter], tails[shorter], cand[shorter]

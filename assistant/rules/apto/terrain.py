@@ -25,9 +25,20 @@ NO_ZOC_INTO = ("jungle", "jungle_mountain", "mountain")  # [5.13]
 WATER = ("all_sea", "all_lake", "sea", "lake")
 
 
+_NORMED: dict[str, str] = {}
+
+
 def norm(v: Any) -> str:
     """A terrain or region name compared loosely: 'Jungle-Mountain' == 'jungle_mountain'."""
-    return "" if v is None else str(v).strip().lower().replace("-", "_").replace(" ", "_")
+    if v is None:
+        return ""
+    if type(v) is str:  # the names a map and its pieces use: few, met thousands of times a trace
+        got = _NORMED.get(v)
+        if got is None:
+            got = _NORMED[v] = v.strip().lower().replace("-", "_").replace(" ", "_") if len(_NORMED) < 4096 \
+                else v.strip().lower().replace("-", "_").replace(" ", "_")
+        return got
+    return str(v).strip().lower().replace("-", "_").replace(" ", "_")
 
 
 @dataclass(frozen=True)

@@ -243,11 +243,19 @@ class LayeredResult:
         """The path from the unit's layered ``node`` back to its source."""
         n = self.layered.net.n
         nodes = [node]
-        while self.pred[nodes[-1]] >= 0:
-            nodes.append(int(self.pred[nodes[-1]]))
+        up = self.pred.item  # a Python int per step, not a numpy scalar
+        back = up(node)
+        while back >= 0:
+            nodes.append(back)
+            back = up(back)
         route = Route([nodes[0] % n], [True], [], nodes[0] // n)
+        jump_of = self.layered.jump_of
+        if not jump_of:                      # no pipelines: every step overland
+            route.hexes += [b % n for b in nodes[1:]]
+            route.overland += [True] * (len(nodes) - 1)
+            return route
         for a, b in zip(nodes, nodes[1:]):   # a is nearer the unit; the search ran b -> a
-            j = self.layered.jump_of.get((b % n, a % n))
+            j = jump_of.get((b % n, a % n))
             if j is not None and len(j.route) > 2:  # ports side by side: the step reads as overland
                 route.sail(j)
             else:
