@@ -37,10 +37,12 @@ import io
 import json
 import logging
 import sqlite3
+import threading
 import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ...paths import game_dir
 from .rows import COLUMNS
@@ -123,6 +125,23 @@ def rows_of(json_fragment: str) -> list[dict[str, Any]]:
     return json.loads(f"[{json_fragment}]") if json_fragment else []
 
 
+# ----- writing after the call returns ------------------------------------------------------------
+_writer: Optional[ThreadPoolExecutor] = None
+_pending: list[Future] = []
+_pending_lock = threading.Lock()
+
+
+def flush() -> None:
+    """Wait for every write ``save_later`` queued in this process (``load`` does: a process reads
+    what it wrote). The pool's thread is joined at exit too, so a queued write is not dropped
+    when the process ends normally (killed, the turn is a miss: traced again)."""
+    with _pending_lock:
+        waiting = list(_pending)
+        _pending.clear()
+    for f in waiting:
+        f.result()
+
+
 # ----- the cache file ------------------------------------------------------------------------------
 def _pack(fmt: str, text: str):
     return zlib.compress(text.encode("utf-8")) if fmt == "json" else text
@@ -179,6 +198,7 @@ class HistoryStore:
         those very ``seq`` and ``log`` under this version of the inputs."""
         if fmt not in FORMATS:
             raise ValueError(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
+        flush()
         con = self._connect()
         if con is None:
             return {}
@@ -193,6 +213,22 @@ class HistoryStore:
         except (sqlite3.Error, zlib.error, UnicodeDecodeError) as e:
             log.info("supply history cache %s unreadable (%s): computing again", self.path, e)
             return {}
+
+    def save_later(self, items: Callable[[], Iterable[tuple[int, str, int, str, dict[str, str]]]]) -> None:
+        """``save(items())`` in this process's writer thread, after the caller has its answer (the
+        page's chart: the turn just played is rendered and written while the chart is drawn)."""
+        global _writer
+
+        def write() -> None:
+            try:
+                self.save(items())
+            except Exception:  # a cache: never the caller's failure
+                log.exception("supply history cache %s not written", self.path)
+
+        with _pending_lock:
+            if _writer is None:
+                _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="supply-history-cache")
+            _pending.append(_writer.submit(write))
 
     def save(self, items: Iterable[tuple[int, str, int, str, dict[str, str]]]) -> None:
         """Keep ``(turn, side, seq, log, render(...))`` items, replacing what was kept for them (a
@@ -215,6 +251,7 @@ class HistoryStore:
             log.info("supply history cache %s not written (%s)", self.path, e)
 
     def close(self) -> None:
+        flush()
         if self._con is not None:
             self._con.close()
             self._con = None
