@@ -27,6 +27,11 @@ state at the end of that turn is then the one it was computed from. Anything els
 end moved (it was played on, or an undone advance went back to it), a log that differs from the
 one seen (a restored backup played on otherwise), another version of the rules or of the game's
 data -- is a miss, and that turn is traced again. Every error of the cache file is a miss too.
+
+A page writes the turn it just traced after its call returns (``save_later``: rendered and written
+by one thread of the process: the player does not wait for it); every ``load`` in
+the process first waits for the writes queued there, and the thread is joined when the process
+exits. Another process that reads before the write lands misses, and traces the turn itself.
 """
 
 from __future__ import annotations
@@ -80,13 +85,16 @@ def _csv_cell(v: Any) -> Any:
     return "" if v is None else v
 
 
+_encode = json.JSONEncoder().encode  # json.dumps with its defaults, without the per-call checks
+
+
 def render(rows: Sequence[dict[str, Any]], side_name: str, formats: Sequence[str] = FORMATS) -> dict[str, str]:
     """One turn and side's rows as ``campaign trace --history`` prints them: ``json`` (one record a
     line, no brackets), ``csv`` (no header; what ``DataFrame.to_csv`` writes for them) and ``text``
     (the side's counts, then one aligned line a unit); ``formats``: those alone."""
     got: dict[str, str] = {}
     if "json" in formats:
-        got["json"] = ",\n".join(json.dumps({c: r[c] for c in COLUMNS}) for r in rows)
+        got["json"] = ",\n".join(_encode(r if tuple(r) == COLUMNS else {c: r[c] for c in COLUMNS}) for r in rows)
     if "csv" in formats:
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
