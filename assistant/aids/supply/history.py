@@ -171,7 +171,7 @@ def _whatif_key(whatif) -> tuple:
     return (tuple(whatif.with_enemy), tuple(whatif.without)) if whatif else ((), ())
 
 
-def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]]) -> tuple[dict, list]:
+def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]]) -> tuple["RowsAt", list]:
     """Every ``(side, turn)``'s rows for ``ends``, from what is kept, tracing the turns whose end
     moved (one fold from the newest state kept). Returns ``(rows by (side, turn), turns traced
     now as (turn, seq))``."""
@@ -196,7 +196,20 @@ def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int
                 if ctx.get((side, turn), (None,))[0] != seq:
                     ctx[(side, turn)] = (seq, [trace_row(t, turn, label)
                                                 for t in trace_side(world, side, turn_whatif).items])
-    return {(s, t): ctx[(s, t)][1] for t, _ in ends for s in wanted}, need
+    return RowsAt(ctx), need
+
+
+class RowsAt:
+    """Rows by ``(side, turn)`` as kept when the call was made (a copy of the entries, not of the
+    rows: a later call that traces a turn again does not change what this one answered)."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, ctx: dict):
+        self._entries = dict(ctx)
+
+    def __getitem__(self, key: tuple[str, int]) -> list:
+        return self._entries[key][1]
 
 
 def history(campaign, sides=None, whatif=None, keep: Optional[Path] = None) -> "History":
@@ -232,7 +245,7 @@ class History:
     (what a chart draws) from each turn's counts, kept per turn; ``frame()`` the frame of every
     row, kept with the turn ends it shows and extended from the first turn whose end moved."""
 
-    def __init__(self, ctx: dict, wanted: list[str], ends: list[tuple[int, int]], by: dict):
+    def __init__(self, ctx: dict, wanted: list[str], ends: list[tuple[int, int]], by: RowsAt):
         self._ctx, self.sides, self.ends, self._by = ctx, list(wanted), list(ends), by
 
     def counts(self):
