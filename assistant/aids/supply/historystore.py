@@ -236,6 +236,7 @@ class HistoryStore:
         with _pending_lock:
             if _writer is None:
                 _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="supply-history-cache")
+            _pending[:] = [f for f in _pending if not f.done()]  # what is written needs no wait
             _pending.append(_writer.submit(write))
 
     def save(self, items: Iterable[tuple[int, str, int, str, dict[str, str]]]) -> None:
