@@ -19,10 +19,15 @@ maximum resident set, read by ``/usr/bin/time``):
 * **one more turn**: a turn played (advance, 16 moves), then the call again, against that one
   turn's trace as a process (``python benchmarks/bench_history.py turn FILE``: open the campaign,
   ``world_of`` on its graph, ``trace_side`` of both sides). And in one process, as the supply
-  page does it with its tab open: ``history_frame`` on the open campaign after the turn, against
-  that turn's trace in the same process (warmed).
+  page does it with its tab open: ``history(...).counts()`` on the open campaign after the turn
+  (what the chart reads: the turn traced, its counts; the turn is written to the page's cache
+  folder in the background), then the same with that write waited for, and the frame of every
+  row after it (what an analyst reads), each against that turn's trace in the same process
+  (warmed).
 
 Run: python -m pytest benchmarks/bench_history.py -p no:cacheprovider -s   (about 5 minutes)
+The one-more-turn part alone: add ``-k one_more_turn`` (with ``BENCH_HISTORY_WAR=FILE`` the war is
+built once and copied from FILE next time: about a minute).
 """
 
 from __future__ import annotations
@@ -103,7 +108,10 @@ def play_turn(c, rng, land, ground, t: int) -> None:
     c.advance()
     for side in ("japan", "allies"):
         for u in rng.sample(ground[side], MOVES):
-            c.move_unit(u, rng.choice(land))
+            to = rng.choice(land)
+            while to == c.state.units[u].hex:  # a move goes somewhere (the seeded placements change with the map)
+                to = rng.choice(land)
+            c.move_unit(u, to)
     if t % 5 == 0:
         c.add_note(f"turn {t}")
     if t % 7 == 3:
@@ -117,20 +125,38 @@ def play_turn(c, rng, land, ground, t: int) -> None:
 
 @pytest.fixture(scope="module")
 def war(tmp_path_factory):
+    """The war played (about 2-5 minutes). ``BENCH_HISTORY_WAR=FILE``: a copy of FILE when it
+    exists (a war this fixture built), else the war is built and a copy kept there for next time."""
+    import shutil
+
     sys.path.insert(0, str(REPO))
+    from assistant.campaign import Campaign
     from benchmarks.bench_supply import build_campaign
 
     path = tmp_path_factory.mktemp("war") / "war.campaign"
+    saved = os.environ.get("BENCH_HISTORY_WAR")
     t0 = time.perf_counter()
-    c, info = build_campaign(path)
+    if saved and Path(saved).exists():
+        shutil.copy(saved, path)
+        c = Campaign.open(path)
+        ground = {side: sorted(u.id for u in c.state.units.values() if u.side == side and u.kind == "infantry division")
+                  for side in ("japan", "allies")}
+    else:
+        c, info = build_campaign(path)
+        ground = info["ground"]
     g = c.graph()
     land = sorted(n for n, a in g.nodes(data=True) if a["surface"] in ("land", "coastal"))
     rng = random.Random(SEED)
-    for t in range(TURNS - 1):  # the first turn is the one the campaign starts in
-        play_turn(c, rng, land, info["ground"], t)
+    if not (saved and Path(saved).exists()):
+        for t in range(TURNS - 1):  # the first turn is the one the campaign starts in
+            play_turn(c, rng, land, ground, t)
+        if saved:
+            shutil.copy(path, saved)
+    else:
+        rng = random.Random(SEED + 1)  # the turns played from here on: other draws, the same kind of turn
     print(f"\nthe war: {len(c.turn_ends())} turns, {c.state.last_seq} events, {len(c.state.units)} pieces, "
-          f"{c.state.map_revision} map revisions; built in {time.perf_counter() - t0:.0f} s")
-    yield c, rng, land, info["ground"], tmp_path_factory.mktemp("cache")
+          f"{c.state.map_revision} map revisions; ready in {time.perf_counter() - t0:.0f} s")
+    yield c, rng, land, ground, tmp_path_factory.mktemp("cache")
     c.close()
 
 
@@ -157,11 +183,14 @@ def run_measured(argv: list[str], cache: Path) -> tuple[float, float, bytes]:
 CAMPAIGN = [sys.executable, "-c", "import sys; from assistant.cli import main; sys.exit(main())"]
 
 
-def test_cold_warm_and_one_more_turn(war):
+def _history_cli(path: str) -> tuple[list[str], list[str]]:
+    return CAMPAIGN + ["trace", path, "--history", "--csv"], CAMPAIGN + ["trace", path, "--history"]
+
+
+def test_cold_and_warm(war):
     c, rng, land, ground, cache = war
     path = str(c.path)
-    hist_csv = CAMPAIGN + ["trace", path, "--history", "--csv"]
-    hist_text = CAMPAIGN + ["trace", path, "--history"]
+    hist_csv, hist_text = _history_cli(path)
     info = CAMPAIGN + ["info", path]
     baseline = [sys.executable, str(Path(__file__).resolve()), "baseline", path]
 
@@ -186,12 +215,28 @@ def test_cold_warm_and_one_more_turn(war):
         mem.append(m)
         w_text.append(run_measured(hist_text, cache)[0])
     mi, mc, mt = (statistics.median(x) for x in (w_info, w_csv, w_text))
-    print(f"warm: campaign info {mi * 1e3:.0f} ms ({statistics.median(info_mem):.0f} MB); second --history --csv {mc * 1e3:.0f} ms = {mc / mi:.2f}x info "
-          f"({statistics.median(mem):.0f} MB); text {mt * 1e3:.0f} ms = {mt / mi:.2f}x info")
+    print(f"warm: campaign info {mi * 1e3:.0f} ms ({statistics.median(info_mem):.0f} MB); second --history --csv "
+          f"{mc * 1e3:.0f} ms = {mc / mi:.2f}x info ({statistics.median(mem):.0f} MB); text {mt * 1e3:.0f} ms = "
+          f"{mt / mi:.2f}x info")
 
-    # one more turn: the command line, and the page's way (one process, the campaign open)
+
+PROCESS_TURNS = 3  # turns measured as whole processes too
+PAGE_TURNS = 7  # turns measured in one process (the first PROCESS_TURNS among them)
+
+
+def test_one_more_turn(war):
+    """One more turn: the command line (whole processes) and the supply page's way (one process,
+    the campaign open, the chart tab open). Run alone with ``-k one_more_turn``."""
+    from assistant.aids.supply import historystore
     from assistant.aids.supply.engine import trace_side, world_of
-    from assistant.aids.supply.history import history_frame
+    from assistant.aids.supply.history import forget, history, history_frame
+
+    c, rng, land, ground, cache = war
+    path = str(c.path)
+    hist_csv, _ = _history_cli(path)
+    folder = cache / "campaign-assistant" / "history"  # the user's cache folder, as the page uses it
+    if not folder.exists():  # run alone: the command line's first call keeps every turn (untimed)
+        run_measured(hist_csv, cache)
 
     def one_turn_trace() -> float:
         t = time.perf_counter()
@@ -200,34 +245,43 @@ def test_cold_warm_and_one_more_turn(war):
             trace_side(world, side)
         return time.perf_counter() - t
 
-    from assistant.aids.supply.history import forget
-
-    folder = cache / "campaign-assistant" / "history"  # the user's cache folder, as the page uses it
     t0 = time.perf_counter()
     history_frame(c)  # the page opening its tab with nothing kept: every turn traced, in this process
     cold_tab = time.perf_counter() - t0
     forget(c)
     t0 = time.perf_counter()
-    history_frame(c, keep=folder)  # a fresh kernel opening the tab: the turns the CLI kept are read
-    print(f"in one process, the tab opened: nothing kept, every turn traced {cold_tab:.1f} s; "
+    history(c, keep=folder).counts()  # a fresh kernel opening the tab: the turns the CLI kept are read
+    print(f"\nin one process, the tab opened: nothing kept, every turn traced {cold_tab:.1f} s; "
           f"a fresh kernel reading the kept turns {time.perf_counter() - t0:.2f} s")
     one_turn = [sys.executable, str(Path(__file__).resolve()), "turn", path]
     page_folder = cache.parent / "page-cache"  # the page's own: it must not find the turn the CLI kept
-    inc, warm, turn_proc, page, turn = [], [], [], [], []
-    for i in range(3):
-        play_turn(c, rng, land, ground, TURNS + i)
-        turn_proc.append(run_measured(one_turn, cache)[0])
-        inc.append(run_measured(hist_csv, cache)[0])
-        warm.append(run_measured(hist_csv, cache)[0])
+    inc, warm, turn_proc, page, written, turn, whole = [], [], [], [], [], [], []
+    for i in range(PAGE_TURNS):
+        play_turn(c, rng, land, ground, TURNS + 100 + i)
+        if i < PROCESS_TURNS:
+            turn_proc.append(run_measured(one_turn, cache)[0])
+            inc.append(run_measured(hist_csv, cache)[0])
+            warm.append(run_measured(hist_csv, cache)[0])
         for _ in range(3):
             one_turn_trace()  # warmed
         turn.append(statistics.median(one_turn_trace() for _ in range(5)))
         t = time.perf_counter()
-        history_frame(c, keep=page_folder)  # as the page does, adding the turn to its folder
+        counts = history(c, keep=page_folder).counts()  # what the page's chart reads after a write
         page.append(time.perf_counter() - t)
-    mturn, mpage, mproc, minc, mwarm = (statistics.median(x) for x in (turn, page, turn_proc, inc, warm))
-    print(f"one more turn, in one process (the page's tab open): its trace alone {mturn * 1e3:.0f} ms; "
-          f"history_frame on the open campaign {mpage * 1e3:.0f} ms = {mpage / mturn:.2f}x")
+        historystore.flush()  # the turn written to the page's cache folder (in the background)
+        written.append(time.perf_counter() - t)
+        assert int(counts[counts.turn == c.state.turn.index][["supplied", "unsupplied"]].to_numpy().sum()) > 0
+        t = time.perf_counter()
+        history_frame(c)  # the frame of every row, for an analyst (the page builds it only when read)
+        whole.append(time.perf_counter() - t)
+        print(f"  turn {i + 1}: trace {turn[-1] * 1e3:.1f} ms, page {page[-1] * 1e3:.1f} ms "
+              f"({page[-1] / turn[-1]:.2f}x), written {written[-1] * 1e3:.1f} ms, whole frame {whole[-1] * 1e3:.1f} ms")
+    mturn, mpage, mwritten, mwhole = (statistics.median(x) for x in (turn, page, written, whole))
+    mproc, minc, mwarm = (statistics.median(x) for x in (turn_proc, inc, warm))
+    print(f"one more turn, in one process (the page's tab open), medians of {PAGE_TURNS} turns: its trace alone "
+          f"{mturn * 1e3:.1f} ms; the chart's history {mpage * 1e3:.1f} ms = {mpage / mturn:.2f}x; with the turn "
+          f"written to the cache folder {mwritten * 1e3:.1f} ms = {mwritten / mturn:.2f}x; the whole frame "
+          f"after it {mwhole * 1e3:.1f} ms = {mwhole / mturn:.2f}x")
     print(f"one more turn, whole processes: tracing that turn alone (open, graph, both sides) {mproc:.2f} s; "
           f"--history --csv after the turn {minc:.2f} s = {minc / mproc:.2f}x; then warm again {mwarm:.2f} s")
 

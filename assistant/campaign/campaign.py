@@ -65,7 +65,7 @@ class Campaign:
         self._rng = rng if rng is not None else random.Random()
         self._map: Optional[tuple[Any, Any]] = None
         self._graph: Optional[tuple[Any, Any]] = None
-        self._turn_column: Optional[list[tuple[int, int]]] = None  # (seq, turn) of every event, for turn_ends
+        self._turn_ends = None  # replay.TurnEnds of every event read so far
         self._digests: tuple[int, Any, dict[int, str]] = (0, None, {})  # log_digests: hashed up to, hasher, kept
         self._snapshot_every = max(1, int(snapshot_every))
         self._clock = clock
@@ -360,18 +360,18 @@ class Campaign:
         """``(turn index, seq)`` for every turn played, oldest first: the last event after which
         that turn was the current one (``replay.turn_ends``), read from the events' turn column
         alone."""
-        from .replay import turn_ends
+        from .replay import TurnEnds
 
         with self._lock:
             self._check_open()
             state = self._state
-            kept = self._turn_column  # the log is append-only: only the events since are read
-            if not kept or kept[-1][0] > state.last_seq:
-                kept = self._store.turn_column(upto=state.last_seq)
-            elif kept[-1][0] < state.last_seq:
-                kept = kept + self._store.turn_column(after=kept[-1][0], upto=state.last_seq)
-            self._turn_column = kept
-            return turn_ends(kept, state.turn.index)
+            kept = self._turn_ends  # the log is append-only: only the events since are read
+            if kept is None or kept.last is None or kept.last_seq > state.last_seq:
+                kept = TurnEnds().extend(self._store.turn_column(upto=state.last_seq))
+            elif kept.last_seq < state.last_seq:
+                kept.extend(self._store.turn_column(after=kept.last_seq, upto=state.last_seq))
+            self._turn_ends = kept
+            return kept.ends(state.turn.index)
 
     def states_after(self, seqs, start: Optional[CampaignState] = None):
         """``(seq, state just after event seq)`` for each of ``seqs``, ascending, from ONE forward

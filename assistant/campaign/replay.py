@@ -25,7 +25,7 @@ from .events import EventRecord
 from .fold import Builder, apply
 from .model import CampaignState
 
-__all__ = ["log_digests", "states_after", "turn_ends"]
+__all__ = ["TurnEnds", "log_digests", "states_after", "turn_ends"]
 
 
 def turn_ends(turn_column: Sequence[tuple[int, int]], current_turn: int) -> list[tuple[int, int]]:
@@ -35,6 +35,34 @@ def turn_ends(turn_column: Sequence[tuple[int, int]], current_turn: int) -> list
     seqs = [seq for seq, _ in turn_column]
     after = [turn for _, turn in turn_column[1:]] + [current_turn]
     return sorted(dict(zip(after, seqs)).items())  # a later event overwrites: the last one counts
+
+
+class TurnEnds:
+    """``turn_ends`` kept as the log grows: the events' ``(seq, turn)`` column is read once and
+    each append adds its events alone (a write after a turn costs its own events, not a pass over
+    the whole log)."""
+
+    def __init__(self):
+        self.last: Optional[tuple[int, int]] = None  # (seq, turn) of the newest event
+        self._ends: dict[int, int] = {}  # turn -> seq, from every event but the newest
+
+    @property
+    def last_seq(self) -> int:
+        return self.last[0] if self.last is not None else 0
+
+    def extend(self, column: Iterable[tuple[int, int]]) -> "TurnEnds":
+        """Add the events after ``last_seq`` (``(seq, turn)``, in order)."""
+        for seq, turn in column:
+            if self.last is not None:  # the turn after the previous event is the turn this one was recorded in
+                self._ends[turn] = self.last[0]
+            self.last = (seq, turn)
+        return self
+
+    def ends(self, current_turn: int) -> list[tuple[int, int]]:
+        """``turn_ends(column, current_turn)`` of every event added."""
+        if self.last is None:
+            return []
+        return sorted({**self._ends, current_turn: self.last[0]}.items())
 
 
 def states_after(records: Iterable[EventRecord], seqs: Iterable[int],

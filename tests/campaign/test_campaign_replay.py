@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from assistant.campaign import Campaign, CampaignError
-from assistant.campaign.replay import log_digests
+from assistant.campaign.replay import TurnEnds, log_digests, turn_ends
 
 
 def played(c: Campaign) -> Campaign:
@@ -83,3 +83,24 @@ def test_log_digests_kept_between_calls_are_the_digests_from_the_start(witp):
     got = c.log_digests([first, now])  # the new events hashed onto the kept digest
     assert got == log_digests(c._store.raw_rows(now), [first, now])
     assert c.log_digests([2]) == log_digests(c._store.raw_rows(now), [2])  # one not kept: from the start
+
+
+def test_turn_ends_kept_as_the_log_grows_are_those_of_the_whole_column():
+    """``TurnEnds`` fed the column in pieces gives what ``turn_ends`` gives for the whole column,
+    turns going back (an undone advance) included."""
+    import random
+
+    rng = random.Random(5)
+    for _ in range(50):
+        column, turn = [], 1
+        for seq in range(1, rng.randint(1, 40)):
+            turn = max(1, turn + rng.choice((0, 0, 0, 1, 1, -1)))
+            column.append((seq, turn))
+        kept, at = TurnEnds(), 0
+        while at < len(column):
+            step = rng.randint(1, 5)
+            kept.extend(column[at:at + step])
+            at = min(at + step, len(column))
+            current = max(1, column[at - 1][1] + rng.choice((0, 1)))
+            assert kept.ends(current) == turn_ends(column[:at], current)
+    assert TurnEnds().ends(3) == turn_ends([], 3) == []

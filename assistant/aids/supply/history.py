@@ -49,8 +49,8 @@ from typing import Any, Iterator, Optional
 from ...campaign.errors import CampaignError
 from .rows import COLUMNS, checked_sides, trace_row
 
-__all__ = ["COLUMNS", "COUNT_COLUMNS", "counts_frame", "forget", "history_frame", "history_output", "kept",
-           "turn_ends", "turn_states", "GraphCache"]
+__all__ = ["COLUMNS", "COUNT_COLUMNS", "History", "counts_frame", "forget", "history", "history_frame",
+           "history_output", "kept", "turn_ends", "turn_states", "GraphCache"]
 
 COUNT_COLUMNS = ("turn", "turn_label", "side", "supplied", "unsupplied")
 KEPT_CONTEXTS = 4  # what-ifs (and the plain history) whose rows a process keeps per campaign
@@ -171,7 +171,7 @@ def _whatif_key(whatif) -> tuple:
     return (tuple(whatif.with_enemy), tuple(whatif.without)) if whatif else ((), ())
 
 
-def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]]) -> tuple[dict, list]:
+def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int]]) -> tuple["RowsAt", list]:
     """Every ``(side, turn)``'s rows for ``ends``, from what is kept, tracing the turns whose end
     moved (one fold from the newest state kept). Returns ``(rows by (side, turn), turns traced
     now as (turn, seq))``."""
@@ -199,7 +199,36 @@ def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int
                 if ctx.get((side, turn), (None,))[0] != seq:
                     ctx[(side, turn)] = (seq, [trace_row(t, turn, label)
                                                 for t in trace_side(world, side, turn_whatif).items])
-    return {(s, t): ctx[(s, t)][1] for t, _ in ends for s in wanted}, need
+    return RowsAt(ctx), need
+
+
+class RowsAt:
+    """Rows by ``(side, turn)`` as kept when the call was made (a copy of the entries, not of the
+    rows: a later call that traces a turn again does not change what this one answered)."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, ctx: dict):
+        self._entries = dict(ctx)
+
+    def __getitem__(self, key: tuple[str, int]) -> list:
+        return self._entries[key][1]
+
+
+def history(campaign, sides=None, whatif=None, keep: Optional[Path] = None) -> "History":
+    """Every side's supply at the end of each turn played, as kept per turn (a ``History``: the
+    counts per turn for a chart, the whole frame when read). Arguments as ``history_frame``; a
+    turn already traced in this process (and whose end has not moved since) is not traced again,
+    a turn kept in ``keep`` is read, and the turns traced now are added there after the call
+    returns (``HistoryStore.save_later``)."""
+    wanted = checked_sides(campaign.state, sides)
+    ends = campaign.turn_ends()
+    disk = _from_disk(campaign, wanted, ends, keep) if keep is not None and not whatif else None
+    by, need = _history(campaign, wanted, whatif, ends)
+    if disk is not None and need:
+        _to_disk(campaign, wanted, need, by, *disk)
+    k = kept(campaign)
+    return History(k.context((_rules_key(k, campaign.game), _whatif_key(whatif))), wanted, ends, by)
 
 
 def history_frame(campaign, sides=None, whatif=None, keep: Optional[Path] = None):
@@ -210,44 +239,82 @@ def history_frame(campaign, sides=None, whatif=None, keep: Optional[Path] = None
     process (and whose end has not moved since) is not traced again. ``keep``: the cache folder
     where the plain history (no what-if) is kept between processes (``historystore``): a turn kept
     there is read, not traced, and the turns traced now are added to it."""
-    import pandas as pd
+    return history(campaign, sides, whatif, keep).frame()
 
-    from .frames import frame_of
 
-    wanted = checked_sides(campaign.state, sides)
-    ends = campaign.turn_ends()
-    disk = _from_disk(campaign, wanted, ends, keep) if keep is not None and not whatif else None
-    by, need = _history(campaign, wanted, whatif, ends)
-    if disk is not None and need:
-        _to_disk(campaign, wanted, need, by, *disk)
-    k = kept(campaign)
-    ctx = k.context((_rules_key(k, campaign.game), _whatif_key(whatif)))
-    # The frame of every row is kept with the turn ends it shows: a write (the current turn's end
-    # moved) reuses its rows up to the first turn whose end moved and adds the frames of the turns
-    # from there (each turn's small frame kept too). One frame built from every row, or a
-    # concatenation of every turn's, costs more than the one turn's trace.
-    now = tuple(ends)
-    before = ctx.get(("full", tuple(wanted)))
-    same, offset = 0, 0
-    if before is not None:
-        old_ends, full, offsets = before
-        while same < min(len(old_ends), len(now)) and old_ends[same] == now[same]:
-            same += 1
-        offset = offsets[same]
-        if same == len(now) == len(old_ends):
-            return full.copy()
-    parts = [full.iloc[:offset]] if before is not None and offset else []
-    offsets = list(before[2][:same + 1]) if before is not None else [0]
-    for turn, seq in ends[same:]:
-        key = ("frame", tuple(wanted), turn)
-        if ctx.get(key, (None,))[0] != seq:
-            ctx[key] = (seq, frame_of([r for s in wanted for r in by[(s, turn)]]))
-        parts.append(ctx[key][1])
-        offsets.append(offsets[-1] + len(ctx[key][1]))
-    full_parts = [f for f in parts if len(f)]
-    df = pd.concat(full_parts, ignore_index=True) if full_parts else frame_of([])
-    ctx[("full", tuple(wanted))] = (now, df, tuple(offsets))
-    return df.copy()
+class History:
+    """The supply history of a campaign at its turn ends (``ends``), each turn's rows kept by the
+    process (``by``: rows by ``(side, turn)``). Nothing whole is built until asked: ``counts()``
+    (what a chart draws) from each turn's counts, kept per turn; ``frame()`` the frame of every
+    row, kept with the turn ends it shows and extended from the first turn whose end moved."""
+
+    def __init__(self, ctx: dict, wanted: list[str], ends: list[tuple[int, int]], by: RowsAt):
+        self._ctx, self.sides, self.ends, self._by = ctx, list(wanted), list(ends), by
+
+    def counts(self):
+        """``counts_frame(self.frame())``, from each turn's counts alone (kept per turn and side
+        with the event the turn ended on): the same frame, without the frame of every row."""
+        import numpy as np
+        import pandas as pd
+
+        ctx, labels, seen, cells = self._ctx, {}, [], {}
+        for turn, seq in self.ends:
+            for s in self.sides:
+                got = ctx.get(("count", s, turn))
+                if got is None or got[0] != seq:
+                    rows = self._by[(s, turn)]
+                    n = sum(1 for r in rows if r["supplied"])
+                    got = ctx[("count", s, turn)] = (seq, n, len(rows) - n, rows[0]["turn_label"] if rows else None)
+                _, sup, cut, label = got
+                if sup + cut:
+                    labels.setdefault(turn, label)
+                    if s not in seen:
+                        seen.append(s)
+                    cells[(turn, s)] = (sup, cut)
+        if not labels:
+            from .frames import frame_of
+
+            return counts_frame(frame_of([]))
+        grid = [(t, s) for t in labels for s in seen]  # every side seen at every turn with rows
+        made = [cells.get(ts, (0, 0)) for ts in grid]
+        columns = {"turn": np.fromiter((t for t, _ in grid), "int64", len(grid)),
+                   "turn_label": np.array([labels[t] for t, _ in grid], dtype=object),
+                   "side": np.array([s for _, s in grid], dtype=object),
+                   "supplied": np.fromiter((m[0] for m in made), "int64", len(grid)),
+                   "unsupplied": np.fromiter((m[1] for m in made), "int64", len(grid))}
+        return pd.DataFrame(columns, columns=list(COUNT_COLUMNS))
+
+    def frame(self):
+        """The frame of every row (``history_frame``), a copy the caller may change."""
+        import pandas as pd
+
+        from .frames import frame_of
+
+        ctx, wanted, ends, by = self._ctx, self.sides, self.ends, self._by
+        # The frame of every row is kept with the turn ends it shows: reused up to the first turn
+        # whose end moved, then the frames of the turns from there (each turn's small frame kept).
+        now = tuple(ends)
+        before = ctx.get(("full", tuple(wanted)))
+        same, offset = 0, 0
+        if before is not None:
+            old_ends, full, offsets = before
+            while same < min(len(old_ends), len(now)) and old_ends[same] == now[same]:
+                same += 1
+            offset = offsets[same]
+            if same == len(now) == len(old_ends):
+                return full.copy()
+        parts = [full.iloc[:offset]] if before is not None and offset else []
+        offsets = list(before[2][:same + 1]) if before is not None else [0]
+        for turn, seq in ends[same:]:
+            key = ("frame", tuple(wanted), turn)
+            if ctx.get(key, (None,))[0] != seq:
+                ctx[key] = (seq, frame_of([r for s in wanted for r in by[(s, turn)]]))
+            parts.append(ctx[key][1])
+            offsets.append(offsets[-1] + len(ctx[key][1]))
+        full_parts = [f for f in parts if len(f)]
+        df = pd.concat(full_parts, ignore_index=True) if full_parts else frame_of([])
+        ctx[("full", tuple(wanted))] = (now, df, tuple(offsets))
+        return df.copy()
 
 
 def _history(campaign, wanted, whatif, ends=None):
@@ -288,12 +355,16 @@ def _from_disk(campaign, wanted, ends, keep: Path):
 
 
 def _to_disk(campaign, wanted, need, by, store, digests) -> None:
-    """Add the turns traced now to the cache folder."""
+    """Add the turns traced now to the cache folder, after the call returns (rendered and written
+    in the background: a later read in this process waits for it; another process that reads
+    first traces the turn itself)."""
     from .historystore import render
 
     names = {s.id: s.name for s in campaign.state.sides}
-    store.save([(t, s, seq, digests[seq], render(by[(s, t)], names.get(s, s), ("json",))) for t, seq in need
-                for s in wanted if seq in digests])  # json alone: the printed formats when first printed
+    todo = [(t, s, seq, digests[seq], by[(s, t)], names.get(s, s)) for t, seq in need for s in wanted
+            if seq in digests]
+    # json alone: the printed formats when first printed
+    store.save_later(lambda: [(t, s, seq, lg, render(rows, name, ("json",))) for t, s, seq, lg, rows, name in todo])
 
 
 def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path] = None) -> str:
@@ -359,8 +430,12 @@ def _assemble(campaign, fmt: str, ends, wanted, texts) -> str:
 
 def counts_frame(df):
     """Supplied and unsupplied counts per turn and side of a ``history_frame`` (columns
-    ``COUNT_COLUMNS``), every side of the frame at every turn of it (0 where it had no units)."""
+    ``COUNT_COLUMNS``), every side of the frame at every turn of it (0 where it had no units); of
+    a ``History``, from its turns' kept counts (``History.counts``)."""
     import pandas as pd
+
+    if isinstance(df, History):
+        return df.counts()
 
     missing = [c for c in ("turn", "turn_label", "side", "supplied") if c not in df.columns]
     if missing:

@@ -27,6 +27,11 @@ state at the end of that turn is then the one it was computed from. Anything els
 end moved (it was played on, or an undone advance went back to it), a log that differs from the
 one seen (a restored backup played on otherwise), another version of the rules or of the game's
 data -- is a miss, and that turn is traced again. Every error of the cache file is a miss too.
+
+A page writes the turn it just traced after its call returns (``save_later``: rendered and written
+by one thread of the process: the player does not wait for it); every ``load`` in
+the process first waits for the writes queued there, and the thread is joined when the process
+exits. Another process that reads before the write lands misses, and traces the turn itself.
 """
 
 from __future__ import annotations
@@ -37,10 +42,12 @@ import io
 import json
 import logging
 import sqlite3
+import threading
 import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ...paths import game_dir
 from .rows import COLUMNS
@@ -78,13 +85,16 @@ def _csv_cell(v: Any) -> Any:
     return "" if v is None else v
 
 
+_encode = json.JSONEncoder().encode  # json.dumps with its defaults, without the per-call checks
+
+
 def render(rows: Sequence[dict[str, Any]], side_name: str, formats: Sequence[str] = FORMATS) -> dict[str, str]:
     """One turn and side's rows as ``campaign trace --history`` prints them: ``json`` (one record a
     line, no brackets), ``csv`` (no header; what ``DataFrame.to_csv`` writes for them) and ``text``
     (the side's counts, then one aligned line a unit); ``formats``: those alone."""
     got: dict[str, str] = {}
     if "json" in formats:
-        got["json"] = ",\n".join(json.dumps({c: r[c] for c in COLUMNS}) for r in rows)
+        got["json"] = ",\n".join(_encode(r if tuple(r) == COLUMNS else {c: r[c] for c in COLUMNS}) for r in rows)
     if "csv" in formats:
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
@@ -121,6 +131,23 @@ def _text(rows: Sequence[dict[str, Any]], side_name: str) -> str:
 def rows_of(json_fragment: str) -> list[dict[str, Any]]:
     """The rows back from a ``render(...)["json"]`` fragment."""
     return json.loads(f"[{json_fragment}]") if json_fragment else []
+
+
+# ----- writing after the call returns ------------------------------------------------------------
+_writer: Optional[ThreadPoolExecutor] = None
+_pending: list[Future] = []
+_pending_lock = threading.Lock()
+
+
+def flush() -> None:
+    """Wait for every write ``save_later`` queued in this process (``load`` does: a process reads
+    what it wrote). The pool's thread is joined at exit too, so a queued write is not dropped
+    when the process ends normally (killed, the turn is a miss: traced again)."""
+    with _pending_lock:
+        waiting = list(_pending)
+        _pending.clear()
+    for f in waiting:
+        f.result()
 
 
 # ----- the cache file ------------------------------------------------------------------------------
@@ -179,6 +206,7 @@ class HistoryStore:
         those very ``seq`` and ``log`` under this version of the inputs."""
         if fmt not in FORMATS:
             raise ValueError(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
+        flush()
         con = self._connect()
         if con is None:
             return {}
@@ -193,6 +221,23 @@ class HistoryStore:
         except (sqlite3.Error, zlib.error, UnicodeDecodeError) as e:
             log.info("supply history cache %s unreadable (%s): computing again", self.path, e)
             return {}
+
+    def save_later(self, items: Callable[[], Iterable[tuple[int, str, int, str, dict[str, str]]]]) -> None:
+        """``save(items())`` in this process's writer thread, after the caller has its answer (the
+        page's chart: the turn just played is rendered and written while the chart is drawn)."""
+        global _writer
+
+        def write() -> None:
+            try:
+                self.save(items())
+            except Exception:  # a cache: never the caller's failure
+                log.exception("supply history cache %s not written", self.path)
+
+        with _pending_lock:
+            if _writer is None:
+                _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="supply-history-cache")
+            _pending[:] = [f for f in _pending if not f.done()]  # what is written needs no wait
+            _pending.append(_writer.submit(write))
 
     def save(self, items: Iterable[tuple[int, str, int, str, dict[str, str]]]) -> None:
         """Keep ``(turn, side, seq, log, render(...))`` items, replacing what was kept for them (a
@@ -215,6 +260,7 @@ class HistoryStore:
             log.info("supply history cache %s not written (%s)", self.path, e)
 
     def close(self) -> None:
+        flush()
         if self._con is not None:
             self._con.close()
             self._con = None

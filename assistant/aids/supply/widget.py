@@ -61,11 +61,12 @@ CHART_DPI = 100
 
 
 def history_frame(campaign, **options):
-    """``history.history_frame``, imported when the chart is first drawn (it brings pandas, which
-    the page needs for nothing else)."""
-    from .history import history_frame as frame
+    """The history the chart draws: ``history.history`` (a ``History``: each turn's counts, the
+    frame of every row only when read), imported when the chart is first drawn (it brings
+    pandas, which the page needs for nothing else)."""
+    from .history import history
 
-    return frame(campaign, **options)
+    return history(campaign, **options)
 
 
 def counts_frame(df):
@@ -140,7 +141,7 @@ class SupplyWidget(Page):
         self.subject: Optional[Subject] = None
         self.trace = None  # the last Trace shown (None: nothing traced or it failed)
         self.report: Optional[SideReport] = None  # the side-wide report the overlay shows
-        self.history = None  # the DataFrame the chart was drawn from
+        self._history = None  # what the chart was drawn from (``history``)
         self._with_enemy: tuple[tuple[str, str], ...] = ()
         self._without: tuple[str, ...] = ()
         self._colours: dict[str, str] = {}  # status -> colour, kept for the page's life
@@ -534,26 +535,35 @@ class SupplyWidget(Page):
     # ----- the chart -----------------------------------------------------------------------
     def draw_chart(self) -> None:
         """Chart supplied / unsupplied units per side over every turn played
-        (``history.history_frame``: kept per turn, so only the turns whose end moved since the last
-        drawing are traced). Drawn when the tab is opened and again after changes while it is
-        open; a closed tab traces nothing."""
+        (``history.history``: kept per turn, so only the turns whose end moved since the last
+        drawing are traced, and the chart reads each turn's counts alone). Drawn when the tab is
+        opened and again after changes while it is open; a closed tab traces nothing."""
         self._chart_seq = self.campaign.state.last_seq
         try:
-            df = history_frame(self.campaign, keep=user_cache_dir() / "history")
+            drawn = history_frame(self.campaign, keep=user_cache_dir() / "history")
         except (CampaignError, ModuleNotFoundError) as e:
             if isinstance(e, ModuleNotFoundError) and not rules_missing(e, self.campaign.game):
                 raise
             self._chart_problem(self.one_line(e))
             return
-        self.history = df
-        png, summary = chart_png(df, {s.id: s.name for s in self.campaign.state.sides},
+        self._history = drawn
+        png, summary = chart_png(drawn, {s.id: s.name for s in self.campaign.state.sides},
                                  [s.id for s in self.campaign.state.sides])
         self.chart.value = png
         self.chart.layout.display = "block" if png else "none"
         self.chart_note.value = summary
 
+    @property
+    def history(self):
+        """The DataFrame the chart was drawn from (``history.history_frame`` at the turn ends it
+        shows), built when first read: the chart itself needs each turn's counts alone."""
+        drawn = self._history
+        if drawn is None or not hasattr(drawn, "counts"):  # a frame already (or nothing drawn)
+            return drawn
+        return drawn.frame()
+
     def _chart_problem(self, text: str) -> None:
-        self.history = None
+        self._history = None
         self.chart.layout.display = "none"
         self.chart_note.value = error_line(self.css("error"), text)
 
@@ -651,8 +661,8 @@ class SupplyWidget(Page):
 
 def chart_png(df, side_names: dict[str, str], order: list[str]) -> tuple[bytes, str]:
     """A small PNG (matplotlib, Agg) of supplied (solid) and unsupplied (dashed) counts per side
-    over the turns (``history.counts_frame``), and an HTML line with the last turn's numbers.
-    Empty bytes for no data."""
+    over the turns (``history.counts_frame`` of ``df``: a ``history_frame`` or a ``History``), and
+    an HTML line with the last turn's numbers. Empty bytes for no data."""
     counts = counts_frame(df)
     if len(counts) == 0:
         return b"", "<span style='color:#666'>No units were traced in any turn.</span>"

@@ -416,3 +416,85 @@ def test_turns_a_page_kept_serve_the_command_line_without_tracing(played, traced
     assert csv_out == reference_frame(played).to_csv(index=False)
     name = next(s.name for s in played.state.sides if s.id == "allies")
     assert f"  {name}: 4 traced (1 isolated, 3 linked)" in text_out.splitlines()  # the third turn, by hand
+
+
+# ----- the chart's counts, kept per turn ---------------------------------------------------------
+def test_the_charts_counts_come_from_each_turns_kept_counts_without_the_frame_of_every_row(played, traced,
+                                                                                           monkeypatch):
+    """``history(...).counts()`` is ``counts_frame`` of the whole frame, column for column, through
+    writes, an undone advance, one side and a what-if -- and builds no frame of rows at all."""
+    import assistant.aids.supply.frames as frames
+    from assistant.aids.supply.history import history
+
+    real, built = frames.frame_of, []
+    monkeypatch.setattr(frames, "frame_of", lambda rows, *a: built.append(len(rows)) or real(rows, *a))
+
+    def check(**kw):
+        built.clear()
+        got = history(played, **kw).counts()
+        assert built == []  # no frame of the rows was made for the chart
+        pd.testing.assert_frame_equal(got, counts_frame(reference_frame(played, **kw)))
+        return got
+
+    check()
+    played.move_unit("u2", FAR)  # the current turn's end moves: its counts are counted again
+    traced.clear()
+    got = check()
+    assert len(traced) == 2
+    t0 = int(got.turn.min())
+    assert got[(got.turn == t0 + 2) & (got.side == "allies")][["supplied", "unsupplied"]].values.tolist() == [[2, 2]]
+    played.advance()
+    played.undo()
+    check()
+    check(sides="japan")
+    check(whatif=WhatIf(without=("u1",)))
+    played.remove_unit("j1")
+    played.remove_unit("j-hq")  # Japan has no units in the current turn now: a zero row for it there
+    got = check()
+    assert got[got.turn == played.state.turn.index].set_index("side")[["supplied", "unsupplied"]].loc["japan"].tolist() == [0, 0]
+    assert counts_frame(history(played)).equals(got)  # counts_frame of a History: its counts
+
+
+def test_the_charts_counts_of_a_campaign_with_nothing_to_trace(tmp_path, rules):
+    from assistant.aids.supply.frames import frame_of
+    from assistant.aids.supply.history import history
+
+    with Campaign.create(tmp_path / "e.campaign", game="witp") as c:
+        pd.testing.assert_frame_equal(history(c).counts(), counts_frame(frame_of([])))
+        assert history(c).frame().empty
+
+
+def test_the_turns_traced_are_written_to_the_cache_folder_after_the_call(played, traced, tmp_path):
+    """The page's call returns before its turns are written (``save_later``); a read in this
+    process waits for them, and once written another process finds every turn there."""
+    import sqlite3
+
+    from assistant.aids.supply import historystore
+    from assistant.aids.supply.history import forget, history
+
+    keep = tmp_path / "cache"
+    history(played, keep=keep).counts()
+    historystore.flush()  # what the end of the process or a later read does
+    (db,) = keep.glob("witp-*.sqlite")
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM turn_rows").fetchone()[0] == 3 * 2  # every turn and side
+    played.move_unit("u2", FAR)
+    history(played, keep=keep)  # the current turn queued ...
+    forget(played)
+    traced.clear()
+    pd.testing.assert_frame_equal(history_frame(played, keep=keep), reference_frame(played))  # ... and read back
+    assert traced == []
+
+
+def test_a_cache_write_that_fails_is_logged_never_raised(tmp_path, caplog):
+    from assistant.aids.supply import historystore
+
+    store = historystore.HistoryStore(tmp_path / "cache", "witp", "0" * 64)
+
+    def broken():
+        raise ValueError("no rows")
+
+    store.save_later(broken)
+    historystore.flush()
+    assert "not written" in caplog.text
+    store.close()
