@@ -79,14 +79,18 @@ def _read(path: Path) -> Optional["Topology"]:
 
     try:
         fields = marshal.loads(path.read_bytes())
-        return Topology(**{name: _decode(value) for name, value in fields.items()})
+        rows = fields.pop("nodes")
+        out = {name: _decode(value) for name, value in fields.items()}
+        out["nodes"] = _decode_rows(rows, out["labels"], out["columns"]) if rows[0] == _ROWS else _decode(rows)
+        return Topology(**out)
     except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):  # absent or damaged: work it out again
         return None
 
 
 def _write(path: Path, topo: "Topology") -> None:
     try:
-        data = marshal.dumps({f.name: _encode(getattr(topo, f.name)) for f in dataclasses.fields(topo)})
+        data = marshal.dumps({f.name: _encode_rows(topo.nodes) if f.name == "nodes" else _encode(getattr(topo, f.name))
+                              for f in dataclasses.fields(topo)})
     except (ValueError, TypeError):  # a value marshal cannot hold: no cache, only speed lost
         return
     try:
@@ -99,8 +103,29 @@ def _write(path: Path, topo: "Topology") -> None:
 
 
 # Plain values as marshal holds them; a read-only mapping and a numpy array say what they were.
-_PROXY, _FLAT, _ARRAY, _SEQ, _RAW = "\x00proxy", "\x00flat", "\x00array", "\x00seq", "\x00raw"
+_PROXY, _FLAT, _ARRAY, _SEQ, _RAW, _ROWS = "\x00proxy", "\x00flat", "\x00array", "\x00seq", "\x00raw", "\x00rows"
 _PLAIN = (str, int, float, bool, type(None))
+
+
+def _encode_rows(nodes: Any) -> Any:
+    """The hexes' attributes: where each is a row of the columns (``graph.HexAttrs``), only which
+    attributes each hex carries (its row is its place in ``labels``); read back as rows without a
+    dict per hex ever made."""
+    from .graph import HexAttrs
+
+    if not all(type(a) is HexAttrs for a in nodes.values()):
+        return _encode(nodes)
+    sets: dict[tuple[str, ...], int] = {}
+    per = [(lab, sets.setdefault(tuple(a), len(sets))) for lab, a in nodes.items()]
+    return (_ROWS, [list(k) for k in sets], per)
+
+
+def _decode_rows(v: Any, labels: Any, columns: Any) -> Any:
+    from .graph import HexAttrs
+
+    index = {lab: i for i, lab in enumerate(labels)}
+    shared = [{k: columns[k] for k in keys} for keys in v[1]]
+    return {lab: HexAttrs(shared[j], index[lab]) for lab, j in v[2]}
 
 
 def _native(v: Any) -> bool:
@@ -117,7 +142,7 @@ def _native(v: Any) -> bool:
 def _encode(v: Any) -> Any:
     if type(v) in (dict, list, tuple) and _native(v):  # e.g. the hexsides' features: read back at once
         return (_RAW, v)
-    if isinstance(v, MappingProxyType):
+    if isinstance(v, MappingProxyType) or type(v).__name__ == "HexAttrs":  # graph.HexAttrs: a read-only row
         if all(isinstance(x, _PLAIN) for x in v.values()):  # a hex's attributes: read back at once
             return (_FLAT, dict(v))
         return (_PROXY, {k: _encode(x) for k, x in v.items()})
