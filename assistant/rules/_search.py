@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from time import perf_counter
+from time import process_time
 
 import numpy as np
 
@@ -189,7 +189,8 @@ def origins(pred: np.ndarray, reached: np.ndarray) -> np.ndarray:
 # ----- the same searches by scipy's csgraph, once it has paid for its import -------------------
 # Both engines give the very same answers (tests/rules/test_search_engines.py and
 # test_search_kernels.py), so which one ran never shows.
-SCIPY_AFTER = 0.2  # seconds spent in the numpy loops before csgraph is imported
+SCIPY_AFTER = 0.2  # CPU seconds spent in the numpy loops before csgraph is imported (CPU, not wall:
+# a process starved on a shared machine does not count its waiting as search work)
 _spent = [0.0]
 ENGINE: list = [None]  # "numpy" or "scipy" to choose one (the tests run both); None: as above
 
@@ -216,9 +217,9 @@ def bfs(indptr, tail, head, keep, sources, offsets, max_level):
     """Levels, predecessors and origins from the sources (``bfs_numpy`` says how)."""
     if use_scipy():
         return bfs_scipy(indptr, tail, head, keep, sources, offsets, max_level)
-    t0 = perf_counter()
+    t0 = process_time()
     out = bfs_numpy(indptr, tail, head, keep, sources, offsets, max_level)
-    _spent[0] += perf_counter() - t0
+    _spent[0] += process_time() - t0
     return out
 
 
@@ -228,9 +229,9 @@ def dijkstra(indptr, tail, head, keep, weight, sources, costs, limit):
     very sums the numpy loop makes); any other runs the numpy loop."""
     if use_scipy() and limit >= 0 and not np.any(costs) and bool((weight[keep] > 0).all()):
         return dijkstra_scipy(indptr, tail, head, keep, weight, sources, limit)
-    t0 = perf_counter()
+    t0 = process_time()
     out = dijkstra_numpy(indptr, tail, head, keep, weight, sources, costs, limit)
-    _spent[0] += perf_counter() - t0
+    _spent[0] += process_time() - t0
     return out
 
 

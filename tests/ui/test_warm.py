@@ -185,3 +185,24 @@ def test_the_ledger_in_a_kernel_is_shown_first_and_works_out_its_forecast_and_pr
     finally:
         page.close()
         at_once.close()
+
+
+def test_an_item_typed_while_the_ledger_works_out_its_prices_is_priced_and_checked_when_they_come(demo_file):
+    async def scenario():
+        page = dashboard(LedgerWidget, demo_file)
+        v = page.view
+        v.item.value = "Strategic Reserve at start"  # typed before the priced items are worked out
+        early = (v.price_note.value, v.check_note.value)
+        for _ in range(12000):
+            if page.warmer.done:
+                break
+            await asyncio.sleep(0.01)
+        return page, early
+
+    page, (price, verdict) = asyncio.run(scenario())
+    try:
+        assert price == "" and verdict == ""
+        assert "Strategic Reserve at start" in page.view.price_note.value
+        assert "The rules allow this entry" in page.view.check_note.value
+    finally:
+        page.close()

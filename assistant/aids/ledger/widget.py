@@ -265,6 +265,8 @@ class LedgerWidget(Page):
         self._working = False
         self._fill_form()
         self._show_forecast()
+        if self.item.value.strip():  # an item typed meanwhile: priced and checked now, as if typed now
+            self._on_form({"owner": self.item})
 
     def account_word(self, account: str) -> str:
         """An account as the game's rules name it (witp's "Strategic Reserve", globalwar's "Germany PP")."""
