@@ -20,7 +20,9 @@ round opens the trivial notebook, then every page, each in a new browser context
   networkx, pure Python, cannot be seen this way: ``tests/ui/test_page_kernels.py`` checks it).
 
 Run: ``python -m pytest benchmarks/bench_pages.py -p no:cacheprovider -s`` (about 9 minutes with
-``BENCH_ROUNDS=3``), or ``python benchmarks/bench_pages.py`` for the table.
+``BENCH_ROUNDS=3``), or ``python benchmarks/bench_pages.py`` for the table. Some pages only (the
+trivial baseline always in the run): ``BENCH_PAGES="supply.ipynb ledger.ipynb"`` for pytest, or
+``python benchmarks/bench_pages.py supply.ipynb ledger.ipynb``.
 """
 
 from __future__ import annotations
@@ -245,7 +247,8 @@ def test_every_page_in_browser(benchmark):
 
     if T.chromium_path() is None:
         pytest.skip("no chromium")
-    result = benchmark.pedantic(measure, rounds=1, iterations=1)
+    pages = tuple(os.environ.get("BENCH_PAGES", "").replace(",", " ").split())  # e.g. "supply.ipynb ledger.ipynb"
+    result = benchmark.pedantic(measure, kwargs={"pages": pages}, rounds=1, iterations=1)
     benchmark.extra_info.update({nb: p for nb, p in result["pages"].items()})
     benchmark.extra_info.update(trivial_s=result["trivial_s"], trivial_rss_mb=result["trivial_rss_mb"])
     print("\n" + table(result))

@@ -77,3 +77,15 @@ def user_folders(tmp_path_factory):
         for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
             mp.setenv(name, str(folders / name.lower()))
         yield folders
+
+
+@pytest.fixture(autouse=True)
+def _search_engine_as_it_was():
+    """The hex searches' engine choice is the process's (rules/_search.py: the numpy loops' time
+    spent, a page kernel staying with them): each test starts from and leaves the state it found,
+    so a page built in one test does not choose the engine of the next."""
+    from assistant.rules import _search
+
+    kept = (_search._spent[0], _search._STAY[0], _search.ENGINE[0])
+    yield
+    _search._spent[0], _search._STAY[0], _search.ENGINE[0] = kept

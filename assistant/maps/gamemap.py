@@ -167,7 +167,13 @@ class GameMap:
         p = hexes_path(self.game)
         if not p.is_file():
             return {}
-        return {r["hex"]: (r["surface"], r["source"]) for r in read_derived(p)}
+        pairs: dict[tuple[str, str], tuple[str, str]] = {}  # the few (surface, source) pairs, one tuple each
+        out = {}
+        with io.TextIOWrapper(gzip.open(p), encoding="utf-8", newline="") as f:  # row by row: no table held
+            for r in csv.DictReader(f):
+                pair = (r["surface"], r["source"])
+                out[r["hex"]] = pairs.setdefault(pair, pair)
+        return out
 
     @cached_property
     def transforms(self) -> dict[str, SectionTransform]:

@@ -9,7 +9,8 @@ a campaign's hexside corrections applied.
 
 The topology and the base attributes are computed once per ``GameMap``; a graph is built from them
 per distinct set of corrections and cached (a campaign's corrections give a new key). Graphs are
-frozen and their node attributes read-only: aids block hexes and hexsides per query with weight functions or ``nx.subgraph_view``,
+frozen and their node attributes and hexside features read-only (hexsides with the same features
+share one mapping): aids block hexes and hexsides per query with weight functions or ``nx.subgraph_view``,
 never by copying or editing the shared graph.
 """
 
@@ -67,6 +68,62 @@ class MapCorrections:
         return bool(self.hexes or self.hexsides)
 
 
+class HexAttrs(Mapping):
+    """One hex's attributes, read-only, read from the map's columns (``Topology.columns``): the
+    same keys, in the same order, and the very values its own dict held, in ~56 bytes instead of
+    ~800 (a witp map: 14,002 hexes). ``keys`` maps each attribute the hex carries to its column
+    and is shared by every hex with the same attributes (a map has a handful of such sets)."""
+
+    __slots__ = ("_cols", "_i")
+
+    def __init__(self, cols: Mapping[str, Any], i: int):
+        self._cols = cols
+        self._i = i
+
+    def __getitem__(self, key: str) -> Any:
+        return self._cols[key][self._i]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        col = self._cols.get(key)
+        return default if col is None else col[self._i]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._cols
+
+    def __iter__(self):
+        return iter(self._cols)
+
+    def __len__(self) -> int:
+        return len(self._cols)
+
+    def __repr__(self) -> str:
+        return f"HexAttrs({dict(self)!r})"
+
+
+def hex_attrs(labels: tuple[str, ...], nodes: Mapping[str, Mapping[str, Any]],
+              columns: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """``nodes`` as ``HexAttrs`` over ``columns`` where the columns hold every value of a hex's
+    attributes (they do for the map's own topology); any other hex keeps its mapping."""
+    index = {lab: i for i, lab in enumerate(labels)}
+    by_keys: dict[tuple[str, ...], dict[str, Any]] = {}
+    out: dict[str, Mapping[str, Any]] = {}
+    for lab, attrs in nodes.items():
+        if type(attrs) is HexAttrs:  # read from the cache as such (topocache.py)
+            out[lab] = attrs
+            continue
+        i = index.get(lab)
+        keys = tuple(attrs)
+        cols = by_keys.get(keys)
+        if cols is None:
+            cols = by_keys[keys] = {k: columns.get(k) for k in keys}
+        if i is None or any(c is None or c[i] is not v and not (type(c[i]) is type(v) and c[i] == v)
+                            for c, v in zip(cols.values(), attrs.values())):
+            out[lab] = attrs
+        else:
+            out[lab] = HexAttrs(cols, i)
+    return out
+
+
 @dataclass(frozen=True)
 class Topology:
     """What every graph of one map shares: canonical labels, base node attributes, hexsides."""
@@ -81,19 +138,24 @@ class Topology:
     # how they were built, not what the map is, so not compared.
     csr: Optional[tuple[Any, Any]] = field(default=None, compare=False, repr=False)
 
+    def __post_init__(self):
+        pool: dict = {}  # most hexsides' derived features are the same few: one mapping each
+        object.__setattr__(self, "derived_hexsides", {side: shared_features(dict(f), pool)
+                                                      for side, f in self.derived_hexsides.items()})
+        if self.columns is not None:  # each hex's attributes read from the columns, not a dict each
+            object.__setattr__(self, "nodes", hex_attrs(self.labels, self.nodes, self.columns))
+
     @cached_property
     def arrays(self) -> MapArrays:
         """The map's search arrays (netarrays.py), built once and shared by every graph of the map."""
         return MapArrays(self.labels, self.nodes, self.edges, self.base_sides(), columns=self.columns, csr=self.csr)
 
-    def base_sides(self) -> dict[tuple[str, str], dict[str, Any]]:
+    def base_sides(self) -> dict[tuple[str, str], Mapping[str, Any]]:
         """The hexsides that carry a feature, as ``build_graph`` merges them: derived first, the
         rulebook's over them with ``source=rulebook``."""
-        sides: dict[str, dict[str, Any]] = {side: dict(f) for side, f in self.derived_hexsides.items()}
+        sides: dict[str, Mapping[str, Any]] = dict(self.derived_hexsides)  # read-only: shared, not copied
         for side, feats in self.rulebook_hexsides.items():
-            merged = sides.setdefault(side, {})
-            merged.update(feats)
-            merged["source"] = RULEBOOK
+            sides[side] = {**sides.get(side, {}), **feats, "source": RULEBOOK}
         return {tuple(side.split("|", 1)): f for side, f in sides.items()}  # type: ignore[misc]
 
 
@@ -233,6 +295,24 @@ def _node_attributes(gm: "GameMap", pos: dict, table: HexTable) -> dict[str, Map
     return {lab: MappingProxyType({**(rows.get(lab) or {}), "q": h[0], "r": h[1]}) for h, lab in pos.items()}
 
 
+NO_FEATURES: Mapping[str, Any] = MappingProxyType({})  # the data of every hexside that carries no feature
+
+
+def shared_features(feats: dict[str, Any], pool: dict) -> Mapping[str, Any]:
+    """``feats`` read-only, the one mapping of ``pool`` with the same items (in the same order):
+    of a map's ~83,000 hexsides most carry nothing or only ``overland``, so a graph holds a few
+    mappings for them, not a dict each."""
+    try:
+        key = tuple(feats.items())
+        hash(key)
+    except TypeError:  # an unhashable value: a mapping of its own
+        return MappingProxyType(feats)
+    m = pool.get(key)
+    if m is None:
+        m = pool[key] = MappingProxyType(feats)
+    return m
+
+
 def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> nx.Graph:
     """A new frozen graph of ``gm`` with ``corrections`` applied (``source=user`` wins)."""
     topo = gm.topology
@@ -245,26 +325,40 @@ def build_graph(gm: "GameMap", corrections: Optional[MapCorrections] = None) -> 
     g._node.update(topo.nodes)
     g._adj.update((lab, {}) for lab in topo.nodes)
     adj = g._adj
-    for a, b in topo.edges:  # what add_edges_from does for attribute-free edges, one dict a hexside
+    for a, b in topo.edges:  # what add_edges_from does for attribute-free edges
         if b not in adj[a]:
-            adj[a][b] = adj[b][a] = {}
+            adj[a][b] = adj[b][a] = NO_FEATURES
     for lab, fix in corrections.hexes.items():
         if lab in g:  # a correction is always of an on-map hex (validated when recorded)
             g._node[lab] = MappingProxyType({**g._node[lab], **fix, "source": USER})
+    merged: dict[tuple[str, str], dict[str, Any]] = {}  # hexside -> its features, merged in order
+
+    def features(a: str, b: str) -> dict[str, Any]:
+        key = (a, b) if a <= b else (b, a)
+        d = merged.get(key)
+        if d is None:
+            d = merged[key] = {}
+        return d
+
     for side, feats in topo.derived_hexsides.items():  # land across the hexside (landlinks.py)
         a, _, b = side.partition("|")
-        data = adj.get(a, {}).get(b)
-        if data is not None:
-            data.update(feats)
+        if b in adj.get(a, ()):
+            features(a, b).update(feats)
     for side, feats in topo.rulebook_hexsides.items():
         a, _, b = side.partition("|")
-        g.edges[a, b].update(feats)
-        g.edges[a, b]["source"] = RULEBOOK
+        g.edges[a, b]  # a hexside the map lacks is an error in the rulebook table
+        d = features(a, b)
+        d.update(feats)
+        d["source"] = RULEBOOK
     for side, feats in corrections.hexsides.items():
         a, _, b = side.partition("|")
         if g.has_edge(a, b):
-            g.edges[a, b].update(feats)
-            g.edges[a, b]["source"] = USER
+            d = features(a, b)
+            d.update(feats)
+            d["source"] = USER
+    pool: dict = {}
+    for (a, b), d in merged.items():  # read-only, one mapping per distinct set of features
+        adj[a][b] = adj[b][a] = shared_features(d, pool)
     g = nx.freeze(g)
     _ORIGINS[g] = GraphOrigin(topo, corrections)
     return g

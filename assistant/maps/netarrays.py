@@ -24,6 +24,14 @@ def _frozen_array(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _own(column: Any) -> np.ndarray:
+    """An object array of ``column``: the topology's own column itself (read-only from now on, as
+    every holder of the map's columns reads it), any other a copy."""
+    if isinstance(column, np.ndarray) and column.dtype == object and column.base is None:
+        return column
+    return np.asarray(column, dtype=object).copy()
+
+
 class MapArrays:
     """Index arrays of one map's hexes and hexsides (see the module docstring).
 
@@ -48,8 +56,7 @@ class MapArrays:
         self._keys = self.tail.astype(np.int64) * n + self.head  # sorted: edge lookup by (tail, head)
         self._sides = sides
         self._complete = columns is not None  # an attribute not in ``columns`` is on no hex
-        self._columns: dict[str, np.ndarray] = {k: _frozen_array(np.asarray(c, dtype=object).copy())
-                                                for k, c in (columns or {}).items()}
+        self._columns: dict[str, np.ndarray] = {k: _frozen_array(_own(c)) for k, c in (columns or {}).items()}
         self._edge_columns: dict[str, np.ndarray] = {}
         self._features: Optional[dict[str, tuple[np.ndarray, np.ndarray]]] = None
         self._flags: dict[tuple[str, Callable], np.ndarray] = {}

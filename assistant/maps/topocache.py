@@ -93,7 +93,10 @@ def _read(path: Path) -> Optional["Topology"]:
     gc.disable()  # some 300,000 new containers, no cycles: a collection midway would walk them all
     try:
         fields = marshal.loads(path.read_bytes())
-        return Topology(**{name: _decode(value) for name, value in fields.items()})
+        rows = fields.pop("nodes")
+        out = {name: _decode(value) for name, value in fields.items()}
+        out["nodes"] = _decode_rows(rows, out["labels"], out["columns"]) if rows[0] == _ROWS else _decode(rows)
+        return Topology(**out)
     except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):  # absent or damaged: work it out again
         return None
     finally:
@@ -103,7 +106,8 @@ def _read(path: Path) -> Optional["Topology"]:
 
 def _write(path: Path, topo: "Topology") -> None:
     try:
-        data = marshal.dumps({name: _encode(value) for name, value in _fields(topo).items()})
+        data = marshal.dumps({name: _encode_rows(value) if name == "nodes" else _encode(value)
+                              for name, value in _fields(topo).items()})
     except (ValueError, TypeError):  # a value marshal cannot hold: no cache, only speed lost
         return
     try:
@@ -116,8 +120,30 @@ def _write(path: Path, topo: "Topology") -> None:
 
 
 # Plain values as marshal holds them; a read-only mapping and a numpy array say what they were.
-_PROXY, _FLAT, _FLATS, _ARRAY, _SEQ, _RAW = "\x00proxy", "\x00flat", "\x00flats", "\x00array", "\x00seq", "\x00raw"
+_PROXY, _FLAT, _FLATS, _ARRAY, _SEQ, _RAW, _ROWS = ("\x00proxy", "\x00flat", "\x00flats", "\x00array", "\x00seq",
+                                                   "\x00raw", "\x00rows")
 _PLAIN = (str, int, float, bool, type(None))
+
+
+def _encode_rows(nodes: Any) -> Any:
+    """The hexes' attributes: where each is a row of the columns (``graph.HexAttrs``), only which
+    attributes each hex carries (its row is its place in ``labels``); read back as rows without a
+    dict per hex ever made."""
+    from .graph import HexAttrs
+
+    if not all(type(a) is HexAttrs for a in nodes.values()):
+        return _encode(nodes)
+    sets: dict[tuple[str, ...], int] = {}
+    per = [(lab, sets.setdefault(tuple(a), len(sets))) for lab, a in nodes.items()]
+    return (_ROWS, [list(k) for k in sets], per)
+
+
+def _decode_rows(v: Any, labels: Any, columns: Any) -> Any:
+    from .graph import HexAttrs
+
+    index = {lab: i for i, lab in enumerate(labels)}
+    shared = [{k: columns[k] for k in keys} for keys in v[1]]
+    return {lab: HexAttrs(shared[j], index[lab]) for lab, j in v[2]}
 
 
 def _native(v: Any) -> bool:
@@ -142,7 +168,7 @@ def _encode(v: Any) -> Any:
         return (_RAW, v)
     if type(v) is dict and v and _flats(v):  # every hex's attributes: read back at once
         return (_FLATS, False, {k: dict(x) for k, x in v.items()})
-    if isinstance(v, MappingProxyType):
+    if isinstance(v, MappingProxyType) or type(v).__name__ == "HexAttrs":  # graph.HexAttrs: a read-only row
         if all(isinstance(x, _PLAIN) for x in v.values()):  # a hex's attributes: read back at once
             return (_FLAT, dict(v))
         if _flats(v):

@@ -6,7 +6,9 @@ imports on first use, the map's hex details, and the page's own view of the rule
 ``View.warm_steps()`` lists that work as small steps that only read -- none writes to the
 campaign, draws a widget or keeps anything but the caches a click itself would keep (the map's
 arrays, shared by content; the page's own per-state values) -- so nothing passes from one page
-to another.
+to another. The warm-up's searches do not count toward the time after which a process takes
+scipy's csgraph for its searches (``rules._search.uncounted``): a page kernel holds scipy only once
+its player's own searches pay for it.
 
 ``Warmer`` runs the steps. In a kernel (``kit.attach`` with a running event loop: a page's own
 kernel, and the kernel Voila preheats for the campaign dashboard before anyone asks for it) each
@@ -21,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any, Callable, Iterable, Optional
+
+from ..rules._search import uncounted
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +47,8 @@ class Warmer:
             return False
         fn = self._steps.pop(0)
         try:
-            fn()
+            with uncounted():  # the engine choice follows the player's searches, not the warm-up's
+                fn()
         except Exception as e:  # noqa: BLE001 - warming must never break a page; the click will say it
             self.failures.append(f"{getattr(fn, '__name__', 'step')}: {type(e).__name__}: {e}")
             log.debug("warm-up step failed", exc_info=True)

@@ -86,6 +86,42 @@ def test_graph_is_frozen_and_its_attributes_read_only():
     with pytest.raises(TypeError):
         g.nodes[node]["surface"] = "sea"
 
+    a, b = next(iter(g.edges))
+    with pytest.raises(TypeError):
+        g.edges[a, b]["overland"] = False
+
+
+@pytest.mark.parametrize("game", ["witp", "apto"])
+def test_a_hexs_attributes_are_its_row_of_the_columns_its_dict_held(game):
+    """Each hex's attributes are read from the map's columns (``HexAttrs``, ~56 bytes a hex, not a
+    dict each): the same keys in the same order and the very values of the dict they replace."""
+    from assistant.maps import graph as G
+
+    gm = fresh_map(game)
+    table = G.hex_table(gm)
+    dicts = G._node_attributes(gm, G._labels(gm, gm.grid.all_hexes, table), table)
+    topo = G.topology(gm)
+    assert all(type(a) is G.HexAttrs for a in topo.nodes.values())
+    assert list(topo.nodes) == list(dicts)
+    for lab, d in dicts.items():
+        row = topo.nodes[lab]
+        assert list(row.items()) == list(d.items()) and [type(v) for v in row.values()] == [type(v) for v in d.values()]
+    row = topo.nodes[lab]
+    assert row.get("no such attribute") is None and "no such attribute" not in row and row == dict(d)
+    with pytest.raises(KeyError):
+        row["no such attribute"]
+
+
+def test_hexsides_share_their_read_only_features():
+    """A map's ~83,000 hexsides mostly carry nothing or only ``overland``: a few shared read-only
+    mappings, each hexside's the features ``build_graph`` merges (derived, rulebook, corrections)."""
+    gm = fresh_map("witp")
+    g = gm.graph()
+    data = [d for _, _, d in g.edges(data=True)]
+    assert len({id(d) for d in data}) < 50 < len(data)
+    assert sum(1 for d in data if d == {}) > 1000 and sum(1 for d in data if d == {"overland": True}) > 1000
+    assert g.edges["B1949", "B2048"] == {"overland": True, "corregidor_battery": True, "source": "rulebook"}
+
 
 # ----- hexsides stated by the rulebooks --------------------------------------------------------
 def test_witp_corregidor_hexside_40_3_2():

@@ -75,3 +75,41 @@ def test_the_spare_kernel_warms_with_the_kit_pages_imports_only(tmp_path):
                          capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"  # a spare holds no pandas, networkx, scipy, numba or matplotlib
+
+
+# After its first answer (the warm-up a kernel runs, then a unit traced, a target's reach): what a
+# supply or strike kernel holds. networkx for the rules' world; no pandas (the derived map is read
+# with the csv module), no scipy (the warm-up's searches do not count toward csgraph's import:
+# rules/_search.py ``uncounted``), no matplotlib. The map graph's hexes are rows of the map's
+# columns and its hexsides share a few read-only feature mappings (maps/graph.py).
+FIRST_ANSWER = {
+    "supply.ipynb": "v = page.view\n"
+                    "v.unit.value = next(o[1] for o in v.unit.options if o[1])\n"
+                    "assert v.trace is not None and v.problem is None, v.problem",
+    "strike.ipynb": "v = page.view\n"
+                    "v.choose_target('E2418')\n"
+                    "assert v.problem is None, v.problem",
+}
+
+
+@pytest.mark.parametrize("page", sorted(FIRST_ANSWER))
+def test_a_search_page_kernel_after_its_first_answer_holds_networkx_only(page, tmp_path):
+    lines = notebook_code(page).splitlines()
+    *head, last = [line for line in lines if line.strip()]
+    code = "\n".join(head + [
+        f"page = {last}",
+        "import sys",
+        "from assistant.maps.graph import HexAttrs",
+        "page.widget",
+        "page.warmer.run()",
+        "assert page.warmer.done and not page.warmer.failures, page.warmer.failures",
+        FIRST_ANSWER[page],
+        "g = page.campaign.graph()",
+        "assert all(type(a) is HexAttrs for a in g._node.values())",
+        "assert len({id(d) for _, _, d in g.edges(data=True)}) < 100 < g.number_of_edges()",
+        f"print(sorted(m for m in {HEAVY!r} if sys.modules.get(m) is not None))"])
+    env = dict(os.environ, CAMPAIGN_ASSISTANT_HOME=str(tmp_path / "home"))
+    env.pop("CAMPAIGN_FILE", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "['networkx']"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,76 @@ def test_a_closed_page_runs_no_more_steps_and_a_failing_step_is_logged_not_shown
     w.close()
     assert not w.step() and w.done and ran == []
     assert Warmer([]).done and warm.Warmer([lambda: ran.append(2)]).run().done and ran == [2]
+
+
+def test_the_warm_ups_searches_do_not_count_toward_the_csgraph_import(demo_file, monkeypatch):
+    """The numpy searches a process has run decide when it imports scipy's csgraph (~25 MB in a
+    page kernel; rules/_search.py): the warm-up's own searches are not the player's and leave the
+    count as it was, so a kernel holds scipy only once its player's searches pay for it."""
+    from assistant.rules import _search
+
+    monkeypatch.setattr(_search, "ENGINE", [None])
+    monkeypatch.setattr(_search, "_spent", [0.0])
+    monkeypatch.setattr(_search, "_STAY", [False])
+    monkeypatch.delitem(sys.modules, "scipy.sparse.csgraph", raising=False)  # as in a fresh kernel
+    hexnet._NETS.clear()
+    page = dashboard(SupplyWidget, demo_file)
+    try:
+        page.warmer.run()
+        assert page.warmer.done and not page.warmer.failures
+        assert ("unit-weight",) in hexnet._NETS[page.campaign.graph()]._cache  # it did search
+        assert _search._spent == [0.0]
+        page.view.choose_unit(next(o[1] for o in page.view.unit.options if o[1]))  # the player's own trace counts
+        assert _search._spent[0] > 0
+    finally:
+        page.close()
+
+
+def test_the_ledger_in_a_kernel_is_shown_first_and_works_out_its_forecast_and_prices_after(demo_file):
+    """The ledger's priced items and forecast need the map graph (~1 s): in a kernel the page is
+    built without them, saying it is working them out (never an empty or wrong forecast), and they
+    follow on the loop's next turn, the same as a page built without a loop computes at once."""
+    async def scenario():
+        page = dashboard(LedgerWidget, demo_file)
+        shown = (page.view.forecast_box.value, page.view.item.options, page.view.item.placeholder)
+        for _ in range(12000):
+            if page.warmer.done:
+                break
+            await asyncio.sleep(0.01)
+        return page, shown
+
+    page, (forecast, items, placeholder) = asyncio.run(scenario())
+    at_once = dashboard(LedgerWidget, demo_file)
+    try:
+        assert "Working out the forecast" in forecast and "Forecast:" not in forecast
+        assert items == () and placeholder == "working out the priced items…"
+        assert page.view.statement.value == at_once.view.statement.value != ""  # the statement at once
+        assert page.view.forecast_box.value == at_once.view.forecast_box.value
+        assert "Forecast:" in page.view.forecast_box.value
+        assert page.view.item.options == at_once.view.item.options != ()
+        assert page.view.item.placeholder == "a priced item or your own line name"
+        assert not page.errors.records and not page.warmer.failures
+    finally:
+        page.close()
+        at_once.close()
+
+
+def test_an_item_typed_while_the_ledger_works_out_its_prices_is_priced_and_checked_when_they_come(demo_file):
+    async def scenario():
+        page = dashboard(LedgerWidget, demo_file)
+        v = page.view
+        v.item.value = "Strategic Reserve at start"  # typed before the priced items are worked out
+        early = (v.price_note.value, v.check_note.value)
+        for _ in range(12000):
+            if page.warmer.done:
+                break
+            await asyncio.sleep(0.01)
+        return page, early
+
+    page, (price, verdict) = asyncio.run(scenario())
+    try:
+        assert price == "" and verdict == ""
+        assert "Strategic Reserve at start" in page.view.price_note.value
+        assert "The rules allow this entry" in page.view.check_note.value
+    finally:
+        page.close()

@@ -13,6 +13,7 @@ offered as a download). Entries always go to the turn in force. The kit's poller
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 from pathlib import Path
@@ -161,6 +162,10 @@ class LedgerWidget(Page):
         self.findings: list = []  # the last draft's findings
         self.draft_entry = None
         self._followed_turn: Optional[int] = None  # the turn in force when the picker last followed it
+        # The priced items and the forecast are computed on the rules' world, which needs the map
+        # graph (~1 s to build): in a kernel (a running loop) the page is shown first, saying
+        # "working out", and they follow on the loop's next turn; elsewhere (tests, scripts) at once.
+        self._working = self._after_shown(self._rules_ready)
         self._build()
         self.refresh()
 
@@ -244,6 +249,25 @@ class LedgerWidget(Page):
         self.frame(w.HBox([self.side, self.turn]), body)
 
     # ----- the rules' view -----------------------------------------------------------------
+    def _after_shown(self, fn) -> bool:
+        """``fn`` on the running loop's next turn (True), or False without a loop."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        loop.call_soon(self.errors.guard(fn, "ledger forecast"))
+        return True
+
+    def _rules_ready(self) -> None:
+        """The priced items and the forecast, once the page is shown (see ``__init__``)."""
+        if not self._working:
+            return
+        self._working = False
+        self._fill_form()
+        self._show_forecast()
+        if self.item.value.strip():  # an item typed meanwhile: priced and checked now, as if typed now
+            self._on_form({"owner": self.item})
+
     def account_word(self, account: str) -> str:
         """An account as the game's rules name it (witp's "Strategic Reserve", globalwar's "Germany PP")."""
         return account_name(economy(self.campaign.game), account) if account else ""
@@ -262,7 +286,7 @@ class LedgerWidget(Page):
 
     def catalogue(self) -> list[Priced]:
         side = self.side.value
-        if not side:
+        if not side or self._working:
             return []
         state = self.campaign.state
         return list(economy(state.game).catalogue(side, context_of(state, self.campaign.graph())))
@@ -449,6 +473,8 @@ class LedgerWidget(Page):
                 self.account.options = choices
                 self.account.value = accounts[0] if accounts else None
             self.item.options = tuple(p.item for p in self._catalogue)
+            self.item.placeholder = ("working out the priced items…" if self._working
+                                     else "a priced item or your own line name")
             others = [("-", NONE)] + [(side_label(s.name, s.id), s.id) for s in state.sides if s.id != side]
             if list(self.to_side.options) != others:
                 self.to_side.options = others
@@ -483,6 +509,10 @@ class LedgerWidget(Page):
         side = self.side.value
         if not side:
             self.forecast_box.value = ""
+            return
+        if self._working:
+            self.forecast_box.value = ("<div class='ca-ledger-working' style='color:#666'>Working out the forecast "
+                                       "of the turn in force…</div>")
             return
         try:
             sts = forecast(self.campaign.state, self.campaign.graph(), side)
