@@ -209,3 +209,23 @@ def test_an_item_typed_while_the_ledger_works_out_its_prices_is_priced_and_check
         assert "The rules allow this entry" in page.view.check_note.value
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("page_class", ["mapedit:MapEditor", "oob:OobWidget", "scan:ScanWidget", "tables:TableEditor"])
+def test_a_page_whose_clicks_search_no_map_warms_no_search(demo_file, page_class):
+    """The map graph and its search arrays cost an aid kernel some 45 MB: a page whose clicks
+    never search the map (hexes are looked up, corrections written, tables checked) does not build
+    them while it waits."""
+    import importlib
+
+    module, name = page_class.split(":")
+    cls = getattr(importlib.import_module(f"assistant.aids.{module}.widget"), name)
+    hexnet._NETS.clear()
+    page = dashboard(cls, demo_file)
+    try:
+        page.widget
+        page.warmer.run()
+        assert page.warmer.done and not page.warmer.failures
+        assert len(hexnet._NETS) == 0  # no search arrays built
+    finally:
+        page.close()

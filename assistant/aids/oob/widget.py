@@ -60,6 +60,7 @@ class GridRow:
 class OobWidget(Page):
     """The orders-of-battle dashboard over one campaign (a dashboard-kit view)."""
 
+    WARM_SEARCH = False  # its clicks search no map: the warm-up builds no search arrays here
     NAME = "Orders of battle"
     CSS = "oob"
 

@@ -55,6 +55,7 @@ def _schema_html(s: TableSchema) -> str:
 class TableEditor(Page):
     """Enter the printed tables of the campaign's game: grid or CSV, checked before saving."""
 
+    WARM_SEARCH = False  # its clicks search no map: the warm-up builds no search arrays here
     NAME = "Rule tables"
     CSS = "tables"
 
