@@ -259,6 +259,9 @@ def test_from_a_new_campaign_to_a_first_correct_answer_of_each_aid_through_the_p
         if game == "witp":
             assert "B-29 [sample]" in reach and "extended" in reach, reach
             findings = strike_assess(a, page, g)
+            # the dice note is its own widget message, after the findings': wait for it, not a race
+            page.wait_for_function("() => (document.querySelector('.ca-strike-dice-needed') || {}).textContent",
+                                   timeout=30_000)
             assert "[56.4.3]" in text_of(page, ".ca-strike-dice-needed"), findings
             a.click(page, ".ca-strike-tabs .lm-TabBar-tab:has-text('Resolve')")
             a.fill(page, ".ca-strike-dice input", g.strike["dice"])
