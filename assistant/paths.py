@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -25,3 +26,15 @@ def notebooks_dir() -> Path:
 
 def game_dir(game: str) -> Path:
     return data_dir() / "games" / game
+
+
+def write_cache_file(path: Path, data: bytes) -> None:
+    """Write a cache file atomically (a temporary file of this process, then renamed over it); a
+    cache that cannot be written only costs speed, so an OS error is let go."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError:
+        pass

@@ -25,7 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..paths import game_dir
+from ..paths import game_dir, write_cache_file
 
 if TYPE_CHECKING:
     from .gamemap import GameMap
@@ -110,13 +110,7 @@ def _write(path: Path, topo: "Topology") -> None:
                               for name, value in _fields(topo).items()})
     except (ValueError, TypeError):  # a value marshal cannot hold: no cache, only speed lost
         return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only cache only costs speed
+    write_cache_file(path, data)
 
 
 # Plain values as marshal holds them; a read-only mapping and a numpy array say what they were.

@@ -226,6 +226,17 @@ _STAY = [False]  # a page's kernel: csgraph only if something else imported it (
 
 
 @contextmanager
+def forced(name: str):
+    """Every search inside runs engine ``name`` ("numpy" or "scipy"): the tests run both."""
+    old = ENGINE[0]
+    ENGINE[0] = name
+    try:
+        yield
+    finally:
+        ENGINE[0] = old
+
+
+@contextmanager
 def uncounted():
     """Searches run inside do not count toward ``SCIPY_AFTER``: a page's warm-up (ui/warm.py) is not
     the player's work, and a page kernel imports csgraph (~25 MB) only once its player's own

@@ -19,7 +19,6 @@ import hashlib
 import io
 import json
 import math
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +30,7 @@ from ..hexes import Axial, Grid
 from ..hexes.axial import distance as lattice_distance
 from ..hexes.layout import CORNER_RADIUS, corners
 from ..maps.gamemap import gazetteer_rows, hexes_path
+from ..paths import write_cache_file
 
 RENDER_VERSION = 5  # bump when the drawing changes, to invalidate cached boards
 BOARD_SCALE = 16  # image pixels per board unit for the static board
@@ -228,19 +228,7 @@ def cache_file(gm, cache_dir: Optional[Path], suffix: str) -> Path:
     return base.with_name(base.stem + suffix)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write a cache file atomically; a read-only cache only costs speed."""
-    _write_atomic(path, data)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only cache only costs speed
+write_atomic = write_cache_file  # a cache file written atomically (overlays' arrays too)
 
 
 def board_png(gm, cache_dir: Optional[Path] = None) -> bytes:
@@ -249,7 +237,7 @@ def board_png(gm, cache_dir: Optional[Path] = None) -> bytes:
     if path.is_file():
         return path.read_bytes()
     data = png_bytes(render_board(gm))
-    _write_atomic(path, data)
+    write_atomic(path, data)
     return data
 
 
@@ -261,7 +249,7 @@ def board_frame(gm, cache_dir: Optional[Path] = None) -> BoardFrame:
     except (OSError, ValueError, TypeError):
         pass
     frame = BoardFrame.for_grid(gm.grid)
-    _write_atomic(path, json.dumps(frame.__dict__).encode())
+    write_atomic(path, json.dumps(frame.__dict__).encode())
     return frame
 
 

@@ -12,8 +12,6 @@ with random masks, starting costs, weights and limits:
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -102,14 +100,7 @@ def check_paths(net: HexNet, res, keep, weight, start) -> None:
         assert cost == pytest.approx(res.dist[node])
 
 
-@contextmanager
-def engine(name: str):
-    old = _search.ENGINE[0]
-    _search.ENGINE[0] = name
-    try:
-        yield
-    finally:
-        _search.ENGINE[0] = old
+engine = _search.forced
 
 
 ENGINES = pytest.mark.parametrize("name", ["numpy", "scipy"])

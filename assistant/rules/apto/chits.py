@@ -28,15 +28,22 @@ class ChitNeed:
     defending: bool = False
 
 
-def assign(needs: Sequence[ChitNeed], remaining: Mapping[str, int]) -> dict[str, Optional[str]]:
-    """unit id -> the chit that supplies it (None: none can)."""
-    out: dict[str, Optional[str]] = {n.unit: None for n in needs}
+def chit_network(remaining: Mapping[str, int]) -> "nx.DiGraph":
+    """The flow network's source, sink and each chit with capacity left, its capacity to the sink
+    [7.7]; the units' edges are added as they are matched."""
     g = nx.DiGraph()
     g.add_node("s")
     g.add_node("t")
     for c, cap in remaining.items():
         if cap > 0:
             g.add_edge(("c", c), "t", capacity=cap)
+    return g
+
+
+def assign(needs: Sequence[ChitNeed], remaining: Mapping[str, int]) -> dict[str, Optional[str]]:
+    """unit id -> the chit that supplies it (None: none can)."""
+    out: dict[str, Optional[str]] = {n.unit: None for n in needs}
+    g = chit_network(remaining)
     ids = [n.unit for n in needs if n.consumes]
     kept = _greedy(g, needs, remaining) if len(set(ids)) < len(ids) else _grown(g, needs, remaining)
     if kept:

@@ -155,9 +155,7 @@ def test_7_7_the_grown_matching_keeps_the_units_a_max_flow_per_unit_keeps(seed):
     the same chits) as a max-flow recomputed from scratch for every unit."""
     import random
 
-    import networkx as nx
-
-    from assistant.rules.apto.chits import ChitNeed, _greedy, _grown
+    from assistant.rules.apto.chits import ChitNeed, _greedy, _grown, chit_network
 
     rng = random.Random(seed)
     chits = [f"c{i}" for i in range(rng.randint(1, 6))]
@@ -165,15 +163,6 @@ def test_7_7_the_grown_matching_keeps_the_units_a_max_flow_per_unit_keeps(seed):
     needs = [ChitNeed(f"u{i}", tuple(rng.sample(chits, rng.randint(0, len(chits)))), rng.random() < 0.8)
              for i in range(rng.randint(1, 25))]
 
-    def network():
-        g = nx.DiGraph()
-        g.add_node("s")
-        g.add_node("t")
-        for c, cap in remaining.items():
-            if cap > 0:
-                g.add_edge(("c", c), "t", capacity=cap)
-        return g
-
-    slow, fast = network(), network()
+    slow, fast = chit_network(remaining), chit_network(remaining)
     assert _grown(fast, needs, remaining) == _greedy(slow, needs, remaining)
     assert list(fast.nodes) == list(slow.nodes) and list(fast.edges) == list(slow.edges)
