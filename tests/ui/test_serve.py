@@ -449,6 +449,14 @@ def test_serve_logs_one_line_per_refusal_answers_traversal_404_and_sweeps_dead_s
             left[name] = folder
         gone.kill()
         gone.wait()  # kill -9: nothing of it cleaned up
+        # Logs of earlier servers: beyond the newest KEEP_LOGS (this one's included) they go.
+        from assistant.ui.sitefiles import KEEP_LOGS
+
+        (home / "logs").mkdir(parents=True, exist_ok=True)
+        earlier = [home / "logs" / f"serve-2025010{i % 10}-0000{i:02d}-port{9000 + i}-pid{gone.pid}.log"
+                   for i in range(KEEP_LOGS + 2)]
+        for old_log in earlier:
+            old_log.write_text("an earlier server\n")
         monkeypatch.setenv("TMPDIR", str(tmp))
         served = start_serve(home, str(file))
         try:
@@ -460,6 +468,9 @@ def test_serve_logs_one_line_per_refusal_answers_traversal_404_and_sweeps_dead_s
             assert log.name.startswith("serve-") and log.name.endswith(f"-port{port}-pid{served.proc.pid}.log")
             mine = [p for p in tmp.iterdir() if p.name.startswith(SITE_PREFIX) and p != left["live"]]
             assert len(mine) == 1 and ServerProcess.parse((mine[0] / OWNER_FILE).read_text()).pid == served.proc.pid
+            logs = sorted(p.name for p in (home / "logs").glob("serve-*.log"))
+            assert len(logs) == KEEP_LOGS and log.name in logs
+            assert logs[:-1] == sorted(p.name for p in earlier)[-(KEEP_LOGS - 1):]  # the newest earlier ones
             first = log.read_text().splitlines()[0]
             assert f"pid {served.proc.pid}" in first and f"port {port}" in first
 
@@ -493,14 +504,14 @@ def test_serve_logs_one_line_per_refusal_answers_traversal_404_and_sweeps_dead_s
             # Template files keep being served; a template path of another shape is not found (was 500).
             assert http_request(served.base + "/voila/templates/lab/static/no-such.js", headers=cookie)[0] == 404
             assert http_request(served.base + "/voila/templates/lab/nostatic", headers=cookie)[0] == 404
-            status, _, page = http_request(served.base + "/voila/render/campaign.ipynb", headers=cookie)
-            assert status == 200
-            import re
+            from voila.paths import collect_static_paths
 
-            statics = sorted(set(re.findall(r'(/voila/templates/[^"\'?]+)', page)))
-            assert statics, "the page links no template file"
-            for path in statics:
-                assert http_request(served.base + path, headers=cookie)[0] == 200, path
+            shipped = [f.name for d in collect_static_paths(["voila", "nbconvert"], "lab") if Path(d).is_dir()
+                       for f in sorted(Path(d).iterdir()) if f.is_file()]
+            assert shipped, "Voila's lab template has no files"
+            for name in shipped[:3]:
+                status, _, body = http_request(f"{served.base}/voila/templates/lab/static/{name}", headers=cookie)
+                assert status == 200 and body, name
         finally:
             assert served.stop() == 0, "".join(served.output)
         text = log.read_text()
