@@ -15,6 +15,7 @@ with an error or refused -- what was asked, the answer, and why it was refused -
 from __future__ import annotations
 
 import logging
+import re
 from typing import Callable, Optional
 
 from jupyter_core.utils import ensure_async
@@ -59,13 +60,35 @@ def request_logger(log: logging.Logger) -> Callable[[web.RequestHandler], None]:
     return log_request
 
 
+KEY_IN_TEXT = re.compile(r"(token[=:]\s*|Authorization['\"]?:\s*['\"]?token\s+)[^\s&'\",;)]+", re.IGNORECASE)
+
+
+def without_keys(text: str) -> str:
+    """``text`` with every key value (``token=…``, ``Authorization: token …``) replaced by ``…``."""
+    return KEY_IN_TEXT.sub(r"\1…", text)
+
+
+class NoKeys(logging.Filter):
+    """Writes a record's message without key values: tornado's "Uncaught exception" lines repeat
+    the request, query string included."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = without_keys(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return True
+
+
 def route_tornado_logs(log: logging.Logger) -> None:
     """Tornado's own loggers (uncaught exceptions, bad requests) write through ``log``'s handlers,
-    so their lines carry the time too (unconfigured, Python prints them bare)."""
+    so their lines carry the time too (unconfigured, Python prints them bare), never a key."""
     for name in ("tornado.application", "tornado.general"):
         logger = logging.getLogger(name)
         logger.handlers = list(log.handlers)
         logger.propagate = False
+        if not any(isinstance(f, NoKeys) for f in logger.filters):
+            logger.addFilter(NoKeys())
 
 
 class SaidByTheRequestLine(logging.Filter):
@@ -77,9 +100,10 @@ class SaidByTheRequestLine(logging.Filter):
 
 
 def route_app_log(log: logging.Logger) -> None:
-    """``log`` (the app's) without the lines a request line repeats."""
-    if not any(isinstance(f, SaidByTheRequestLine) for f in log.filters):
-        log.addFilter(SaidByTheRequestLine())
+    """``log`` (the app's) without the lines a request line repeats, and never a key."""
+    for kind in (SaidByTheRequestLine, NoKeys):
+        if not any(isinstance(f, kind) for f in log.filters):
+            log.addFilter(kind())
 
 
 def key_refusal(handler) -> str:

@@ -232,3 +232,18 @@ def test_a_request_log_line_says_what_was_refused_and_why_and_never_the_key():
     write(Handler("/voila/render/campaign.ipynb", 200))  # an ordinary page: not at INFO
     write(h)
     assert records == [request_line(h)[1]]
+
+
+def test_tornados_own_lines_never_carry_the_key():
+    from assistant.ui.sitelog import NoKeys, without_keys
+
+    key = "Zq9" + "k" * 40
+    for text in (f"HTTPServerRequest(uri='/voila/render/x.ipynb?token={key}', version='HTTP/1.1')",
+                 f"GET /api/contents?a=1&token={key}&b=2", f"headers {{'Authorization': 'token {key}'}}",
+                 f"Authorization: token {key}", f"TOKEN={key}"):
+        clean = without_keys(text)
+        assert key not in clean and "…" in clean, text
+    assert without_keys("/voila/render/campaign.ipynb?x=1") == "/voila/render/campaign.ipynb?x=1"
+    record = logging.LogRecord("tornado.application", logging.ERROR, __file__, 1, "Uncaught exception %s\n%r",
+                               ("GET /x", f"uri='/x?token={key}'"), None)
+    assert NoKeys().filter(record) and key not in record.getMessage() and "GET /x" in record.getMessage()
