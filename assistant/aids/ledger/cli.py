@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 
 from ...campaign import validate as v
+from ...campaign.csvout import frame_csv
 from ...cli.common import FILE, CliError, add_command, done, emit, opened
 from ...rules.ledger import KINDS
 from .commands import AddEntry, CloseTurn, RuleRefusal
@@ -108,7 +109,7 @@ def cmd_ledger(args) -> int | None:
                     df = df[df.side == side]
                 if turn is not None:
                     df = df[df.turn == turn]
-                df.to_csv(sys.stdout, index=False)
+                frame_csv(df, sys.stdout)
                 return None
             sts = statements_of(s, None if side is None else [side], None if turn is None else [turn])
     emit(args, [st.to_json() for st in sts], lambda js: "\n\n".join(_text(j) for j in js) or "no statements")
