@@ -20,7 +20,6 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-
 EXIT_BAD_INPUT = 2
 EXIT_CONFLICT = 3
 

@@ -8,7 +8,8 @@
     campaign ledger FILE items --side S                               what the text prices
 
 KIND is one of income, loss, spend, transfer, reserve, adjust. An entry the rules forbid exits 1
-with the rule's reason, and nothing is recorded; bad input exits 2.
+with the rule's reason, and nothing is recorded; bad input exits 2; close-turn exits 3 (nothing
+recorded) if another writer moved the turn while it ran.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ nothing, so it is checked on the campaign as it is when it writes and applied if
 allow it: against a page writing entries at about four a second, every command-line entry is
 recorded and every entry the page was told was recorded is there. Where the rules no longer allow
 it at write time, the command's own refusal is given (exit 2, or 1 for a rule of the ledger) and
-nothing is written; only a command whose target is taken from the state (undo) meets a conflict,
-exit 3. A page, which showed its view, still reports "changed since you looked".
+nothing is written; only a command whose target is taken from the state (undo's last command, the
+turn a close-turn closes) meets a conflict, exit 3. A page, which showed its view, still reports "changed since you looked".
 
 These run the real witp economy (no stand-in): building an entry there reads the hex graph, which
 is what made the window between opening and writing wide enough to lose nearly every entry."""
@@ -164,3 +164,21 @@ def test_a_page_still_reports_the_conflict_with_the_view_it_saw(path):
         with pytest.raises(StaleViewError, match="changed since you looked.*the ledger has changed"):
             page.execute(AddEntry(side="allies", kind="income", amount=1, item="page"))
     assert items(path) == ["other"]
+
+
+def test_close_turn_meets_a_conflict_when_another_writer_moved_the_turn_exit_3(path, writes_between):
+    def advance(p):
+        with Campaign.open(p) as c:
+            c.advance()
+
+    writes_between(advance)
+    r = run_cli("ledger", path, "close-turn", "--side", "allies")
+    assert r.returncode == EXIT_CONFLICT and "the turn is now" in r.stderr, r.stderr
+    assert items(path) == []  # the new turn was not closed in the old one's stead
+
+
+def test_the_exit_statuses_are_listed_in_help():
+    r = run_cli("--help")
+    assert r.returncode == 0
+    listed = r.stdout.split("exit status:")[1]
+    assert f"\n  {EXIT_BAD_INPUT}  bad input" in listed and f"\n  {EXIT_CONFLICT}  conflict" in listed
