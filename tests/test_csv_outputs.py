@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import io
 import json
 from pathlib import Path
@@ -80,15 +81,26 @@ def hostile(tmp_path_factory) -> Path:
     path = d / "h.campaign"
     Campaign.create(path, game="witp", scenario="guadalcanal-1942").close()
     for i, h in enumerate(HOSTILE):
-        ok = [run_cli("ledger", path, "add", "--side", "allies", "--kind", "income", "--amount", str(i + 1),
-                      f"--item={h}", f"--note={h}"),
-              run_cli("place", path, "--side", "allies", f"--kind={h}", "--hex", "E2519", "--name", f"hostile {i}"),
+        ok = [run_cli("place", path, "--side", "allies", f"--kind={h}", "--hex", "E2519", "--name", f"hostile {i}"),
               run_cli("note", path, "--", h)]
+        if loads("ledger"):  # with --block-aid ledger its tests are skipped; the others still run
+            ok.append(run_cli("ledger", path, "add", "--side", "allies", "--kind", "income", "--amount", str(i + 1),
+                              f"--item={h}", f"--note={h}"))
         assert all(r.returncode == 0 for r in ok), [r.stderr for r in ok]
-    (d / "ground.csv").write_text(terrain_table(TABLE_CELLS), encoding="utf-8")
-    r = run_cli("table", "import", path, "ground_mp", d / "ground.csv")
-    assert r.returncode == 0, r.stderr
+    if loads("tables"):
+        (d / "ground.csv").write_text(terrain_table(TABLE_CELLS), encoding="utf-8")
+        r = run_cli("table", "import", path, "ground_mp", d / "ground.csv")
+        assert r.returncode == 0, r.stderr
     return path
+
+
+def loads(aid: str) -> bool:
+    """Is ``assistant.aids.<aid>`` importable (not made unimportable by ``--block-aid``)?"""
+    try:
+        importlib.import_module(f"assistant.aids.{aid}")
+    except ImportError:
+        return False
+    return True
 
 
 # Each command with --csv, and the command lines that run it (every mode of the option).
