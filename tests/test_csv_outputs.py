@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from assistant.campaign import Campaign
-from assistant.campaign.csvout import FORMULA_START, csv_text, escape, is_escaped, unescape
+from assistant.campaign.csvout import FORMULA_START, csv_text, escape, is_safe, unescape
 from assistant.cli import build_parser
 from clikit import run_cli
 
@@ -38,7 +38,7 @@ ESCAPED = {"=2+2": "'=2+2", "@SUM(1,1)": "'@SUM(1,1)", '=HYPERLINK("http://x","y
 def test_the_one_rule(cell, written):
     assert escape(cell) == written
     assert unescape(written) == cell
-    assert is_escaped(written)
+    assert is_safe(written)
 
 
 def test_numbers_are_never_escaped():
@@ -48,7 +48,7 @@ def test_numbers_are_never_escaped():
 @given(st.text(alphabet=st.sampled_from(list("'=+-@\t\rx1.e ")), max_size=8) | st.text(max_size=12))
 def test_escape_is_undone_exactly_and_always_safe(cell):
     assert unescape(escape(cell)) == cell
-    assert is_escaped(escape(cell))
+    assert is_safe(escape(cell))
 
 
 # ----- every --csv option of the command line --------------------------------------------------
@@ -127,7 +127,7 @@ def assert_safe(text: str, expected: list[str]) -> None:
     """No cell of ``text`` a spreadsheet would run as a formula, and each of ``expected`` there escaped
     (so the hostile rows were printed, not left out)."""
     cells = cells_of(text)
-    bad = [c for c in cells if not is_escaped(c)]
+    bad = [c for c in cells if not is_safe(c)]
     assert not bad, f"cells a spreadsheet would run: {bad[:5]}"
     missing = [h for h in expected if escape(h) not in cells]
     assert not missing, f"hostile cells not in the output: {missing}"

@@ -49,7 +49,7 @@ def unescape(cell: str) -> str:
     return cell[1:] if _ESCAPED.match(cell) else cell
 
 
-def is_escaped(cell: str) -> bool:
+def is_safe(cell: str) -> bool:
     """Is ``cell`` (as read from a CSV) safe to open in a spreadsheet: it does not start with a
     formula character, or it is a plain number?"""
     return not cell.startswith(FORMULA_START) or bool(_NUMBER.fullmatch(cell))
