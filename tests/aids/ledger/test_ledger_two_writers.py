@@ -4,7 +4,8 @@ allow it: against a page writing entries at about four a second, every command-l
 recorded and every entry the page was told was recorded is there. Where the rules no longer allow
 it at write time, the command's own refusal is given (exit 2, or 1 for a rule of the ledger) and
 nothing is written; only a command whose target is taken from the state (undo's last command, the
-turn a close-turn closes) meets a conflict, exit 3. A page, which showed its view, still reports "changed since you looked".
+turn a close-turn closes) meets a conflict, exit 3. A page, which showed its view, still reports
+"changed since you looked".
 
 These run the real witp economy (no stand-in): building an entry there reads the hex graph, which
 is what made the window between opening and writing wide enough to lose nearly every entry."""
