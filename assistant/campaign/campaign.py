@@ -8,6 +8,15 @@ calls from a daemon thread.
 Undo is campaign-wide and linear: it compensates the most recent command not yet undone, whoever
 issued it (another window's included), and is itself an event; nothing is ever deleted.
 
+Two writers. A page shows the player a view and builds a command on it; if another writer appended
+in between, the command is rebuilt on the fresh state where its ``conflict()`` finds nothing the
+player saw changed, else refused with StaleViewError ("changed since you looked"). A one-shot
+caller (``open(..., one_shot=True)``: the command line) showed nothing, so its command is rebuilt
+on the state at write time, under the write lock, and applied if the command's own checks pass
+there (their refusal is the ordinary CampaignError); only a command whose target is taken from the
+state rather than named -- undo's last command, advance's turn -- is refused with StaleViewError
+when that target moved (its ``target_moved()``), for it would now act on something else.
+
 ``check(cmd)`` validates a command without recording it. Dice come from the campaign's random
 source (``rng=``, injectable per campaign and per command) and are stored in the event.
 """
@@ -60,8 +69,9 @@ class Campaign:
     pinned ``GameMap`` and its hex graph with the campaign's corrections."""
 
     def __init__(self, store: Store, state: CampaignState, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
-                 clock: Callable[[], str] = utc_now, rng: Optional[random.Random] = None):
+                 clock: Callable[[], str] = utc_now, rng: Optional[random.Random] = None, one_shot: bool = False):
         self._store, self._state = store, state
+        self.one_shot = one_shot  # commands are built on the state at write time (module docstring)
         self._rng = rng if rng is not None else random.Random()
         self._map: Optional[tuple[Any, Any]] = None
         self._graph: Optional[tuple[Any, Any]] = None
@@ -104,12 +114,14 @@ class Campaign:
     @classmethod
     def open(cls, path: Union[str, Path], *, check: str = "quick", readonly: Union[bool, str] = False,
              snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now,
-             rng: Optional[random.Random] = None) -> "Campaign":
+             rng: Optional[random.Random] = None, one_shot: bool = False) -> "Campaign":
         """Open an existing campaign. A damaged, foreign or newer file raises CampaignFileError and is
         left untouched: everything is validated through a read-only connection first. ``rng`` is the
         random source commands roll dice with (default: a fresh ``random.Random()``).
         ``readonly="auto"``: read-write where this process can write the file, else read-only with
-        ``readonly_reason`` saying why (a read-only directory or mount)."""
+        ``readonly_reason`` saying why (a read-only directory or mount). ``one_shot``: the caller
+        shows no view before it writes (the command line): a command is built on the state at
+        write time (see the module docstring)."""
         if check not in ("quick", "full", "none"):
             raise CampaignError(f"check {check!r} must be 'quick', 'full' or 'none'")
         if readonly not in (True, False, "auto"):
@@ -135,7 +147,7 @@ class Campaign:
         except BaseException:
             store.close()
             raise
-        c = cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng)
+        c = cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng, one_shot=one_shot)
         if notices:
             _keep_notices(store, notices, clock)
         if not readonly and replayed + len(rows) >= c._snapshot_every:
@@ -303,6 +315,13 @@ class Campaign:
     def _rebuild(self, cmd, view: CampaignState, fresh: CampaignState, ctx) -> EventBody:
         where = (f"event #{view.last_seq + 1}" if fresh.last_seq == view.last_seq + 1
                  else f"events #{view.last_seq + 1}-#{fresh.last_seq}")
+        if self.one_shot:  # nothing was shown: the command as given, on the state now
+            moved = getattr(cmd, "target_moved", None)
+            reason = moved(view, fresh, ctx) if moved is not None else None
+            if reason:
+                raise StaleViewError(f"not applied: another writer changed the campaign while this command ran "
+                                     f"({where}): {reason}")
+            return cmd.build(fresh, ctx)
         prefix = f"not applied: the campaign changed since you looked ({where} from another window)"
         reason = cmd.conflict(view, fresh, ctx)
         if reason:

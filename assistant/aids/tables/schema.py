@@ -23,6 +23,7 @@ from typing import Any, Literal, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from ...campaign.csvout import csv_text, unescape
 from ...campaign.errors import CampaignError
 from ...maps.gamespec import list_games
 from ...paths import game_dir
@@ -258,8 +259,8 @@ def parse_csv(name: str, data: Any) -> tuple[list[str], list[tuple[int, list[str
     reader = csv.reader(io.StringIO("\n".join(lines)), strict=True)
     out: list[tuple[int, list[str]]] = []
     try:
-        for cells in reader:
-            out.append((reader.line_num, cells))
+        for cells in reader:  # a cell csvout escaped ('=2+2) reads as written (=2+2)
+            out.append((reader.line_num, [unescape(c) for c in cells]))
     except csv.Error as e:
         raise CampaignError(f"table {name} line {reader.line_num}: {e}") from None
     out = [(n, c) for n, c in out if any(x.strip() for x in c)]
@@ -389,9 +390,6 @@ def check_grid(game: str, name: str, header: Sequence[Any], rows: Sequence[Seque
 
 
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A table as CSV text (header first)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    return buf.getvalue()
+    """A table as CSV text (header first), its text cells escaped for spreadsheets (``csvout``);
+    ``parse_csv`` takes the escape off, so the text imports as the same table."""
+    return csv_text(rows, header=header)
