@@ -32,12 +32,12 @@ from .gamedata import load_calendar, load_sides, resolve_settings
 from .mappin import map_for, map_status, pin_for
 from .model import CampaignState, state_from_json, state_to_json
 from .scenario import load_scenario
+from .snapshots import DEFAULT_SNAPSHOT_EVERY
 from .store import SCHEMA_VERSION, Store, create_error, write_refusal
 
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[CampaignState, list[EventRecord]], None]
-DEFAULT_SNAPSHOT_EVERY = 1000
 DEFAULT_UNDO_LIMIT = 1000
 
 
@@ -326,7 +326,8 @@ class Campaign:
         return EventRecord.from_row(rows[0])
 
     def _store_snapshot(self, state: CampaignState) -> None:
-        self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state))
+        self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state),
+                                   every=self._snapshot_every)
 
     def snapshot(self) -> None:
         """Write a snapshot of the current state now (opening then skips the replay)."""
