@@ -20,6 +20,9 @@ newest written one (``kept`` keeps its cell's oldest). Cells only ever merge in 
 grows, so the oldest of a merged cell is one already kept: thinning after every write keeps what
 thinning once would.
 
+A writable opening writes the kept snapshots a file lacks (``missing``: a file written before
+the thinning, an imported one), in one fold from the newest snapshot before the first gap.
+
 A snapshot's state is stored zlib-compressed (its JSON is mostly the journal's text: about a
 tenth of the size); a snapshot stored as plain JSON text (as files written before were) is read
 as it is.
@@ -28,6 +31,7 @@ as it is.
 from __future__ import annotations
 
 import zlib
+from bisect import bisect_left
 from typing import Iterable, Union
 
 DEFAULT_SNAPSHOT_EVERY = 1000
@@ -58,6 +62,21 @@ def kept(snapshots: Iterable[tuple[int, bool]], every: int, *, recent: int = REC
         if usable:
             oldest.setdefault(seq // size, seq)
     return keep | set(oldest.values())
+
+
+def missing(usable: Iterable[int], newest: int, every: int, spread: int = SPREAD) -> list[int]:
+    """Where a file lacks what ``kept`` keeps of a log written with a snapshot every ``every``
+    events: the cell starts (``k * cell_size``, k >= 1, up to ``newest``) with no ``usable``
+    snapshot less than ``every`` events after them (a file from before the thinning holds its
+    newest few alone, an imported one its last)."""
+    size = cell_size(newest, every, spread)
+    have = sorted(usable)
+    out = []
+    for start in range(size, newest + 1, size):
+        i = bisect_left(have, start)
+        if i == len(have) or have[i] >= start + max(1, int(every)):
+            out.append(start)
+    return out
 
 
 def pack(state_json: str) -> bytes:

@@ -13,9 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assistant.campaign import Campaign
+from assistant.campaign.campaign import state_json
 from assistant.campaign.fold import FOLD_VERSION, fold
 from assistant.campaign.model import state_to_json
-from assistant.campaign.snapshots import RECENT, SPREAD, cell_size, kept
+from assistant.campaign.snapshots import RECENT, SPREAD, cell_size, kept, missing
+from campaignkit import file_fingerprint
 
 
 def _distance(snaps, p: int):
@@ -68,6 +70,23 @@ def test_any_snapshots_thinned_lose_less_than_one_cell(seqs, every):
         assert (was is None) == (now is None)
         if was is not None:
             assert now < was + size, (p, was, now)
+
+
+@settings(max_examples=300, deadline=None)
+@given(usable=st.sets(st.integers(1, 4000), max_size=40), newest=st.integers(1, 4000), every=st.integers(1, 300))
+def test_the_snapshots_a_file_lacks_once_written_bound_every_event(usable, newest, every):
+    """A file holding any snapshots (the newest few of the rule before, an import's last, none):
+    with those ``missing`` names written and the file thinned, the first kept snapshot is in the
+    first cell or at most ``every`` events after it, every event after it is less than
+    ``cell_size + every`` events from a kept one, and nothing more is missing."""
+    have = {s for s in usable if s <= newest} | {newest}
+    filled = have | set(missing(have, newest, every))
+    keep = sorted(kept([(s, True) for s in filled], every))
+    size = cell_size(newest, every)
+    assert missing(keep, newest, every) == []  # a second opening writes nothing
+    assert keep[0] < size + every
+    for p in range(keep[0], newest + 1):
+        assert _distance(keep, p) < size + every, p
 
 
 def test_a_short_log_keeps_every_snapshot_and_a_long_one_a_bounded_number():
@@ -205,8 +224,6 @@ def test_snapshots_of_older_files_and_damaged_ones_are_read_or_passed_over(tmp_p
         c.snapshot()
         at6 = c.state_at(seq=6)
         want = c.state
-    from assistant.campaign.campaign import state_json
-
     con = sqlite3.connect(p)
     con.execute("UPDATE snapshots SET state = ? WHERE seq = ?", (state_json(want), want.last_seq))
     con.execute("INSERT INTO snapshots VALUES (6, ?, 't', ?)", (FOLD_VERSION, b"\x00not zlib"))
@@ -221,3 +238,52 @@ def test_snapshots_of_older_files_and_damaged_ones_are_read_or_passed_over(tmp_p
             assert c.state_at(seq=7) == at7
             assert counted.reset() == 6  # #6 passed over: from the creation's snapshot at #1
     assert "ignoring snapshot at #6" in caplog.text
+
+
+def test_a_file_from_before_the_thinning_gets_its_snapshots_at_its_first_writable_opening(tmp_path):
+    """A file holding only its newest three snapshots (what the rule before left): a read-only
+    opening changes nothing; the first writable one writes the snapshots the thinning keeps, after
+    which every event is less than ``cell_size + every`` events from one, and the next opening
+    writes nothing."""
+    p = tmp_path / "old.campaign"
+    with Campaign.create(p, game="witp", snapshot_every=10**6) as c:
+        for i in range(150):
+            c.add_note(f"n{i}")
+        want, events = c.state, c.events()
+    con = sqlite3.connect(p)
+    con.execute("DELETE FROM snapshots")
+    for seq in (130, 140, 150):  # the rule before: the newest three, written every 10 events as text
+        con.execute("INSERT INTO snapshots VALUES (?, ?, 't', ?)", (seq, FOLD_VERSION, state_json(fold(None, events[:seq]))))
+    con.commit()
+    con.close()
+    every, size = 4, cell_size(151, 4)
+    fp = file_fingerprint(p)
+    with Campaign.open(p, readonly=True, snapshot_every=every) as c:
+        counted = Counted(c)
+        c.state_at(seq=75)
+        assert counted.reset() == 75  # from the first event: what the thinning ends
+    assert file_fingerprint(p) == fp
+    with Campaign.open(p, snapshot_every=every) as c:
+        assert c.state == want
+        seqs = [s for s, _ in c._store.snapshot_seqs()]
+        assert len(seqs) <= RECENT + SPREAD and {130, 140, 150} <= set(seqs) and seqs[0] == size
+        counted = Counted(c)
+        for seq in range(size, 152):
+            got = c.state_at(seq=seq)
+            assert counted.reset() < size + every, seq
+            assert state_to_json(got) == state_to_json(fold(None, events[:seq])), seq
+    with Campaign.open(p, snapshot_every=every) as c:
+        assert [s for s, _ in c._store.snapshot_seqs()] == seqs
+
+
+def test_an_imported_campaign_is_given_the_snapshots_of_its_log(tmp_path):
+    p = tmp_path / "a.campaign"
+    with Campaign.create(p, game="witp", snapshot_every=10**6) as c:
+        for i in range(60):
+            c.add_note(f"n{i}")
+        (exported,) = c.export(tmp_path / "out", "json")
+        at33 = c.state_at(seq=33)
+    with Campaign.import_json(exported, tmp_path / "b.campaign", snapshot_every=5) as c:
+        assert [s for s, _ in c._store.snapshot_seqs()] == list(range(5, 60, 5)) + [61]
+        counted = Counted(c)
+        assert c.state_at(seq=33) == at33 and counted.reset() == 3  # from #30
