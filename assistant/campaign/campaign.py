@@ -327,9 +327,9 @@ class Campaign:
             raise CampaignError(f"there is no event #{seq}")
         return EventRecord.from_row(rows[0])
 
-    def _store_snapshot(self, state: CampaignState) -> None:
-        self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state),
-                                   every=self._snapshot_every)
+    def _store_snapshot(self, state: CampaignState) -> bool:
+        return self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state),
+                                          every=self._snapshot_every)
 
     def _fill_snapshots(self) -> None:
         """Write the snapshots the thinning keeps that the file lacks (``snapshots.missing``), in
@@ -345,8 +345,10 @@ class Campaign:
             try:
                 start = _snapshot_before(self._store, wanted[0])
                 rows = self._store.rows(after=start.last_seq if start is not None else 0, upto=wanted[-1])
-                for _, state in states_after((EventRecord.from_row(r) for r in rows), wanted, start):
-                    self._store_snapshot(state)
+                for seq, state in states_after((EventRecord.from_row(r) for r in rows), wanted, start):
+                    if not self._store_snapshot(state):  # busy or refused: the next opening tries again
+                        log.info("campaign %s: snapshots from #%s on not written", self.path, seq)
+                        return
             except Exception as e:  # snapshots are a cache: the campaign opens without them
                 log.warning("campaign %s: snapshots of older events not written (%s)", self.path, e)
 

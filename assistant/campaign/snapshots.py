@@ -36,7 +36,7 @@ from typing import Iterable, Union
 
 DEFAULT_SNAPSHOT_EVERY = 1000
 RECENT = 3  # the newest snapshots, kept whatever they are
-SPREAD = 32  # cells over the whole log, one snapshot kept in each
+SPREAD = 64  # cells over the whole log, one snapshot kept in each
 
 
 def cell_size(newest: int, every: int, spread: int = SPREAD) -> int:

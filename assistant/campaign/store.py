@@ -579,11 +579,11 @@ class Store:
             raise CampaignError(f"event #{rows[0][0]} already exists ({e})") from None
 
     def write_snapshot(self, seq: int, fold_version: int, time: str, state_json: str,
-                       every: int = DEFAULT_SNAPSHOT_EVERY) -> None:
+                       every: int = DEFAULT_SNAPSHOT_EVERY) -> bool:
         """Keep a snapshot of the state after event ``seq`` and thin the older ones
         (``snapshots.kept``: the newest few, and one in each of at most ``SPREAD`` stretches of the
         log, ``every`` the events between two snapshots), in one transaction: a crash keeps the
-        snapshots as they were or as thinned, never none."""
+        snapshots as they were or as thinned, never none. False: not written (busy, read-only)."""
         try:
             with self.transaction() as con:
                 con.execute("INSERT OR REPLACE INTO snapshots (seq, fold_version, time, state) VALUES (?, ?, ?, ?)",
@@ -592,4 +592,5 @@ class Store:
                 keep = kept([(s, v == fold_version) for s, v in have], every)
                 con.executemany("DELETE FROM snapshots WHERE seq = ?", [(s,) for s, _ in have if s not in keep])
         except (CampaignError, sqlite3.Error):
-            pass  # snapshots are derived data: a missed one only slows the next opening
+            return False  # snapshots are derived data: a missed one only slows the next opening
+        return True
