@@ -47,6 +47,7 @@ def test_snapshots_written_every_so_often_are_thinned_one_write_at_a_time_within
     for p in range(first, newest + 1):
         assert _distance(snaps, p) < size, (p, snaps)
     assert len(have) <= RECENT + newest // size + 1
+    assert have == kept([(s, True) for s in writes], every)  # thinning each write keeps what thinning once would
 
 
 @settings(max_examples=300, deadline=None)
