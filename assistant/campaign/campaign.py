@@ -41,12 +41,12 @@ from .gamedata import load_calendar, load_sides, resolve_settings
 from .mappin import map_for, map_status, pin_for
 from .model import CampaignState, state_from_json, state_to_json
 from .scenario import load_scenario
+from .snapshots import DEFAULT_SNAPSHOT_EVERY, missing
 from .store import SCHEMA_VERSION, Store, create_error, write_refusal
 
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[CampaignState, list[EventRecord]], None]
-DEFAULT_SNAPSHOT_EVERY = 1000
 DEFAULT_UNDO_LIMIT = 1000
 
 
@@ -152,6 +152,8 @@ class Campaign:
             _keep_notices(store, notices, clock)
         if not readonly and replayed + len(rows) >= c._snapshot_every:
             c._store_snapshot(state)  # e.g. a file whose snapshots an older fold wrote: replay once only
+        if not store.readonly:
+            c._fill_snapshots()
         return c
 
     @classmethod
@@ -344,8 +346,30 @@ class Campaign:
             raise CampaignError(f"there is no event #{seq}")
         return EventRecord.from_row(rows[0])
 
-    def _store_snapshot(self, state: CampaignState) -> None:
-        self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state))
+    def _store_snapshot(self, state: CampaignState) -> bool:
+        return self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state),
+                                          every=self._snapshot_every)
+
+    def _fill_snapshots(self) -> None:
+        """Write the snapshots the thinning keeps that the file lacks (``snapshots.missing``), in
+        one fold from the newest usable snapshot before the first of them; so that reading an old
+        event of a file written before the thinning, or imported, costs no more than a recent one."""
+        from .replay import states_after
+
+        with self._lock:
+            usable = [seq for seq, version in self._store.snapshot_seqs() if version == FOLD_VERSION]
+            wanted = missing(usable, self._state.last_seq, self._snapshot_every)
+            if not wanted:
+                return
+            try:
+                start = _snapshot_before(self._store, wanted[0])
+                rows = self._store.rows(after=start.last_seq if start is not None else 0, upto=wanted[-1])
+                for seq, state in states_after((EventRecord.from_row(r) for r in rows), wanted, start):
+                    if not self._store_snapshot(state):  # busy or refused: the next opening tries again
+                        log.info("campaign %s: snapshots from #%s on not written", self.path, seq)
+                        return
+            except Exception as e:  # snapshots are a cache: the campaign opens without them
+                log.warning("campaign %s: snapshots of older events not written (%s)", self.path, e)
 
     def snapshot(self) -> None:
         """Write a snapshot of the current state now (opening then skips the replay)."""
