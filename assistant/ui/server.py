@@ -2,8 +2,8 @@
 tests and the benchmarks).
 
 Voila runs as ``python -m assistant.ui.siteproc`` (Voila's app with our home page at ``/``, the
-dashboard pages' close beacon made to work, and kernels whose page is gone culled after
-``cull_after`` seconds; see ``assistant.ui.site``) as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
+dashboard pages' close beacon made to work, kernels whose page is gone culled after
+``cull_after`` seconds, and at most ``max_kernels`` pages' kernels at once; see ``assistant.ui.site``) as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
 shut it down in order), bound to 127.0.0.1, with the notebooks directory as its root and the
 campaign file handed to every kernel in ``CAMPAIGN_FILE``. Nothing is fetched from the network:
 Voila serves the widget JavaScript (ipywidgets, jupyter-leaflet) from the installed lab

@@ -18,11 +18,11 @@ with these changes, made in ``init_handlers`` and the kernel manager class:
   has run, however long that takes -- and starts again each time the page, still loading in the
   browser, announces itself (``PageLoadingHandler``; ``assistant.ui.pagekernels``). Until its page
   has connected once, a page's kernel waits ``FIRST_CONNECT_GRACE`` seconds at least.
-* It runs at most ``max_page_kernels`` pages' kernels at once: a page opened beyond that gets a
-  page saying so, with a link home, and no kernel (``DashboardHandler``).
   Jupyter Server's own rule counts kernel messages as activity, and a dashboard whose page is
   gone still redraws its widgets on every campaign write, so it would never be culled.
   Preheated kernels waiting in Voila's pool are never culled (Voila's manager skips them).
+* It runs at most ``max_page_kernels`` pages' kernels at once: a page opened beyond that gets a
+  page saying so, with a link home, and no kernel (``DashboardHandler``).
 * It keeps a spare kernel for the pages Voila does not preheat (``spare_kernels``; every kit page
   but the campaign dashboard): started and warmed with those pages' imports, handed to the next such
   page opened, then replaced. One spare serves every aid page, where a preheated kernel per page
@@ -421,7 +421,7 @@ class DashboardHandler(TornadoVoilaHandler):
             return
         render = km.admit_page()
         if render is None:
-            self.log.warning("Page %s refused: %d pages' kernels running, the most allowed", path, km.max_page_kernels)
+            self.log.warning("Page %r refused: %d pages' kernels running, the most allowed", path, km.max_page_kernels)
             self.set_status(503)
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
