@@ -105,6 +105,7 @@ OPENED = 30
 PAGE_KERNEL_MB = 400
 
 
+@pytest.mark.slow
 def test_thirty_pages_opened_at_once_run_at_most_the_limit_of_kernels_in_bounded_memory(tmp_path, demo_home):
     from assistant.ui.site import too_many_page
 
