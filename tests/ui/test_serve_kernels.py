@@ -51,12 +51,15 @@ def rss_mb(pids) -> float:
     return total / 1024
 
 
-def test_a_page_whose_notebook_runs_longer_than_the_cull_time_keeps_its_kernel(tmp_path):
+def test_a_page_whose_notebook_runs_longer_than_the_cull_time_keeps_its_kernel(tmp_path, assistant_home):
     """Two pages opened at once, whose notebook runs 8 s, on a server that culls after 2 s: each page
     arrives whole, made in a kernel that is still running when it arrives. Once sent, with no page
     connecting (a GET does not), the kernels are culled: the clock had started then. (This server
     gives a page no longer than the cull time to connect first, where ``campaign serve`` gives it
-    ``site.FIRST_CONNECT_GRACE`` at least, so that the clock is seen to start.)"""
+    ``site.FIRST_CONNECT_GRACE`` at least, so that the clock is seen to start.)
+
+    A page dropped by the browser while it is being made holds its kernel no longer: the clock
+    starts when the request goes, though its notebook would run for a minute more."""
     import nbformat
 
     from assistant.ui.server import VoilaServer
@@ -67,6 +70,8 @@ def test_a_page_whose_notebook_runs_longer_than_the_cull_time_keeps_its_kernel(t
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, str(site / "slow.ipynb"))
+    nb.cells[0].source = code.replace("sleep(8)", "sleep(90)")
+    nbformat.write(nb, str(site / "stuck.ipynb"))
     with VoilaServer(notebooks=site, preheat=False, log_path=tmp_path / "voila.log", cull_after=2,
                      extra_args=("--SiteKernelManager.first_connect_grace=0",)) as server:
         cookie = key_cookie(http_request(server.url("nope.ipynb")))
@@ -87,9 +92,17 @@ def test_a_page_whose_notebook_runs_longer_than_the_cull_time_keeps_its_kernel(t
         assert len(alive_on_arrival) == 2 and all(alive for _, alive in alive_on_arrival), alive_on_arrival
         pids = [pid for pid, _ in alive_on_arrival]
         assert wait_until(lambda: not pids_alive(pids), 30), pids_alive(pids)
-    log = (tmp_path / "voila.log").read_text()
-    assert len(re.findall(r"Culling kernel [0-9a-f-]+: no page connected", log)) == 2, log
-    assert "Traceback" not in log
+        assert wait_until(lambda: not kernel_pids(assistant_home), 30), kernel_pids(assistant_home)
+        log = (tmp_path / "voila.log").read_text()
+        assert len(re.findall(r"Culling kernel [0-9a-f-]+: no page connected", log)) == 2, log
+        assert "Traceback" not in log
+        # The browser gives up on a page still being made (here: after 6 s without a byte).
+        with pytest.raises(TimeoutError):
+            http_request(f"{server.base_url}/voila/render/stuck.ipynb", headers=cookie, timeout=6)
+        assert kernel_pids(assistant_home), "the dropped page's kernel had not even started"
+        assert wait_until(lambda: not kernel_pids(assistant_home), 40), kernel_pids(assistant_home)
+    log = (tmp_path / "voila.log").read_text()  # (the dropped page's notebook fails as its kernel goes)
+    assert len(re.findall(r"Culling kernel [0-9a-f-]+: no page connected", log)) == 3, log
 
 
 # The pages a player opens: the campaign dashboard (preheated) and every aid page (the spare, or a
@@ -151,6 +164,19 @@ def test_thirty_pages_opened_at_once_run_at_most_the_limit_of_kernels_in_bounded
         print(f"\n{len(samples)} samples: at most {most} kernels; {before:.0f} MB before, peak {peak:.0f} MB")
         assert most <= LIMIT + READY, samples
         assert peak <= before + LIMIT * PAGE_KERNEL_MB, (before, peak)
+        # What a page still loading in a browser says (its template's script): accepted for a page's
+        # kernel, with the key and the page's _xsrf; refused otherwise.
+        xsrf = {"X-XSRFToken": re.search(r"_xsrf=([^;]+)", cookie["Cookie"]).group(1)}
+        kernel_id = re.search(r'"kernelId": "([0-9a-f-]+)"', made[0][3]).group(1)
+
+        def loading(kid: str, headers: dict) -> int:
+            return http_request(f"{served.base}/voila/api/page-loading/{kid}", method="POST",
+                                headers=headers, body=b"")[0]
+
+        assert loading(kernel_id, {**cookie, **xsrf}) == 204
+        assert loading("00000000-0000-0000-0000-000000000000", {**cookie, **xsrf}) == 404
+        assert loading(kernel_id, cookie) == 403  # no _xsrf: not the page's own request
+        assert loading(kernel_id, xsrf) in (302, 403)  # no key
         # Those pages are closed (their close beacons): their places are free again.
         assert [close_beacon(served.base, cookie, body) for _, _, _, body in made] == [204] * LIMIT
         assert wait_until(lambda: len(kernel_pids(home)) <= READY, 60), kernel_pids(home)
