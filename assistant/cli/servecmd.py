@@ -46,6 +46,11 @@ def register(sub) -> None:
     p.add_argument("--cull-after", metavar="SECONDS", default=None,
                    help="shut down a page's kernel once no page has been connected to it for SECONDS "
                         "(default 300; a page that is closed or reloaded gives its kernel back at once)")
+    p.add_argument("--max-kernels", metavar="N", default=None,
+                   help="run at most N dashboard pages at once, each with its own Python kernel of about "
+                        "90-335 MB (default 8: the campaign dashboard and every aid page together); a page "
+                        "opened beyond that says so and starts nothing. The kernels kept ready (see "
+                        "--no-preheat) do not count")
     p.set_defaults(func=cmd_serve)
 
 
@@ -62,6 +67,18 @@ def cull_after(value) -> int:
     if seconds is None or seconds < MIN_CULL_AFTER:
         raise CliError(f"--cull-after {value} must be a whole number of seconds, at least {MIN_CULL_AFTER}")
     return seconds
+
+
+def max_kernels(value) -> int:
+    """``--max-kernels``: a whole number, at least 1; bad input -> CliError naming it."""
+    from ..ui.server import DEFAULT_MAX_KERNELS
+
+    if value is None:
+        return DEFAULT_MAX_KERNELS
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise CliError(f"--max-kernels {value} must be a whole number of pages, at least 1")
+    return int(text)
 
 
 def resolve_campaign(args) -> tuple[Path, bool]:
@@ -104,6 +121,7 @@ def cmd_serve(args) -> int:
     if args.port is not None and not (1 <= args.port <= 65535):
         raise CliError(f"--port must be 1-65535, not {args.port}")
     cull = cull_after(args.cull_after)
+    most = max_kernels(args.max_kernels)
     hosts = allow_hosts(args.allow_host)
     try:
         dashboards = find_dashboards()
@@ -118,7 +136,7 @@ def cmd_serve(args) -> int:
     sweep_dead_sites()  # what servers killed by SIGKILL left in the temporary directory
     try:
         with serving_folder() as site:
-            return _serve(args, path, demo, dashboards, site, cull, hosts)
+            return _serve(args, path, demo, dashboards, site, cull, hosts, most)
     except ServeError as e:
         raise CliError(str(e)) from None
 
@@ -158,7 +176,8 @@ def say(*args, **kwargs) -> None:
             pass
 
 
-def _serve(args, path: Path, demo: bool, dashboards, site: Path, cull: int, hosts=()) -> int:
+def _serve(args, path: Path, demo: bool, dashboards, site: Path, cull: int, hosts=(),
+           most: int = 0) -> int:
     from ..ui.pages import stage_dashboards
     from ..ui.server import ServeError, VoilaServer, free_port, port_free
 
@@ -169,7 +188,7 @@ def _serve(args, path: Path, demo: bool, dashboards, site: Path, cull: int, host
     log = server_log(port)
     server = VoilaServer(notebooks=site, campaign_file=path, port=port, preheat=not args.no_preheat,
                          log_path=log, cull_after=cull, dashboards=tuple(d.name for d in dashboards),
-                         allow_hosts=hosts)
+                         allow_hosts=hosts, max_kernels=most)
     try:
         say(f"campaign: {path}{'  (demo)' if demo else ''}", flush=True)
         try:

@@ -2,8 +2,8 @@
 tests and the benchmarks).
 
 Voila runs as ``python -m assistant.ui.siteproc`` (Voila's app with our home page at ``/``, the
-dashboard pages' close beacon made to work, and kernels whose page is gone culled after
-``cull_after`` seconds; see ``assistant.ui.site``) as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
+dashboard pages' close beacon made to work, kernels whose page is gone culled after
+``cull_after`` seconds, and at most ``max_kernels`` pages' kernels at once; see ``assistant.ui.site``) as a child process in its own session (so a terminal's Ctrl-C reaches only us and we
 shut it down in order), bound to 127.0.0.1, with the notebooks directory as its root and the
 campaign file handed to every kernel in ``CAMPAIGN_FILE``. Nothing is fetched from the network:
 Voila serves the widget JavaScript (ipywidgets, jupyter-leaflet) from the installed lab
@@ -49,6 +49,12 @@ DEFAULT_PORT = 8866
 # A kernel no page has been connected to for this long is shut down (pages that close or reload
 # shut theirs down at once; this catches crashed tabs and computers put to sleep).
 DEFAULT_CULL_AFTER = 300
+# The most pages' kernels a server runs at once: the campaign dashboard and every aid page open
+# together (eight play pages), each kernel ~90-335 MB (README, "Kernels"), so at most ~2.7 GB
+# however many tabs are opened. A fixed number, not one read off the machine's memory: the same
+# server behaves the same everywhere, and `--max-kernels` changes it. The kernels kept ready (one
+# preheated, one spare) come on top of it.
+DEFAULT_MAX_KERNELS = 8
 CELL_ERROR = ("The server log (its name is printed where `campaign serve` was started) says why; "
               "reload the page to try again.")
 TEMPLATES_ROOT = Path(__file__).resolve().parent / "jupyter"  # holds voila/templates/campaign
@@ -162,7 +168,7 @@ SPARE_KERNELS = 1  # warmed kernels kept for the other pages (with preheating on
 
 def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size: int = 1,
                   tracebacks: bool = False, cull_after: int = DEFAULT_CULL_AFTER,
-                  extra: tuple[str, ...] = ()) -> list[str]:
+                  max_kernels: int = DEFAULT_MAX_KERNELS, extra: tuple[str, ...] = ()) -> list[str]:
     cmd = [
         sys.executable, "-m", "assistant.ui.siteproc", str(notebooks),
         "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
@@ -176,6 +182,8 @@ def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size
         "--VoilaConfiguration.multi_kernel_manager_class=assistant.ui.site.SiteKernelManager",
         f"--MappingKernelManager.cull_idle_timeout={max(0, int(cull_after))}",
         f"--MappingKernelManager.cull_interval={cull_interval(int(cull_after))}",
+        # At most this many pages' kernels at once; a page beyond says so and starts none (0: no limit).
+        f"--SiteKernelManager.max_page_kernels={max(0, int(max_kernels))}",
     ]
     if os.name == "posix":
         # Kernels talk to the server over Unix sockets in the server's runtime folder, not TCP ports:
@@ -209,6 +217,7 @@ class VoilaServer:
     env: dict = field(default_factory=dict)
     extra_args: tuple[str, ...] = ()
     cull_after: int = DEFAULT_CULL_AFTER
+    max_kernels: int = DEFAULT_MAX_KERNELS  # most pages' kernels at once (0: no limit)
     dashboards: tuple[str, ...] = ()  # served names in the order the home page lists them
     allow_hosts: tuple[str, ...] = ()  # host names allowed besides the loopback ones
     token: str = field(default_factory=new_token)  # the key every page and websocket needs
@@ -254,7 +263,8 @@ class VoilaServer:
         env["JUPYTER_PATH"] = os.pathsep.join(jupyter_path(env.get("JUPYTER_PATH", "")))
         env["PYTHONPATH"] = os.pathsep.join([pkg_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         cmd = voila_command(self.notebooks, self.port, preheat=self.preheat,
-                            pool_size=self.pool_size, cull_after=self.cull_after, extra=self.extra_args)
+                            pool_size=self.pool_size, cull_after=self.cull_after,
+                            max_kernels=self.max_kernels, extra=self.extra_args)
         try:
             if self.log_path:
                 Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)

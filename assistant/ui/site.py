@@ -13,10 +13,16 @@ with these changes, made in ``init_handlers`` and the kernel manager class:
   voila-dashboards/voila#1458), so every reload or close left a ~180 MB kernel running.
 * ``SiteKernelManager`` culls a kernel once no page has been connected to it for
   ``MappingKernelManager.cull_idle_timeout`` seconds (checked every ``cull_interval``): the
-  backstop for pages that vanish without a beacon (a crashed tab, a laptop put to sleep).
+  backstop for pages that vanish without a beacon (a crashed tab, a laptop put to sleep). The clock
+  starts only once the kernel's page has been sent -- a page connects its kernel after the notebook
+  has run, however long that takes -- and starts again each time the page, still loading in the
+  browser, announces itself (``PageLoadingHandler``; ``assistant.ui.pagekernels``). Until its page
+  has connected once, a page's kernel waits ``FIRST_CONNECT_GRACE`` seconds at least.
   Jupyter Server's own rule counts kernel messages as activity, and a dashboard whose page is
   gone still redraws its widgets on every campaign write, so it would never be culled.
   Preheated kernels waiting in Voila's pool are never culled (Voila's manager skips them).
+* It runs at most ``max_page_kernels`` pages' kernels at once: a page opened beyond that gets a
+  page saying so, with a link home, and no kernel (``DashboardHandler``).
 * It keeps a spare kernel for the pages Voila does not preheat (``spare_kernels``; every kit page
   but the campaign dashboard): started and warmed with those pages' imports, handed to the next such
   page opened, then replaced. One spare serves every aid page, where a preheated kernel per page
@@ -40,6 +46,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextvars
 import html
 import ipaddress
 import json
@@ -58,12 +65,13 @@ from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from tornado.websocket import WebSocketHandler
-from traitlets import Integer, default
+from traitlets import Float, Integer, default
 from voila.app import Voila
 from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
+from .pagekernels import PageKernels, PageRender
 from .pages import ENV_ORDER, DashboardNotebook, served_dashboards
 from .sitelog import (
     LOG_DATEFMT,
@@ -410,19 +418,87 @@ class HomeHandler(JupyterHandler):
         self.finish(page)
 
 
+def too_many_page(limit: int, home: str) -> str:
+    """The page for one page too many: what happened, what to do, the way home (no kernel started)."""
+    e = html.escape
+    pages = "one dashboard page" if limit == 1 else f"{limit} dashboard pages"
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'><link rel='icon' href='data:,'>"
+        f"<title>Too many dashboards open · Campaign Assistant</title><style>{HOME_CSS}</style></head>"
+        "<body><main><h1>Too many dashboards open — close one</h1><section class='ca-too-many'>"
+        f"<p>This server already runs {pages}, the most it runs at once; each holds a Python kernel "
+        "on this computer. Close a dashboard tab you no longer need, then reload this page.</p>"
+        f"<p><a class='ca-dashboard-link' href='{e(home)}'>Back to the home page</a></p>"
+        "</section></main></body></html>")
+
+
 class DashboardHandler(TornadoVoilaHandler):
     """Voila's page handler, setting the ``_xsrf`` cookie first: Voila's page sends it back in the
-    ``beforeunload`` beacon that shuts its kernel down (voila-dashboards/voila#1458)."""
+    ``beforeunload`` beacon that shuts its kernel down (voila-dashboards/voila#1458).
+
+    A page is admitted under the kernel manager's limit before Voila starts (or hands over) its
+    kernel, and is the current page (``CURRENT_PAGE``) while Voila makes it, so that the manager
+    knows which kernel is still rendering; the kernel's cull clock starts once the page has been
+    sent or the browser dropped the request. Over the limit: ``too_many_page``, no kernel."""
+
+    _render: Optional[PageRender] = None
 
     @web.authenticated
     async def get(self, path=None):
         self.xsrf_token  # noqa: B018 - tornado sets the cookie when the token is first read
         if without_key(self):
             return
-        await super().get(path)
+        km = self.kernel_manager
+        if not isinstance(km, SiteKernelManager):  # not our site's manager: Voila's own ways
+            await super().get(path)
+            return
+        render = km.admit_page()
+        if render is None:
+            self.log.warning("Page %r refused: %d pages' kernels running, the most allowed", path, km.max_page_kernels)
+            self.set_status(503)
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(too_many_page(km.max_page_kernels, self.base_url))
+            return
+        self._render = render
+        current = CURRENT_PAGE.set(render)
+        try:
+            await super().get(path)
+        finally:
+            CURRENT_PAGE.reset(current)
+            km.page_sent(render)
+
+    def on_connection_close(self) -> None:
+        """The browser dropped the page while it was being made: nobody waits for that kernel."""
+        if self._render is not None and isinstance(self.kernel_manager, SiteKernelManager):
+            self.kernel_manager.page_sent(self._render)
+        super().on_connection_close()
+
+
+class PageLoadingHandler(APIHandler):
+    """``POST /voila/api/page-loading/<kernel id>``: the page of that kernel is open in a browser and
+    still loading (the page template's script says so every few seconds until the kernel's
+    websocket opens), so its kernel's cull clock starts again. 404 if no page has that kernel."""
+
+    @web.authenticated
+    def post(self, kernel_id: str) -> None:
+        km = self.kernel_manager
+        if not isinstance(km, SiteKernelManager) or not km.page_loading(kernel_id):
+            raise web.HTTPError(404)
+        self.set_status(204)
+        self.finish()
 
 
 SPARE_REFILL_DELAY = 2.0  # seconds after a page took the spare kernel before the next one starts
+# A page's kernel is culled only once its page has had this long to connect first, at least: a
+# loading page's scripts can be starved for tens of seconds on a busy machine (pagekernels). A page
+# closed before it ever came up costs its kernel this long; a page that connected, the cull time.
+FIRST_CONNECT_GRACE = 120.0
+# The page the handler is making in this task (DashboardHandler): the kernel the manager starts or
+# hands over in it is that page's. Tasks started from it copy it, so the manager takes only a page
+# kernel's start (Voila's VOILA_PREHEAT=False) or a preheated kernel handed over as the page's.
+CURRENT_PAGE: contextvars.ContextVar[Optional[PageRender]] = contextvars.ContextVar("campaign_page", default=None)
 
 
 def warm_imports(site: Path) -> tuple[str, frozenset[str]]:
@@ -446,7 +522,12 @@ def warm_imports(site: Path) -> tuple[str, frozenset[str]]:
 
 class SiteKernelManager(AsyncMappingKernelManager):
     """Culls a kernel that no page has been connected to for ``cull_idle_timeout`` seconds, as
-    seen by the culler's checks (so between that and that plus two ``cull_interval``).
+    seen by the culler's checks (so between that and that plus two ``cull_interval``), counted from
+    when its page had been sent or last announced itself loading (``PageKernels``: a page still
+    being made is never culled), and at least ``first_connect_grace`` s until its page first connected.
+
+    Runs at most ``max_page_kernels`` pages' kernels (0: no limit); the kernels kept ready (Voila's
+    preheated one, the spare) do not count, and a page that takes one makes it a page's kernel.
 
     Keeps ``spare_kernels`` kernels started and warmed for the pages whose kernel is started when
     they are opened (every page but the one Voila preheats): each has run the kit pages' imports
@@ -455,10 +536,31 @@ class SiteKernelManager(AsyncMappingKernelManager):
     A spare is never culled."""
 
     spare_kernels = Integer(0, config=True, help="Warmed kernels kept for pages that are not preheated.")
+    max_page_kernels = Integer(0, config=True, help="Most pages' kernels running at once (0: no limit).")
+    first_connect_grace = Float(FIRST_CONNECT_GRACE, config=True,
+                                help="Seconds a page's kernel waits, at least, for its page to connect first.")
+
+    def __init_subclass__(cls, **kwargs):
+        """Voila makes its preheating manager a subclass of this one (``voila_kernel_manager_factory``),
+        whose ``get_rendered_notebook`` hands a preheated kernel to a page: that kernel becomes the
+        current page's."""
+        super().__init_subclass__(**kwargs)
+        handed = cls.__dict__.get("get_rendered_notebook")
+        if handed is None:
+            return
+
+        async def get_rendered_notebook(self, *args, **kw):
+            task, cache, kernel_id = await handed(self, *args, **kw)
+            self._hand_to_page(kernel_id)
+            return task, cache, kernel_id
+
+        get_rendered_notebook.__doc__ = handed.__doc__
+        cls.get_rendered_notebook = get_rendered_notebook
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._unconnected_since: dict[str, float] = {}
+        self._page_kernels = PageKernels(limit=max(0, int(self.max_page_kernels)),
+                                         first_connect=max(0.0, float(self.first_connect_grace)))
         self._spares: list[str] = []  # started and warmed, oldest first
         self._warming: set[str] = set()
         self._closing = False
@@ -504,17 +606,40 @@ class SiteKernelManager(AsyncMappingKernelManager):
         """A page's own kernel: a warmed spare if the page is a kit page and one is ready, else a new one."""
         env = kwargs.get("env") or {}
         page = os.path.basename(env.get("SCRIPT_NAME", ""))
-        if (env.get("VOILA_PREHEAT") == "False" and kwargs.get("kernel_id") is None and page in self._warm_pages
-                and self._spares):
+        for_page = env.get("VOILA_PREHEAT") == "False" and kwargs.get("kernel_id") is None
+        if for_page and page in self._warm_pages and self._spares:
             kernel_id = self._spares.pop(0)
             self._refill(SPARE_REFILL_DELAY)
             self.log.info("Page %s takes the spare kernel %s", page, kernel_id)
-            return kernel_id
-        return await super().start_kernel(*args, **kwargs)
+        else:
+            kernel_id = await super().start_kernel(*args, **kwargs)
+        if for_page:
+            self._hand_to_page(kernel_id)
+        return kernel_id
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         self._spares = [k for k in self._spares if k != kernel_id]
+        self._page_kernels.gone(kernel_id)
         return await ensure_async(super().shutdown_kernel(kernel_id, *args, **kwargs))
+
+    # ----- pages' kernels -----------------------------------------------------------------
+    def admit_page(self) -> Optional[PageRender]:
+        """A page about to be made, if fewer than ``max_page_kernels`` pages' kernels run (else None)."""
+        self._page_kernels.forget_all_but(self._kernels)
+        return self._page_kernels.admit()
+
+    def _hand_to_page(self, kernel_id: str) -> None:
+        render = CURRENT_PAGE.get()
+        if render is not None:
+            self._page_kernels.hand(render, kernel_id)
+
+    def page_sent(self, render: PageRender) -> None:
+        """The page has been sent (or dropped): its kernel's cull clock may start."""
+        self._page_kernels.finish(render, time.monotonic())
+
+    def page_loading(self, kernel_id: str) -> bool:
+        """The page of ``kernel_id`` says it is open and still loading (False: no page's kernel)."""
+        return self._page_kernels.announce(kernel_id, time.monotonic())
 
     async def shutdown_all(self, *args, **kwargs):
         self._closing = True
@@ -522,8 +647,7 @@ class SiteKernelManager(AsyncMappingKernelManager):
 
     # ----- culling ------------------------------------------------------------------------
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
-        for gone in [k for k in self._unconnected_since if k not in self._kernels]:
-            del self._unconnected_since[gone]
+        self._page_kernels.forget_all_but(self._kernels)
         kernel = self._kernels.get(kernel_id)
         if kernel is None:
             return
@@ -535,14 +659,10 @@ class SiteKernelManager(AsyncMappingKernelManager):
             return
         if kernel_id in self._spares or kernel_id in self._warming:
             return
-        if self._kernel_connections.get(kernel_id, 0) > 0:
-            self._unconnected_since.pop(kernel_id, None)
-            return
-        now = time.monotonic()
-        since = self._unconnected_since.setdefault(kernel_id, now)
-        if now - since > self.cull_idle_timeout:
-            self.log.warning("Culling kernel %s: no page connected to it for %d s", kernel_id, now - since)
-            self._unconnected_since.pop(kernel_id, None)
+        idle = self._page_kernels.unconnected_for(kernel_id, self._kernel_connections.get(kernel_id, 0),
+                                                  time.monotonic())
+        if idle > self._page_kernels.cull_after(kernel_id, self.cull_idle_timeout):
+            self.log.warning("Culling kernel %s: no page connected to it for %d s", kernel_id, idle)
             await ensure_async(self.shutdown_kernel(kernel_id))
 
 
@@ -618,6 +738,8 @@ class CampaignVoila(Voila):
             elif isinstance(cls, type) and issubclass(cls, WebSocketHandler):
                 spec = (pattern, one_line_refusals(cls), *spec[2:])
             out.append((spec[0], plain_errors(spec[1]), *spec[2:]))
+        out.insert(0, (url_path_join(self.server_url, r"/voila/api/page-loading/(?P<kernel_id>[\w-]+)"),
+                       plain_errors(PageLoadingHandler)))
         if replaced != {"home", "tree", "page"}:  # a Voila whose handlers we do not recognise
             raise RuntimeError(f"campaign site: Voila's handlers changed (found {sorted(replaced)}); "
                                "cannot install the home page")
