@@ -186,7 +186,7 @@ def test_thirty_pages_opened_at_once_run_at_most_the_limit_of_kernels_in_bounded
     finally:
         code = served.stop()
     assert code == 0, "".join(served.output)
-    log = (home / "logs" / "voila.log").read_text()
+    log = served.log.read_text()
     assert log.count("refused: 3 pages' kernels running") == OPENED - LIMIT + 1
 
 
