@@ -78,7 +78,7 @@ def read_faces(text: str, what: str = "dice") -> list[int]:
     try:
         return [int(DIE_VALUE.read(x)) for x in faces]
     except NumberTextError as e:
-        raise CampaignError(f"{what}: {e}") from None
+        raise CampaignError(f"{what} {show(text)}: {e}") from None
 
 
 def parse_notation(text: Any) -> DiceSpec:

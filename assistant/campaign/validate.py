@@ -62,7 +62,8 @@ def key(value: Any, what: str = "attribute name") -> str:
 
 
 def scalar(value: Any, what: str) -> Any:
-    """A JSON scalar: bool, int, finite float, or text."""
+    """A JSON scalar: bool, int, finite float, or text (not a whole number in another script's
+    digits, which ``numbertext`` refuses)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -74,6 +75,8 @@ def scalar(value: Any, what: str) -> Any:
             raise CampaignError(f"{what} {show(value)} is not a finite number")
         return value
     if isinstance(value, str):
+        if is_numeral(value) and not value.isascii():  # ``٣``: refused, not kept as text a rule reads as 3
+            _read(NumberField(what), value)
         return text(value, what, max_len=1000)
     raise CampaignError(f"{what} {show(value)} must be text, a number or true/false")
 
@@ -87,9 +90,9 @@ def parse_scalar(raw: str, what: str = "value") -> Any:
     if low in ("true", "false"):
         return low == "true"
     if is_numeral(t):
-        return _read(NumberField(what, -MAX_INT, MAX_INT), t)
+        return _read(NumberField(what), t)  # exact, never rounded: ``scalar`` refuses one beyond ±2**53
     if len(t) <= MAX_CHARS and _DECIMAL.fullmatch(t):
-        return float(_read(NumberField(what, -MAX_INT, MAX_INT, step=None), t))
+        return float(_read(NumberField(what, step=None), t))
     return raw
 
 

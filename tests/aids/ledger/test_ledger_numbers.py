@@ -107,11 +107,13 @@ def test_each_games_unit_whole_ep_in_apto_and_tenths_where_witp_keeps_the_japane
         draft(exact, "0.004")
 
 
-@pytest.mark.parametrize("amount, words", [(0.004, "'0.004' is not a whole number of points"),
-                                           ("\u0663", "'\u0663' is not a whole number: use the digits 0-9"),
-                                           (10**400, "'a number of about 401 digits' is out of range")],
-                         ids=["0.004", "arabic-indic 3", "10**400"])
-def test_an_imported_entry_is_read_as_the_typed_one(tmp_path, amount, words):
+@pytest.mark.parametrize("field, value, words", [
+    ("amount", 0.004, "'0.004' is not a whole number of points"),
+    ("amount", "\u0663", "'\u0663' is not a whole number: use the digits 0-9"),
+    ("amount", 10**400, "'a number of about 401 digits' is out of range"),
+    ("data", {"em": "\u0663"}, "em '\u0663' is not a whole number: use the digits 0-9"),  # not kept as text that reads as 3
+], ids=["0.004", "arabic-indic 3", "10**400", "data em arabic-indic 3"])
+def test_an_imported_entry_is_read_as_the_typed_one(tmp_path, field, value, words):
     """An export whose entry holds an amount the reader refuses is refused on import, naming it."""
     with Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942") as c:
         c.execute(AddEntry(side="allies", kind="adjust", amount="4"))
@@ -119,7 +121,7 @@ def test_an_imported_entry_is_read_as_the_typed_one(tmp_path, amount, words):
     doc = json.loads(src.read_text())
     doc.pop("state")
     (entry,) = [e for e in doc["events"] if e["type"] == "ledger_entered"]
-    entry["payload"]["entries"][0]["amount"] = amount
+    entry["payload"]["entries"][0][field] = value
     src.write_text(json.dumps(doc))
     with pytest.raises(CampaignError) as e:
         Campaign.import_json(src, tmp_path / "y.campaign")
