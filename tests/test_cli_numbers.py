@@ -139,3 +139,14 @@ def test_ledger_data_is_not_kept_as_text_that_reads_as_a_number(capsys, witp, va
 @pytest.mark.parametrize("value", HOSTILE + ["91", "-90.5"], ids=repr)
 def test_hex_locate_degrees(capsys, value):
     refused(*run(capsys, "hex", "locate", "witp", value, "160"), f"latitude '{value}'", "from -90 to 90")
+
+
+def test_a_whole_number_hexside_feature_takes_only_the_digits_0_9():
+    """No game declares one yet; one declared later reads its numbers as every other field does."""
+    from assistant.maps.hexsides import Feature, HexsideError
+
+    f = Feature("ferry_cost", "int", "[0.0]")
+    assert f.coerce(" 3 ") == 3 and f.coerce(3) == 3
+    for bad in ("\u0663", "1_0", "1e3", "9" * 5000, True):
+        with pytest.raises(HexsideError, match="takes a whole number"):
+            f.coerce(bad)
