@@ -35,8 +35,8 @@ KINDS = ("income", "loss", "spend", "transfer", "reserve", "adjust")
 RESERVE = "reserve"
 Number = int | float | Fraction
 #: The largest amount one entry may move, either way. No rulebook bounds an entry; the figures the
-#: three games print run to a few hundred points (witp's Strategic Reserve, 200 CP [28.1.1], is the
-#: largest single figure), so this keeps every real entry and refuses a slip of the keyboard.
+#: three games print run to hundreds of points (witp's Strategic Reserve is 200 CP [28.1.1]), so
+#: this keeps every real entry and refuses a slip of the keyboard (a documented bound, not a rule).
 MAX_ENTRY = 99_999
 
 

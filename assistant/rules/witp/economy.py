@@ -69,10 +69,12 @@ class WitpEconomy:
     POINTS = "points"  # CP, PP or MSP by account
 
     def amount_step(self, settings: Mapping[str, Any]) -> tuple[Fraction, str]:
-        """Whole points, but tenths where the Japanese PP keep their fraction (setting
-        ``ledger_japan_pp_rounding = "exact"``): EM x ICs x a multiple printed in tenths [53.1], [53.6]."""
+        """Whole points, but hundredths where the Japanese PP keep their fraction (setting
+        ``ledger_japan_pp_rounding = "exact"``): EM x ICs (whole numbers) x the MS PP multiple, which
+        runs "1.1, the highest, to 0.6, the lowest" [53.1]; its table is not in the text, so a
+        multiple of up to two places is allowed for [53.6]."""
         exact = settings.get("ledger_japan_pp_rounding", "down") == "exact"
-        return (Fraction(1, 10), "[53.6]") if exact else (Fraction(1), "")
+        return (Fraction(1, 100), "[53.6]") if exact else (Fraction(1), "")
 
     def arrivals(self, book: Book, side: str) -> list[dict]:
         """The build queue: each PP build's arrival cycle [52.5], [53.8] (``economy_book.arrivals``)."""

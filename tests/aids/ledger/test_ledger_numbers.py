@@ -1,8 +1,8 @@
 """A ledger amount as typed, read by ``assistant.numbertext`` on every way in (``campaign ledger
 add --amount``, the page's Amount box, an imported entry): the hostile amounts a tester tried are
 refused in one line naming the value and the range, exit 2 and no event written; an amount finer
-than the game's unit is refused, not rounded; the game's own unit holds (whole EP in apto, tenths
-of a point in witp where the Japanese PP keep their fraction [53.6]). The real economies answer
+than the game's unit is refused, not rounded; the game's own unit holds (whole EP in apto,
+hundredths of a point in witp where the Japanese PP keep their fraction [53.6]). The real economies answer
 here, not the stand-in of conftest.py."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def draft(path, amount):
         return entry.amount
 
 
-def test_each_games_unit_whole_ep_in_apto_and_tenths_where_witp_keeps_the_japanese_pp_fraction(tmp_path):
+def test_each_games_unit_whole_ep_in_apto_and_hundredths_where_witp_keeps_the_japanese_pp_fraction(tmp_path):
     apto = tmp_path / "apto.campaign"
     Campaign.create(apto, game="apto").close()
     assert draft(apto, "12") == 12
@@ -101,9 +101,10 @@ def test_each_games_unit_whole_ep_in_apto_and_tenths_where_witp_keeps_the_japane
     Campaign.create(exact, game="witp", scenario="guadalcanal-1942",
                     settings={"ledger_japan_pp_rounding": "exact"}).close()
     assert draft(exact, "12.6") == Fraction(63, 5)  # EM 2 x 9 ICs x 0.7 [53.6], exact
-    with pytest.raises(CampaignError, match=r"^amount '0\.05' is not a multiple of 0\.1 points \[53\.6\]$"):
-        draft(exact, "0.05")
-    with pytest.raises(CampaignError, match=r"^amount '0\.004' is not a multiple of 0\.1 points \[53\.6\]$"):
+    assert draft(exact, "13.65") == Fraction(273, 20)  # EM 3 x 7 ICs x 0.65: a multiple of two places
+    with pytest.raises(CampaignError, match=r"^amount '0\.005' is not a multiple of 0\.01 points \[53\.6\]$"):
+        draft(exact, "0.005")
+    with pytest.raises(CampaignError, match=r"^amount '0\.004' is not a multiple of 0\.01 points \[53\.6\]$"):
         draft(exact, "0.004")
 
 
