@@ -12,8 +12,8 @@ so no input costs more than a few microseconds whatever its size.
 ``NumberField`` declares a field (its name in messages, bounds, unit and the rule that bounds it);
 ``NumberField.read`` returns the exact value, an ``int`` or (for a part of a unit) a ``Fraction``,
 or raises ``NumberTextError``: one line naming the field, the value as typed and what is allowed,
-e.g. ``amount '1e100000000' is not a number: write it without an exponent (a whole number of EP
-from -99999 to 99999)``. ``NumberTextError`` is a ``ValueError``; its ``reason`` is the message
+e.g. ``amount '1e100000000' is not a whole number: write it without an exponent (a whole number
+of EP from -99999 to 99999)``. ``NumberTextError`` is a ``ValueError``; its ``reason`` is the message
 without the field's name and value, for a caller that names the place itself (a table's line and
 column). Pure: no campaign, no game data.
 """
@@ -101,6 +101,10 @@ class NumberField:
     fractions: bool = False  # also takes 1/2
 
     def __post_init__(self) -> None:
+        for name in ("low", "high", "step"):  # a float bound is the decimal it prints as (0.6, not 0.59999...)
+            x = getattr(self, name)
+            if isinstance(x, float):
+                object.__setattr__(self, name, Fraction(repr(x)))
         if self.step is not None and Fraction(self.step) <= 0:
             raise ValueError(f"step {self.step} must be above 0")
         if self.low is not None and self.high is not None and self.low > self.high:

@@ -99,6 +99,14 @@ def test_parts_of_a_unit_are_read_exactly_and_one_finer_than_the_unit_is_refused
         WHOLE.read("1/2")  # only a field that says so takes a fraction
 
 
+def test_a_float_bound_is_the_decimal_it_prints_as():
+    """0.6 typed against a declared high of 0.6 (a float from a TOML file) is in range."""
+    f = NumberField("multiple", 0.6, 1.1, step=None)
+    assert f.read("0.6") == Fraction(3, 5) and f.read("1.1") == Fraction(11, 10)
+    assert "from 0.6 to 1.1" in f.allowed()
+    assert NumberField("x", None, 0.6, step=None).read("0.6") == Fraction(3, 5)
+
+
 def test_values_that_are_not_text():
     assert WHOLE.read(12) == 12 and HALVES.read(2.5) == Fraction(5, 2) and HALVES.read(Fraction(1, 2)) == Fraction(1, 2)
     assert DECIMAL.read(0.7) == Fraction(7, 10)  # a float is read as the decimal it prints as
