@@ -134,7 +134,7 @@ def build_calendar(raw: Mapping[str, Any], settings: Mapping[str, Any]) -> Calen
         value = str(settings.get(name, ""))
         reading[name] = value
         periods = [p["name"] for p in raw["periods"]]
-        m = re.fullmatch(r"\s*(\S+)\s+(-?\d{1,4})\s*", value)
+        m = re.fullmatch(r"\s*(\S+)\s+(-?[0-9]{1,4})\s*", value)
         match = next((p for p in periods if m and p.lower() == m.group(1).lower()), None)
         if match is None:
             raise CampaignError(f"setting {name} = {value!r} is not '<{'|'.join(periods)}> <year>'")

@@ -16,13 +16,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..numbertext import NumberField, NumberTextError
 from .errors import CampaignError
 from .validate import show
 
 MAX_DICE = 100
 MAX_SIDES = 100
 MAX_MODIFIER = 1000
-_NOTATION = re.compile(r"^(\d{0,3})[dD](\d{1,3})([zZ]?)(?:([+-])(\d{1,4}))?$")
+#: A face read off a die as typed; the die's own faces are then checked (``DiceSpec.check``).
+DIE_VALUE = NumberField("die value", 0, MAX_SIDES)
+_NOTATION = re.compile(r"^([0-9]{0,3})[dD]([0-9]{1,3})([zZ]?)(?:([+-])([0-9]{1,4}))?$")
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,18 @@ class DiceSpec:
                 raise CampaignError(f"die value {show(x)} is not a face of a d{self.sides}"
                                     f"{'z' if self.zero else ''} ({self.low}-{self.high})")
         return out
+
+
+def read_faces(text: str, what: str = "dice") -> list[int]:
+    """Faces read off physical dice as typed, ``4,6`` or ``4 6`` (each as ``numbertext`` reads a
+    number); CampaignError names a bad one."""
+    faces = [x for x in text.replace(",", " ").split() if x]
+    if len(faces) > MAX_DICE:
+        raise CampaignError(f"{what}: {len(faces)} values (at most {MAX_DICE})")
+    try:
+        return [int(DIE_VALUE.read(x)) for x in faces]
+    except NumberTextError as e:
+        raise CampaignError(f"{what} {show(text)}: {e}") from None
 
 
 def parse_notation(text: Any) -> DiceSpec:

@@ -172,8 +172,13 @@ def _strict_json(text: str, name: str) -> Any:
             raise ValueError(f"the number {t[:30]} is too large")
         return x
 
+    def whole(t: str) -> int:  # below Python's own limit on int(): its refusal is no sentence for a player
+        if len(t.lstrip("-")) > 4000:
+            raise ValueError(f"the number {t[:30]}... ({len(t)} digits) is too large")
+        return int(t)
+
     try:
-        doc = json.loads(text, parse_constant=no_constant, parse_float=finite)
+        doc = json.loads(text, parse_constant=no_constant, parse_float=finite, parse_int=whole)
     except RecursionError:
         raise CampaignFileError(f"{name} is not a campaign export (its JSON is nested too deeply)") from None
     except ValueError as e:

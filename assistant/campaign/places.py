@@ -19,7 +19,7 @@ from ..hexes import HexError
 from .errors import CampaignError
 
 SHOWN = 6  # names listed in a refusal before "…"
-LABEL_LIKE = re.compile(r"^\s*([A-Za-z])\s*(\d{3,4})\s*$")  # meant as a hex label, not a place
+LABEL_LIKE = re.compile(r"^\s*([A-Za-z])\s*([0-9]{3,4})\s*$")  # meant as a hex label, not a place
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,12 @@ import unicodedata
 from typing import Any, Iterable, Optional
 
 from ..hexes import HexError
+from ..numbertext import MAX_CHARS, NumberField, NumberTextError, is_numeral
 from .errors import CampaignError
 from .model import CampaignState, Unit
 
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]{0,63}$")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_.\-]{0,63}$")
 MAX_TEXT = 10_000
 MAX_INT = 2**53
@@ -60,7 +62,8 @@ def key(value: Any, what: str = "attribute name") -> str:
 
 
 def scalar(value: Any, what: str) -> Any:
-    """A JSON scalar: bool, int, finite float, or text."""
+    """A JSON scalar: bool, int, finite float, or text (not a whole number in another script's
+    digits, which ``numbertext`` refuses)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -72,22 +75,32 @@ def scalar(value: Any, what: str) -> Any:
             raise CampaignError(f"{what} {show(value)} is not a finite number")
         return value
     if isinstance(value, str):
+        if is_numeral(value) and not value.isascii():  # ``٣``: refused, not kept as text a rule reads as 3
+            _read(NumberField(what), value)
         return text(value, what, max_len=1000)
     raise CampaignError(f"{what} {show(value)} must be text, a number or true/false")
 
 
-def parse_scalar(raw: str) -> Any:
-    """A command-line value: true/false, an integer, a decimal number, else the text itself."""
-    low = raw.strip().lower()
+def parse_scalar(raw: str, what: str = "value") -> Any:
+    """A command-line value: true/false, a whole number, a decimal number (each as ``numbertext``
+    reads numbers: the digits 0-9, at most ±2**53), else the text itself. A whole number written in
+    another script's digits (``٣``) is refused, not kept as text that reads as a number later."""
+    t = raw.strip()
+    low = t.lower()
     if low in ("true", "false"):
         return low == "true"
-    if re.fullmatch(r"[+-]?\d{1,4300}", raw.strip()):
-        return int(raw)  # exact at any length, never rounded: ``scalar`` then refuses one beyond ±2**53
-    if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", raw.strip()):
-        v = float(raw)
-        if math.isfinite(v):
-            return v
+    if is_numeral(t):
+        return _read(NumberField(what), t)  # exact, never rounded: ``scalar`` refuses one beyond ±2**53
+    if len(t) <= MAX_CHARS and _DECIMAL.fullmatch(t):
+        return float(_read(NumberField(what, step=None), t))
     return raw
+
+
+def _read(field: NumberField, text: str) -> Any:
+    try:
+        return field.read(text)
+    except NumberTextError as e:
+        raise CampaignError(str(e)) from None
 
 
 def key_values(items: Iterable[str], what: str = "attribute") -> dict[str, Any]:
@@ -97,7 +110,8 @@ def key_values(items: Iterable[str], what: str = "attribute") -> dict[str, Any]:
         if "=" not in item:
             raise CampaignError(f"{what} {show(item)} is not key=value")
         k, v = item.split("=", 1)
-        out[key(k.strip(), f"{what} name")] = None if v == "" else parse_scalar(v)
+        name = key(k.strip(), f"{what} name")
+        out[name] = None if v == "" else parse_scalar(v, name)
     return out
 
 

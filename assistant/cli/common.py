@@ -20,6 +20,8 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
+from ..numbertext import NumberField
+
 EXIT_BAD_INPUT = 2
 EXIT_CONFLICT = 3
 
@@ -71,16 +73,10 @@ def escape_line(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
 
 
-def seq_number(text: str) -> int:
-    """An event number for ``--since`` (0 or more, at most SQLite's largest integer)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{escape_line(text)!r} is not an event number") from None
-    if not 0 <= n <= 2**63 - 1:
-        raise argparse.ArgumentTypeError(f"{n if len(text) < 40 else text[:37] + '...'} is not an event number "
-                                         f"(0 or more)")
-    return n
+#: An event number for ``--since``: 0 or more, at most SQLite's largest integer.
+seq_number = NumberField("event number", 0, 2**63 - 1).argtype()
+#: A seed for the random source (reproducible rolls): any whole number a 64-bit integer holds.
+seed_number = NumberField("seed", -(2**63), 2**63 - 1).argtype()
 
 
 def one_line(exc: BaseException) -> str:

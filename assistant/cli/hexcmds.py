@@ -5,7 +5,21 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
+from ..numbertext import NumberField
 from .common import add_json, emit, game_name, guard
+
+#: A point on the globe as typed, in degrees (decimals, no exponent; the digits 0-9).
+LATITUDE = NumberField("latitude", -90, 90, step=None)
+LONGITUDE = NumberField("longitude", -180, 180, step=None)
+
+
+def _degrees(field: NumberField):
+    read = field.argtype()
+
+    def conv(text: str) -> float:
+        return float(read(text))
+    conv.__name__ = field.what
+    return conv
 
 # The top-level commands, read by the CLI without importing this module (see ``assistant.cli``).
 COMMANDS = {
@@ -53,7 +67,7 @@ def register(sub) -> None:
     add_json(p)
     p.set_defaults(func=cmd_where)
     p = hs.add_parser("locate", help="the hex at a latitude/longitude")
-    p.add_argument("game", type=game_name), p.add_argument("lat", type=float), p.add_argument("lon", type=float)
+    p.add_argument("game", type=game_name), p.add_argument("lat", type=_degrees(LATITUDE)), p.add_argument("lon", type=_degrees(LONGITUDE))
     add_json(p)
     p.set_defaults(func=cmd_locate)
 

@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..numbertext import NumberField, NumberTextError
 from .common import CliError
 
 DEFAULT_PORT = 8866
@@ -33,7 +34,7 @@ def register(sub) -> None:
     p.add_argument("file", nargs="?", help="campaign file (default: the demo campaign)")
     p.add_argument("--demo", action="store_true",
                    help="the embedded demo: witp, Guadalcanal, August 1942 (created on first use)")
-    p.add_argument("--port", type=int, default=None, help=f"port on 127.0.0.1 (default {DEFAULT_PORT}, "
+    p.add_argument("--port", type=NumberField("port", 1, 65535).argtype(), default=None, help=f"port on 127.0.0.1 (default {DEFAULT_PORT}, "
                                                           "or a free one if that is taken)")
     p.add_argument("--no-browser", action="store_true", help="only print the URL")
     p.add_argument("--allow-host", metavar="NAME", action="append", default=[],
@@ -60,13 +61,10 @@ def cull_after(value) -> int:
 
     if value is None:
         return DEFAULT_CULL_AFTER
-    try:
-        seconds = int(str(value).strip())
-    except ValueError:
-        seconds = None
-    if seconds is None or seconds < MIN_CULL_AFTER:
-        raise CliError(f"--cull-after {value} must be a whole number of seconds, at least {MIN_CULL_AFTER}")
-    return seconds
+    try:  # the digits 0-9 only (numbertext)
+        return int(NumberField("--cull-after", MIN_CULL_AFTER).read(str(value)))
+    except NumberTextError:
+        raise CliError(f"--cull-after {value} must be a whole number of seconds, at least {MIN_CULL_AFTER}") from None
 
 
 def max_kernels(value) -> int:

@@ -79,7 +79,7 @@ class GridSpec(BaseModel):
     links: list[tuple[str, str]] = []
 
 
-_LABEL = re.compile(r"^([A-Za-z])\s*(\d{2})(\d{2})$")
+_LABEL = re.compile(r"^([A-Za-z])\s*([0-9]{2})([0-9]{2})$")
 
 
 def _exit(px: float, py: float, dx: float, dy: float, x0: float, y0: float, x1: float, y1: float) -> float:

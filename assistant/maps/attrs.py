@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
 from ..hexes import HexError
+from ..numbertext import NumberField, NumberTextError, shown
 
 TYPES = ("choice", "bool", "int", "number", "fraction", "str", "hex")
 TRUE = ("yes", "true", "y", "1")
@@ -106,10 +106,11 @@ class TypedAttr:
         return f"{what}, or {either(self.choices)}" if self.choices else what
 
     def _refuse(self, value: Any) -> AttrValueError:
-        text = str(value).strip().replace("\n", " ")
-        shown = text if len(text) <= 40 else text[:37] + "..."
-        return AttrValueError(f"{self.label or self.id} '{shown}' must be {self.allowed()}"
-                              + (f" {self.rule}" if self.rule else ""))
+        text = shown(value).replace("\\u000a", " ")
+        digits = self.type in ("int", "number", "fraction") and any(
+            ch.isdigit() and not "0" <= ch <= "9" for ch in str(value)[:200])
+        return AttrValueError(f"{self.label or self.id} '{text}' must be {self.allowed()}"
+                              + (", written with the digits 0-9" if digits else "") + (f" {self.rule}" if self.rule else ""))
 
     # ----- the check -----------------------------------------------------------------------------
     def coerce(self, value: Any) -> Any:
@@ -134,37 +135,28 @@ class TypedAttr:
                 if c.lower() == text.lower():
                     return c
             raise self._refuse(value)
-        if self.pattern and not re.fullmatch(self.pattern, text):
+        if self.pattern and not re.fullmatch(self.pattern, text, re.ASCII):
             raise self._refuse(value)
         return text
 
     def _number(self, value: Any, text: Any) -> Any:
+        """A number as ``numbertext`` reads one (the digits 0-9; never rounded), within the bounds;
+        an int for ``int``, a float for a decimal, the text as typed for a fraction such as 1/2."""
         if isinstance(text, str):
             for c in self.choices:
                 if c.lower() == text.lower():
                     return c
-        if isinstance(text, bool):
-            raise self._refuse(value)
-        n: Any
-        if isinstance(text, (int, float)):
-            n = text
-        elif isinstance(text, str) and re.fullmatch(r"[+-]?\d{1,9}", text):
-            n = int(text)
-        elif isinstance(text, str) and self.type != "int" and re.fullmatch(r"[+-]?(\d{1,9}(\.\d{0,6})?|\.\d{1,6})", text):
-            n = float(text)
-        elif isinstance(text, str) and self.type == "fraction" and re.fullmatch(r"\d{1,4}/[1-9]\d{0,3}", text):
-            n = Fraction(text)
-        else:
-            raise self._refuse(value)
-        if self.type == "int" and isinstance(n, float):
-            if not n.is_integer():
-                raise self._refuse(value)
-            n = int(n)
-        if n != n or n in (float("inf"), float("-inf")):
-            raise self._refuse(value)
-        if (self.low is not None and n < self.low) or (self.high is not None and n > self.high):
-            raise self._refuse(value)
-        return text if isinstance(n, Fraction) else n
+        field = NumberField(self.label or self.id, self.low, self.high, step=1 if self.type == "int" else None,
+                            places=6, fractions=self.type == "fraction")
+        try:
+            n = field.read(text)
+        except NumberTextError:
+            raise self._refuse(value) from None
+        if isinstance(text, str) and "/" in text:
+            return text
+        if self.type != "int" and (isinstance(text, float) or (isinstance(text, str) and "." in text)):
+            return float(n)
+        return int(n)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "rule": self.rule, "doc": self.doc, "allowed": self.allowed()}

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping, Union
 
 from ..hexes import Axial, Grid, HexError
+from ..numbertext import NumberField, NumberTextError, shown
 from ..paths import game_dir
 from .gamespec import GameSpec
 
@@ -77,10 +78,11 @@ class Feature:
         if self.type == "int":
             if isinstance(value, bool):
                 raise HexsideError(f"hexside feature {self.id!r} takes a whole number, not {value!r}")
-            try:
-                return int(str(value).strip())
-            except ValueError:
-                raise HexsideError(f"hexside feature {self.id!r} takes a whole number, not {value!r}") from None
+            try:  # the digits 0-9 only, checked before it is converted (numbertext)
+                return int(NumberField(f"hexside feature {self.id!r}").read(value if isinstance(value, int) else str(value)))
+            except NumberTextError:
+                raise HexsideError(f"hexside feature {self.id!r} takes a whole number written with the digits "
+                                   f"0-9, not '{shown(value)}'") from None
         text = str(value).strip()
         if not text or len(text) > 100 or "\n" in text:
             raise HexsideError(f"hexside feature {self.id!r} takes a short one-line text, not {value!r}")

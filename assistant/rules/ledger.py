@@ -24,6 +24,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Protocol, Sequence
 
+from ..numbertext import NumberField
 from .findings import Finding
 from .registry import MissingRules, rules_module
 
@@ -33,6 +34,10 @@ if TYPE_CHECKING:  # the ledger's context carries a World; the ledger's arithmet
 KINDS = ("income", "loss", "spend", "transfer", "reserve", "adjust")
 RESERVE = "reserve"
 Number = int | float | Fraction
+#: The largest amount one entry may move, either way. No rulebook bounds an entry; the figures the
+#: three games print run to hundreds of points (witp's Strategic Reserve is 200 CP [28.1.1]), so
+#: this keeps every real entry and refuses a slip of the keyboard (a documented bound, not a rule).
+MAX_ENTRY = 99_999
 
 
 def _frozen(d: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
@@ -237,6 +242,18 @@ class Economy(Protocol):
     def close_turn(self, book: Book, side: str, ctx: LedgerContext) -> list[Entry]:
         """The entries that close ``side``'s turn (carry-over, expiry, loss caps), unrecorded."""
         ...
+
+    # Optional: ``POINTS`` (what its amounts count, "EP"; default "points") and
+    # ``amount_step(settings) -> (step, rule)`` (the smallest part of a point an amount may hold
+    # under the game's settings, and the rule that makes it; default whole points).
+
+
+def amount_field(eco: Any, settings: Mapping[str, Any]) -> NumberField:
+    """What an entry's amount may be in ``eco``'s game: a number of its points from -MAX_ENTRY to
+    MAX_ENTRY in its smallest unit (whole points unless its ``amount_step`` says otherwise)."""
+    step, rule = eco.amount_step(settings) if hasattr(eco, "amount_step") else (1, "")
+    return NumberField("amount", -MAX_ENTRY, MAX_ENTRY, step=step, unit=getattr(eco, "POINTS", "points"),
+                       rule=rule)
 
 
 class NoEconomy(MissingRules):

@@ -159,7 +159,8 @@ def test_cli_roll_rolls_records_and_lists(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, named", [
     (["2x6"], "dice notation '2x6'"), (["2d6", "--values", "9", "1"], "die value 9"),
-    (["2d6", "--values", "x"], "invalid int value: 'x'"),
+    (["2d6", "--values", "x"], "die value 'x' is not a whole number"),
+    (["2d6", "--values", "\u0663", "1"], "die value '\u0663' is not a whole number: use the digits 0-9"),
 ])
 def test_cli_roll_refuses_bad_input_in_one_line(tmp_path, capsys, argv, named):
     f = tmp_path / "c.campaign"

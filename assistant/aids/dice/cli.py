@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from ...cli.common import FILE, add_command, done, emit, opened
+from ...campaign.dicenotation import DIE_VALUE
+from ...cli.common import FILE, add_command, done, emit, opened, seed_number
 from .commands import RollDice
 from .events import roll_log
 
@@ -19,9 +20,9 @@ def register(sub) -> None:
     add_command(sub, "roll", COMMANDS["roll"], cmd_roll, FILE,
                 (("notation",), {"metavar": "DICE", "help": "2d6, 1d10 (0 reads ten), 1d10z (faces 0-9), 2d6+1"}),
                 (("--reason",), {"help": "what the roll is for, e.g. 'Air Point Availability [5.4]'"}),
-                (("--values",), {"nargs": "+", "type": int, "metavar": "N",
+                (("--values",), {"nargs": "+", "type": DIE_VALUE.argtype(), "metavar": "N",
                                  "help": "faces read off physical dice (nothing is rolled)"}),
-                (("--seed",), {"type": int, "help": "seed the random source (reproducible rolls)"}))
+                (("--seed",), {"type": seed_number, "help": "seed the random source (reproducible rolls)"}))
     add_command(sub, "rolls", COMMANDS["rolls"], cmd_rolls, FILE)
 
 

@@ -18,10 +18,13 @@ import sys
 
 from ...campaign import validate as v
 from ...campaign.csvout import frame_csv
+from ...campaign.errors import CampaignError
 from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from ...numbertext import is_numeral
 from ...rules.ledger import KINDS
 from .commands import AddEntry, CloseTurn, RuleRefusal
 from .engine import context_of, economy, forecast, frame, statements_of
+from .views import turn_index
 
 ACTIONS = ("show", "add", "close-turn", "forecast", "items")
 
@@ -48,8 +51,11 @@ def _turn(state, text):
     if text is None:
         return None
     text = text.strip()
-    if text.lstrip("-").isdigit():
-        return int(text)
+    if is_numeral(text):
+        try:
+            return turn_index(text, "--turn")
+        except CampaignError as e:
+            raise CliError(str(e)) from None
     try:
         return state.calendar.find(text, around=state.turn.index)
     except Exception as e:  # noqa: BLE001 - the calendar names the bad label

@@ -11,12 +11,12 @@ from ...campaign import validate as v
 from ...campaign.commands import Context
 from ...campaign.errors import CampaignError
 from ...campaign.importcheck import rebuilds
-from ...rules.ledger import KINDS, Entry
+from ...campaign.world import settings_of
+from ...numbertext import NumberField, NumberTextError, text_of
+from ...rules.ledger import KINDS, Entry, amount_field
 from ...rules.strike import Finding
 from .engine import book_of, context_of, economy, graph_of
 from .events import SLICE, LedgerEntered
-
-MAX_AMOUNT = 10**9
 
 
 class RuleRefusal(CampaignError):
@@ -27,21 +27,13 @@ class RuleRefusal(CampaignError):
         super().__init__("; ".join(f"{f.ref} {f.text}" for f in findings if f.level == "error"))
 
 
-def amount_of(value: Any, what: str = "amount") -> int | float:
-    """A whole number, or a decimal for the rules that pay fractions (shown to two places)."""
-    if isinstance(value, bool) or value is None:
-        raise CampaignError(f"{what} {v.show(value)} must be a number")
-    if isinstance(value, str):
-        try:
-            value = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise CampaignError(f"{what} {v.show(value)} must be a number") from None
-    if isinstance(value, (int, float, Fraction)):
-        if value != value or abs(value) > MAX_AMOUNT:  # NaN, or too large
-            raise CampaignError(f"{what} {v.show(value)} is out of range")
-        f = Fraction(value).limit_denominator(100)
-        return int(f) if f.denominator == 1 else float(f)
-    raise CampaignError(f"{what} {v.show(value)} must be a number")
+def amount_of(value: Any, field: NumberField) -> int | Fraction:
+    """The exact amount ``value`` is (text as typed, or a number from a price or an imported
+    entry), in the game's points and smallest unit (``rules.ledger.amount_field``); never rounded."""
+    try:
+        return field.read(value)
+    except NumberTextError as e:
+        raise CampaignError(str(e)) from None
 
 
 @dataclass
@@ -71,8 +63,10 @@ class AddEntry:
         if account not in accounts:
             raise CampaignError(f"account {account!r} is not one of {side}'s: {', '.join(accounts)}")
         item = v.optional_text(self.item, "item", max_len=80)
+        field = amount_field(eco, settings_of(s))
+        amount = None if self.amount is None else amount_of(self.amount, field)  # read before the map is built
         lctx = context_of(s, graph_of(s, ctx.map), self.tables)
-        rule, amount = "", self.amount
+        rule = ""
         if item is not None:
             priced = next((p for p in eco.catalogue(side, lctx) if p.item.lower() == item.lower()), None)
             if priced is not None:
@@ -81,9 +75,9 @@ class AddEntry:
                     amount = priced.amount
         if amount is None:
             raise CampaignError(f"give an amount{' (' + item + ' has no printed price)' if item else ''}")
-        amount = amount_of(amount)
+        amount = amount_of(amount, field)
         if self.kind != "adjust" and amount < 0 and self.kind != "reserve":
-            raise CampaignError(f"amount {amount} must not be negative for {self.kind} (use adjust)")
+            raise CampaignError(f"amount {text_of(amount)} must not be negative for {self.kind} (use adjust)")
         to_side = None if self.to_side is None else v.side(s, self.to_side)
         if self.kind == "transfer" and to_side is None and self.to_account is None:
             raise CampaignError("a transfer needs --to-side or --to-account")

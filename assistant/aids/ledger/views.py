@@ -14,10 +14,14 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ...campaign.errors import CampaignError
+from ...numbertext import NumberField, NumberTextError, is_numeral
 from ...rules.ledger import Book, Line, Statement
 from .engine import book_of
 
 ARRIVES = "arrives"  # the key an entry's data names its arrival turn with (a label or an index)
+#: A turn's calendar index as typed: 0 (the calendar's first turn) or later. No game runs near
+#: 9,999 turns (witp's Campaign Game, the longest, has fewer than 200), so a longer one is a slip.
+LAST_INDEX = 9_999
 SECTIONS = ("income", "spending", "carry-over")
 SECTION_TITLES = {"income": "Income", "spending": "Spending and losses", "carry-over": "Carry-over / expiry"}
 
@@ -57,18 +61,22 @@ class QueueItem:
     note: Optional[str] = None
 
 
+def turn_index(value: Any, what: str = "turn") -> int:
+    """A calendar index as typed (``numbertext``: the digits 0-9, from 0 to ``LAST_INDEX``)."""
+    try:
+        return int(NumberField(what, 0, LAST_INDEX).read(value))
+    except NumberTextError as e:
+        raise CampaignError(str(e)) from None
+
+
 def arrival_turn(state, value: Any, what: str = "arrives") -> int:
     """A turn given as a calendar index or a label, as a calendar index (one-line error if neither)."""
     if isinstance(value, bool):
         raise CampaignError(f"{what} {value!r} is neither a turn label nor a calendar index")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+    if isinstance(value, (int, float)) or is_numeral(value):
+        return turn_index(value, what)
     if isinstance(value, str) and value.strip():
         text = value.strip()
-        if text.lstrip("-").isdigit():
-            return int(text)
         try:
             return state.calendar.find(text, around=state.turn.index)
         except CampaignError:

@@ -8,7 +8,6 @@ broken file (a misspelt key, a mistyped value, a kind or attr kinds.toml does no
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,6 +17,7 @@ from typing import Any, Literal, Mapping, Optional, get_args
 from pydantic import BaseModel, ConfigDict
 
 from ...campaign.errors import CampaignError
+from ...numbertext import NumberField, NumberTextError
 from ...paths import game_dir
 from ...rules.kinds import find_kind
 from ...tomldata import Number, fail, load_if_present, read_toml, validate
@@ -27,8 +27,6 @@ TYPES: tuple[str, ...] = get_args(Type)
 TRUE = ("yes", "true", "y", "1")
 FALSE = ("no", "false", "n", "0")
 MAX_TEXT = 100
-_INT = r"[+-]?[0-9]{1,9}"
-_NUMBER = r"[+-]?([0-9]{1,9}(\.[0-9]{0,6})?|\.[0-9]{1,6})"
 
 
 class OobError(CampaignError):
@@ -66,12 +64,11 @@ class AttrSpec(_Attr):
                 return False
             raise OobError(f"{self.name} {t!r} is not yes or no")
         if self.type in ("int", "number"):
-            if not re.fullmatch(_INT if self.type == "int" else _NUMBER, t):
-                what = "a whole number" if self.type == "int" else "a number"
-                raise OobError(f"{self.name} {_show(t)} is not {what}")
-            val: float | int = int(t) if self.type == "int" else float(t)
-            if isinstance(val, float) and not math.isfinite(val):
-                raise OobError(f"{self.name} {_show(t)} is not a finite number")
+            try:  # the digits 0-9 only, never rounded (numbertext); the bounds, with their rule, below
+                n = NumberField(self.name, step=1 if self.type == "int" else None, places=6).read(t)
+            except NumberTextError as e:
+                raise OobError(str(e)) from None
+            val: float | int = int(n) if self.type == "int" else float(n)
             if (self.min is not None and val < self.min) or (self.max is not None and val > self.max):
                 raise OobError(f"{self.name} {_num(val)} must be {self._bounds()} {self.rule}".rstrip())
             return val
@@ -82,7 +79,7 @@ class AttrSpec(_Attr):
                 if c.lower() == t.lower():
                     return c
             raise OobError(f"{self.name} {_show(t)} is not one of {', '.join(self.choices)}")
-        if self.pattern and not re.fullmatch(self.pattern, t):
+        if self.pattern and not re.fullmatch(self.pattern, t, re.ASCII):
             raise OobError(f"{self.name} {_show(t)} does not look like {self.doc or self.pattern}")
         return t
 

@@ -11,6 +11,7 @@ from ...campaign import validate as v
 from ...campaign.commands import Context
 from ...campaign.errors import CampaignError
 from ...campaign.importcheck import rebuilds
+from ...numbertext import NumberField, NumberTextError
 from .align import AlignError, solve
 from .events import SLICE, ControlPoint, Scan, ScanAligned, ScanRemoved
 
@@ -50,12 +51,13 @@ def parse_point(text: Any) -> tuple[str, float, float]:
         raise CampaignError(f"point {v.show(text)} must be HEX:X,Y")
     hex_, _, xy = text.rpartition(":")
     xs = xy.split(",")
-    try:
-        if len(xs) != 2:
-            raise ValueError
-        x, y = float(xs[0]), float(xs[1])
-    except ValueError:
-        raise CampaignError(f"point {v.show(text)}: {v.show(xy)} must be X,Y pixels") from None
+    if len(xs) != 2:
+        raise CampaignError(f"point {v.show(text)}: {v.show(xy)} must be X,Y pixels")
+    try:  # as numbertext reads a number: the digits 0-9, a decimal point, no exponent
+        x, y = (float(NumberField(f"point {hex_.strip()} pixel {w}", 0, MAX_SIDE, step=None).read(t))
+                for w, t in zip("xy", xs))
+    except NumberTextError as e:
+        raise CampaignError(str(e)) from None
     return hex_.strip(), x, y
 
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 import random
 
 from ...campaign import validate as v
+from ...campaign.dicenotation import read_faces
+from ...campaign.errors import CampaignError
 from ...campaign.world import world_of
-from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from ...cli.common import FILE, CliError, add_command, done, emit, opened, seed_number
 from .commands import ResolveStrike
 from .engine import StrikeNeeds, assess, odds_rows, plan_of, reach, tables_from
 from .events import strike_log
@@ -45,7 +47,7 @@ def register(sub) -> None:
                                 "help": "a printed table you filled from the game box (see data/games/GAME/templates)"}),
                 (("--resolve",), {"action": "store_true", "help": "record the resolution (dice entered or rolled)"}),
                 (("--dice",), {"metavar": "N,N,...", "help": "faces read off physical dice, in the order asked"}),
-                (("--seed",), {"type": int, "help": "seed the random source (reproducible rolls)"}))
+                (("--seed",), {"type": seed_number, "help": "seed the random source (reproducible rolls)"}))
     add_command(sub, "strikes", COMMANDS["strikes"], cmd_strikes, FILE)
     from .oddscli import register_odds
 
@@ -56,9 +58,9 @@ def _dice(text):
     if text is None:
         return None
     try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
-    except ValueError:
-        raise CliError(f"--dice {text!r} must be whole numbers separated by commas") from None
+        return read_faces(text, "--dice")
+    except CampaignError as e:
+        raise CliError(str(e)) from None
 
 
 def _side(args, state, gm):

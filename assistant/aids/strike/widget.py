@@ -26,6 +26,7 @@ from typing import Any, Optional
 import ipywidgets as w
 
 from ...campaign import validate
+from ...campaign.dicenotation import read_faces
 from ...campaign.errors import CampaignError
 from ...campaign.world import world_of
 from ...hexes import HexError
@@ -475,10 +476,7 @@ class StrikeWidget(Page):
         try:
             faces = None
             if isinstance(dice, str):
-                try:
-                    faces = [int(x) for x in dice.replace(" ", "").split(",") if x != ""]
-                except ValueError:
-                    raise CampaignError(f"dice {dice!r} must be whole numbers separated by commas") from None
+                faces = read_faces(dice)
                 if not faces:
                     raise CampaignError("enter the dice read off the table (or press Roll for me)")
             elif dice is not None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from ...campaign.csvout import csv_text, unescape
 from ...campaign.errors import CampaignError
 from ...maps.gamespec import list_games
+from ...numbertext import NumberField, NumberTextError
 from ...paths import game_dir
 from ...tomldata import Number, fail, load_if_present, read_toml, validate
 
@@ -33,8 +33,6 @@ MAX_BYTES = 2_000_000
 MAX_ROWS = 5000
 MAX_COLUMNS = 64
 MAX_CELL = 200
-_INT = re.compile(r"^[+-]?\d{1,12}$")
-_FLOAT = re.compile(r"^[+-]?(\d{1,12}(\.\d{0,12})?|\.\d{1,12})$")
 
 Type = Literal["int", "float", "text", "choice"]
 
@@ -74,7 +72,7 @@ class ColumnSpec(_Cells):
             if self.required:
                 raise ValueError("is empty (required)")
             return None
-        if self.pattern and not re.fullmatch(self.pattern, s):
+        if self.pattern and not re.fullmatch(self.pattern, s, re.ASCII):
             raise ValueError(f"does not read as {self.doc or self.pattern}")
         if self.type == "choice":
             if s not in self.choices:
@@ -82,16 +80,11 @@ class ColumnSpec(_Cells):
             return s
         if self.type == "text":
             return s
-        if self.type == "int":
-            if not _INT.match(s):
-                raise ValueError("is not a whole number")
-            x: float = int(s)
-        else:
-            if not _FLOAT.match(s):
-                raise ValueError("is not a number")
-            x = float(s)
-            if not math.isfinite(x):
-                raise ValueError("is not a finite number")
+        try:  # the digits 0-9 only, never rounded (numbertext); the bounds are this column's, below
+            n = NumberField(self.name, step=1 if self.type == "int" else None).read(s)
+        except NumberTextError as e:
+            raise ValueError(e.reason) from None
+        x: float = int(n) if self.type == "int" else float(n)
         if self.min is not None and x < self.min:
             raise ValueError(f"is below {self.min:g}")
         if self.max is not None and x > self.max:
@@ -292,7 +285,7 @@ def check(schema: TableSchema, header: Sequence[str], rows: Sequence[tuple[int, 
         if not bands:
             raise CampaignError(f"table {name} line 1: no {schema.bands.doc or 'band'} columns after {','.join(fixed)}")
         for b in bands:
-            if not re.fullmatch(schema.band_pattern, b):
+            if not re.fullmatch(schema.band_pattern, b, re.ASCII):
                 raise CampaignError(f"table {name} line 1: column {_show(b)} is not a band like 0, 1-12 or 61+")
     if len(set(head)) != len(head):
         dup = next(h for h in head if head.count(h) > 1)

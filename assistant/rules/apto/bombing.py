@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
 TABLE = "bombing_table"
-COL = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)|(\+))\s*$")
-RESULT = re.compile(r"^\s*(\d+|-)?\s*(\*)?\s*$")
+COL = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)|(\+))\s*$")
+RESULT = re.compile(r"^\s*([0-9]+|-)?\s*(\*)?\s*$")
 # [2.3]: city 0, resource only 1 left, city/resource 1 right, + a non-conquered capital 1 more right;
 # the Indonesian oil hexes always 2 right, never left, never halved.
 TARGET_SHIFT = {"city": 0, "resource": -1, "city_resource": 1, "oil": 2}

@@ -107,6 +107,7 @@ class AptoEconomy:
     """``assistant.rules.ledger.Economy`` for apto."""
 
     game: str = "apto"
+    POINTS = "EP"  # every amount a whole number of Economic Points: the prices and Table X are in EPs
 
     # --- accounts and prices -------------------------------------------------------------
     def account_name(self, account: str) -> str:

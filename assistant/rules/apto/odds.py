@@ -136,7 +136,7 @@ def _naval_text(p: dict) -> str:
     return "\n".join(lines)
 
 
-UNIT = re.compile(r"^\s*([A-Za-z0-9_.\-]{1,40})\s*=\s*([FBH])(\d{1,2})/(\d)([a-z]*)\s*$")
+UNIT = re.compile(r"^\s*([A-Za-z0-9_.\-]{1,40})\s*=\s*([FBH])([0-9]{1,2})/([0-9])([a-z]*)\s*$")
 FLAGS = {"d": "depleted or one-step (1 step)", "n": "half-step Naval-Air (no attack in round 2)",
          "o": "over its own airbase (+1)", "e": "Elite Pilots (+1)", "s": "Sneak Attack (-1 to its dice)",
          "k": "Kamikaze (immune to aborts)"}

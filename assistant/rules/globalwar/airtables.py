@@ -25,7 +25,7 @@ AD_LRB_CRT = "ad_lrb_crt"
 LRB_CRT = "lrb_crt"
 DIE = range(1, 7)
 
-_INT = re.compile(r"^[+-]?\d+$")
+_INT = re.compile(r"^[+-]?[0-9]+$")
 
 
 class MissingCell(KeyError):

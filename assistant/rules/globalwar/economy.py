@@ -82,6 +82,7 @@ class GlobalWarEconomy:
     """Global War's ``Economy``."""
 
     game = "globalwar"
+    POINTS = "PP"  # whole PPs: even 18.10.2's ½-PP maintenance is rounded up
 
     def account_name(self, account: str) -> str:
         """A power's PP ("Germany PP") and its maintenance pool [18.10] ("Germany maintenance")."""

@@ -39,7 +39,7 @@ def parse_columns(labels: Sequence[str]) -> list[Column]:
     out = []
     for lab in labels:
         s = str(lab).strip()
-        m = re.fullmatch(r"(\d+)\s*-\s*(\d+)|(\d+)\+|(\d+)", s)
+        m = re.fullmatch(r"([0-9]+)\s*-\s*([0-9]+)|([0-9]+)\+|([0-9]+)", s)
         if not m:
             raise ValueError(f"{TABLE} column {lab!r} is not a distance band like 0, 1-12 or 61+")
         if m.group(1):

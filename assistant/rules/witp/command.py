@@ -596,7 +596,7 @@ def _mountain_steps(net: HexNet) -> frozenset[tuple[int, int]]:
 def _extra(area: str) -> float:
     """[32.9] extra assumed hex distance of US 5, US 6, AF 7, AF 8."""
     from .tables import UCS_EXTRA
-    m = re.match(r"^\s*(USA West Coast|US|African Coast|AF)\s*(\d+)\s*$", area, re.I)
+    m = re.match(r"^\s*(USA West Coast|US|African Coast|AF)\s*([0-9]+)\s*$", area, re.I)
     if not m:
         return 0.0
     short = ("US" if m.group(1).upper().startswith("US") else "AF") + f" {int(m.group(2))}"

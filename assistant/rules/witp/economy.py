@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 from ..ledger import Book, Entry, LedgerContext, Priced
 from ..strike import Finding
@@ -66,6 +66,15 @@ class WitpEconomy:
 
     game = GAME
     ACCOUNT_NAMES = ACCOUNT_NAMES
+    POINTS = "points"  # CP, PP or MSP by account
+
+    def amount_step(self, settings: Mapping[str, Any]) -> tuple[Fraction, str]:
+        """Whole points, but hundredths where the Japanese PP keep their fraction (setting
+        ``ledger_japan_pp_rounding = "exact"``): EM x ICs (whole numbers) x the MS PP multiple, which
+        runs "1.1, the highest, to 0.6, the lowest" [53.1]; its table is not in the text, so a
+        multiple of up to two places is allowed for [53.6]."""
+        exact = settings.get("ledger_japan_pp_rounding", "down") == "exact"
+        return (Fraction(1, 100), "[53.6]") if exact else (Fraction(1), "")
 
     def arrivals(self, book: Book, side: str) -> list[dict]:
         """The build queue: each PP build's arrival cycle [52.5], [53.8] (``economy_book.arrivals``)."""

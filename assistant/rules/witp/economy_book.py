@@ -18,8 +18,8 @@ from typing import Iterable, Optional
 
 from ..ledger import Book, Entry
 
-LABEL = re.compile(r"(\d+)/(\d+)/(\d{2})\s*$")
-COUNTED = re.compile(r"^\s*(\d+)\s*(?:x\s*)?(.+?)\s*$", re.IGNORECASE)
+LABEL = re.compile(r"([0-9]+)/([0-9]+)/([0-9]{2})\s*$")
+COUNTED = re.compile(r"^\s*([0-9]+)\s*(?:x\s*)?(.+?)\s*$", re.IGNORECASE)
 
 
 def cycle_of(label: str) -> Optional[tuple[int, int]]:
@@ -36,7 +36,7 @@ def ordinal(cycle: tuple[int, int]) -> int:
 
 def parse_cycle(text: str) -> Optional[tuple[int, int]]:
     """A cycle written "c/yy" or "0/c/yy" (e.g. "9/42", "0/9/42")."""
-    m = re.search(r"(?:\d+/)?(\d{1,2})/(\d{2})\b", text or "")
+    m = re.search(r"(?:[0-9]+/)?([0-9]{1,2})/([0-9]{2})\b", text or "")
     if not m or not 1 <= int(m.group(1)) <= 13:
         return None
     return int(m.group(1)), int(m.group(2))

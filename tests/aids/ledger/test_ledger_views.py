@@ -47,7 +47,7 @@ def test_build_queue_reads_arrivals_given_as_index_or_label(eco, guadalcanal):
     assert [x.item for x in V.build_queue(c.state, "allies", pending_only=True)] == ["Destroyer"]
 
 
-@pytest.mark.parametrize("bad", ["Smarch 99", "", True, 2.5, None])
+@pytest.mark.parametrize("bad", ["Smarch 99", "", True, 2.5, None, "\u0663", "\uff11\uff12", "-5", "1e3"])
 def test_an_arrival_that_is_no_turn_is_one_line_naming_it(eco, guadalcanal, bad):
     with pytest.raises(CampaignError) as e:
         V.arrival_turn(guadalcanal.state, bad)

@@ -167,6 +167,11 @@ def test_cli_align_list_remove(guadalcanal, photo, pts, capsys):
     assert "E2418 is given twice" in err and len(err.strip().splitlines()) == 1
     assert main(["scan", "align", f, str(photo), "--point", "E2418:1;2"]) == 2
     assert "1;2" in capsys.readouterr().err
+    for xy in ("\u0663,2", "1e3,2", "nan,2"):  # the digits 0-9 only (numbertext), nothing recorded
+        assert main(["scan", "align", f, str(photo), "--point", f"E2418:{xy}", "--point", "E2419:5,5",
+                     "--point", "E2518:9,9"]) == 2
+        err = capsys.readouterr().err
+        assert f"point E2418 pixel x '{xy.split(',')[0]}' is not a number" in err and err.count("\n") == 1, err
     assert main(["scan", "remove", f, "south"]) in (0, None)
     assert "removed" in capsys.readouterr().out
     assert main(["scan", "list", f]) in (0, None)

@@ -154,6 +154,13 @@ def test_cli_assess_never_writes_and_resolve_records(camp, capsys):
     assert json.loads(capsys.readouterr().out)[0]["resolution"]["dice"] == [4]
     assert main(["strike", str(path), "--target", "E2418", "--unit", "b17", "--dice", "4"]) == 2
     assert "--dice goes with --resolve" in capsys.readouterr().err
+    before = file_fingerprint(path)
+    for dice in ("\u0663", "4e0", "1_0"):  # the digits 0-9 only (numbertext), nothing recorded
+        assert main(["strike", str(path), "--target", "E2418", "--unit", "b17", "--target-unit",
+                     "ijn-construction-units", "--resolve", "--dice", dice]) == 2
+        err = capsys.readouterr().err
+        assert f"--dice '{dice}': die value '{dice}' is not a whole number" in err and err.count("\n") == 1, err
+    assert file_fingerprint(path) == before
 
 
 def test_cli_strike_from_a_base_takes_the_side_of_its_units(camp, capsys):

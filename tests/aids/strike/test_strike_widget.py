@@ -189,7 +189,8 @@ def test_roll_for_me_records_the_rolled_die(rules, camp):
     assert len(log) == 1 and len(log[0].resolution["dice"]) == 1 and 1 <= log[0].resolution["dice"][0] <= 6
 
 
-@pytest.mark.parametrize("dice, words", [("7", "7"), ("x,2", "'x,2'"), ("2,3", "needs 1 dice"), ("", "enter the dice")])
+@pytest.mark.parametrize("dice, words", [("7", "7"), ("x,2", "'x,2'"), ("2,3", "needs 1 dice"), ("", "enter the dice"),
+                                         ("\u0663", "die value '\u0663' is not a whole number: use the digits 0-9")])
 def test_bad_dice_are_one_line_and_change_nothing(rules, camp, dice, words):
     v = page(camp).view
     v.choose_target(TARGET)
