@@ -163,7 +163,7 @@ class NumberField:
             why = (f"is not a whole number{unit}" if self.whole
                    else f"is not a multiple of {text_of(Fraction(self.step))}{' ' + self.unit if self.unit else ''}")
             raise self._refuse(value, why)
-        if self.step is None and not self.fractions and (x * 10**self.places).denominator != 1:
+        if self.step is None and (not self.fractions or isinstance(value, float)) and (x * 10**self.places).denominator != 1:
             raise self._refuse(value, f"has more than {self.places} decimal places")
         return x.numerator if x.denominator == 1 else x
 

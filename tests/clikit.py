@@ -100,3 +100,12 @@ def _stdin(text: str) -> Iterator[None]:
         yield
     finally:
         sys.stdin = before
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    """``campaign ARGV`` in this process with pytest's ``capsys``: (exit status, stdout, stderr)."""
+    from assistant.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return (0 if code is None else code), out, err

@@ -15,7 +15,7 @@ import pytest
 from assistant.campaign import Campaign
 from assistant.cli import main
 from campaignkit import file_fingerprint
-from conftest import DESTROYER, FIXED_INCOME
+from standin import DESTROYER, FIXED_INCOME
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

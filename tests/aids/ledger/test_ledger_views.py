@@ -11,7 +11,7 @@ import pytest
 from assistant.aids.ledger import views as V
 from assistant.campaign.errors import CampaignError
 from assistant.rules.ledger import Line, Statement
-from conftest import FIXED_INCOME
+from standin import FIXED_INCOME
 
 
 def test_sections_put_each_line_where_the_player_reads_it():

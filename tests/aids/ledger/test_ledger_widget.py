@@ -20,7 +20,7 @@ from assistant.campaign import Campaign
 from assistant.maps import list_games
 from assistant.rules.ledger import NoEconomy
 from assistant.ui.kit import attach
-from conftest import DESTROYER, FIXED_INCOME
+from standin import DESTROYER, FIXED_INCOME
 
 
 def page(camp, side="allies"):

@@ -11,13 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "campaign"))
 
 from assistant.campaign import Campaign  # noqa: E402
-from assistant.cli import main  # noqa: E402
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return (0 if code is None else code), out, err
+from clikit import run  # noqa: E402,F401
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from assistant.aids.oob.commands import ImportTypes, PlaceByType
 from assistant.aids.oob.events import UnitTypesImported, unit_types
 from assistant.campaign import Campaign
 from campaignkit import file_fingerprint
-from conftest import run
+from clikit import run
 
 GOOD = """unit_type,kind,nation,normal_range,extended_range,ap_type,air_combat,sample
 F4F Wildcat,Air Points,US,10,15,FTR,4L,yes

@@ -17,7 +17,7 @@ from assistant.aids.oob.events import unit_types
 from assistant.campaign import Campaign, CampaignError
 from assistant.rules.kinds import load_kinds
 from campaignkit import file_fingerprint
-from conftest import run
+from clikit import run
 
 HEADER = ["unit_type", "kind", "nation", "normal_range", "extended_range", "carrier", "bomber_class", "steps"]
 BASE = [
