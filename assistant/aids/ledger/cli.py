@@ -42,16 +42,26 @@ def register(sub) -> None:
                 (("--csv",), {"action": "store_true", "help": "print the statements' lines as CSV"}))
 
 
-def _turn(state, text):
+def _turn(c, text):
+    """``--turn`` as a calendar index or a turn label, which must be a turn of this campaign: one
+    played, from its first turn to the current one (any other has no statement to show)."""
     if text is None:
         return None
-    text = text.strip()
-    if text.lstrip("-").isdigit():
-        return int(text)
-    try:
-        return state.calendar.find(text, around=state.turn.index)
-    except Exception as e:  # noqa: BLE001 - the calendar names the bad label
-        raise CliError(f"--turn {text!r}: {v.one_line(e)}") from None
+    s, text = c.state, text.strip()
+    if text.isascii() and text.lstrip("-").isdigit() and len(text) <= 12:  # ASCII digits only
+        index = int(text)
+    else:
+        try:
+            index = s.calendar.find(text[:80], around=s.turn.index) if len(text) <= 80 else None
+        except Exception:  # noqa: BLE001 - not a label: said below with the campaign's turns
+            index = None
+    played = sorted({t for t, _ in c.turn_ends()} | {s.turn.index})
+    if index not in played:
+        first, last = (s.calendar.turn(i).label for i in (played[0], played[-1]))
+        turns = (f"its only turn is {first} (calendar index {played[0]})" if len(played) == 1 else
+                 f"its turns are {first} to {last} (calendar index {played[0]}-{played[-1]})")
+        raise CliError(f"--turn {v.show(text)} is not a turn of this campaign: {turns}")
+    return index
 
 
 def cmd_ledger(args) -> int | None:
@@ -63,6 +73,8 @@ def cmd_ledger(args) -> int | None:
         raise CliError(f"'{a}' needs --side")
     if args.csv and a != "show":
         raise CliError("--csv goes with the statements (show)")
+    if args.turn is not None and a != "show":
+        raise CliError(f"--turn goes with the statements (show); '{a}' works on the current turn")
     if a == "add":
         if not args.kind:
             raise CliError("'add' needs --kind (" + ", ".join(KINDS) + ")")
@@ -101,7 +113,7 @@ def cmd_ledger(args) -> int | None:
         if a == "forecast":
             sts = forecast(s, c.graph(), side)
         else:
-            turn = _turn(s, args.turn)
+            turn = _turn(c, args.turn)
             if args.csv:
                 df = frame(s)
                 if side:

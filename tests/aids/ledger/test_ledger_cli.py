@@ -144,3 +144,29 @@ def test_forecast_and_items(eco, capsys, demo):
     code, out, _ = run(capsys, "ledger", demo, "items", "--side", "allies", "--json")
     items = {p["item"]: p for p in json.loads(out)}
     assert items["Destroyer"]["amount"] == DESTROYER and items["Chart income"]["amount"] is None
+
+
+@pytest.mark.parametrize("turn", ["-5", "before", "after", "\u0663", "9" * 5000, "", "Strategic G/T 0/13/41"])
+def test_a_turn_outside_the_campaign_is_refused_naming_it(eco, capsys, demo, turn):
+    """Every form --turn takes (calendar index, label) names a turn the campaign has played, from
+    its first to the current one; any other has no statement, and is said so (it printed one)."""
+    with Campaign.open(demo) as c:
+        c.advance("turn")
+        now = c.state.turn.index
+        labels = (c.state.calendar.turn(now - 1).label, c.state.turn.label)
+    turn = {"before": str(now - 2), "after": str(now + 1)}.get(turn, turn)
+    before = file_fingerprint(demo)
+    code, out, err = run(capsys, "ledger", demo, "--turn", turn)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert f"--turn {turn[:20]!r}"[:-1] in err and "is not a turn of this campaign" in err
+    assert f"its turns are {labels[0]} to {labels[1]} (calendar index {now - 1}-{now})" in err
+    assert file_fingerprint(demo) == before
+    for ok in (str(now - 1), labels[1]):
+        assert run(capsys, "ledger", demo, "--turn", ok)[0] == 0
+
+
+def test_turn_goes_with_the_statements_only(eco, capsys, demo):
+    before = file_fingerprint(demo)
+    code, _, err = run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "income", "--amount", "7",
+                       "--turn", "-5")
+    assert code == 2 and "--turn goes with the statements" in err and file_fingerprint(demo) == before
