@@ -40,7 +40,8 @@ def register(sub) -> None:
                 (("--return-base",), {"metavar": "HEX"}),
                 (("--night",), {"action": "store_true"}), (("--phase",), {}),
                 (("--option",), {"action": "append", "default": [], "metavar": "KEY=VALUE",
-                                 "help": "a game's own switch (see the rules module), e.g. own_base=true"}),
+                                 "help": "a game's own switch (see the rules module), e.g. staging=E2418 (witp), "
+                                         "sneak=true (apto); an unknown one is refused, naming the game's"}),
                 (("--table",), {"action": "append", "default": [], "metavar": "NAME=CSV",
                                 "help": "a printed table you filled from the game box (see data/games/GAME/templates)"}),
                 (("--resolve",), {"action": "store_true", "help": "record the resolution (dice entered or rolled)"}),

@@ -81,13 +81,29 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
                        return_base=return_base)
     opts = {}
     for k, val in (options or {}).items():
-        opts[v.key(k, "option name")] = v.scalar(val, f"option {k}")
+        opts[_option_name(rules, state, v.key(k, "option name"))] = v.scalar(val, f"option {k}")
     return StrikePlan(side=side, target=target, mission=mission,
                       launches=tuple(Launch(base=b, units=tuple(us)) for b, us in by_base.items()),
                       target_unit=target_unit, altitude=None if altitude is None else v.text(altitude, "altitude", 20),
                       escorts=tuple(esc), return_base=None if return_base is None else v.hex_label(gm, return_base),
                       night=night, phase=None if phase is None else v.text(phase, "phase", 40),
                       options=MappingProxyType(opts))
+
+
+def _option_name(rules, state, name: str) -> str:
+    """``name`` if the game's air rules read that plan option (``options``; ``unit_options`` as
+    NAME.UNIT for a unit of the campaign); any other is refused naming it and the rules' options."""
+    known = getattr(rules, "options", None)
+    per_unit = getattr(rules, "unit_options", ())
+    if known is None or name in known:
+        return name
+    head, dot, unit = name.partition(".")
+    if dot and head in per_unit:
+        if unit in state.units:
+            return name
+        raise CampaignError(f"option {name!r}: {unit!r} is not a unit of this campaign")
+    listed = ", ".join([*known, *(f"{p}.UNIT" for p in per_unit)]) or "none"
+    raise CampaignError(f"option {name!r} is not one of {state.game}'s strike options: {listed}")
 
 
 def _read_by_the_rules(rules, game: str, **given: Any) -> None:
