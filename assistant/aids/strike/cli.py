@@ -84,9 +84,9 @@ def cmd_strike(args) -> None:
     if args.dice is not None and not args.resolve:
         raise CliError("--dice goes with --resolve")
     options = v.key_values(args.option, "option") if args.option else {}
-    tables = tables_from(args.table)
     with opened(args.file, readonly=not args.resolve) as c:
         s = c.state
+        tables = tables_from(s.game, args.table)
         plan = plan_of(s, c.map, side=_side(args, s, c.map), target=args.target, units=args.units, bases=args.bases,
                        mission=args.mission, altitude=args.altitude, escorts=args.escorts,
                        return_base=args.return_base, night=args.night, phase=args.phase,

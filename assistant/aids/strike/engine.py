@@ -9,13 +9,12 @@ resolution is recorded by ``commands.ResolveStrike``.
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ...campaign import validate as v
 from ...campaign.errors import CampaignError
+from ...campaign.tableschema import check_file
 from ...rules.strike import (
     Assessment,
     Launch,
@@ -28,8 +27,6 @@ from ...rules.strike import (
     rules_for,
 )
 from ...rules.world import World
-
-MAX_TABLE_ROWS = 10_000
 
 
 def air_rules(game: str) -> StrikeRules:
@@ -191,28 +188,14 @@ def assess(world: World, plan: StrikePlan) -> Assessment:
     return _wrap(air_rules(world.game).assess, world, plan)
 
 
-def read_table(path: Any, name: str) -> list[dict[str, str]]:
-    """Rows of a table the player filled from the game box (CSV with a header row), for one query.
-    The rules that read it check its cells (a bad one names its row and column)."""
-    p = Path(str(path))
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise CampaignError(f"table {name}: cannot read {p}: {e.__class__.__name__}") from None
-    rows = list(csv.DictReader(text.splitlines()))
-    if not rows:
-        raise CampaignError(f"table {name}: {p} has no rows under a header")
-    if len(rows) > MAX_TABLE_ROWS:
-        raise CampaignError(f"table {name}: {len(rows)} rows (at most {MAX_TABLE_ROWS})")
-    return rows
-
-
-def tables_from(specs: Iterable[str]) -> dict[str, list[dict[str, str]]]:
-    """``NAME=CSV`` items (the CLI's --table) read into tables."""
+def tables_from(game: str, specs: Iterable[str]) -> dict[str, list[dict[str, str]]]:
+    """``NAME=CSV`` items (the CLI's --table) read into tables: each a table of ``game`` (its
+    schemas.toml), the file checked whole as ``campaign table import`` checks it."""
     out = {}
     for item in specs:
         name, eq, path = item.partition("=")
         if not eq or not name.strip() or not path.strip():
-            raise CampaignError(f"--table {item!r} must be NAME=CSV")
-        out[name.strip()] = read_table(path.strip(), name.strip())
+            raise CampaignError(f"--table {v.show(item)} must be NAME=CSV")
+        checked = check_file(game, name.strip(), path.strip())
+        out[name.strip()] = [dict(zip(checked.header, row)) for row in checked.rows]
     return out

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 from ...campaign.printedtables import tables_of
+from ...campaign.tableschema import MAX_BYTES, schemas, to_csv
 from ...cli.common import FILE, CliError, Parser, add_json, command_errors, done, emit, opened
 from .commands import RemoveTable, SetTable
-from .schema import MAX_BYTES, schemas, to_csv
 
 COMMANDS = {"table": "rule tables from the game box: list, import (checked), show"}
 
@@ -89,7 +89,7 @@ def cmd_import(args) -> None:
 
 def cmd_show(args) -> None:
     with opened(args.file, readonly=True) as c:
-        from .schema import schema_of
+        from ...campaign.tableschema import schema_of
 
         s = schema_of(c.state.game, args.name)
         t = tables_of(c.state).get(args.name)
