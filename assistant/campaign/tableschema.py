@@ -27,7 +27,7 @@ from typing import Any, Literal, Optional, Sequence
 from pydantic import BaseModel, ConfigDict
 
 from ..maps.gamespec import list_games
-from ..paths import game_dir
+from ..paths import game_dir, read_limited
 from ..tomldata import Number, fail, load_if_present, read_toml, validate
 from .errors import CampaignError
 
@@ -385,8 +385,7 @@ def check_file(game: str, name: Any, path: Any) -> Checked:
     if not p.is_file():
         raise CampaignError(f"table {name}: {str(p)!r} is not a file")
     try:
-        with open(p, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        data = read_limited(p, MAX_BYTES)
     except OSError as e:
         raise CampaignError(f"table {name}: cannot read {str(p)!r} ({e.strerror or type(e).__name__})") from None
     columns = ",".join(c.name for c in schema.columns) + (",<bands>" if schema.bands is not None else "")
