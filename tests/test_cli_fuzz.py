@@ -195,8 +195,8 @@ FAMILIES: dict[str, list[Template]] = {
 }
 # commands whose arguments are not fuzzed here, and why (each must say where they are checked)
 NOT_FUZZED = {
-    "serve": "a value it accepts starts a server that runs until stopped; its arguments are checked before "
-             "anything starts in tests/ui (test_serve_*), the allowed hosts with the server's own tests",
+    "serve": "a value it accepts starts a server that runs until stopped; its bad arguments are one-line errors "
+             "that start nothing in tests/ui/test_serve.py (bad input, --cull-after, --allow-host)",
 }
 # families whose refusal may exit 1 (documented in their help)
 EXIT_1 = {"ledger": "add: the rules forbid the entry ('refused: ...' on stdout)"}
