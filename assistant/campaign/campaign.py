@@ -8,6 +8,15 @@ calls from a daemon thread.
 Undo is campaign-wide and linear: it compensates the most recent command not yet undone, whoever
 issued it (another window's included), and is itself an event; nothing is ever deleted.
 
+Two writers. A page shows the player a view and builds a command on it; if another writer appended
+in between, the command is rebuilt on the fresh state where its ``conflict()`` finds nothing the
+player saw changed, else refused with StaleViewError ("changed since you looked"). A one-shot
+caller (``open(..., one_shot=True)``: the command line) showed nothing, so its command is rebuilt
+on the state at write time, under the write lock, and applied if the command's own checks pass
+there (their refusal is the ordinary CampaignError); only a command whose target is taken from the
+state rather than named -- undo's last command, advance's turn -- is refused with StaleViewError
+when that target moved (its ``target_moved()``), for it would now act on something else.
+
 ``check(cmd)`` validates a command without recording it. Dice come from the campaign's random
 source (``rng=``, injectable per campaign and per command) and are stored in the event.
 """
@@ -32,12 +41,12 @@ from .gamedata import load_calendar, load_sides, resolve_settings
 from .mappin import map_for, map_status, pin_for
 from .model import CampaignState, state_from_json, state_to_json
 from .scenario import load_scenario
+from .snapshots import DEFAULT_SNAPSHOT_EVERY, missing
 from .store import SCHEMA_VERSION, Store, create_error, write_refusal
 
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[CampaignState, list[EventRecord]], None]
-DEFAULT_SNAPSHOT_EVERY = 1000
 DEFAULT_UNDO_LIMIT = 1000
 
 
@@ -60,8 +69,9 @@ class Campaign:
     pinned ``GameMap`` and its hex graph with the campaign's corrections."""
 
     def __init__(self, store: Store, state: CampaignState, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
-                 clock: Callable[[], str] = utc_now, rng: Optional[random.Random] = None):
+                 clock: Callable[[], str] = utc_now, rng: Optional[random.Random] = None, one_shot: bool = False):
         self._store, self._state = store, state
+        self.one_shot = one_shot  # commands are built on the state at write time (module docstring)
         self._rng = rng if rng is not None else random.Random()
         self._map: Optional[tuple[Any, Any]] = None
         self._graph: Optional[tuple[Any, Any]] = None
@@ -104,12 +114,14 @@ class Campaign:
     @classmethod
     def open(cls, path: Union[str, Path], *, check: str = "quick", readonly: Union[bool, str] = False,
              snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], str] = utc_now,
-             rng: Optional[random.Random] = None) -> "Campaign":
+             rng: Optional[random.Random] = None, one_shot: bool = False) -> "Campaign":
         """Open an existing campaign. A damaged, foreign or newer file raises CampaignFileError and is
         left untouched: everything is validated through a read-only connection first. ``rng`` is the
         random source commands roll dice with (default: a fresh ``random.Random()``).
         ``readonly="auto"``: read-write where this process can write the file, else read-only with
-        ``readonly_reason`` saying why (a read-only directory or mount)."""
+        ``readonly_reason`` saying why (a read-only directory or mount). ``one_shot``: the caller
+        shows no view before it writes (the command line): a command is built on the state at
+        write time (see the module docstring)."""
         if check not in ("quick", "full", "none"):
             raise CampaignError(f"check {check!r} must be 'quick', 'full' or 'none'")
         if readonly not in (True, False, "auto"):
@@ -135,11 +147,13 @@ class Campaign:
         except BaseException:
             store.close()
             raise
-        c = cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng)
+        c = cls(store, state, snapshot_every=snapshot_every, clock=clock, rng=rng, one_shot=one_shot)
         if notices:
             _keep_notices(store, notices, clock)
         if not readonly and replayed + len(rows) >= c._snapshot_every:
             c._store_snapshot(state)  # e.g. a file whose snapshots an older fold wrote: replay once only
+        if not store.readonly:
+            c._fill_snapshots()
         return c
 
     @classmethod
@@ -303,6 +317,13 @@ class Campaign:
     def _rebuild(self, cmd, view: CampaignState, fresh: CampaignState, ctx) -> EventBody:
         where = (f"event #{view.last_seq + 1}" if fresh.last_seq == view.last_seq + 1
                  else f"events #{view.last_seq + 1}-#{fresh.last_seq}")
+        if self.one_shot:  # nothing was shown: the command as given, on the state now
+            moved = getattr(cmd, "target_moved", None)
+            reason = moved(view, fresh, ctx) if moved is not None else None
+            if reason:
+                raise StaleViewError(f"not applied: another writer changed the campaign while this command ran "
+                                     f"({where}): {reason}")
+            return cmd.build(fresh, ctx)
         prefix = f"not applied: the campaign changed since you looked ({where} from another window)"
         reason = cmd.conflict(view, fresh, ctx)
         if reason:
@@ -325,8 +346,30 @@ class Campaign:
             raise CampaignError(f"there is no event #{seq}")
         return EventRecord.from_row(rows[0])
 
-    def _store_snapshot(self, state: CampaignState) -> None:
-        self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state))
+    def _store_snapshot(self, state: CampaignState) -> bool:
+        return self._store.write_snapshot(state.last_seq, FOLD_VERSION, self._clock(), state_json(state),
+                                          every=self._snapshot_every)
+
+    def _fill_snapshots(self) -> None:
+        """Write the snapshots the thinning keeps that the file lacks (``snapshots.missing``), in
+        one fold from the newest usable snapshot before the first of them; so that reading an old
+        event of a file written before the thinning, or imported, costs no more than a recent one."""
+        from .replay import states_after
+
+        with self._lock:
+            usable = [seq for seq, version in self._store.snapshot_seqs() if version == FOLD_VERSION]
+            wanted = missing(usable, self._state.last_seq, self._snapshot_every)
+            if not wanted:
+                return
+            try:
+                start = _snapshot_before(self._store, wanted[0])
+                rows = self._store.rows(after=start.last_seq if start is not None else 0, upto=wanted[-1])
+                for seq, state in states_after((EventRecord.from_row(r) for r in rows), wanted, start):
+                    if not self._store_snapshot(state):  # busy or refused: the next opening tries again
+                        log.info("campaign %s: snapshots from #%s on not written", self.path, seq)
+                        return
+            except Exception as e:  # snapshots are a cache: the campaign opens without them
+                log.warning("campaign %s: snapshots of older events not written (%s)", self.path, e)
 
     def snapshot(self) -> None:
         """Write a snapshot of the current state now (opening then skips the replay)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Protocol
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence
 
 from ..maps.attrs import SURFACES, AttrValueError
 from ..rules.kinds import Kind, find_kind
@@ -63,6 +63,13 @@ class Context:
 
 
 class Command(Protocol):
+    """``build`` validates the command on a state and returns its one event body. ``conflict``: why a
+    command built on a page's view no longer holds after another writer's events (None: rebuild it
+    on the fresh state). Optionally ``target_moved(view, fresh, ctx)``: for a command whose target
+    is taken from the state rather than named (undo's last command, advance's turn), why that
+    target is no longer the one it started on; a one-shot command (the command line) is refused
+    only for that, being otherwise rebuilt on the state at write time."""
+
     def build(self, s: CampaignState, ctx: Context) -> EventBody: ...
 
     def conflict(self, view: CampaignState, fresh: CampaignState, ctx: Context) -> Optional[str]: ...
@@ -408,6 +415,9 @@ class Advance:
     def conflict(self, view, fresh, ctx):
         return None if view.position == fresh.position else f"the turn is now {fresh.turn.title}"
 
+    def target_moved(self, view, fresh, ctx):
+        return self.conflict(view, fresh, ctx)  # advancing again would skip a turn or phase
+
 
 @dataclass
 class Undo:
@@ -424,6 +434,9 @@ class Undo:
     def conflict(self, view, fresh, ctx):
         return None if view.undo_stack[-1:] == fresh.undo_stack[-1:] else "the last command is no longer the one you saw"
 
+    def target_moved(self, view, fresh, ctx):
+        return _top_moved("command", view.undo_stack, fresh.undo_stack, "undo")
+
 
 @dataclass
 class Redo:
@@ -437,3 +450,15 @@ class Redo:
 
     def conflict(self, view, fresh, ctx):
         return None if view.redo_stack[-1:] == fresh.redo_stack[-1:] else "the last undo is no longer the one you saw"
+
+    def target_moved(self, view, fresh, ctx):
+        return _top_moved("undo", view.redo_stack, fresh.redo_stack, "redo")
+
+
+def _top_moved(what: str, was: Sequence[int], now: Sequence[int], verb: str) -> Optional[str]:
+    """Why the last ``what`` (an undo or redo stack's top) is no longer the one a command started on."""
+    if was[-1:] == now[-1:]:
+        return None
+    if not now:
+        return f"there is nothing left to {verb}"
+    return f"the last {what} is now #{now[-1]}" + (f", not #{was[-1]}" if was else "")

@@ -2,7 +2,8 @@
 
 Every file is written atomically (temporary file in the same directory -> fsync -> rename).
 Text cells a spreadsheet would run as a formula (starting with = + - @ or a tab/CR) are
-neutralised with a leading apostrophe in CSV and Excel; JSON and Parquet keep exact values.
+neutralised with a leading apostrophe in CSV and Excel (``csvout``'s rule); JSON and Parquet keep
+exact values.
 Aids add tables (the dice log, the ledger) with ``@register_table`` in their own modules, which
 ``tables`` loads first (``slices.load_aids``).
 """
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import pandas as pd
 
+from .csvout import frame_csv, neutralise
 from .errors import CampaignError, CampaignFileError
 from .events import EventRecord, parse_body
 from .exporttables import TABLES, register_table
@@ -31,7 +33,6 @@ if TYPE_CHECKING:
 
 EXPORT_FORMAT = f"{FORMAT}/campaign-export"
 FORMATS = ("json", "csv", "parquet", "xlsx")
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 @register_table("units")
 def units_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
@@ -75,15 +76,6 @@ def tables(state: CampaignState, events: Sequence[EventRecord]) -> dict[str, pd.
     # The campaign's own tables first, in the order this module registers them; then the aids'.
     names = sorted(TABLES, key=lambda n: (TABLES[n].__module__ != __name__, list(TABLES).index(n)))
     return {name: TABLES[name](state, events) for name in names}
-
-
-def neutralise(df: pd.DataFrame) -> pd.DataFrame:
-    """A copy in which every text cell a spreadsheet would treat as a formula starts with ``'``."""
-    out = df.copy()
-    for c in out.columns:
-        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c].dtype):
-            out[c] = out[c].map(lambda x: "'" + x if isinstance(x, str) and x.startswith(FORMULA_START) else x)
-    return out
 
 
 def excel_safe(df: pd.DataFrame) -> pd.DataFrame:
@@ -148,7 +140,7 @@ def export(c: "Campaign", to: Path, fmt: str) -> list[Path]:
         frames = tables(state, events)
         if fmt == "csv":
             return [atomic_write(to / f"{stem}-{n}.csv",
-                                 lambda p, df=df: neutralise(df).to_csv(p, index=False, encoding="utf-8"))
+                                 lambda p, df=df: frame_csv(df, p, encoding="utf-8"))
                     for n, df in frames.items()]
         if fmt == "parquet":
             return [atomic_write(to / f"{stem}-{n}.parquet", lambda p, df=df: df.to_parquet(p, index=False))

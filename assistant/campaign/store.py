@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
 from .errors import BusyError, CampaignError, CampaignFileError, FileGoneError
+from .snapshots import DEFAULT_SNAPSHOT_EVERY, kept, pack, unpack
 from .tempfiles import clean_stale, locked_temp
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,6 @@ APPLICATION_ID = 0x43414D50  # "CAMP"
 SCHEMA_VERSION = 1
 FORMAT = "campaign-assistant"
 MAGIC = b"SQLite format 3\x00"
-KEEP_SNAPSHOTS = 3  # snapshots kept per file (the newest); writing one prunes the older ones
 BUSY_TIMEOUT_S = 30.0  # reading and validating (a long foreign write may finish)
 WRITE_BUSY_TIMEOUT_S = 5.0  # an interactive write waits this long for a foreign lock
 
@@ -350,7 +350,9 @@ class Store:
                                 [("format", FORMAT), ("schema_version", str(SCHEMA_VERSION)), *meta.items()])
                 con.executemany(f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
                 if snapshot:
-                    con.execute("INSERT INTO snapshots (seq, fold_version, time, state) VALUES (?, ?, ?, ?)", snapshot)
+                    seq, fold_version, time, state_json = snapshot
+                    con.execute("INSERT INTO snapshots (seq, fold_version, time, state) VALUES (?, ?, ?, ?)",
+                                (seq, fold_version, time, pack(state_json)))
                 con.execute("COMMIT")
                 con.execute("PRAGMA journal_mode=WAL")
             finally:
@@ -480,12 +482,25 @@ class Store:
         return self._all("PRAGMA data_version")[0][0]
 
     def snapshots(self, upto: int, fold_version: int) -> Iterator[tuple[int, str]]:
-        """Snapshots at or before ``upto`` for this fold version, newest first."""
-        with self._lock:
-            rows = self.con.execute(
-                "SELECT seq, state FROM snapshots WHERE seq <= ? AND fold_version = ? ORDER BY seq DESC",
-                (upto, fold_version)).fetchall()
-        yield from rows
+        """Snapshots at or before ``upto`` for this fold version, newest first: ``(seq, state
+        JSON)``, each read when the one before it has been passed over (one that cannot be unpacked
+        is logged and passed over: snapshots are a cache)."""
+        seqs = [r[0] for r in self._all("SELECT seq FROM snapshots WHERE seq <= ? AND fold_version = ? "
+                                        "ORDER BY seq DESC", (upto, fold_version))]
+        for seq in seqs:
+            got = self._all("SELECT state FROM snapshots WHERE seq = ? AND fold_version = ?", (seq, fold_version))
+            if not got:  # thinned by another writer meanwhile
+                continue
+            try:
+                text = unpack(got[0][0])
+            except ValueError as e:
+                log.warning("campaign %s: ignoring snapshot at #%s (%s)", self.path, seq, e)
+                continue
+            yield seq, text
+
+    def snapshot_seqs(self) -> list[tuple[int, int]]:
+        """``(seq, fold version)`` of every snapshot kept, oldest first."""
+        return self._all("SELECT seq, fold_version FROM snapshots ORDER BY seq")
 
     def integrity(self, full: bool = True) -> str:
         with self._lock:
@@ -563,14 +578,19 @@ class Store:
         except sqlite3.IntegrityError as e:
             raise CampaignError(f"event #{rows[0][0]} already exists ({e})") from None
 
-    def write_snapshot(self, seq: int, fold_version: int, time: str, state_json: str) -> None:
+    def write_snapshot(self, seq: int, fold_version: int, time: str, state_json: str,
+                       every: int = DEFAULT_SNAPSHOT_EVERY) -> bool:
+        """Keep a snapshot of the state after event ``seq`` and thin the older ones
+        (``snapshots.kept``: the newest few, and one in each of at most ``SPREAD`` stretches of the
+        log, ``every`` the events between two snapshots), in one transaction: a crash keeps the
+        snapshots as they were or as thinned, never none. False: not written (busy, read-only)."""
         try:
             with self.transaction() as con:
                 con.execute("INSERT OR REPLACE INTO snapshots (seq, fold_version, time, state) VALUES (?, ?, ?, ?)",
-                            (seq, fold_version, time, state_json))
-                # Keep the newest KEEP_SNAPSHOTS only: a snapshot holds the whole state, so keeping
-                # every one grew the file quadratically with the journal.
-                con.execute("DELETE FROM snapshots WHERE seq < (SELECT seq FROM snapshots ORDER BY seq DESC "
-                            "LIMIT 1 OFFSET ?)", (KEEP_SNAPSHOTS - 1,))
+                            (seq, fold_version, time, pack(state_json)))
+                have = con.execute("SELECT seq, fold_version FROM snapshots").fetchall()
+                keep = kept([(s, v == fold_version) for s, v in have], every)
+                con.executemany("DELETE FROM snapshots WHERE seq = ?", [(s,) for s, _ in have if s not in keep])
         except (CampaignError, sqlite3.Error):
-            pass  # snapshots are derived data: a missed one only slows the next opening
+            return False  # snapshots are derived data: a missed one only slows the next opening
+        return True

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from ..maps.gamespec import list_games
 from ..paths import game_dir, read_limited
 from ..tomldata import Number, fail, load_if_present, read_toml, validate
+from .csvout import csv_text, unescape
 from .errors import CampaignError
 
 MAX_BYTES = 2_000_000
@@ -261,8 +262,8 @@ def parse_csv(name: str, data: Any) -> tuple[list[str], list[tuple[int, list[str
     reader = csv.reader(io.StringIO("\n".join(lines)), strict=True)
     out: list[tuple[int, list[str]]] = []
     try:
-        for cells in reader:
-            out.append((reader.line_num, cells))
+        for cells in reader:  # a cell csvout escaped ('=2+2) reads as written (=2+2)
+            out.append((reader.line_num, [unescape(c) for c in cells]))
     except csv.Error as e:
         raise CampaignError(f"table {name} line {reader.line_num}: {e}") from None
     out = [(n, c) for n, c in out if any(x.strip() for x in c)]
@@ -425,9 +426,6 @@ def check_grid(game: str, name: str, header: Sequence[Any], rows: Sequence[Seque
 
 
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A table as CSV text (header first)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    return buf.getvalue()
+    """A table as CSV text (header first), its text cells escaped for spreadsheets (``csvout``);
+    ``parse_csv`` takes the escape off, so the text imports as the same table."""
+    return csv_text(rows, header=header)

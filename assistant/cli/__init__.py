@@ -14,7 +14,10 @@ pandas, networkx or numba behind them). A module that adds sub-commands to anoth
 in ``extend(name, subparsers)``. A module without a readable ``COMMANDS`` is imported on every run.
 
 Contract: exit 0 on success; on bad input (or a file system refusal) exit 2 with one line
-``error: ...`` on stderr and no traceback; a reader that closes the pipe early ends it quietly (exit 1).
+``error: ...`` on stderr and no traceback; a command whose target another writer moved while it ran
+(undo's last command, advance's turn: ``common.ConflictError``) exits 3 the same way, nothing
+written; a reader that closes the pipe early ends it quietly (exit 1). The ledger's ``add`` exits 1
+when the rules forbid the entry.
 """
 
 from __future__ import annotations
@@ -126,11 +129,23 @@ def _warn(module: str, e: BaseException) -> None:
           file=sys.stderr)
 
 
+EPILOG = f"""exit status:
+  0  done
+  1  the rules forbid a ledger entry (the rule's reason is printed; nothing recorded), or the
+     reader of the output stopped early ('| head')
+  {common.EXIT_BAD_INPUT}  bad input or a file the system refused: one line 'error: ...'; nothing recorded
+  {common.EXIT_CONFLICT}  conflict: another writer moved what the command acts on while it ran (undo's last
+     command, redo's last undo, advance's or close-turn's turn); nothing recorded, run it again
+A command is checked against the campaign as it is when it writes: entries another window
+records meanwhile are kept, and yours is added after them if the rules still allow it."""
+
+
 def build_parser(commands: Optional[Collection[str]] = None) -> argparse.ArgumentParser:
     """The ``campaign`` parser. The modules of ``commands`` (None: every command) are imported and
     register their commands in full; every other command is listed with its help only, so that
     ``--help`` and a misspelt command read the same either way."""
-    parser = common.Parser(prog="campaign", description="Campaign Assistant: player aid for witp, apto and globalwar.")
+    parser = common.Parser(prog="campaign", description="Campaign Assistant: player aid for witp, apto and globalwar.",
+                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=common.Parser)
     sub.required = True
     core = set(core_modules())
@@ -194,7 +209,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 0 if result is None else int(result)
     except CliError as e:
         print(f"error: {escape_line(str(e))}", file=sys.stderr)
-        return 2
+        return e.code
     except BrokenPipeError:
         return _reader_gone()
     except OSError as e:  # the file system refused (permission, disk full): one line, naming the file

@@ -20,9 +20,29 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
+EXIT_BAD_INPUT = 2
+EXIT_CONFLICT = 3
+
 
 class CliError(Exception):
     """Bad input: printed as one line ``error: ...`` with exit status 2."""
+
+    code = EXIT_BAD_INPUT
+
+
+class ConflictError(CliError):
+    """Another writer moved what the command acts on while it ran (undo's last command, advance's
+    turn): one line ``error: not applied: ...``, exit status 3, nothing written. Running it again
+    acts on the campaign as it is then."""
+
+    code = EXIT_CONFLICT
+
+
+def cli_error(e: BaseException) -> CliError:
+    """A domain error as the one-line CliError the command line prints (a conflict: ConflictError)."""
+    from ..campaign.errors import StaleViewError
+
+    return (ConflictError if isinstance(e, StaleViewError) else CliError)(one_line(e))
 
 
 class Parser(argparse.ArgumentParser):
@@ -82,7 +102,7 @@ def guard(*errors):
                 return fn(args)
             except Exception as e:
                 if isinstance(e, _classes(errors)):
-                    raise CliError(one_line(e)) from None
+                    raise cli_error(e) from None
                 raise
 
         inner.__name__ = fn.__name__
@@ -146,18 +166,20 @@ def opened(path: str, readonly: bool = False) -> Iterator[Any]:
     """The campaign at ``path``, open for the ``with`` block and closed after it, whatever happens.
 
     A missing, damaged or newer file, and any domain error raised inside the block, becomes a
-    one-line ``CliError`` naming the bad value; the file is never changed by a refused command."""
+    one-line ``CliError`` naming the bad value; the file is never changed by a refused command.
+    The campaign is opened ``one_shot``: the command shows the player nothing before it writes, so
+    it is built on the campaign as it is at write time, whatever another window wrote meanwhile."""
     from ..campaign import Campaign
 
     errors = domain_errors()
     try:
-        c = Campaign.open(path, readonly=readonly)
+        c = Campaign.open(path, readonly=readonly, one_shot=True)
     except errors as e:
-        raise CliError(one_line(e)) from None
+        raise cli_error(e) from None
     try:
         yield c
     except errors as e:
-        raise CliError(one_line(e)) from None
+        raise cli_error(e) from None
     finally:
         c.close()
 

@@ -8,13 +8,13 @@ Ctrl-C, then shuts Voila and its kernels down.
 The URL carries a key (``?token=…``): the server gives no page, API call or websocket without it,
 and answers only at loopback names (``--allow-host NAME`` adds one). Voila and its kernels end
 with this command on Ctrl-C, SIGTERM, SIGHUP (terminal closed), after its output's reader has gone,
-and on its own death by SIGKILL (``assistant.ui.server``).
+and on its own death by SIGKILL (``assistant.ui.server``). Its log and its folder of pages are its
+own, named for it; at start it deletes those that dead servers left (``assistant.ui.sitefiles``).
 """
 
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -39,7 +39,7 @@ def register(sub) -> None:
     p.add_argument("--allow-host", metavar="NAME", action="append", default=[],
                    help="also answer requests made to this host name (e.g. a name for this computer in "
                         "/etc/hosts); by default only 127.0.0.1, localhost and [::1]. The key in the URL "
-                        "is needed all the same. May be repeated")
+                        "is needed all the same; a wildcard (0.0.0.0, ::, *) is refused. May be repeated")
     p.add_argument("--no-preheat", action="store_true",
                    help="start a kernel per page load instead of keeping one ready for the campaign dashboard and a "
                         "spare for the next aid page (slower; two fewer kernels in memory)")
@@ -112,8 +112,15 @@ def cmd_serve(args) -> int:
     if not dashboards:
         raise CliError("no dashboards found (no notebooks in the package's notebooks folder)")
     path, demo = resolve_campaign(args)
-    with tempfile.TemporaryDirectory(prefix="campaign-dashboards-") as site:
-        return _serve(args, path, demo, dashboards, Path(site), cull, hosts)
+    from ..ui.server import ServeError
+    from ..ui.sitefiles import serving_folder, sweep_dead_sites
+
+    sweep_dead_sites()  # what servers killed by SIGKILL left in the temporary directory
+    try:
+        with serving_folder() as site:
+            return _serve(args, path, demo, dashboards, site, cull, hosts)
+    except ServeError as e:
+        raise CliError(str(e)) from None
 
 
 def allow_hosts(names) -> tuple[str, ...]:
@@ -124,6 +131,16 @@ def allow_hosts(names) -> tuple[str, ...]:
         return tuple(check_host_name(n) for n in names)
     except ServeError as e:
         raise CliError(str(e)) from None
+
+
+def server_log(port: int) -> Path:
+    """This server's own log (named for its start, port and pid), after deleting the logs beyond
+    the newest ``KEEP_LOGS`` that no running server writes (``assistant.ui.sitefiles``)."""
+    from ..ui.sitefiles import KEEP_LOGS, server_log_path, sweep_old_logs
+    from ..ui.userdirs import user_log_dir
+
+    sweep_old_logs(user_log_dir(), keep=KEEP_LOGS - 1)  # and this one makes KEEP_LOGS
+    return server_log_path(user_log_dir(), port)
 
 
 def say(*args, **kwargs) -> None:
@@ -143,14 +160,13 @@ def say(*args, **kwargs) -> None:
 
 def _serve(args, path: Path, demo: bool, dashboards, site: Path, cull: int, hosts=()) -> int:
     from ..ui.pages import stage_dashboards
-    from ..ui.server import ServeError, VoilaServer, port_free
-    from ..ui.userdirs import user_log_dir
+    from ..ui.server import ServeError, VoilaServer, free_port, port_free
 
     stage_dashboards(dashboards, site)
     port = args.port
     if port is None:
-        port = DEFAULT_PORT if port_free(DEFAULT_PORT) else 0
-    log = user_log_dir() / "voila.log"
+        port = DEFAULT_PORT if port_free(DEFAULT_PORT) else free_port()
+    log = server_log(port)
     server = VoilaServer(notebooks=site, campaign_file=path, port=port, preheat=not args.no_preheat,
                          log_path=log, cull_after=cull, dashboards=tuple(d.name for d in dashboards),
                          allow_hosts=hosts)

@@ -42,7 +42,10 @@ def hexes_path(game: str) -> Path:
 
 def write_derived(df: pd.DataFrame, p: Path) -> Path:
     """Write a derived table as gzipped CSV, byte-identical for the same data (no time stamp), and
-    whole or not at all (a temporary file renamed over it)."""
+    whole or not at all (a temporary file renamed over it). Its cells are written exactly, not
+    escaped for spreadsheets as the CSVs for players are (``campaign.csvout``): the package reads
+    them back as data (``read_derived``) and hashes them into the map version, and they hold the
+    map's own data, no text a player typed."""
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_suffix(".tmp")
     df.to_csv(tmp, index=False, compression={"method": "gzip", "mtime": 0})

@@ -24,6 +24,7 @@ exit within a second of Voila (ipykernel's parent poller, ``JPY_PARENT_PID``).
 from __future__ import annotations
 
 import ctypes
+import ipaddress
 import os
 import re
 import secrets
@@ -74,11 +75,46 @@ def port_free(port: int, host: str = "127.0.0.1") -> bool:
 
 
 def check_host_name(name: str) -> str:
-    """A DNS name or IPv4 address allowed in the Host header (``--allow-host``); else ServeError."""
+    """A DNS name or IPv4 address allowed in the Host header (``--allow-host``); else ServeError.
+    A wildcard (``*``, ``0.0.0.0``, ``::``, in any spelling) names every address, not this
+    computer: refused. An address is kept as a browser sends it (``0300.0250.1.20`` is
+    ``192.168.1.20``)."""
+    if isinstance(name, str) and is_wildcard(name):
+        raise ServeError(f"--allow-host {name!r} is a wildcard address (every address), not a name for "
+                         "this computer; give the name or address it is reached at")
     if not isinstance(name, str) or not HOST_NAME.match(name):
         raise ServeError(f"--allow-host {name!r} is not a host name (letters, digits, '-' and '.', "
                          "no scheme, port or path)")
+    last = name.rsplit(".", 1)[-1].lower()
+    if last.isdigit() or re.fullmatch(r"0x[0-9a-f]*", last):  # a browser reads it as an IPv4 address
+        try:
+            address = ipaddress.IPv4Address(socket.inet_aton(name))
+        except (OSError, ValueError):
+            raise ServeError(f"--allow-host {name!r} is not a host name or an IPv4 address") from None
+        if address.is_multicast or address == ipaddress.IPv4Address("255.255.255.255"):
+            raise ServeError(f"--allow-host {name!r} is a broadcast or multicast address, not this computer's")
+        return str(address)
     return name.lower()
+
+
+def is_wildcard(name: str) -> bool:
+    """``name`` stands for every address: ``*`` anywhere, or the unspecified IPv4/IPv6 address in
+    any spelling (``0.0.0.0``, ``0``, ``0x0``, ``::``, ``[::]``, ``0:0::0``)."""
+    text = name.strip().lower()
+    if "*" in text:
+        return True
+    bare = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:
+        pass
+    else:
+        mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:0.0.0.0
+        return address.is_unspecified or bool(mapped and mapped.is_unspecified)
+    try:
+        return socket.inet_aton(bare) == bytes(4)  # 0, 0.0, 0x0, 00.0.0.0 ...
+    except (OSError, ValueError):
+        return False
 
 
 def new_token() -> str:
@@ -223,6 +259,9 @@ class VoilaServer:
             if self.log_path:
                 Path(self.log_path).parent.mkdir(parents=True, exist_ok=True)
             out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+            if self.log_path:
+                out.write(self.log_header().encode("utf-8", "replace"))
+                out.flush()
         except OSError as e:
             raise ServeError(f"cannot write the server log {self.log_path}: {e.strerror}") from None
         try:
@@ -238,6 +277,12 @@ class VoilaServer:
         except BaseException:  # a failure or Ctrl-C while starting: leave nothing running
             self.stop()
             raise
+
+    def log_header(self) -> str:
+        """The log's first line: when, which process, which port, what it serves (never the key)."""
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime())
+        about = f", campaign {Path(self.campaign_file).resolve()}" if self.campaign_file is not None else ""
+        return f"{when} campaign serve (pid {os.getpid()}) starts Voila on port {self.port}{about}\n"
 
     def _wait_ready(self, timeout: float) -> str:
         log = f" (see {self.log_path})" if self.log_path else ""

@@ -26,7 +26,11 @@ with these changes, made in ``init_handlers`` and the kernel manager class:
   allowed) -- a DNS-rebinding page -- or whose ``Origin`` is another site; every page, API call and
   websocket needs the key from the printed URL (Jupyter Server's token, kept in a same-site cookie
   once a page was opened with it), else ``KeyNeededHandler`` says so; no kernel starts for such a
-  request. Error pages say one line, without paths or tracebacks (``PlainErrors``).
+  request. Error pages say one line, without paths or tracebacks (``PlainErrors``). A path that
+  climbs out of its folder (``..``, also percent-encoded) is 404 before routing
+  (``assistant.ui.sitepaths``).
+* Its log: a time on every line, and one line per refused or failed request saying what and why,
+  never the key (``assistant.ui.sitelog``); a websocket without the key is refused in one line.
 * It dies with ``campaign serve``: a watchdog thread stops Voila once the process
   named in ``CAMPAIGN_SERVE_PID`` is no longer its parent (besides the parent-death signal
   ``assistant.ui.server`` sets); its kernels exit within a second of it (ipykernel's parent poller).
@@ -54,12 +58,23 @@ from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from tornado.websocket import WebSocketHandler
-from traitlets import Integer
+from traitlets import Integer, default
 from voila.app import Voila
+from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from .pages import ENV_ORDER, DashboardNotebook, served_dashboards
+from .sitelog import (
+    LOG_DATEFMT,
+    LOG_FORMAT,
+    one_line_refusals,
+    refuse,
+    request_logger,
+    route_app_log,
+    route_tornado_logs,
+)
+from .sitepaths import climbs_out, template_static
 
 ENV_CAMPAIGN = "CAMPAIGN_FILE"
 ENV_TOKEN = "JUPYTER_TOKEN"
@@ -241,6 +256,7 @@ class RefusedHandler(web.RequestHandler):
         self.reason = reason
 
     def prepare(self) -> None:
+        refuse(self, self.reason)
         self.set_status(403)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
@@ -250,14 +266,31 @@ class RefusedHandler(web.RequestHandler):
         return None
 
 
+class OutsideHandler(web.RequestHandler):
+    """Answers a path that climbs out of its folder (``climbs_out``): 404 and one line."""
+
+    def prepare(self) -> None:
+        refuse(self, "a path that climbs out of its folder ('..')")
+        self.set_status(404)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(refusal_page("404", error_line(404)))
+
+    def check_xsrf_cookie(self) -> None:  # answered before any of that matters
+        return None
+
+
 class GatedApplication(web.Application):
-    """Tornado's application with ``HostGate`` before routing: a refused request reaches no handler."""
+    """Tornado's application with ``HostGate`` before routing: a refused request reaches no
+    handler; nor does a path that climbs out of its folder (404)."""
 
     def find_handler(self, request, **kwargs):
         gate: Optional[HostGate] = self.settings.get("campaign_gate")
         reason = gate.refusal(request.headers) if gate else "the server has no host rule"
         if reason:
             return self.get_handler_delegate(request, RefusedHandler, {"reason": reason})
+        if climbs_out(request.path):
+            return self.get_handler_delegate(request, OutsideHandler)
         return super().find_handler(request, **kwargs)
 
 
@@ -270,6 +303,7 @@ class KeyNeededHandler(JupyterHandler):
 
     @allow_unauthenticated
     def get(self, *args) -> None:
+        refuse(self, "a page or request without the key")
         self.set_status(403)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
@@ -515,6 +549,14 @@ class SiteKernelManager(AsyncMappingKernelManager):
 class CampaignVoila(Voila):
     """Voila serving the dashboards folder, with our home page at ``/`` (see the module doc)."""
 
+    @default("log_format")
+    def _log_format(self) -> str:
+        return LOG_FORMAT
+
+    @default("log_datefmt")
+    def _log_datefmt(self) -> str:
+        return LOG_DATEFMT
+
     def init_settings(self) -> dict:
         # The key: out of the environment before the kernel manager (whose pool starts kernels
         # with a copy of it) is made; given to Jupyter's identity provider directly instead.
@@ -532,7 +574,10 @@ class CampaignVoila(Voila):
             local_hostnames=[*LOCAL_NAMES, *sorted(allowed)],
             campaign_gate=HostGate(port=int(self.port), allowed=allowed),
             xsrf_cookie_kwargs={"samesite": "Strict"},
+            log_function=request_logger(self.log),  # one line per refusal or error, never a key
         )
+        route_tornado_logs(self.log)
+        route_app_log(self.log)
         return settings
 
     def start(self) -> None:
@@ -568,6 +613,10 @@ class CampaignVoila(Voila):
             elif cls is TornadoVoilaHandler:
                 spec = (pattern, DashboardHandler, *spec[2:])
                 replaced.add("page")
+            elif cls is TemplateStaticFileHandler:
+                spec = (pattern, template_static(cls), *spec[2:])
+            elif isinstance(cls, type) and issubclass(cls, WebSocketHandler):
+                spec = (pattern, one_line_refusals(cls), *spec[2:])
             out.append((spec[0], plain_errors(spec[1]), *spec[2:]))
         if replaced != {"home", "tree", "page"}:  # a Voila whose handlers we do not recognise
             raise RuntimeError(f"campaign site: Voila's handlers changed (found {sorted(replaced)}); "

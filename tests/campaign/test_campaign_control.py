@@ -14,6 +14,7 @@ from assistant.campaign.control import ControlState, SetControl, control_of, set
 from assistant.campaign.fold import FOLD_VERSION
 from assistant.campaign.model import state_to_json
 from assistant.campaign.slices import model_slice, register_slice, slices_from_json
+from assistant.campaign.snapshots import unpack
 from assistant.campaign.world import world_of
 from assistant.cli import main
 from campaignkit import file_fingerprint
@@ -112,7 +113,7 @@ def test_a_snapshot_holding_control_as_the_supply_slice_opens_with_the_same_cont
     set_control(c, "region", ["Solomons"], "allies")
     want, seq = c.state, c.state.last_seq
     c._store.write_snapshot(seq, FOLD_VERSION, "t", json.dumps(_old_layout(state_to_json(want))))
-    stored = json.loads(c._store.con.execute("SELECT state FROM snapshots WHERE seq = ?", (seq,)).fetchone()[0])
+    stored = json.loads(unpack(c._store.con.execute("SELECT state FROM snapshots WHERE seq = ?", (seq,)).fetchone()[0]))
     assert "supply" in stored["extra"] and "control" not in stored["extra"]
     path = c.path
     c.close()

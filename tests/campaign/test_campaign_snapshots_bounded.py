@@ -1,12 +1,11 @@
-"""Snapshots bounded, so the file does not grow quadratically with the journal. The file keeps only
-the newest KEEP_SNAPSHOTS snapshots, and a command never copies the journal (the note list and
-note-id set every command once copied), while states stay JSON-exact across snapshots and equal to
-the replay."""
+"""The journal bounded, so the file does not grow quadratically with it: a command never copies the
+journal (the note list and note-id set every command once copied), while states stay JSON-exact
+across snapshots and equal to the replay. (How many snapshots a file keeps:
+test_campaign_snapshots_thinned.py.)"""
 
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,23 +16,6 @@ from assistant.campaign.events import EventRecord, NoteAdded, NoteWithdrawn
 from assistant.campaign.fold import fold
 from assistant.campaign.model import Note, state_from_json, state_to_json
 from assistant.campaign.notelog import CHUNK, NoteLog
-from assistant.campaign.store import KEEP_SNAPSHOTS
-
-
-def test_only_the_newest_snapshots_are_kept(tmp_path):
-    p = tmp_path / "s.campaign"
-    with Campaign.create(p, game="witp", snapshot_every=10) as c:
-        for i in range(95):
-            c.add_note(f"line {i}")
-        c.undo()
-        expected = state_to_json(c.state)
-    con = sqlite3.connect(p)
-    seqs = [r[0] for r in con.execute("SELECT seq FROM snapshots ORDER BY seq")]
-    con.close()
-    assert seqs == [70, 80, 90][-KEEP_SNAPSHOTS:]  # 9 snapshots were written; the oldest 6 are gone
-    with Campaign.open(p) as c:
-        assert state_to_json(c.state) == expected == state_to_json(c.replay())
-        assert state_to_json(c.state_at(seq=40)) == state_to_json(fold(None, c.events()[:40]))  # no snapshot: replay
 
 
 class Tripwire(NoteLog):

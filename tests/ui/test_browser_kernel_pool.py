@@ -80,7 +80,7 @@ def test_an_aid_page_runs_in_the_warmed_spare_kernel_and_a_new_spare_follows(own
     the aid pages' imports before the page was asked for), answers in it, and a new spare takes its
     place; closing the page gives its kernel back."""
     served = own_server
-    log = served.home / "logs" / "voila.log"
+    log = served.log
     assert wait_until(lambda: len(kernel_pids(served.home)) == POOL and "ready for" in log.read_text(), 120), \
         kernel_pids(served.home)
     before = set(kernel_pids(served.home))
@@ -132,5 +132,5 @@ def test_a_page_that_vanishes_without_beforeunload_is_culled_even_while_the_camp
     finally:
         code = served.stop()
     assert code == 0, "".join(served.output)
-    log = (home / "logs" / "voila.log").read_text()
+    log = served.log.read_text()
     assert "Culling" in log

@@ -411,3 +411,115 @@ def test_voila_stops_itself_once_campaign_serve_is_gone(tmp_path):
     assert middle.returncode == 0
     pid = int(pidfile.read_text())
     assert wait_until(lambda: not pids_alive([pid]), 30, 0.1), f"watcher {pid} still runs"
+
+
+# ----- its log and its files ------------------------------------------------------------------
+TRAVERSALS = ("/voila/templates/../../../../etc/passwd", "/voila/templates/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+              "/voila/templates/lab/static/..%2f..%2f..%2f..%2fetc/passwd", "/voila/static/../../../../etc/passwd",
+              "/voila/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/static/../../../etc/passwd",
+              "/static/%2e%2e/%2e%2e/etc/passwd", "/voila/files/../../../etc/passwd",
+              "/voila/files/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/voila/files/%252e%252e/%252e%252e/etc/passwd",
+              "/voila/nbextensions/../../../etc/passwd", "/voila/render/../../../etc/passwd")
+
+
+def test_serve_logs_one_line_per_refusal_answers_traversal_404_and_sweeps_dead_servers_folders(tmp_path, monkeypatch):
+    """One log per server (named for its start, port and pid, printed at start); a refused kernel
+    websocket and a path climbing out of its folder are one line each, without the key; such a
+    path is 404 (raw HTTP, so the path reaches the server as sent); the serving folder a server
+    killed by SIGKILL left is swept at the next start, a live server's is not."""
+    import subprocess
+    import tempfile
+
+    from assistant.ui.sitefiles import OWNER_FILE, PAGES_DIR, SITE_PREFIX, ServerProcess
+    from uikit import http_request
+
+    home = tmp_path / "home"
+    file = tmp_path / "logged.campaign"
+    assert campaign_cli("new", str(file), "--game", "witp", home=home).returncode == 0
+    tmp = Path(tempfile.mkdtemp(prefix="ca-"))  # the server's temporary directory (short: kernel sockets live there)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    gone = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    try:
+        left = {}
+        for name, proc in (("dead", gone), ("live", sleeper)):
+            folder = tmp / f"{SITE_PREFIX}{name}0000"
+            (folder / PAGES_DIR).mkdir(parents=True)
+            (folder / PAGES_DIR / "campaign.ipynb").write_text("{}")
+            (folder / OWNER_FILE).write_text(ServerProcess.of(proc.pid).record())
+            left[name] = folder
+        gone.kill()
+        gone.wait()  # kill -9: nothing of it cleaned up
+        # Logs of earlier servers: beyond the newest KEEP_LOGS (this one's included) they go.
+        from assistant.ui.sitefiles import KEEP_LOGS
+
+        (home / "logs").mkdir(parents=True, exist_ok=True)
+        earlier = [home / "logs" / f"serve-2025010{i % 10}-0000{i:02d}-port{9000 + i}-pid{gone.pid}.log"
+                   for i in range(KEEP_LOGS + 2)]
+        for old_log in earlier:
+            old_log.write_text("an earlier server\n")
+        monkeypatch.setenv("TMPDIR", str(tmp))
+        served = start_serve(home, str(file))
+        try:
+            assert not left["dead"].exists()  # swept at start
+            assert left["live"].is_dir() and (left["live"] / PAGES_DIR / "campaign.ipynb").is_file()
+            port = int(served.base.rsplit(":", 1)[1])
+            log = served.log
+            assert log.parent == home / "logs"
+            assert log.name.startswith("serve-") and log.name.endswith(f"-port{port}-pid{served.proc.pid}.log")
+            mine = [p for p in tmp.iterdir() if p.name.startswith(SITE_PREFIX) and p != left["live"]]
+            assert len(mine) == 1 and ServerProcess.parse((mine[0] / OWNER_FILE).read_text()).pid == served.proc.pid
+            logs = sorted(p.name for p in (home / "logs").glob("serve-*.log"))
+            assert len(logs) == KEEP_LOGS and log.name in logs
+            assert logs[:-1] == sorted(p.name for p in earlier)[-(KEEP_LOGS - 1):]  # the newest earlier ones
+            first = log.read_text().splitlines()[0]
+            assert f"pid {served.proc.pid}" in first and f"port {port}" in first
+
+            def new_lines(probe) -> list[str]:
+                before = len(log.read_text().splitlines())
+                result = probe()
+                time.sleep(0.3)  # the line is written as the answer goes out
+                return result, log.read_text().splitlines()[before:]
+
+            ws = f"ws://127.0.0.1:{port}/api/kernels/00000000-0000-0000-0000-000000000000/channels"
+            for headers, url, why in (({}, ws, "without the key"),
+                                      ({}, ws + "?token=not-the-key-0123456789", "not this server's"),
+                                      ({"Cookie": "username-127-0-0-1-%d=forged" % port}, ws, "cookie is not this server's"),
+                                      ({"Origin": "http://evil.test"}, ws + f"?token={served.token}", "evil.test")):
+                status, lines = new_lines(lambda: _ws_status(url, headers))
+                assert status == 403, (url, headers)
+                assert len(lines) == 1, lines  # one line, no traceback
+                assert lines[0].startswith(time.strftime("%Y-%m-%d ")) and "403 GET /api/kernels/" in lines[0]
+                assert why in lines[0] and "refused" in lines[0], lines
+                assert served.token not in lines[0] and "not-the-key" not in lines[0] and "forged" not in lines[0]
+            status, headers, _ = http_request(served.home_url)
+            assert status == 302
+            cookie = {"Cookie": "; ".join(c.split(";")[0] for c in headers["set-cookie"].split("\n") if c)}
+            for path in TRAVERSALS:
+                for extra, query in ((cookie, ""), ({}, f"?token={served.token}")):
+                    (status, _, body), lines = new_lines(lambda: http_request(served.base + path + query, headers=extra))
+                    assert status == 404, (path, status)
+                    assert "root:" not in body and "Traceback" not in body
+                    assert len(lines) == 1 and "404 GET" in lines[0] and "climbs out of its folder" in lines[0], lines
+                    assert served.token not in lines[0]
+            # Template files keep being served; a template path of another shape is not found (was 500).
+            assert http_request(served.base + "/voila/templates/lab/static/no-such.js", headers=cookie)[0] == 404
+            assert http_request(served.base + "/voila/templates/lab/nostatic", headers=cookie)[0] == 404
+            from voila.paths import collect_static_paths
+
+            shipped = [f.name for d in collect_static_paths(["voila", "nbconvert"], "lab") if Path(d).is_dir()
+                       for f in sorted(Path(d).iterdir()) if f.is_file()]
+            assert shipped, "Voila's lab template has no files"
+            for name in shipped[:3]:
+                status, _, body = http_request(f"{served.base}/voila/templates/lab/static/{name}", headers=cookie)
+                assert status == 200 and body, name
+        finally:
+            assert served.stop() == 0, "".join(served.output)
+        text = log.read_text()
+        assert "Traceback" not in text and served.token not in text, text[-3000:]
+        assert not mine[0].exists()  # its own folder goes with it
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        import shutil
+
+        shutil.rmtree(tmp, ignore_errors=True)

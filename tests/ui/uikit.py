@@ -25,6 +25,12 @@ class Served:
     home_url: str = ""  # the one URL `campaign serve` prints: the site's home page
     token: str = ""  # the key in that URL (``?token=``): without it the server serves no page
 
+    @property
+    def log(self) -> Path:
+        """This server's own log, as `campaign serve` names it (``...; server log: PATH``)."""
+        line = next(line for line in self.output if "; server log: " in line)
+        return Path(line.split("; server log: ", 1)[1].strip())
+
     def stop(self, timeout: float = 30) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)  # what Ctrl-C sends

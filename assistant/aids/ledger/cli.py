@@ -8,7 +8,8 @@
     campaign ledger FILE items --side S                               what the text prices
 
 KIND is one of income, loss, spend, transfer, reserve, adjust. An entry the rules forbid exits 1
-with the rule's reason, and nothing is recorded; bad input exits 2.
+with the rule's reason, and nothing is recorded; bad input exits 2; close-turn exits 3 (nothing
+recorded) if another writer moved the turn while it ran.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import sys
 
 from ...campaign import validate as v
+from ...campaign.csvout import frame_csv
 from ...cli.common import FILE, CliError, add_command, done, emit, opened
 from ...rules.ledger import KINDS
 from .commands import AddEntry, CloseTurn, RuleRefusal
@@ -120,7 +122,7 @@ def cmd_ledger(args) -> int | None:
                     df = df[df.side == side]
                 if turn is not None:
                     df = df[df.turn == turn]
-                df.to_csv(sys.stdout, index=False)
+                frame_csv(df, sys.stdout)
                 return None
             sts = statements_of(s, None if side is None else [side], None if turn is None else [turn])
     emit(args, [st.to_json() for st in sts], lambda js: "\n\n".join(_text(j) for j in js) or "no statements")

@@ -148,6 +148,10 @@ class CloseTurn:
             return "the ledger has changed"
         return None
 
+    def target_moved(self, view, fresh, ctx) -> Optional[str]:
+        """It closes the turn in force: another turn than the one it started on would be closed."""
+        return None if view.turn.index == fresh.turn.index else f"the turn is now {fresh.turn.title}"
+
 
 @rebuilds(LedgerEntered)
 def _rebuild(b: LedgerEntered, s, ctx) -> LedgerEntered:

@@ -130,10 +130,11 @@ def download_link(data: bytes, filename: str, mime: str, text: str) -> str:
 
 def export_bytes(df, fmt: str) -> bytes:
     """``frame()`` as CSV or Excel bytes (text a spreadsheet would run as a formula neutralised)."""
-    from ...campaign.export import excel_safe, neutralise
+    from ...campaign.csvout import frame_csv, neutralise
+    from ...campaign.export import excel_safe
 
     if fmt == "csv":
-        return neutralise(df).to_csv(index=False).encode("utf-8")
+        return frame_csv(df).encode("utf-8")
     if fmt == "xlsx":
         buf = io.BytesIO()
         excel_safe(neutralise(df)).to_excel(buf, index=False, sheet_name="ledger")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 
 from ...campaign import validate as v
+from ...campaign.csvout import frame_csv
 from ...cli.common import FILE, CliError, add_command, emit, opened
 
 COMMANDS = {"trace": "trace supply and command lines (per unit, hex or side; what-ifs; history)"}
@@ -102,7 +103,7 @@ def cmd_trace(args) -> None:
             side = v.side(c.state, args.side)
             report = trace_side(world, side, whatif or None)
             if args.csv:
-                _items_frame(report).to_csv(sys.stdout, index=False)
+                frame_csv(_items_frame(report), sys.stdout)
                 return
             emit(args, report.to_json(), lambda _: _report_text(report))
 

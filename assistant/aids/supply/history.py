@@ -46,6 +46,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
+from ...campaign.csvout import csv_text
 from ...campaign.errors import CampaignError
 from .rows import COLUMNS, checked_sides, trace_row
 
@@ -369,7 +370,7 @@ def _to_disk(campaign, wanted, need, by, store, digests) -> None:
 
 def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path] = None) -> str:
     """What ``campaign trace FILE --history`` prints: ``fmt`` ``csv`` (the columns ``COLUMNS``,
-    as ``history_frame(...).to_csv`` writes them), ``json`` (a list of records, one a line; an
+    as ``csvout.frame_csv(history_frame(...))`` writes them), ``json`` (a list of records, one a line; an
     unknown length is null) or ``text`` (turn by turn, each side's counts and one line a unit).
     ``keep``: the cache folder where the plain history (no what-if) is kept between calls
     (``historystore``); a call on an unchanged campaign then traces nothing and folds nothing."""
@@ -415,7 +416,7 @@ def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path
 def _assemble(campaign, fmt: str, ends, wanted, texts) -> str:
     parts: list[str] = []
     if fmt == "csv":
-        parts.append(",".join(COLUMNS) + "\n")
+        parts.append(csv_text([], header=COLUMNS))
         parts += [texts[(t, s)] for t, _ in ends for s in wanted]
         return "".join(parts)
     if fmt == "json":

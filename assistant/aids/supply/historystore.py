@@ -36,9 +36,7 @@ exits. Another process that reads before the write lands misses, and traces the 
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import logging
 import sqlite3
@@ -49,6 +47,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from ...campaign.csvout import csv_text
 from ...paths import game_dir
 from .rows import COLUMNS
 
@@ -81,26 +80,18 @@ def inputs_version(game: str) -> str:
 
 
 # ----- the rows as each output prints them -------------------------------------------------------
-def _csv_cell(v: Any) -> Any:
-    return "" if v is None else v
-
-
 _encode = json.JSONEncoder().encode  # json.dumps with its defaults, without the per-call checks
 
 
 def render(rows: Sequence[dict[str, Any]], side_name: str, formats: Sequence[str] = FORMATS) -> dict[str, str]:
     """One turn and side's rows as ``campaign trace --history`` prints them: ``json`` (one record a
-    line, no brackets), ``csv`` (no header; what ``DataFrame.to_csv`` writes for them) and ``text``
+    line, no brackets), ``csv`` (no header; what ``csvout.frame_csv`` writes for them) and ``text``
     (the side's counts, then one aligned line a unit); ``formats``: those alone."""
     got: dict[str, str] = {}
     if "json" in formats:
         got["json"] = ",\n".join(_encode(r if tuple(r) == COLUMNS else {c: r[c] for c in COLUMNS}) for r in rows)
     if "csv" in formats:
-        out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
-        for r in rows:
-            w.writerow([_csv_cell(r[c]) for c in COLUMNS])
-        got["csv"] = out.getvalue()
+        got["csv"] = csv_text([r[c] for c in COLUMNS] for r in rows)
     if "text" in formats:
         got["text"] = _text(rows, side_name)
     return got
