@@ -282,7 +282,7 @@ def _fuzz(family: str, *seeds: tuple[int, str], examples: int = EXAMPLES):
 # each family's seeds: the tester's tries where the family had one, else a few of the nastiest
 test_fuzz_new = _fuzz("new", (0, "wi\ntp"), (1, "../../etc/passwd"), (2, "x=y"))
 test_fuzz_info = _fuzz("info", (0, "/dev/zero"), (0, "@passwd"), (1, "a\nb"))
-test_fuzz_units = _fuzz("units", (0, "/"), (1, "\udcff"))
+test_fuzz_units = _fuzz("units", (0, "/"), (0, "a\x00b"), (1, "\udcff"))  # NUL in a path: was a ValueError
 test_fuzz_place = _fuzz("place", (0, "martians"), (2, "B99999"), (3, "strength=1e999999"), (3, "x" * 10_000))
 test_fuzz_kinds = _fuzz("kinds", (0, "\x00"), (1, "x" * 10_000))
 test_fuzz_move = _fuzz("move", (0, "E2418\r\nx"), (1, "\u202e"))
@@ -331,6 +331,7 @@ MUST_REFUSE = [
     pytest.param("scan", 0, "@bomb", "60000x60000 pixels", id="scan-60000x60000"),
     pytest.param("table", 1, "/dev/zero", "/dev/zero", id="table-import-dev-zero"),
     pytest.param("orders", 0, "/dev/zero", "/dev/zero", id="orders-dev-zero"),
+    pytest.param("orders", 0, "a\x00b", "NUL character", id="orders-nul-in-path"),
     # the bounded number parser's (another branch): refused there, accepted or a traceback here
     pytest.param("ledger", "amount", "1e999999", "1e999999", id="ledger-amount-1e999999", marks=NUMBERS),
     pytest.param("ledger", "amount", "\u0663", "\u0663", id="ledger-amount-arabic-indic-3", marks=NUMBERS),
