@@ -38,3 +38,15 @@ def write_cache_file(path: Path, data: bytes) -> None:
         tmp.replace(path)
     except OSError:
         pass
+
+
+def read_limited(path, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of the regular file at ``path``: a caller refuses more than
+    ``limit`` in its own words. A device, pipe or folder (``/dev/zero``, a FIFO) is an OSError
+    naming it, not read: its size says nothing of what reading it gives, and that may never end."""
+    import stat
+
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(22, "not a regular file", str(path))
+    with open(path, "rb") as f:
+        return f.read(limit + 1)

@@ -178,7 +178,7 @@ def test_a_table_shown_as_csv_imports_back_as_the_same_table(hostile, tmp_path):
 
 @pytest.mark.needs_aid("tables")
 def test_the_tables_page_text_escapes_and_reads_back(hostile):
-    from assistant.aids.tables.schema import check_csv, to_csv
+    from assistant.campaign.tableschema import check_csv, to_csv
 
     with Campaign.open(hostile, readonly=True) as c:
         from assistant.campaign.printedtables import tables_of

@@ -200,6 +200,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     one_shot = argv is None  # this process runs one command and ends
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        _no_nul(argv)
         with _no_collection(freeze=one_shot):
             word = command_word(argv)
             parser = build_parser([word] if word else [])
@@ -220,6 +221,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _no_nul(argv: list[str]) -> None:
+    """A NUL character ends a string for the operating system: no command line can carry one, and
+    a file name holding one is no file (Python raises ValueError for it). Called in-process with
+    one, the argument is refused here, before any command reads it."""
+    for a in argv:
+        if isinstance(a, str) and "\x00" in a:
+            raise CliError(f"argument {a!r} holds a NUL character (no command line can carry one)")
 
 
 @contextmanager

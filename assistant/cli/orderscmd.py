@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import sys
 
+from ..paths import read_limited
 from .common import FILE, CliError, add_command, emit, escape_line, event_json, opened
+
+MAX_ORDERS_BYTES = 5_000_000  # far more than a turn's orders (at most 5000 lines)
 
 COMMANDS = {"orders": "a turn's orders from a file or stdin (move, place, remove, control, set), "
                       "all recorded as one undoable step or none"}
@@ -31,9 +34,11 @@ def register(sub) -> None:
 def _read(source: str) -> str:
     if source == "-":
         return sys.stdin.read()
+    data = read_limited(source, MAX_ORDERS_BYTES)
+    if len(data) > MAX_ORDERS_BYTES:
+        raise CliError(f"{source} is larger than {MAX_ORDERS_BYTES // 1_000_000} MB: not a turn's orders")
     try:
-        with open(source, encoding="utf-8") as f:
-            return f.read()
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise CliError(f"{source} is not UTF-8 text") from None
 

@@ -35,7 +35,7 @@ class StrikePlan:
     """A strike as plotted: the side, the target hex, the launching bases and their units, escorts
     and the rest of what the player chose (the strike aid builds it from the page or the CLI); a
     game's ``RULES.assess`` and ``RULES.resolve`` read it. ``mission`` is in the game's vocabulary
-    (``RULES.missions``); ``options`` holds the game's own switches (apto ``own_base``, ``sneak``;
+    (``RULES.missions``); ``options`` holds the game's own switches (apto ``sneak``, ``round``;
     witp ``staging``; globalwar ``atomic`` ...), each documented by the game's rules module."""
 
     side: str
@@ -189,7 +189,9 @@ class StrikeRules(Protocol):
     # ``altitudes`` (the altitudes the rules name); ``night`` (the rule a night mission changes:
     # a game whose rules read no night has none, and its page offers no night); ``reads``, the
     # plan's parts the rules read among mission, escorts, target_unit, return_base and options
-    # (absent: all of them), so a page offers only those
+    # (absent: all of them), so a page offers only those; ``options``, the names of the plan
+    # options the rules read, and ``unit_options``, those given once per unit as NAME.UNIT (any
+    # other option is refused, not ignored)
 
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),
               mission: Optional[str] = None, altitude: Optional[str] = None) -> list[StrikeItem]:

@@ -14,6 +14,7 @@ recorded) if another writer moved the turn while it ran.
 
 from __future__ import annotations
 
+import re
 import sys
 
 from ...campaign import validate as v
@@ -47,19 +48,31 @@ def register(sub) -> None:
                 (("--csv",), {"action": "store_true", "help": "print the statements' lines as CSV"}))
 
 
-def _turn(state, text):
+def _turn(c, text):
+    """``--turn`` as a calendar index or a turn label, which must be a turn of this campaign: one
+    played, from its first turn to the current one (any other has no statement to show)."""
     if text is None:
         return None
-    text = text.strip()
-    if is_numeral(text):
+    s, text = c.state, text.strip()
+    if is_numeral(text):  # a calendar index: the digits 0-9 (numbertext); out of range said below
         try:
-            return turn_index(text, "--turn")
+            index = turn_index(text, "--turn")
         except CampaignError as e:
-            raise CliError(str(e)) from None
-    try:
-        return state.calendar.find(text, around=state.turn.index)
-    except Exception as e:  # noqa: BLE001 - the calendar names the bad label
-        raise CliError(f"--turn {text!r}: {v.one_line(e)}") from None
+            if not re.fullmatch(r"[+-]?[0-9]{1,12}", text):
+                raise CliError(str(e)) from None
+            index = None
+    else:
+        try:
+            index = s.calendar.find(text[:80], around=s.turn.index) if len(text) <= 80 else None
+        except Exception:  # noqa: BLE001 - not a label: said below with the campaign's turns
+            index = None
+    played = sorted({t for t, _ in c.turn_ends()} | {s.turn.index})
+    if index not in played:
+        first, last = (s.calendar.turn(i).label for i in (played[0], played[-1]))
+        turns = (f"its only turn is {first} (calendar index {played[0]})" if len(played) == 1 else
+                 f"its turns are {first} to {last} (calendar index {played[0]}-{played[-1]})")
+        raise CliError(f"--turn {v.show(text)} is not a turn of this campaign: {turns}")
+    return index
 
 
 def cmd_ledger(args) -> int | None:
@@ -71,6 +84,8 @@ def cmd_ledger(args) -> int | None:
         raise CliError(f"'{a}' needs --side")
     if args.csv and a != "show":
         raise CliError("--csv goes with the statements (show)")
+    if args.turn is not None and a != "show":
+        raise CliError(f"--turn goes with the statements (show); '{a}' works on the current turn")
     if a == "add":
         if not args.kind:
             raise CliError("'add' needs --kind (" + ", ".join(KINDS) + ")")
@@ -109,7 +124,7 @@ def cmd_ledger(args) -> int | None:
         if a == "forecast":
             sts = forecast(s, c.graph(), side)
         else:
-            turn = _turn(s, args.turn)
+            turn = _turn(c, args.turn)
             if args.csv:
                 df = frame(s)
                 if side:

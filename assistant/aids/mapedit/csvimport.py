@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ...campaign.errors import CampaignError
+from ...paths import read_limited
 from .commands import EditMap, check_hex, check_side
 
 MAX_BYTES = 20_000_000
@@ -40,10 +41,10 @@ def read_text(path: str | Path) -> str:
     """The CSV file's text (UTF-8, a BOM allowed); MapCsvError for a missing, huge or binary file."""
     p = Path(path)
     try:
-        data = p.read_bytes() if p.stat().st_size <= MAX_BYTES else None
+        data = read_limited(p, MAX_BYTES)
     except OSError as e:
         raise MapCsvError(f"cannot read map CSV {str(path)!r}: {e.strerror or e}") from None
-    if data is None:
+    if len(data) > MAX_BYTES:
         raise MapCsvError(f"map CSV {str(path)!r} is larger than {MAX_BYTES // 1_000_000} MB")
     try:
         return data.decode("utf-8-sig")

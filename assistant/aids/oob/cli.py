@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from ...paths import read_limited
 from .commands import FIXED, ImportTypes, PlaceByType, read_csv, type_rows
 from .events import unit_types
 from .schema import OobError, load_schema
@@ -39,9 +40,10 @@ def read_text(path: str) -> str:
     """The CSV's text (UTF-8, a BOM allowed); CliError names the file when it cannot be read."""
     f = Path(path)
     try:
-        if f.stat().st_size > MAX_CSV_BYTES:
+        data = read_limited(f, MAX_CSV_BYTES)
+        if len(data) > MAX_CSV_BYTES:
             raise CliError(f"{path}: larger than {MAX_CSV_BYTES // 1_000_000} MB")
-        return f.read_bytes().decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise CliError(f"{path}: byte {e.start} is not UTF-8 text") from None
     except OSError as e:

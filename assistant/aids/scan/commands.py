@@ -20,13 +20,15 @@ MAX_SIDE = 100_000  # pixels: a larger "image size" is a mistake, not a scan
 
 def image_size(path: Any) -> tuple[str, int, int]:
     """(absolute path, width, height) of an image on this machine (only its header is read)."""
-    from PIL import Image, UnidentifiedImageError
+    from PIL import UnidentifiedImageError
+
+    from .picture import open_image
 
     p = Path(v.text(str(path) if isinstance(path, Path) else path, "image path", max_len=4096)).expanduser()
     if not p.is_file():
         raise CampaignError(f"image {str(p)!r} is not a file on this machine")
     try:
-        with Image.open(p) as im:
+        with open_image(p) as im:
             w, h = im.size
     except (UnidentifiedImageError, OSError):
         raise CampaignError(f"image {str(p)!r} is not a picture Pillow can read") from None

@@ -15,8 +15,10 @@ from typing import Optional
 
 from PIL import Image
 
+from ...campaign.errors import CampaignError
 from .align import Affine
 from .events import Scan
+from .picture import open_image
 
 MAX_PX = 2048  # longest side of the warped picture (the browser scales it)
 
@@ -34,12 +36,14 @@ def notice(name: str, scan: Scan) -> Optional[str]:
     if not p.is_file():
         return f"scan {name}: image {scan.path} is not on this machine (the alignment is kept)"
     try:
-        with Image.open(p) as im:
+        with open_image(p) as im:
             if im.size != (scan.width, scan.height):
                 return (f"scan {name}: image {scan.path} is {im.size[0]}x{im.size[1]}, "
                         f"aligned at {scan.width}x{scan.height}: align it again")
     except OSError:
         return f"scan {name}: image {scan.path} cannot be read (the alignment is kept)"
+    except CampaignError as e:  # its header claims more pixels than a picture may have
+        return f"scan {name}: {e} (the alignment is kept)"
     return None
 
 
@@ -54,7 +58,7 @@ def warp(scan: Scan, image: Optional[Image.Image] = None, max_px: int = MAX_PX) 
     """The image (read from ``scan.path`` unless given) drawn into its board-plane box, transparent
     outside the image, at most ``max_px`` on its longest side and no finer than the image."""
     if image is None:
-        with Image.open(scan.path) as im:
+        with open_image(Path(scan.path)) as im:
             image = im.convert("RGBA")
     elif image.mode != "RGBA":
         image = image.convert("RGBA")

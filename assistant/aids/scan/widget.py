@@ -19,7 +19,6 @@ from typing import Optional
 
 import ipyleaflet as L
 import ipywidgets as w
-from PIL import Image
 
 from ...campaign.errors import CampaignError
 from ...ui.board import data_url
@@ -28,6 +27,7 @@ from ...ui.html import esc
 from ...ui.page import Page
 from .commands import AlignScan, RemoveScan, image_size
 from .events import Scan, scans_of
+from .picture import open_image
 from .render import grid_lines, notice, warp
 
 NAMESPACE = "scan"
@@ -119,7 +119,7 @@ class ScanWidget(Page):
         except CampaignError as e:
             self._say(self.one_line(e), error=True)
             return
-        with Image.open(full) as im:
+        with open_image(Path(full)) as im:
             im.thumbnail((PREVIEW_PX, PREVIEW_PX))
             buf = io.BytesIO()
             im.convert("RGB").save(buf, format="PNG")

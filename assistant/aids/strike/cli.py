@@ -42,7 +42,8 @@ def register(sub) -> None:
                 (("--return-base",), {"metavar": "HEX"}),
                 (("--night",), {"action": "store_true"}), (("--phase",), {}),
                 (("--option",), {"action": "append", "default": [], "metavar": "KEY=VALUE",
-                                 "help": "a game's own switch (see the rules module), e.g. own_base=true"}),
+                                 "help": "a game's own switch (see the rules module), e.g. staging=E2418 (witp), "
+                                         "sneak=true (apto); an unknown one is refused, naming the game's"}),
                 (("--table",), {"action": "append", "default": [], "metavar": "NAME=CSV",
                                 "help": "a printed table you filled from the game box (see data/games/GAME/templates)"}),
                 (("--resolve",), {"action": "store_true", "help": "record the resolution (dice entered or rolled)"}),
@@ -85,9 +86,9 @@ def cmd_strike(args) -> None:
     if args.dice is not None and not args.resolve:
         raise CliError("--dice goes with --resolve")
     options = v.key_values(args.option, "option") if args.option else {}
-    tables = tables_from(args.table)
     with opened(args.file, readonly=not args.resolve) as c:
         s = c.state
+        tables = tables_from(s.game, args.table)
         plan = plan_of(s, c.map, side=_side(args, s, c.map), target=args.target, units=args.units, bases=args.bases,
                        mission=args.mission, altitude=args.altitude, escorts=args.escorts,
                        return_base=args.return_base, night=args.night, phase=args.phase,

@@ -9,13 +9,12 @@ resolution is recorded by ``commands.ResolveStrike``.
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ...campaign import validate as v
 from ...campaign.errors import CampaignError
+from ...campaign.tableschema import check_file
 from ...rules.strike import (
     Assessment,
     Launch,
@@ -28,8 +27,6 @@ from ...rules.strike import (
     rules_for,
 )
 from ...rules.world import World
-
-MAX_TABLE_ROWS = 10_000
 
 
 def air_rules(game: str) -> StrikeRules:
@@ -81,13 +78,29 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
                        return_base=return_base)
     opts = {}
     for k, val in (options or {}).items():
-        opts[v.key(k, "option name")] = v.scalar(val, f"option {k}")
+        opts[_option_name(rules, state, v.key(k, "option name"))] = v.scalar(val, f"option {k}")
     return StrikePlan(side=side, target=target, mission=mission,
                       launches=tuple(Launch(base=b, units=tuple(us)) for b, us in by_base.items()),
                       target_unit=target_unit, altitude=None if altitude is None else v.text(altitude, "altitude", 20),
                       escorts=tuple(esc), return_base=None if return_base is None else v.hex_label(gm, return_base),
                       night=night, phase=None if phase is None else v.text(phase, "phase", 40),
                       options=MappingProxyType(opts))
+
+
+def _option_name(rules, state, name: str) -> str:
+    """``name`` if the game's air rules read that plan option (``options``; ``unit_options`` as
+    NAME.UNIT for a unit of the campaign); any other is refused naming it and the rules' options."""
+    known = getattr(rules, "options", None)
+    per_unit = getattr(rules, "unit_options", ())
+    if known is None or name in known:
+        return name
+    head, dot, unit = name.partition(".")
+    if dot and head in per_unit:
+        if unit in state.units:
+            return name
+        raise CampaignError(f"option {name!r}: {unit!r} is not a unit of this campaign")
+    listed = ", ".join([*known, *(f"{p}.UNIT" for p in per_unit)]) or "none"
+    raise CampaignError(f"option {name!r} is not one of {state.game}'s strike options: {listed}")
 
 
 def _read_by_the_rules(rules, game: str, **given: Any) -> None:
@@ -175,28 +188,14 @@ def assess(world: World, plan: StrikePlan) -> Assessment:
     return _wrap(air_rules(world.game).assess, world, plan)
 
 
-def read_table(path: Any, name: str) -> list[dict[str, str]]:
-    """Rows of a table the player filled from the game box (CSV with a header row), for one query.
-    The rules that read it check its cells (a bad one names its row and column)."""
-    p = Path(str(path))
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise CampaignError(f"table {name}: cannot read {p}: {e.__class__.__name__}") from None
-    rows = list(csv.DictReader(text.splitlines()))
-    if not rows:
-        raise CampaignError(f"table {name}: {p} has no rows under a header")
-    if len(rows) > MAX_TABLE_ROWS:
-        raise CampaignError(f"table {name}: {len(rows)} rows (at most {MAX_TABLE_ROWS})")
-    return rows
-
-
-def tables_from(specs: Iterable[str]) -> dict[str, list[dict[str, str]]]:
-    """``NAME=CSV`` items (the CLI's --table) read into tables."""
+def tables_from(game: str, specs: Iterable[str]) -> dict[str, list[dict[str, str]]]:
+    """``NAME=CSV`` items (the CLI's --table) read into tables: each a table of ``game`` (its
+    schemas.toml), the file checked whole as ``campaign table import`` checks it."""
     out = {}
     for item in specs:
         name, eq, path = item.partition("=")
         if not eq or not name.strip() or not path.strip():
-            raise CampaignError(f"--table {item!r} must be NAME=CSV")
-        out[name.strip()] = read_table(path.strip(), name.strip())
+            raise CampaignError(f"--table {v.show(item)} must be NAME=CSV")
+        checked = check_file(game, name.strip(), path.strip())
+        out[name.strip()] = [dict(zip(checked.header, row)) for row in checked.rows]
     return out

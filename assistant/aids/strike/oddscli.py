@@ -35,6 +35,10 @@ def register_odds(sub, help: str) -> None:
 
 def _run(calc):
     def run(args) -> None:
+        if getattr(args, "table", None):  # the player's printed tables: checked as a strike's are
+            from .engine import tables_from
+
+            tables_from(args.odds_game, args.table)
         try:
             payload = calc.compute(args)
         except ValueError as e:

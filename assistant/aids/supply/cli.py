@@ -44,9 +44,22 @@ def _whatif(args, gm):
 
     enemies = []
     for item in args.with_enemy:
-        hex_, _, side = item.partition(":")
-        enemies.append((v.hex_label(gm, hex_), side or None))
+        hex_, colon, side = item.partition(":")
+        if colon and not side.strip():
+            raise CliError(f"--with-enemy {item!r} names no side after the colon (HEX, or HEX:SIDE)")
+        enemies.append((v.hex_label(gm, hex_), side.strip() or None))
     return WhatIf(with_enemy=tuple(enemies), without=tuple(args.without))
+
+
+def _enemies_of(whatif, world, traced: set) -> None:
+    """A hypothetical enemy unit's side must be an enemy of a side being traced: a unit of the
+    traced side itself is no enemy (in --history every side is traced, so any side is someone's)."""
+    for hex_, enemy in whatif.with_enemy:
+        if enemy is not None and traced and enemy in traced and enemy in world.sides and not any(
+                enemy in world.enemies(s) for s in traced):
+            others = sorted({e for s in traced for e in world.enemies(s)})
+            raise CliError(f"--with-enemy {hex_}:{enemy}: {enemy} is the traced side, not its enemy "
+                           f"(enemies: {', '.join(others) or 'none'})")
 
 
 def _settings(args) -> dict:
@@ -76,6 +89,8 @@ def cmd_trace(args) -> None:
         whatif = _whatif(args, c.map)
         settings = _settings(args)
         world = world_of(c.state, c.graph(), settings=settings)
+        _enemies_of(whatif, world, {args.side} if args.side and not args.unit
+                    else {c.state.units[u].side for u in args.unit if u in c.state.units})
         if args.unit:
             traces = trace_units(world, args.unit, whatif or None)
             payload = traces[0].to_json() if len(traces) == 1 else {"items": [t.to_json() for t in traces]}

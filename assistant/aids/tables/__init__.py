@@ -14,8 +14,8 @@ per-query ``tables``.
 """
 
 from ...campaign.printedtables import StoredTable, TableSet, rows_of, tables_of
+from ...campaign.tableschema import TableSchema, check_csv, check_grid, schema_of, schemas
 from .commands import RemoveTable, SetTable, import_table
-from .schema import TableSchema, check_csv, check_grid, schema_of, schemas
 
 __all__ = ["RemoveTable", "SetTable", "StoredTable", "TableSchema", "TableSet", "check_csv", "check_grid",
            "import_table", "rows_of", "schema_of", "schemas", "tables_of"]

@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 
 from ...campaign.printedtables import tables_of
+from ...campaign.tableschema import MAX_BYTES, schemas, to_csv
 from ...cli.common import FILE, CliError, Parser, add_json, command_errors, done, emit, opened
+from ...paths import read_limited
 from .commands import RemoveTable, SetTable
-from .schema import MAX_BYTES, schemas, to_csv
 
 COMMANDS = {"table": "rule tables from the game box: list, import (checked), show"}
 
@@ -71,10 +72,10 @@ def cmd_list(args) -> None:
 def _read(path: str) -> bytes:
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise CliError(f"{path}: {size} bytes (a table is at most {MAX_BYTES})")
-        return p.read_bytes()
+        data = read_limited(p, MAX_BYTES)
+        if len(data) > MAX_BYTES:
+            raise CliError(f"{path}: over {MAX_BYTES} bytes (a table is at most {MAX_BYTES})")
+        return data
     except OSError as e:
         raise CliError(f"cannot read {path}: {e.strerror or type(e).__name__}") from None
 
@@ -89,7 +90,7 @@ def cmd_import(args) -> None:
 
 def cmd_show(args) -> None:
     with opened(args.file, readonly=True) as c:
-        from .schema import schema_of
+        from ...campaign.tableschema import schema_of
 
         s = schema_of(c.state.game, args.name)
         t = tables_of(c.state).get(args.name)

@@ -9,7 +9,7 @@ from ...campaign.commands import Context
 from ...campaign.errors import CampaignError
 from ...campaign.importcheck import rebuilds
 from ...campaign.printedtables import SLICE, StoredTable, TableSet
-from .schema import check_csv, check_grid, schema_of
+from ...campaign.tableschema import check_csv, check_grid, schema_of
 
 
 @dataclass

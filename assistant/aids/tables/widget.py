@@ -15,10 +15,10 @@ import ipywidgets as w
 
 from ...campaign.errors import CampaignError
 from ...campaign.printedtables import tables_of
+from ...campaign.tableschema import TableSchema, check_csv, check_grid, schemas, to_csv
 from ...ui.errors import ErrorPanel
 from ...ui.page import Page
 from .commands import SetTable
-from .schema import TableSchema, check_csv, check_grid, schemas, to_csv
 
 MAX_GRID_ROWS = 80  # larger tables are edited as CSV text
 

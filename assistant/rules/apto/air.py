@@ -91,6 +91,9 @@ class AptoAirRules:
     missions: tuple[str, ...] = MISSIONS
     mission_names = MISSION_NAMES  # each mission as the rules name it, with its rule
     night = "[2.8]"  # Night Strategic Bombing: the plotter offers the choice
+    # the plan options these rules read (the module's docstring says what each is)
+    options = ("round", "assign", "assign2", "attacks", "port", "us_1944", "target_type", "capital", "non_home",
+               "redundant", "night", "iwo_jima_waive", "ep_track", "sneak", "air_offensive", "result")
 
     # ---------------------------------------------------------------- reach and legality
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),

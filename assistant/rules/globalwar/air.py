@@ -150,6 +150,7 @@ class GlobalWarAir:
     # attack LRBs [17.3.B]), no target unit (LRBs attack Industrial Hexes and ADs [17.3.A]), no
     # return base (an LRB returns to the base hex its mission originated at [17.1.7.A]).
     reads = ("mission", "options")
+    options = ("atomic", "lrb_losses", "ad_losses")  # the plan options these rules read (see the docstring)
 
     # ----- reach -------------------------------------------------------------------------------
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),

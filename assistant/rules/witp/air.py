@@ -60,6 +60,11 @@ class WitpAirRules:
     missions = MISSIONS
     mission_names = MISSION_NAMES
     altitudes = ALTITUDES  # [5.2]: what the plotter offers as a choice
+    # the plan options these rules read (the module's docstring says what each is); eliminated.<unit>
+    # is one per unit
+    options = ("staging", "apat", "apat_percent", "resource_value", "port", "japan_initiative", "damage_result",
+               "l1_cp", "after_transfer", "supply_category")
+    unit_options = ("eliminated",)
     night = "[14.0]"  # the rule that a night mission changes: the plotter offers the choice
 
     # ----- reach ---------------------------------------------------------------------------------

@@ -144,3 +144,40 @@ def test_forecast_and_items(eco, capsys, demo):
     code, out, _ = run(capsys, "ledger", demo, "items", "--side", "allies", "--json")
     items = {p["item"]: p for p in json.loads(out)}
     assert items["Destroyer"]["amount"] == DESTROYER and items["Chart income"]["amount"] is None
+
+
+@pytest.mark.parametrize("turn", ["-5", "before", "after", "", "Strategic G/T 0/13/41"])
+def test_a_turn_outside_the_campaign_is_refused_naming_it(eco, capsys, demo, turn):
+    """Every form --turn takes (calendar index, label) names a turn the campaign has played, from
+    its first to the current one; any other has no statement, and is said so (it printed one)."""
+    with Campaign.open(demo) as c:
+        c.advance("turn")
+        now = c.state.turn.index
+        labels = (c.state.calendar.turn(now - 1).label, c.state.turn.label)
+    turn = {"before": str(now - 2), "after": str(now + 1)}.get(turn, turn)
+    before = file_fingerprint(demo)
+    code, out, err = run(capsys, "ledger", demo, "--turn", turn)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert f"--turn {turn[:20]!r}"[:-1] in err and "is not a turn of this campaign" in err
+    assert f"its turns are {labels[0]} to {labels[1]} (calendar index {now - 1}-{now})" in err
+    assert file_fingerprint(demo) == before
+    for ok in (str(now - 1), labels[1]):
+        assert run(capsys, "ledger", demo, "--turn", ok)[0] == 0
+
+
+@pytest.mark.parametrize("turn, why", [("\u0663", "use the digits 0-9"), ("9" * 5000, "is too long")])
+def test_a_turn_that_is_no_number_as_typed_is_refused_as_every_number_is(eco, capsys, demo, turn, why):
+    """A calendar index is read as every number a player types (numbertext): another script's
+    digits and a 5000-digit index are refused in one line naming the value, before any arithmetic."""
+    before = file_fingerprint(demo)
+    code, out, err = run(capsys, "ledger", demo, "--turn", turn)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "--turn" in err and turn[:20] in err and why in err
+    assert file_fingerprint(demo) == before
+
+
+def test_turn_goes_with_the_statements_only(eco, capsys, demo):
+    before = file_fingerprint(demo)
+    code, _, err = run(capsys, "ledger", demo, "add", "--side", "allies", "--kind", "income", "--amount", "7",
+                       "--turn", "-5")
+    assert code == 2 and "--turn goes with the statements" in err and file_fingerprint(demo) == before

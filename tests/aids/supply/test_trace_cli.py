@@ -96,6 +96,11 @@ def test_what_ifs_never_touch_the_file(demo, capsys):
     (["--hex", "E2418"], "--hex needs --side"),
     (["--all", "--side", "martians"], "martians"),
     (["--unit", "1st-marine-division", "--with-enemy", "Q77"], "Q77"),
+    (["--all", "--side", "allies", "--with-enemy", "E2418:allies"], "E2418:allies: allies is the traced side"),
+    (["--hex", "E1737", "--side", "allies", "--with-enemy", "E2418:allies"], "enemies: japan"),
+    (["--unit", "1st-marine-division", "--with-enemy", "E2418:allies"], "E2418:allies"),
+    (["--all", "--side", "allies", "--with-enemy", "E2418:"], "'E2418:' names no side"),
+    (["--history", "--with-enemy", "E2418: "], "'E2418: ' names no side"),
     (["--unit", "1st-marine-division", "--without", "ghost"], "ghost"),
     (["--unit", "1st-marine-division", "--set", "no_such_setting=1"], "no_such_setting"),
     (["--unit", "1st-marine-division", "--csv"], "--csv"),
@@ -107,6 +112,13 @@ def test_bad_input_is_one_line(demo, capsys, argv, named):
     assert code == 2 and named in err and err.count("\n") == 1 and "Traceback" not in err
     assert file_fingerprint(Path(demo)) == before
 
+
+
+def test_an_enemy_of_one_traced_side_is_kept_where_several_are_traced(demo, capsys):
+    """An allied unit is an enemy of the Japanese one traced beside the allied one."""
+    code, out, err = run(capsys, "trace", demo, "--unit", "1st-marine-division", "--unit", "ijn-construction-units",
+                         "--with-enemy", "E2418:allies")
+    assert code == 0 and "an enemy unit of allies at E2418" in out, err
 
 
 @pytest.mark.parametrize("argv", [

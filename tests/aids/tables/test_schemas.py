@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.aids.tables.schema import check_csv, schema_of, schemas
 from assistant.campaign.errors import CampaignError
+from assistant.campaign.tableschema import check_csv, schema_of, schemas
 from assistant.maps import list_games
 from rulebooks import Quotes, text
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.aids.tables import schema as S
+from assistant.campaign import tableschema as S
 from assistant.campaign.errors import CampaignError
 from assistant.maps import list_games
 from assistant.paths import game_dir

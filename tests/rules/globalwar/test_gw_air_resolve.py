@@ -246,8 +246,10 @@ def test_the_odds_command_gives_24_5s_odds_without_a_campaign(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, named", [(["--lrbs", "0", "--lrb-attack", "2"], "lrbs"),
-                                         (["--lrbs", "2", "--lrb-attack", "2", "--table", "crt=x.csv"], "'crt=x.csv'"),
-                                         (["--lrbs", "2", "--lrb-attack", "2", "--table", "lrb_crt=/nonexistent.csv"], "cannot read")])
+                                         (["--lrbs", "2", "--lrb-attack", "2", "--table", "crt=x.csv"], "no table 'crt'"),
+                                         (["--lrbs", "2", "--lrb-attack", "2", "--table", "lrb_crt=/nonexistent.csv"], "'/nonexistent.csv' is not a file"),
+                                         (["--lrbs", "2", "--lrb-attack", "2", "--table", "lrb_crt=/etc/passwd"],
+                                          "'/etc/passwd' is not that table (its first line must be the columns differential,")])
 def test_the_odds_command_names_a_bad_argument(args, named, capsys):
     from assistant.cli import main
 

@@ -7,6 +7,9 @@ each row (types int|float|text|choice, min/max, choices, patterns, required cell
 ``CampaignError`` naming the table, the line (the header is line 1) and the value. The schemas file
 itself is checked as it loads: a misspelt key, a mistyped value or a column name that points
 nowhere names the file, the key and its line.
+
+It lives in the campaign layer, below the aids: the tables aid checks a table entered into the
+campaign with it, and the strike aid a table given for one query (``--table NAME=CSV``).
 """
 
 from __future__ import annotations
@@ -22,12 +25,12 @@ from typing import Any, Literal, Optional, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from ...campaign.csvout import csv_text, unescape
-from ...campaign.errors import CampaignError
-from ...maps.gamespec import list_games
-from ...numbertext import NumberField, NumberTextError
-from ...paths import game_dir
-from ...tomldata import Number, fail, load_if_present, read_toml, validate
+from ..maps.gamespec import list_games
+from ..numbertext import NumberField, NumberTextError
+from ..paths import game_dir, read_limited
+from ..tomldata import Number, fail, load_if_present, read_toml, validate
+from .csvout import csv_text, unescape
+from .errors import CampaignError
 
 MAX_BYTES = 2_000_000
 MAX_ROWS = 5000
@@ -265,13 +268,9 @@ def parse_csv(name: str, data: Any) -> tuple[list[str], list[tuple[int, list[str
     return header, rows
 
 
-def check(schema: TableSchema, header: Sequence[str], rows: Sequence[tuple[int, Sequence[str]]]) -> Checked:
-    """``rows`` (each with its line number) checked against ``schema``; the first fault is one
-    CampaignError naming the table, line, column and value."""
+def check_header(schema: TableSchema, head: Sequence[str]) -> None:
+    """The header row (stripped cells) against ``schema``: its columns, bands and no repeats."""
     name = schema.name
-    head = [str(h).strip() for h in header]
-    if len(head) > MAX_COLUMNS:
-        raise CampaignError(f"table {name} line 1: {len(head)} columns (at most {MAX_COLUMNS})")
     fixed = [c.name for c in schema.columns]
     if schema.bands is None:
         if head != fixed:
@@ -290,6 +289,16 @@ def check(schema: TableSchema, header: Sequence[str], rows: Sequence[tuple[int, 
     if len(set(head)) != len(head):
         dup = next(h for h in head if head.count(h) > 1)
         raise CampaignError(f"table {name} line 1: column {_show(dup)} appears twice")
+
+
+def check(schema: TableSchema, header: Sequence[str], rows: Sequence[tuple[int, Sequence[str]]]) -> Checked:
+    """``rows`` (each with its line number) checked against ``schema``; the first fault is one
+    CampaignError naming the table, line, column and value."""
+    name = schema.name
+    head = [str(h).strip() for h in header]
+    if len(head) > MAX_COLUMNS:
+        raise CampaignError(f"table {name} line 1: {len(head)} columns (at most {MAX_COLUMNS})")
+    check_header(schema, head)
     if not rows:
         raise CampaignError(f"table {name}: no rows under the header")
     specs = [schema.spec(head, h) for h in head]
@@ -357,6 +366,33 @@ def check_csv(game: str, name: str, data: Any) -> Checked:
     schema = schema_of(game, name)
     header, rows = parse_csv(name, data)
     return check(schema, header, rows)
+
+
+def check_file(game: str, name: Any, path: Any) -> Checked:
+    """The player's CSV file at ``path`` as table ``name`` of ``game``, checked whole. A name the
+    game has no table of, a path that is no file, and a file whose first line is not that table's
+    header are each refused naming the name or the file, never quoting the file (it may be any
+    file on the machine); past the header it is the table, and a bad cell is named as ``table
+    import`` names it."""
+    schema = schema_of(game, name)
+    p = Path(str(path)).expanduser()
+    if not p.is_file():
+        raise CampaignError(f"table {name}: {str(p)!r} is not a file")
+    try:
+        data = read_limited(p, MAX_BYTES)
+    except OSError as e:
+        raise CampaignError(f"table {name}: cannot read {str(p)!r} ({e.strerror or type(e).__name__})") from None
+    columns = ",".join(c.name for c in schema.columns) + (",<bands>" if schema.bands is not None else "")
+    not_it = f"table {name}: {str(p)!r} is not that table (its first line must be the columns {columns})"
+    try:
+        text = data.decode("utf-8-sig")
+        first = next(line for line in text.splitlines() if line.strip())
+        check_header(schema, [c.strip() for c in next(csv.reader([first], strict=True))])
+    except (UnicodeDecodeError, StopIteration, csv.Error, CampaignError):
+        raise CampaignError(not_it) from None
+    if len(data) > MAX_BYTES:
+        raise CampaignError(f"table {name}: {str(p)!r} is over {MAX_BYTES} bytes")
+    return check_csv(game, name, data)
 
 
 def check_grid(game: str, name: str, header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> Checked:
