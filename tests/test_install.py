@@ -91,7 +91,7 @@ def test_fresh_env_check_passes_in_a_new_venv(tmp_path):
 
 
 def test_fresh_env_check_reads_every_declared_dependency(monkeypatch):
-    """Hand count of pyproject.toml today: 15 dependencies, 9 in the test extra and 2 in the derive extra; the Python 3.10
+    """Hand count of pyproject.toml today: 16 dependencies, 9 in the test extra and 2 in the derive extra; the Python 3.10
     fallback (no tomllib) reads the same names."""
     sys.path.insert(0, str(FRESH.parent))
     try:
@@ -104,7 +104,7 @@ def test_fresh_env_check_reads_every_declared_dependency(monkeypatch):
     groups = [project["dependencies"], *project.get("optional-dependencies", {}).values()]
     names = fresh_env.declared(ROOT / "pyproject.toml")
     assert {"pandas", "ipywidgets", "pytest", "playwright", "voila"} <= set(names)
-    assert len(names) == len({s for g in groups for s in g}) == 15 + 9 + 2
+    assert len(names) == len({s for g in groups for s in g}) == 16 + 9 + 2
     monkeypatch.setitem(sys.modules, "tomllib", None)  # 'import tomllib' fails as on Python 3.10
     assert fresh_env.declared(ROOT / "pyproject.toml") == names
 
