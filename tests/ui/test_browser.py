@@ -399,6 +399,9 @@ def test_whole_map_choropleth_in_the_browser(overlay_site, browser, geometry):
             page.evaluate("c => { const i = document.querySelectorAll('.ca-map img.leaflet-image-layer');"
                           " i[1].style.visibility = 'hidden'; i[2].style.visibility = c ? '' : 'hidden'; }",
                           show_colours)
+            # painted before the picture is taken: two animation frames (a fixed pause was not
+            # always enough on a loaded machine)
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
             page.wait_for_timeout(300)
             return Image.open(io.BytesIO(page.screenshot())).convert("RGB")
 
