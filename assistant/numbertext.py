@@ -158,6 +158,9 @@ class NumberField:
             x = Fraction(value)
         if (self.low is not None and x < self.low) or (self.high is not None and x > self.high):
             raise self._refuse(value, f"is out of range{self._range()}")
+        if not isinstance(value, str) and (max(x.numerator.bit_length(), x.denominator.bit_length()) > 128
+                                           or len(text_of(x)) > MAX_CHARS):  # as its text would be read
+            raise self._refuse(value, f"is too long{self._range()}")
         if self.step is not None and x % Fraction(self.step):
             unit = f" of {self.unit}" if self.unit else ""
             why = (f"is not a whole number{unit}" if self.whole

@@ -109,3 +109,11 @@ def run(capsys, *argv) -> tuple[int, str, str]:
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return (0 if code is None else code), out, err
+
+
+def event_rows(path) -> list:
+    """Every event of the campaign at ``path`` as (seq, type, body JSON): what a refusal must leave."""
+    from assistant.campaign import Campaign
+
+    with Campaign.open(path, readonly=True) as c:
+        return [(r.seq, r.type, r.body.model_dump_json()) for r in c.events()]

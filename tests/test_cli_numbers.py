@@ -13,21 +13,13 @@ import pytest
 from assistant.aids.tables import tables_of
 from assistant.aids.tables.widget import TableEditor
 from assistant.campaign import Campaign
-from assistant.cli import main
+from clikit import event_rows, run
 
 HOSTILE = ["\u0663", "\uff11\uff12", "1_0", "1e3", "0x10", "nan", "1e100000000"]
 PYTHONISMS = ("Traceback", "invalid literal", "Exceeds the limit", "ValueError", "invalid int value")
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return (0 if code is None else code), out, err
-
-
-def events(path) -> list:
-    with Campaign.open(path, readonly=True) as c:
-        return [(r.seq, r.type, r.body.model_dump_json()) for r in c.events()]
+events = event_rows
 
 
 def refused(code, out, err, *words):

@@ -3,7 +3,7 @@ log -- named for the server that owns them, and swept once that server is gone.
 
 A server is known by its process id *and* that process's start time (``ServerProcess``), so a
 process that later gets the same id is not taken for it. The serving folder
-(``/tmp/campaign-dashboards-XXXX``) holds an owner record (``OWNER_FILE``); a ``campaign serve``
+(``campaign-dashboards-XXXX`` in the system's temporary folder) holds an owner record (``OWNER_FILE``); a ``campaign serve``
 killed by SIGKILL cannot delete its folder, so the next one deletes every such folder whose owner is
 gone (``sweep_dead_sites``). A folder without a record (being made right now, or left by a version
 that wrote none) or another user's is never touched.

@@ -17,9 +17,9 @@ from assistant.aids.ledger.commands import AddEntry
 from assistant.campaign import Campaign
 from assistant.campaign.commands import Context
 from assistant.campaign.errors import CampaignError
-from assistant.cli import main
 from assistant.rules.ledger import MAX_ENTRY
 from assistant.ui.kit import attach
+from clikit import event_rows, run
 
 RANGE = f"from -{MAX_ENTRY} to {MAX_ENTRY}"
 PYTHONISMS = ("Exceeds the limit", "Fraction(", "ValueError", "invalid literal", "Traceback", "None", "\\x")
@@ -41,15 +41,7 @@ REFUSED = {
 ACCEPTED = {" 5 ": 5, "-0": 0, "+3": 3}
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return (0 if code is None else code), out, err
-
-
-def events(path) -> list:
-    with Campaign.open(path, readonly=True) as c:
-        return [(r.seq, r.type, r.body.model_dump_json()) for r in c.events()]
+events = event_rows
 
 
 @pytest.fixture(scope="module")
