@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import sqlite3
 import stat
 import struct
 import threading
+import time
 import urllib.parse
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -47,6 +49,7 @@ FORMAT = "campaign-assistant"
 MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 30.0  # reading and validating (a long foreign write may finish)
 WRITE_BUSY_TIMEOUT_S = 5.0  # an interactive write waits this long for a foreign lock
+_FIRST_PAUSE_S, _LAST_PAUSE_S = 0.0005, 0.004  # between tries for the write lock
 
 SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -321,6 +324,7 @@ class Store:
         self.gone: Optional[str] = None  # why the file at ``path`` is no longer this store's file
         self.unsynced = False  # a commit whose checkpoint could not finish (readers held it)
         self._lock = threading.RLock()
+        self._jitter = random.Random()  # spacing of tries for the write lock, not game chance
 
     # ----- create / open --------------------------------------------------------------------
     @classmethod
@@ -517,14 +521,7 @@ class Store:
                                 + (f": {self.readonly_reason}" if self.readonly_reason else ""))
         with self._lock:
             self.check_in_place()
-            try:
-                self.con.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as e:
-                if "locked" in str(e) or "busy" in str(e):
-                    raise BusyError(f"{self.path} is busy: another program has held it for writing for over "
-                                    f"{WRITE_BUSY_TIMEOUT_S:.0f} s (how long a write waits); nothing was "
-                                    f"changed; try again") from None
-                raise _write_error(self.path, e) from None
+            self._begin_immediate()
             try:
                 yield self.con
                 self.check_in_place()
@@ -543,6 +540,32 @@ class Store:
                 self.check_in_place()
             except FileGoneError as e:
                 raise FileGoneError(f"{e} (the last write reached only the old file)") from None
+
+    def _begin_immediate(self) -> None:
+        """BEGIN IMMEDIATE, retried every few milliseconds (with jitter) for up to
+        ``WRITE_BUSY_TIMEOUT_S``. SQLite's own busy handler sleeps up to 100 ms between tries, so
+        against two writers in a tight loop a third can wait past the timeout although the lock is
+        free between their commits; short tries give every waiting writer its turn."""
+        deadline = time.monotonic() + WRITE_BUSY_TIMEOUT_S
+        pause = _FIRST_PAUSE_S
+        self.con.execute("PRAGMA busy_timeout = 0")
+        try:
+            while True:
+                try:
+                    self.con.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as e:
+                    if "locked" not in str(e) and "busy" not in str(e):
+                        raise _write_error(self.path, e) from None
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BusyError(f"{self.path} is busy: another program has held it for writing for over "
+                                    f"{WRITE_BUSY_TIMEOUT_S:.0f} s (how long a write waits); nothing was "
+                                    f"changed; try again")
+                time.sleep(min(left, pause * self._jitter.uniform(0.5, 1.0)))
+                pause = min(pause * 2, _LAST_PAUSE_S)
+        finally:
+            self.con.execute(f"PRAGMA busy_timeout = {int(WRITE_BUSY_TIMEOUT_S * 1000)}")
 
     def record_notice(self, time: str, text: str) -> None:
         """Keep ``text`` in the meta table (``notice:TIME``) so every later ``info`` reports it."""
@@ -565,7 +588,11 @@ class Store:
                 busy, log_frames, done = 1, -1, -2
                 log.warning("campaign %s: checkpoint failed (%s)", self.path, e)
             ok = not busy and done == log_frames
-            if not ok:
+            if busy and log_frames == -1:
+                # another connection is checkpointing or holds the write lock: it copies this commit too
+                # when it checkpoints after its own; ``poll`` retries meanwhile
+                log.debug("campaign %s: checkpoint left to the writer that holds the lock", self.path)
+            elif not ok:
                 log.warning("campaign %s: checkpoint incomplete (%s of %s frames); the commit is safe in %s",
                             self.path, done, log_frames, sidecar_paths(self.path)[0].name)
             self.unsynced = not ok

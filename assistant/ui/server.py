@@ -49,6 +49,7 @@ DEFAULT_PORT = 8866
 # A kernel no page has been connected to for this long is shut down (pages that close or reload
 # shut theirs down at once; this catches crashed tabs and computers put to sleep).
 DEFAULT_CULL_AFTER = 300
+IOPUB_WAIT_S = 120  # seconds a page waits for a finished cell's output (VoilaExecutor.iopub_timeout)
 # The most pages' kernels a server runs at once: the campaign dashboard and every aid page open
 # together (eight play pages), each kernel ~90-335 MB (README, "Kernels"), so at most ~2.7 GB
 # however many tabs are opened. A fixed number, not one read off the machine's memory: the same
@@ -184,6 +185,10 @@ def voila_command(notebooks: Path, port: int, *, preheat: bool = True, pool_size
         f"--MappingKernelManager.cull_interval={cull_interval(int(cull_after))}",
         # At most this many pages' kernels at once; a page beyond says so and starts none (0: no limit).
         f"--SiteKernelManager.max_page_kernels={max(0, int(max_kernels))}",
+        # How long Voila waits for a cell's output after the kernel says the cell is done. Past it
+        # nbclient drops the output without a word (its default: 4 s): on a busy machine a page came
+        # up with no dashboard in it. A cell's output is its widgets; wait as long as a page may.
+        f"--VoilaExecutor.iopub_timeout={IOPUB_WAIT_S}",
     ]
     if os.name == "posix":
         # Kernels talk to the server over Unix sockets in the server's runtime folder, not TCP ports:
