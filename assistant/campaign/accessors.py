@@ -24,3 +24,11 @@ def accessor(name: str) -> Callable[[Any], Any] | None:
 
         load_aids()
     return ACCESSORS.get(name)
+
+
+def accessor_names() -> list[str]:
+    """Every registered accessor (the aids loaded first)."""
+    from .slices import load_aids
+
+    load_aids()
+    return sorted(ACCESSORS)

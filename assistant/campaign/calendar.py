@@ -11,6 +11,7 @@ settings: ``variant_setting`` picks a ``[calendar.variants.<value>]`` override a
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
@@ -36,6 +37,8 @@ class Calendar(BaseModel):
     origin_rule: str = ""
     last_turn: Optional[int] = None  # 1-based number of the last turn, if the rules fix one
     last_rule: str = ""
+    period_days: Optional[int] = None
+    date_rule: str = ""
     reading: dict[str, str] = {}  # setting name -> value used to build this calendar
 
     # ----- positions ------------------------------------------------------------------------
@@ -63,6 +66,24 @@ class Calendar(BaseModel):
             phase_index=phase if phases else 0, phase_count=len(phases), rule=slot.rule,
         )
 
+    def first_day(self, index: int) -> Optional[datetime.date]:
+        """The first day of turn ``index`` on the real calendar (``date_rule`` says on what
+        grounds): the slot's month of its period, else the period's first month or ``starts``, else
+        ``period_days`` from 1 January plus the slot's ``day``. None when the game's data gives no date."""
+        year, p, s = self._abs(index)
+        period, slot = self.periods[p], self.slots[s]
+        year += period.year_offset
+        if period.months:
+            name = period.months[(slot.month or 1) - 1] if (slot.month or 1) <= len(period.months) else ""
+            month = _MONTHS.get(name.lower())
+            return datetime.date(year, month, 1) if month else None
+        if period.starts:
+            m, d = (int(x) for x in period.starts.split("-"))
+            return datetime.date(year, m, d) + datetime.timedelta(days=slot.day)
+        if self.period_days:
+            return datetime.date(year, 1, 1) + datetime.timedelta(days=p * self.period_days + slot.day)
+        return None
+
     def is_last(self, index: int) -> bool:
         return self.last_turn is not None and index + 1 >= self.last_turn
 
@@ -79,14 +100,54 @@ class Calendar(BaseModel):
         return index + 1, 0
 
     def find(self, label: str, around: int = 0, years: int = 60) -> int:
-        """The index of the turn whose label is ``label`` (case and spacing ignored)."""
+        """The index of the turn ``label`` names, in any form the game prints it (case and spacing
+        ignored): the whole label ("Strategic G/T 0/9/42", "July 1937", "Turn 3 (Spring 1940)") or
+        its end or the part before its brackets when that names one turn only ("0/9/42", "4/8/42",
+        "Spring 1940", "Turn 3"; "1937" names twelve)."""
         want = _norm(label)
         span = years * len(self.slots) * len(self.periods)
+        tails = []
         for i in range(around - span // 2, around + span // 2):
-            if _norm(self.turn(i).label) == want:
+            have = _norm(self.turn(i).label)
+            if have == want:
                 return i
-        raise CampaignError(f"{label!r} is not a turn of this game's calendar "
-                            f"(turns look like {self.turn(0).label!r})")
+            if want and (have.endswith(" " + want) or have.endswith("(" + want + ")")
+                         or have.startswith(want + " (")):
+                tails.append(i)
+        if len(tails) == 1:
+            return tails[0]
+        one = self.turn(around).label
+        if tails:
+            raise CampaignError(f"{label!r} names {len(tails)} turns of this game's calendar; give the whole "
+                                f"label (as {one!r})")
+        raise CampaignError(f"{label!r} is not a turn of this game's calendar (turns look like {one!r})")
+
+    def index_of(self, value: Any, around: int = 0, what: str = "turn") -> int:
+        """The calendar index ``value`` gives: an index (a whole number, or its ASCII digits) or a
+        label in any form ``find`` reads. CampaignError naming ``what`` and the forms otherwise."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            text = value.strip()
+            if re.fullmatch(r"-?[0-9]{1,6}", text):
+                return int(text)
+            if text:
+                try:
+                    return self.find(text, around)
+                except CampaignError as e:
+                    raise CampaignError(f"{what} {e}") from None
+        raise CampaignError(f"{what} must be a turn label (as {self.turn(around).label!r}) or a calendar "
+                            f"index (a whole number), not {_shown(value)}")
+
+
+_MONTHS = {name: i for i, name in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
+                                              "september", "october", "november", "december"), 1)}
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return repr(value) if isinstance(value, str) else f"{type(value).__name__} {str(value)[:40]}"
 
 
 def _norm(s: str) -> str:

@@ -30,7 +30,7 @@ import random
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from ..maps import UnknownGame, load_map
 from . import commands as cmds
@@ -206,6 +206,13 @@ class Campaign:
         if factory is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         return factory(self)
+
+    def __dir__(self) -> list[str]:
+        """Attributes and the aids' accessors (``campaign.ledger``, ``campaign.supply`` ...), so that
+        tab completion offers them."""
+        from .accessors import accessor_names
+
+        return sorted(set(super().__dir__()) | set(accessor_names()))
 
     @property
     def readonly(self) -> bool:
@@ -416,6 +423,26 @@ class Campaign:
             self._turn_ends = kept
             return kept.ends(state.turn.index)
 
+    def turn_states(self, turns: Optional[Iterable[int]] = None) -> Iterator[tuple[int, CampaignState]]:
+        """``(turn index, state at the end of that turn)`` for every turn played (those of ``turns``,
+        calendar indexes, when given), oldest turn first, from one forward fold, one state at a
+        time: a caller that keeps none holds one state, however long the war. (A turn an undone
+        advance went back to ends after a later turn: its state is held until that later turn has
+        been given.)"""
+        ends = self.turn_ends()
+        if turns is not None:
+            keep = set(turns)
+            ends = [(t, seq) for t, seq in ends if t in keep]
+        turn_of = {seq: turn for turn, seq in ends}
+        held: dict[int, CampaignState] = {}
+        order = iter(ends)
+        nxt = next(order, None)
+        for seq, state in self.states_after(turn_of):
+            held[turn_of[seq]] = state
+            while nxt is not None and nxt[0] in held:
+                yield nxt[0], held.pop(nxt[0])
+                nxt = next(order, None)
+
     def states_after(self, seqs, start: Optional[CampaignState] = None):
         """``(seq, state just after event seq)`` for each of ``seqs``, ascending, from ONE forward
         fold (``replay.states_after``): from ``start`` when given (a state of this campaign at or
@@ -465,12 +492,7 @@ class Campaign:
 
     def _last_seq_in_turn(self, turn: Union[int, str]) -> int:
         cal = self._state.calendar
-        if isinstance(turn, str):
-            index = cal.find(turn, around=self._state.turn.index)
-        elif isinstance(turn, int) and not isinstance(turn, bool):
-            index = turn
-        else:
-            raise CampaignError(f"turn {turn!r} must be a turn index or a turn label")
+        index = cal.index_of(turn, around=self._state.turn.index)
         col = self._store.turn_column()
         found = None
         for i, (seq, _) in enumerate(col):
@@ -506,10 +528,42 @@ class Campaign:
             }
 
     # ----- export -------------------------------------------------------------------------
-    def tables(self):
+    def tables(self, turns: Any = None) -> dict[str, Any]:
+        """Every analysts' table (``table_names()``) as a typed DataFrame, by name; ``turns`` as
+        ``table``."""
         from .export import tables
 
-        return tables(self._state, self.events())
+        return tables(self._source(turns))
+
+    def table(self, name: str, turns: Any = None):
+        """The analysts' table ``name`` (one of ``table_names()``; each is described in
+        docs/data.md) as a typed pandas DataFrame. ``turns``: a turn, or several (labels in any
+        form the game prints, or calendar indexes), or a ``range`` of indexes, to which the
+        per-turn tables are limited (None: every turn played)."""
+        from .exporttables import table_frame
+
+        return table_frame(name, self._source(turns))
+
+    @staticmethod
+    def table_names() -> list[str]:
+        """The analysts' tables ``table`` gives (docs/data.md describes each)."""
+        from .exporttables import table_names
+
+        return table_names()
+
+    def _source(self, turns: Any):
+        from .exporttables import TableSource
+
+        return TableSource(self, None if turns is None else self.turn_indexes(turns, "turns"))
+
+    def turn_indexes(self, turns: Any, what: str = "turn") -> list[int]:
+        """Calendar indexes of ``turns``: one turn or several, each a label in any form the game
+        prints or a calendar index, or a ``range``. CampaignError naming ``what`` otherwise."""
+        cal, here = self._state.calendar, self._state.turn.index
+        if isinstance(turns, range):
+            return list(turns)
+        many = turns if isinstance(turns, (list, tuple, set, frozenset)) else [turns]
+        return sorted({cal.index_of(t, around=here, what=what) for t in many})
 
     def export(self, to: Union[str, Path], format: str = "json") -> list[Path]:
         """Write the campaign (json) or its tables (csv, parquet, xlsx) into directory ``to``, atomically."""

@@ -78,8 +78,12 @@ def neutralise(df: "pd.DataFrame") -> "pd.DataFrame":
 
     out = df.copy()
     for c in out.columns:
-        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c].dtype):
-            out[c] = out[c].map(escape)
+        col = out[c]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            if col.cat.categories.dtype == object or pd.api.types.is_string_dtype(col.cat.categories.dtype):
+                out[c] = col.cat.rename_categories([escape(x) for x in col.cat.categories])
+        elif col.dtype == object or pd.api.types.is_string_dtype(col.dtype):
+            out[c] = col.map(escape, na_action="ignore")
     if any(isinstance(c, str) and escape(c) != c for c in out.columns):
         out.columns = [escape(c) for c in out.columns]
     return out

@@ -20,10 +20,9 @@ import pandas as pd
 from .csvout import frame_csv, neutralise
 from .errors import CampaignError, CampaignFileError
 from .events import EventRecord, parse_body
-from .exporttables import TABLES, register_table
+from .exporttables import TURN_COLUMNS, Column, TableSource, register_table, table_frame, table_names
 from .importcheck import check_import
 from .model import CampaignState, state_from_json, state_to_json
-from .slices import load_aids
 from .store import FORMAT, SCHEMA_VERSION
 from .tempfiles import clean_stale, locked_temp
 from .validate import one_line, show
@@ -34,59 +33,81 @@ if TYPE_CHECKING:
 EXPORT_FORMAT = f"{FORMAT}/campaign-export"
 FORMATS = ("json", "csv", "parquet", "xlsx")
 
-@register_table("units")
-def units_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    cols = ["id", "side", "nation", "kind", "category", "name", "hex", "sample", "attrs"]
-    rows = [{**u.to_json(), "attrs": json.dumps(dict(u.attrs), sort_keys=True, ensure_ascii=False)}
-            for u in state.units.values()]
-    return pd.DataFrame(rows, columns=cols)
+SIDE = Column("side", "category", "the side's id (docs/python.md: a side's name is accepted wherever an id is)")
 
 
-@register_table("events")
-def events_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    cols = ["seq", "time", "turn", "turn_label", "side", "type", "schema_version", "summary", "payload"]
-    rows = [{"seq": e.seq, "time": e.time, "turn": e.turn, "turn_label": state.calendar.turn(e.turn).label,
-             "side": e.side, "type": e.type, "schema_version": e.schema_version, "summary": e.describe(state.calendar),
-             "payload": json.dumps(dict(e.payload), sort_keys=True, ensure_ascii=False)} for e in events]
-    return pd.DataFrame(rows, columns=cols)
+@register_table("units", [
+    Column("id", "text", "the unit's id in this campaign"), SIDE,
+    Column("nation", "category", "the nation's id"), Column("kind", "category", "the unit's kind (the game's words)"),
+    Column("category", "category", "land, air, naval or installation"), Column("name", "text", "the counter's name"),
+    Column("hex", "text", "the hex it stands in (the game's hex label); empty when off the map"),
+    Column("sample", "bool", "a sample unit of the demo campaign, not a counter of the game box"),
+    Column("attrs", "text", "the unit's other attributes as JSON (strength, steps ...)")],
+    "Every unit as the campaign stands now.")
+def units_table(source: TableSource):
+    return [{**u.to_json(), "attrs": json.dumps(dict(u.attrs), sort_keys=True, ensure_ascii=False)}
+            for u in source.state.units.values()]
 
 
-@register_table("notes")
-def notes_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    cols = ["id", "seq", "time", "turn", "turn_label", "text"]
-    return pd.DataFrame([vars(n) for n in state.notes], columns=cols)
+@register_table("events", [
+    Column("seq", "int", "the event's number in the log (1, 2, 3 ...)"),
+    Column("time", "time", "when it was recorded (UTC)"), *TURN_COLUMNS, SIDE,
+    Column("type", "category", "what kind of event"), Column("schema_version", "int", "its payload's version"),
+    Column("summary", "text", "the event in words, as the history shows it"),
+    Column("payload", "text", "its payload as JSON")],
+    "Every event of the campaign's log, oldest first.")
+def events_table(source: TableSource):
+    cal = source.state.calendar
+    return [{"seq": e.seq, "time": e.time, **source.turn_columns(e.turn), "side": e.side, "type": e.type,
+             "schema_version": e.schema_version, "summary": e.describe(cal),
+             "payload": json.dumps(dict(e.payload), sort_keys=True, ensure_ascii=False)}
+            for e in source.events if source.wants(e.turn)]
 
 
-@register_table("map_corrections")
-def corrections_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    rows = [{"hex": h, "key": k, "value": json.dumps(v, ensure_ascii=False), "source": "user"}
-            for h, d in state.map_corrections.items() for k, v in d.items() if k != "source"]
-    return pd.DataFrame(rows, columns=["hex", "key", "value", "source"])
+@register_table("notes", [
+    Column("id", "int", "the note's number"), Column("seq", "int", "the event that recorded it"),
+    Column("time", "time", "when it was recorded (UTC)"), *TURN_COLUMNS, Column("text", "text", "the note")],
+    "The players' notes.")
+def notes_table(source: TableSource):
+    return [{**vars(n), "date": source.state.calendar.first_day(n.turn)} for n in source.state.notes
+            if source.wants(n.turn)]
 
 
-@register_table("hexside_corrections")
-def hexside_corrections_table(state: CampaignState, events: Sequence[EventRecord]) -> pd.DataFrame:
-    rows = [{"hexside": h, "key": k, "value": json.dumps(v, ensure_ascii=False), "source": "user"}
-            for h, d in state.hexside_corrections.items() for k, v in d.items() if k != "source"]
-    return pd.DataFrame(rows, columns=["hexside", "key", "value", "source"])
+@register_table("map_corrections", [
+    Column("hex", "text", "the hex corrected"), Column("key", "text", "the attribute corrected (terrain ...)"),
+    Column("value", "text", "its value as JSON"), Column("source", "category", "who made it (user)")],
+    "The players' corrections of the map's hexes (the map editor).")
+def corrections_table(source: TableSource):
+    return [{"hex": h, "key": k, "value": json.dumps(v, ensure_ascii=False), "source": "user"}
+            for h, d in source.state.map_corrections.items() for k, v in d.items() if k != "source"]
 
 
-def tables(state: CampaignState, events: Sequence[EventRecord]) -> dict[str, pd.DataFrame]:
-    load_aids()
-    # The campaign's own tables first, in the order this module registers them; then the aids'.
-    names = sorted(TABLES, key=lambda n: (TABLES[n].__module__ != __name__, list(TABLES).index(n)))
-    return {name: TABLES[name](state, events) for name in names}
+@register_table("hexside_corrections", [
+    Column("hexside", "text", "the hexside corrected (two hex labels)"),
+    Column("key", "text", "the attribute corrected"), Column("value", "text", "its value as JSON"),
+    Column("source", "category", "who made it (user)")],
+    "The players' corrections of the map's hexsides (the map editor).")
+def hexside_corrections_table(source: TableSource):
+    return [{"hexside": h, "key": k, "value": json.dumps(v, ensure_ascii=False), "source": "user"}
+            for h, d in source.state.hexside_corrections.items() for k, v in d.items() if k != "source"]
+
+
+def tables(source: TableSource) -> dict[str, pd.DataFrame]:
+    """Every analysts' table of ``source``, typed, by name (``exporttables.table_names`` order)."""
+    return {name: table_frame(name, source) for name in table_names()}
 
 
 def excel_safe(df: pd.DataFrame) -> pd.DataFrame:
-    """A copy in which the control characters a workbook cannot hold (XML 1.0 forbids them; openpyxl
+    """A copy in which times are UTC without a zone (a workbook holds none) and the control characters a workbook cannot hold (XML 1.0 forbids them; openpyxl
     raises IllegalCharacterError) are written escaped, ``\\x1b`` for ESC. Files written by older versions
     may hold them in notes; commands now refuse them."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     out = df.copy()
     for c in out.columns:
-        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c].dtype):
+        if isinstance(out[c].dtype, pd.DatetimeTZDtype):  # a workbook holds no time zone: the times are UTC
+            out[c] = out[c].dt.tz_convert("UTC").dt.tz_localize(None)
+        elif out[c].dtype == object or pd.api.types.is_string_dtype(out[c].dtype):
             out[c] = out[c].map(lambda x: ILLEGAL_CHARACTERS_RE.sub(lambda m: repr(m.group())[1:-1], x)
                                 if isinstance(x, str) else x)
     return out
@@ -127,17 +148,16 @@ def export(c: "Campaign", to: Path, fmt: str) -> list[Path]:
     except OSError as e:
         raise CampaignError(f"cannot make export directory {to} ({e.strerror or e})") from None
     c.poll()
-    state = c.state
-    events = [e for e in c.events() if e.seq <= state.last_seq]
+    source = TableSource(c)
     stem = c.path.stem
     try:
         if fmt == "json":
             from .campaign import utc_now
 
-            doc = export_document(state, events, utc_now())
+            doc = export_document(source.state, source.events, utc_now())
             text = json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False)
             return [atomic_write(to / f"{stem}.json", lambda p: p.write_text(text + "\n", encoding="utf-8"))]
-        frames = tables(state, events)
+        frames = tables(source)
         if fmt == "csv":
             return [atomic_write(to / f"{stem}-{n}.csv",
                                  lambda p, df=df: frame_csv(df, p, encoding="utf-8"))

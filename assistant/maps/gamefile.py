@@ -119,6 +119,10 @@ class Phase(_Frozen):
 class Period(_Frozen):
     name: str
     months: tuple[str, ...] = ()
+    # The period's first day, "MM-DD", where its months do not say it (globalwar's seasons);
+    # ``year_offset`` -1: it begins in the year before the one it is named by (a winter named by its January).
+    starts: Optional[str] = None
+    year_offset: int = 0
 
 
 class Slot(_Frozen):
@@ -127,6 +131,7 @@ class Slot(_Frozen):
     phases: str
     rule: str = ""
     month: Optional[int] = None  # 1-based index into the period's months
+    day: int = 0  # days from the period's first day to the turn's (``period_days`` calendars)
 
 
 class Origin(_Frozen):
@@ -157,6 +162,8 @@ class CalendarTable(_Frozen):
     variants: dict[str, CalendarVariant] = {}
     last_turn: Optional[int] = None
     last_rule: str = ""
+    period_days: Optional[int] = None  # periods of this many days from 1 January (witp's 28-day cycles)
+    date_rule: str = ""  # where the turn's date comes from (a rule, or "inference: ...")
 
 
 # ----- [[sides]] ---------------------------------------------------------------------------------

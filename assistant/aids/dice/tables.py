@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ...campaign.exporttables import register_table
+from ...campaign.exporttables import TURN_COLUMNS, Column, register_table
 from .events import roll_log
 
-if TYPE_CHECKING:
-    import pandas as pd
 
-COLUMNS = ["id", "seq", "turn", "turn_label", "notation", "reason", "values", "modifier", "total", "entered"]
-
-
-@register_table("dice_rolls")
-def dice_rolls_table(state, events) -> "pd.DataFrame":
-    import pandas as pd  # only an export builds the table: the aids load on every page
-
-    rows = [{**r.model_dump(), "values": " ".join(map(str, r.values))} for r in roll_log(state)]
-    return pd.DataFrame(rows, columns=COLUMNS)
+@register_table("dice_rolls", [
+    Column("id", "int", "the roll's number"), Column("seq", "int", "the event that recorded it"), *TURN_COLUMNS,
+    Column("notation", "text", "the dice rolled (e.g. 2d6)"), Column("reason", "text", "what the roll was for"),
+    Column("values", "text", "each die's value, in order, separated by spaces"),
+    Column("modifier", "int", "the modifier added"), Column("total", "int", "the dice and the modifier added up"),
+    Column("entered", "bool", "the player entered the values (rolled at the table), not the assistant")],
+    "Every dice roll recorded (the dice aid's log), rolled by the assistant or entered by a player.")
+def dice_rolls_table(source):
+    cal = source.state.calendar
+    return [{**r.model_dump(), "date": cal.first_day(r.turn), "values": " ".join(map(str, r.values))}
+            for r in roll_log(source.state) if source.wants(r.turn)]
