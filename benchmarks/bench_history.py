@@ -54,7 +54,8 @@ def old_history_frame(campaign):
     """The old ``history_frame``: ``turn_ends`` from the parsed events, ``state_at`` per turn, one
     graph per map version (all kept), every side traced, one frame of every row."""
     from assistant.aids.supply.engine import trace_side, world_of
-    from assistant.aids.supply.frames import checked_sides, frame_of, trace_row
+    from assistant.aids.supply.rows import checked_sides, trace_row, turn_date
+    from assistant.aids.supply.tables import supply_frame
     from assistant.campaign.mapfix import corrections_of
     from assistant.campaign.mappin import map_for
 
@@ -78,17 +79,18 @@ def old_history_frame(campaign):
             graphs[k] = (campaign.graph() if k == key(campaign.state)
                          else map_for(state.game, state.map_pin).graph(corrections_of(state)))
         world = world_of(state, graphs[k])
-        label = state.calendar.turn(turn).label
+        label, date = state.calendar.turn(turn).label, turn_date(state.calendar, turn)
         for side in wanted:
-            rows += [trace_row(t, turn, label) for t in trace_side(world, side).items]
-    return frame_of(rows)
+            rows += [trace_row(t, turn, label, date) for t in trace_side(world, side).items]
+    return supply_frame(rows)  # the table supply_by_turn, typed as history_frame gives it
 
 
 def _baseline_main(path: str) -> None:
     from assistant.campaign import Campaign
+    from assistant.campaign.csvout import frame_csv
 
     with Campaign.open(path, readonly=True) as c:
-        old_history_frame(c).to_csv(sys.stdout, index=False)
+        frame_csv(old_history_frame(c), sys.stdout)
 
 
 def _one_turn_main(path: str) -> None:

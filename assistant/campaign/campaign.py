@@ -423,12 +423,13 @@ class Campaign:
             self._turn_ends = kept
             return kept.ends(state.turn.index)
 
-    def turn_states(self, turns: Optional[Iterable[int]] = None) -> Iterator[tuple[int, CampaignState]]:
+    def turn_states(self, turns: Optional[Iterable[int]] = None,
+                    start: Optional[CampaignState] = None) -> Iterator[tuple[int, CampaignState]]:
         """``(turn index, state at the end of that turn)`` for every turn played (those of ``turns``,
         calendar indexes, when given), oldest turn first, from one forward fold, one state at a
         time: a caller that keeps none holds one state, however long the war. (A turn an undone
         advance went back to ends after a later turn: its state is held until that later turn has
-        been given.)"""
+        been given.) ``start``: a state of this campaign the fold may start from (``states_after``)."""
         ends = self.turn_ends()
         if turns is not None:
             keep = set(turns)
@@ -437,7 +438,7 @@ class Campaign:
         held: dict[int, CampaignState] = {}
         order = iter(ends)
         nxt = next(order, None)
-        for seq, state in self.states_after(turn_of):
+        for seq, state in self.states_after(turn_of, start=start):
             held[turn_of[seq]] = state
             while nxt is not None and nxt[0] in held:
                 yield nxt[0], held.pop(nxt[0])

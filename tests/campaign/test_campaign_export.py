@@ -94,8 +94,9 @@ def test_import_refuses_to_overwrite_and_bad_exports(rich, tmp_path):
 
 def test_csv_tables_neutralise_formulas(rich, tmp_path):
     paths = rich.export(tmp_path, "csv")
-    assert sorted(p.name for p in paths) == ["g-dice_rolls.csv", "g-events.csv", "g-hexside_corrections.csv",
-                                             "g-map_corrections.csv", "g-notes.csv", "g-units.csv"]
+    assert sorted(p.name for p in paths) == sorted(f"g-{n}.csv" for n in rich.table_names())  # every table
+    assert {"g-dice_rolls.csv", "g-events.csv", "g-hexside_corrections.csv", "g-map_corrections.csv", "g-notes.csv",
+            "g-units.csv", "g-supply_by_turn.csv"} <= {p.name for p in paths}
     sides = pd.read_csv(tmp_path / "g-hexside_corrections.csv", keep_default_na=False, dtype=str)
     assert sorted(zip(sides["hexside"], sides["key"], sides["value"])) == [
         ("B1949|B2048", "corregidor_battery", "false"), ("B1949|B2048", "mountain", "true")]
@@ -125,7 +126,8 @@ def test_parquet_tables_keep_exact_values(rich, tmp_path):
 def test_excel_workbook_has_no_formulas(rich, tmp_path):
     (path,) = rich.export(tmp_path, "xlsx")
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["units", "events", "notes", "map_corrections", "hexside_corrections", "dice_rolls"]
+    assert wb.sheetnames == [n[:31] for n in rich.table_names()]
+    assert wb.sheetnames[:5] == ["units", "events", "notes", "map_corrections", "hexside_corrections"]
     for ws in wb.worksheets:
         for row in ws.iter_rows():
             for cell in row:

@@ -6,6 +6,7 @@ of ``assistant.aids.<aid>.cli``. Hex control, which the tracer reads, is set wit
     campaign trace FILE --hex HEX --side SIDE     a hypothetical unit of SIDE at HEX
     campaign trace FILE --all --side SIDE         every unit and installation of SIDE
     campaign trace FILE --history [--csv]         every unit at the end of each past turn
+      --turns TURN or FROM..TO (repeatable) limits --history to those turns
       what-ifs (the file is not touched): --with-enemy HEX[:SIDE] and --without UNIT, repeatable
       another reading of a rule: --set SETTING=VALUE (see game.toml [settings.supply_*])
 """
@@ -36,6 +37,9 @@ def register(sub) -> None:
                                   "help": "what-if: trace as if UNIT were not on the map"}),
                 (("--set",), {"action": "append", "default": [], "metavar": "SETTING=VALUE",
                               "help": "trace under another reading of an ambiguous rule"}),
+                (("--turns",), {"action": "append", "default": [], "metavar": "TURN[..TURN]",
+                                "help": "--history: only these turns (a label in any form the game prints, or a "
+                                        "calendar index; FROM..TO for a run of turns); repeatable"}),
                 (("--csv",), {"action": "store_true", "help": "print a table as CSV (--all, --history)"}))
 
 
@@ -78,6 +82,8 @@ def cmd_trace(args) -> None:
         raise CliError("give exactly one of --unit ID, --hex HEX --side SIDE, --all --side SIDE, --history")
     if (args.hex or args.all) and not args.side:
         raise CliError(f"{'--hex' if args.hex else '--all'} needs --side")
+    if args.turns and not args.history:
+        raise CliError("--turns limits --history: use it with --history")
     if args.csv and not (args.all or args.history):
         raise CliError("--csv prints a table: use it with --all or --history")
     with opened(args.file, readonly=True) as c:
@@ -116,7 +122,27 @@ def _history(args, c) -> None:
 
     whatif = _whatif(args, c.map) if (args.with_enemy or args.without) else None
     fmt = "csv" if args.csv else "json" if getattr(args, "json", False) else "text"
-    sys.stdout.write(history_output(c, fmt, whatif=whatif, keep=user_cache_dir() / "history"))
+    turns = _turns(args.turns, c) if args.turns else None
+    sys.stdout.write(history_output(c, fmt, whatif=whatif, keep=user_cache_dir() / "history", turns=turns))
+
+
+def _turns(items: list, c) -> list[int]:
+    """``--turns``: each a turn (label or calendar index), which must have been played, or
+    ``FROM..TO`` (both ends included: the turns played between them)."""
+    played = {t for t, _ in c.turn_ends()}
+    out: set[int] = set()
+    for item in items:
+        low, dots, high = item.partition("..")
+        if dots:
+            a, b = c.turn_indexes(low, "--turns")[0], c.turn_indexes(high, "--turns")[0]
+            if b < a:
+                raise CliError(f"--turns {item!r}: {high.strip()!r} comes before {low.strip()!r}")
+            out |= {t for t in range(a, b + 1) if t in played}
+        else:
+            out |= set(c.turn_indexes(item, "--turns"))  # history_output refuses one not played
+    if not out:
+        raise CliError(f"--turns {' '.join(items)!r}: no turn played in that range")
+    return sorted(out)
 
 
 def _items_frame(report):

@@ -44,14 +44,14 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 from ...campaign.csvout import csv_text
 from ...campaign.errors import CampaignError
-from .rows import COLUMNS, checked_sides, trace_row
+from .rows import COLUMNS, HISTORY_COLUMNS, checked_sides, trace_row, turn_date
 
-__all__ = ["COLUMNS", "COUNT_COLUMNS", "History", "counts_frame", "forget", "history", "history_frame",
-           "history_output", "kept", "turn_ends", "turn_states", "GraphCache"]
+__all__ = ["COLUMNS", "COUNT_COLUMNS", "HISTORY_COLUMNS", "History", "counts_frame", "forget", "history",
+           "history_frame", "history_output", "kept", "turn_ends", "GraphCache"]
 
 COUNT_COLUMNS = ("turn", "turn_label", "side", "supplied", "unsupplied")
 KEPT_CONTEXTS = 4  # what-ifs (and the plain history) whose rows a process keeps per campaign
@@ -61,22 +61,6 @@ def turn_ends(campaign) -> list[tuple[int, int]]:
     """``(turn index, seq)`` for every turn played, oldest turn first: ``seq`` is the last event
     after which that turn was the current one (what ``Campaign.state_at(turn=...)`` returns)."""
     return campaign.turn_ends()
-
-
-def turn_states(campaign) -> Iterator[tuple[int, object]]:
-    """``(turn index, state at the end of that turn)`` for every turn played, oldest turn first,
-    from one forward fold of the events (a turn an undone advance went back to ends after a later
-    turn: its state is held until that later turn has been given)."""
-    ends = campaign.turn_ends()
-    turn_of = {seq: turn for turn, seq in ends}
-    held: dict[int, object] = {}
-    order = iter(ends)
-    nxt = next(order, None)
-    for seq, state in campaign.states_after(turn_of):
-        held[turn_of[seq]] = state
-        while nxt is not None and nxt[0] in held:
-            yield nxt[0], held.pop(nxt[0])
-            nxt = next(order, None)
 
 
 class GraphCache:
@@ -185,21 +169,23 @@ def _traced_turns(campaign, wanted: list[str], whatif, ends: list[tuple[int, int
 
         if len(need) > 3:  # many turns: a page's kernel may take csgraph for them, as a command does
             many_searches()
-        turn_of = {seq: turn for turn, seq in need}
+        first = min(seq for _, seq in need)
         graphs = GraphCache(campaign)
-        start = k.state if k.state is not None and k.state.last_seq <= min(turn_of) else None
-        for seq, state in campaign.states_after(turn_of, start=start):
-            turn = turn_of[seq]
+        start = k.state if k.state is not None and k.state.last_seq <= first else None
+        # one state at a time, as the campaign folds them: each is traced into rows and let go
+        for turn, state in campaign.turn_states(turns=[t for t, _ in need], start=start):
+            seq = state.last_seq
             k.units[turn] = (seq, frozenset(state.units))
             if k.state is None or state.last_seq > k.state.last_seq:
-                k.state = state
+                k.state = state  # the newest state folded: the next fold starts there
             world = world_of(state, graphs.graph(state))
-            label = state.calendar.turn(turn).label
+            label, date = state.calendar.turn(turn).label, turn_date(state.calendar, turn)
             turn_whatif = _whatif_for(whatif, state) if whatif else None
             for side in wanted:
                 if ctx.get((side, turn), (None,))[0] != seq:
-                    ctx[(side, turn)] = (seq, [trace_row(t, turn, label)
+                    ctx[(side, turn)] = (seq, [trace_row(t, turn, label, date)
                                                 for t in trace_side(world, side, turn_whatif).items])
+            del world, state
     return RowsAt(ctx), need
 
 
@@ -216,14 +202,45 @@ class RowsAt:
         return self._entries[key][1]
 
 
-def history(campaign, sides=None, whatif=None, keep: Optional[Path] = None) -> "History":
+def checked_campaign(campaign) -> None:
+    """``campaign`` must be an open ``Campaign``: a path is refused with the way to open it."""
+    from ...campaign.campaign import Campaign
+
+    if isinstance(campaign, (str, Path)):
+        raise CampaignError(f"campaign: {str(campaign)!r} is a path, not an open campaign: open it first, "
+                            f"Campaign.open({str(campaign)!r}, readonly=True)")
+    if not isinstance(campaign, Campaign):
+        raise CampaignError(f"campaign must be an open Campaign (Campaign.open(path)), not {type(campaign).__name__}")
+
+
+def played_ends(campaign, turns=None) -> list[tuple[int, int]]:
+    """``campaign.turn_ends()`` limited to ``turns`` (a turn or several, labels in any form the game
+    prints or calendar indexes, or a ``range``; ``Campaign.turn_indexes``). A turn named that has
+    not been played is an error naming the turns played (no silently empty history)."""
+    ends = campaign.turn_ends()
+    if turns is None:
+        return ends
+    wanted = set(campaign.turn_indexes(turns, "turns"))
+    if not isinstance(turns, range):
+        played = {t for t, _ in ends}
+        missing = sorted(wanted - played)
+        if missing:
+            cal = campaign.state.calendar
+            span = (f"{cal.turn(ends[0][0]).label} to {cal.turn(ends[-1][0]).label}" if ends else "none")
+            raise CampaignError(f"turns: {cal.turn(missing[0]).label!r} has not been played in this campaign "
+                                f"(turns played: {span})")
+    return [(t, seq) for t, seq in ends if t in wanted]
+
+
+def history(campaign, sides=None, whatif=None, keep: Optional[Path] = None, turns=None) -> "History":
     """Every side's supply at the end of each turn played, as kept per turn (a ``History``: the
     counts per turn for a chart, the whole frame when read). Arguments as ``history_frame``; a
     turn already traced in this process (and whose end has not moved since) is not traced again,
     a turn kept in ``keep`` is read, and the turns traced now are added there after the call
     returns (``HistoryStore.save_later``)."""
+    checked_campaign(campaign)
     wanted = checked_sides(campaign.state, sides)
-    ends = campaign.turn_ends()
+    ends = played_ends(campaign, turns)
     disk = _from_disk(campaign, wanted, ends, keep) if keep is not None and not whatif else None
     by, need = _history(campaign, wanted, whatif, ends)
     if disk is not None and need:
@@ -232,15 +249,17 @@ def history(campaign, sides=None, whatif=None, keep: Optional[Path] = None) -> "
     return History(k.context((_rules_key(k, campaign.game), _whatif_key(whatif))), wanted, ends, by)
 
 
-def history_frame(campaign, sides=None, whatif=None, keep: Optional[Path] = None):
+def history_frame(campaign, sides=None, whatif=None, keep: Optional[Path] = None, turns=None):
     """Every unit's supply status at the end of each turn played (current turn included), one row
-    per unit per turn, columns ``COLUMNS``; ``sides`` (a side id or several) limits the sides
-    traced; ``whatif`` applies the same hypothetical changes to every turn (a unit it removes must
-    exist in at least one of them). The campaign is never written; a turn already traced in this
-    process (and whose end has not moved since) is not traced again. ``keep``: the cache folder
-    where the plain history (no what-if) is kept between processes (``historystore``): a turn kept
-    there is read, not traced, and the turns traced now are added to it."""
-    return history(campaign, sides, whatif, keep).frame()
+    per unit per turn: the typed table ``supply_by_turn`` (columns ``HISTORY_COLUMNS``, docs/data.md);
+    ``sides`` (a side id or name, or several) limits the sides traced; ``turns`` (a turn or several,
+    labels in any form the game prints or calendar indexes, or a ``range``) the turns; ``whatif``
+    applies the same hypothetical changes to every turn (a unit it removes must exist in at least
+    one of them). The campaign is never written; a turn already traced in this process (and whose
+    end has not moved since) is not traced again. ``keep``: the cache folder where the plain
+    history (no what-if) is kept between processes (``historystore``): a turn kept there is read,
+    not traced, and the turns traced now are added to it."""
+    return history(campaign, sides, whatif, keep, turns).frame()
 
 
 class History:
@@ -286,14 +305,13 @@ class History:
         return pd.DataFrame(columns, columns=list(COUNT_COLUMNS))
 
     def frame(self):
-        """The frame of every row (``history_frame``), a copy the caller may change."""
-        import pandas as pd
-
-        from .frames import frame_of
+        """The frame of every row (``history_frame``: the table ``supply_by_turn``, typed), a copy
+        the caller may change."""
+        from .tables import supply_frame
 
         ctx, wanted, ends, by = self._ctx, self.sides, self.ends, self._by
-        # The frame of every row is kept with the turn ends it shows: reused up to the first turn
-        # whose end moved, then the frames of the turns from there (each turn's small frame kept).
+        # The typed frame of every row is kept with the turn ends it shows: reused up to the first
+        # turn whose end moved, then the rows of the turns from there typed and appended.
         now = tuple(ends)
         before = ctx.get(("full", tuple(wanted)))
         same, offset = 0, 0
@@ -304,16 +322,13 @@ class History:
             offset = offsets[same]
             if same == len(now) == len(old_ends):
                 return full.copy()
-        parts = [full.iloc[:offset]] if before is not None and offset else []
         offsets = list(before[2][:same + 1]) if before is not None else [0]
-        for turn, seq in ends[same:]:
-            key = ("frame", tuple(wanted), turn)
-            if ctx.get(key, (None,))[0] != seq:
-                ctx[key] = (seq, frame_of([r for s in wanted for r in by[(s, turn)]]))
-            parts.append(ctx[key][1])
-            offsets.append(offsets[-1] + len(ctx[key][1]))
-        full_parts = [f for f in parts if len(f)]
-        df = pd.concat(full_parts, ignore_index=True) if full_parts else frame_of([])
+        rows = []
+        for turn, _ in ends[same:]:
+            for s in wanted:
+                rows += by[(s, turn)]
+            offsets.append(offset + len(rows))
+        df = supply_frame(rows, full.iloc[:offset] if before is not None and offset else None)
         ctx[("full", tuple(wanted))] = (now, df, tuple(offsets))
         return df.copy()
 
@@ -368,17 +383,19 @@ def _to_disk(campaign, wanted, need, by, store, digests) -> None:
     store.save_later(lambda: [(t, s, seq, lg, render(rows, name, ("json",))) for t, s, seq, lg, rows, name in todo])
 
 
-def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path] = None) -> str:
-    """What ``campaign trace FILE --history`` prints: ``fmt`` ``csv`` (the columns ``COLUMNS``,
-    as ``csvout.frame_csv(history_frame(...))`` writes them), ``json`` (a list of records, one a line; an
+def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path] = None, turns=None) -> str:
+    """What ``campaign trace FILE --history`` prints: ``fmt`` ``csv`` (the table ``supply_by_turn``,
+    as ``csvout.frame_csv(history_frame(...))`` writes it), ``json`` (a list of records, one a line; an
     unknown length is null) or ``text`` (turn by turn, each side's counts and one line a unit).
     ``keep``: the cache folder where the plain history (no what-if) is kept between calls
-    (``historystore``); a call on an unchanged campaign then traces nothing and folds nothing."""
+    (``historystore``); a call on an unchanged campaign then traces nothing and folds nothing.
+    ``turns``: as ``history_frame``."""
     from .historystore import HistoryStore, render, rows_of
 
+    checked_campaign(campaign)
     wanted = checked_sides(campaign.state, None)
     names = {s.id: s.name for s in campaign.state.sides}
-    ends = campaign.turn_ends()
+    ends = played_ends(campaign, turns)
     texts: dict[tuple[int, str], str] = {}
     store = None
     if keep is not None and not whatif and ends:
@@ -416,7 +433,7 @@ def history_output(campaign, fmt: str = "text", whatif=None, keep: Optional[Path
 def _assemble(campaign, fmt: str, ends, wanted, texts) -> str:
     parts: list[str] = []
     if fmt == "csv":
-        parts.append(csv_text([], header=COLUMNS))
+        parts.append(csv_text([], header=HISTORY_COLUMNS))
         parts += [texts[(t, s)] for t, _ in ends for s in wanted]
         return "".join(parts)
     if fmt == "json":
@@ -441,12 +458,12 @@ def counts_frame(df):
     missing = [c for c in ("turn", "turn_label", "side", "supplied") if c not in df.columns]
     if missing:
         raise CampaignError(f"not a supply history frame: no column {', '.join(missing)}")
-    turns = df[["turn", "turn_label"]].drop_duplicates("turn").sort_values("turn")
-    sides = list(dict.fromkeys(df["side"]))
+    turns = df[["turn", "turn_label"]].drop_duplicates("turn").sort_values("turn").astype({"turn": "int64"})
+    sides = list(dict.fromkeys(df["side"].astype(object)))
     grid = pd.MultiIndex.from_product([turns["turn"], sides], names=["turn", "side"])
     supplied = df["supplied"].astype(bool)
     got = pd.DataFrame({"supplied": supplied.astype("int64"), "unsupplied": (~supplied).astype("int64"),
-                        "turn": df["turn"], "side": df["side"]}).groupby(["turn", "side"]).sum()
+                        "turn": df["turn"].astype("int64"), "side": df["side"].astype(object)}).groupby(["turn", "side"]).sum()
     out = got.reindex(grid, fill_value=0).reset_index()
     out.insert(1, "turn_label", out["turn"].map(dict(zip(turns["turn"], turns["turn_label"]))))
     return out[list(COUNT_COLUMNS)].astype({"supplied": "int64", "unsupplied": "int64"})

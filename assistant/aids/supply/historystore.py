@@ -49,7 +49,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ...campaign.csvout import csv_text
 from ...paths import game_dir
-from .rows import COLUMNS
+from .rows import HISTORY_COLUMNS as COLUMNS
 
 log = logging.getLogger(__name__)
 

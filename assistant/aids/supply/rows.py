@@ -1,8 +1,10 @@
 """One traced unit as a row of the supply tables (no pandas: the history's command-line output
 is written from these rows alone).
 
-``COLUMNS`` are the columns of ``campaign trace --history --csv`` and of ``history.history_frame``;
-``trace_row`` is the row every table shares.
+``COLUMNS`` are the shared columns of the supply frames (``frames.trace_frame`` starts with them);
+``HISTORY_COLUMNS`` those of the analysts' table ``supply_by_turn`` (``tables.py``), of
+``history.history_frame`` and of ``campaign trace --history --csv``: the turn's date and the
+length's unit besides. ``trace_row`` is the row every table shares.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Any, Optional
 from ...campaign.errors import CampaignError
 
 COLUMNS = ("turn", "turn_label", "side", "unit", "kind", "hex", "supplied", "status", "length", "source")
+HISTORY_COLUMNS = ("turn", "turn_label", "date", "side", "unit", "kind", "hex", "supplied", "status", "length",
+                   "length_unit", "source")
 
 
 def source_of(t) -> Optional[str]:
@@ -21,20 +25,41 @@ def source_of(t) -> Optional[str]:
     return t.source.get("unit") or t.source.get("hex")
 
 
-def trace_row(t, turn: int, turn_label: str) -> dict[str, Any]:
-    """The shared columns (``COLUMNS``) of one trace at one turn; ``length`` is None when unknown."""
-    return {"turn": turn, "turn_label": turn_label, "side": t.side, "unit": t.unit, "kind": t.kind,
+def trace_row(t, turn: int, turn_label: str, date: Optional[str] = None) -> dict[str, Any]:
+    """The columns (``HISTORY_COLUMNS``) of one trace at one turn; ``length`` is None when unknown,
+    ``length_unit`` the rule's unit of it (the trace's ``extra["unit"]``), ``date`` the turn's first
+    day as ISO text (``Calendar.first_day``; None when the game gives none)."""
+    return {"turn": turn, "turn_label": turn_label, "date": date, "side": t.side, "unit": t.unit, "kind": t.kind,
             "hex": t.hex, "supplied": bool(t.supplied), "status": t.status,
-            "length": None if t.length is None else float(t.length), "source": source_of(t)}
+            "length": None if t.length is None else float(t.length),
+            "length_unit": t.extra.get("unit"), "source": source_of(t)}
+
+
+def turn_date(calendar, turn: int) -> Optional[str]:
+    """The ``date`` of a row of turn ``turn``: its first day as ISO text, None when unknown."""
+    day = calendar.first_day(turn)
+    return None if day is None else day.isoformat()
 
 
 def checked_sides(state, sides) -> list[str]:
-    """``sides`` (one side id, several, or None for every side) checked against the campaign."""
+    """``sides`` (one side id or name, several, or None for every side) checked against the
+    campaign, as side ids; CampaignError naming the sides otherwise."""
+    from ...campaign.validate import side as side_of
+
     known = [s.id for s in state.sides]
     if sides is None:
         return known
-    wanted = [sides] if isinstance(sides, str) else list(sides)
+    if isinstance(sides, str):
+        wanted = [sides]
+    elif isinstance(sides, (list, tuple, set, frozenset)):
+        wanted = list(sides)
+    else:
+        raise CampaignError(f"sides must be a side (one of {', '.join(known)}) or a list of sides, "
+                            f"not {type(sides).__name__}")
+    out = []
     for s in wanted:
-        if s not in known:
-            raise CampaignError(f"side {s!r} is not one of {', '.join(known)}")
-    return list(dict.fromkeys(wanted))
+        try:
+            out.append(side_of(state, s))
+        except CampaignError:
+            raise CampaignError(f"side {s!r} is not one of {', '.join(known)}") from None
+    return list(dict.fromkeys(out))

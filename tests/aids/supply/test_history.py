@@ -11,15 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import networkx as nx
-import numpy as np
 import pandas as pd
 import pytest
 
 import assistant.aids.supply.engine as supply_engine
 import assistant.rules.supply as supply_rules
 from assistant.aids.supply.engine import WhatIf, trace_side, world_of
-from assistant.aids.supply.frames import COLUMNS
 from assistant.aids.supply.history import COUNT_COLUMNS, counts_frame, history_frame, turn_ends
+from assistant.aids.supply.rows import HISTORY_COLUMNS
 from assistant.campaign import Campaign, CampaignError
 from assistant.campaign.mapfix import corrections_of
 from assistant.rules.supply import Trace
@@ -52,7 +51,7 @@ class CountingRules:
             out.append(Trace(unit=p.id, hex=p.hex, side=side, supplied=ok, status="linked" if ok else "isolated",
                              kind=p.kind, role=p.role, path=res.path_labels(p.hex),
                              source={"unit": src.id, "hex": src.hex} if src else None,
-                             length=float(res.dist[i]) if ok else None, limit=LIMIT))
+                             length=float(res.dist[i]) if ok else None, limit=LIMIT, extra={"unit": "hexes"}))
         return out
 
 
@@ -110,7 +109,7 @@ def test_turn_ends_follow_an_undone_advance(played):
 def test_history_frame_rows_per_unit_per_turn(played, rules):
     before = played.state.last_seq
     df = history_frame(played)
-    assert tuple(df.columns) == COLUMNS
+    assert tuple(df.columns) == HISTORY_COLUMNS
     assert played.state.last_seq == before  # nothing written
     t0 = int(df.turn.min())
     u1 = df[df.unit == "u1"].set_index("turn")
@@ -118,14 +117,20 @@ def test_history_frame_rows_per_unit_per_turn(played, rules):
     assert list(u1.supplied) == [True, False, False]
     assert list(u1.status) == ["linked", "isolated", "isolated"]
     assert list(u1.hex) == [NEAR, FAR, NEAR]
-    assert u1.loc[t0, "length"] == 2 and np.isnan(u1.loc[t0 + 1, "length"])
+    assert u1.loc[t0, "length"] == 2 and pd.isna(u1.loc[t0 + 1, "length"])
     assert u1.loc[t0, "source"] == "a-hq" and pd.isna(u1.loc[t0 + 1, "source"])
     assert u1.loc[t0, "turn_label"] == played.state.calendar.turn(t0).label
     assert list(df[df.unit == "u3"].turn) == [t0 + 1, t0 + 2]  # placed in the second turn
     assert list(df[df.unit == "j1"].supplied) == [True] * 3
     assert df[df.unit == "j1"].source.tolist() == ["j-hq"] * 3
     assert len(df) == 5 + 6 + 6
-    assert df.dtypes["supplied"] == "bool" and df.dtypes["length"] == "float64" and df.dtypes["turn"] == "int64"
+    # typed as the table supply_by_turn declares it (docs/data.md)
+    assert df.dtypes["supplied"] == "boolean" and df.dtypes["length"] == "Float64" and df.dtypes["turn"] == "Int64"
+    assert all(isinstance(df.dtypes[c], pd.CategoricalDtype) for c in ("side", "kind", "status", "turn_label"))
+    assert df.dtypes["date"] == "datetime64[ns]"
+    cal = played.state.calendar
+    assert list(u1.date) == [pd.Timestamp(cal.first_day(t)) for t in (t0, t0 + 1, t0 + 2)]
+    assert set(df.length_unit) == {"hexes"}  # the rules' unit of length (Trace.extra["unit"])
 
 
 def test_each_turn_is_traced_on_its_own_maps_corrections_and_graphs_are_reused(played, rules, monkeypatch):
@@ -209,7 +214,8 @@ def test_counts_frame_fills_zeros_and_refuses_other_frames():
 # per turn), one graph per map version, every side traced. The kept history must give the very
 # same frame, whatever was played, undone or corrected in between.
 def reference_frame(campaign, sides=None, whatif=None) -> pd.DataFrame:
-    from assistant.aids.supply.frames import frame_of, trace_row
+    from assistant.aids.supply.rows import trace_row, turn_date
+    from assistant.aids.supply.tables import supply_frame
     from assistant.campaign.mappin import map_for
 
     records = campaign.events()
@@ -230,12 +236,12 @@ def reference_frame(campaign, sides=None, whatif=None) -> pd.DataFrame:
         graph = (campaign.graph() if (state.map_pin, state.map_revision) == current
                  else map_for(state.game, state.map_pin).graph(corrections_of(state)))
         world = world_of(state, graph)
-        label = state.calendar.turn(turn).label
+        label, date = state.calendar.turn(turn).label, turn_date(state.calendar, turn)
         w = (WhatIf(with_enemy=whatif.with_enemy, without=tuple(u for u in whatif.without if u in state.units))
              if whatif else None)
         for side in wanted:
-            rows += [trace_row(t, turn, label) for t in trace_side(world, side, w).items]
-    return frame_of(rows)
+            rows += [trace_row(t, turn, label, date) for t in trace_side(world, side, w).items]
+    return supply_frame(rows)
 
 
 @pytest.fixture
@@ -363,13 +369,11 @@ def test_one_forward_pass_no_state_at(played, monkeypatch):
 
 
 def test_turn_states_are_the_states_state_at_gives(played):
-    from assistant.aids.supply.history import turn_states
-
     played.advance()
     played.move_unit("u2", FAR)
     played.undo()
     played.undo()  # the advance: the third turn now ends after the fourth
-    got = list(turn_states(played))
+    got = list(played.turn_states())
     assert [t for t, _ in got] == [t for t, _ in turn_ends(played)]
     for turn, state in got:
         want = played.state_at(turn=turn)

@@ -10,7 +10,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from assistant.aids.supply.history import history_frame
 from assistant.campaign import Campaign
+from assistant.campaign.csvout import frame_csv
 from assistant.cli import main
 from campaignkit import file_fingerprint, saved_before_values_were_checked
 
@@ -146,7 +148,12 @@ def test_history_csv(demo, capsys):
     code, out, _ = run(capsys, "trace", demo, "--history", "--csv")
     assert code == 0
     header = out.splitlines()[0].split(",")
-    assert header == ["turn", "turn_label", "side", "unit", "kind", "hex", "supplied", "status", "length", "source"]
+    assert header == ["turn", "turn_label", "date", "side", "unit", "kind", "hex", "supplied", "status", "length",
+                      "length_unit", "source"]
+    # the table supply_by_turn, as csvout.frame_csv writes it (the analysts' table, the export's)
+    with Campaign.open(demo, readonly=True) as c:
+        assert out == frame_csv(c.table("supply_by_turn"))
+        assert out == frame_csv(history_frame(c))
 
 
 # ----- --history kept between calls (assistant/aids/supply/historystore.py) ----------------------
@@ -257,3 +264,52 @@ def test_history_without_a_usable_cache_folder_is_computed_all_the_same(demo, ca
         code, out, err = run(capsys, "trace", demo, "--history", "--csv")
         assert code == 0 and err == "" and out == fresh_frame(demo).to_csv(index=False)
     assert blocker.read_text() == "a file where the cache folder would be"
+
+
+@pytest.fixture
+def two_turns(guadalcanal):
+    """guadalcanal-1942 with one more turn played (the Marines moved), closed: its path."""
+    guadalcanal.advance("turn")
+    guadalcanal.move_unit("1st-marine-division", "E2417")
+    path = str(guadalcanal.path)
+    guadalcanal.close()
+    return path
+
+
+def test_history_turns_limits_the_rows_in_every_form_a_turn_is_written(two_turns, capsys, kept_in):
+    code, whole, _ = run(capsys, "trace", two_turns, "--history", "--csv")
+    assert code == 0
+    with Campaign.open(two_turns, readonly=True) as c:
+        (t0, _), (t1, _) = c.turn_ends()
+        assert whole == frame_csv(history_frame(c))  # the typed table, as frame_csv writes it
+        first = frame_csv(history_frame(c, turns=t0))
+        second = frame_csv(history_frame(c, turns=t1))
+    assert first != second and whole == first + second.split("\n", 1)[1]
+    for turns in (["G/T 4/8/42"], ["4/8/42"], [str(t0)], [f"{t0}..4/8/42"], ["4/8/42", "4/8/42"]):
+        code, out, err = run(capsys, "trace", two_turns, "--history", "--csv", *[a for t in turns for a in ("--turns", t)])
+        assert (code, err) == (0, "") and out == first, turns
+    code, out, _ = run(capsys, "trace", two_turns, "--history", "--csv", "--turns", "0..G/T 1/1/45")
+    assert out == whole  # a run of turns: the turns played in it
+    code, out, _ = run(capsys, "trace", two_turns, "--history", "--turns", "Strategic G/T 0/9/42")
+    assert code == 0 and "G/T 4/8/42" not in out and "Strategic G/T 0/9/42" in out
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["--history", "--turns", "G/T 1/1/45"], "error: turns: 'G/T 1/1/45' has not been played in this campaign"),
+    (["--history", "--turns", "nonsense"], "error: --turns"),
+    (["--history", "--turns", "Strategic G/T 0/9/42..G/T 4/8/42"], "comes before"),
+    (["--all", "--side", "japan", "--turns", "4/8/42"], "--turns limits --history"),
+])
+def test_history_bad_turns_is_one_line(two_turns, capsys, argv, named):
+    code, out, err = run(capsys, "trace", two_turns, *argv)
+    assert code == 2 and out == "" and err.startswith("error: ") and named in err and err.count("\n") == 1, err
+
+
+def test_export_writes_supply_by_turn_from_the_history_the_command_line_kept(two_turns, capsys, kept_in, tmp_path):
+    code, out, _ = run(capsys, "trace", two_turns, "--history", "--csv")
+    assert code == 0 and kept_in  # traced, and kept in the user's cache folder
+    kept_in.clear()
+    with Campaign.open(two_turns, readonly=True) as c:
+        c.export(tmp_path / "x", "csv")
+    assert kept_in == []  # the export read the kept turns: nothing traced again
+    assert (tmp_path / "x" / "g-supply_by_turn.csv").read_text(encoding="utf-8") == out
