@@ -2,22 +2,27 @@
 
 ``history_frame(campaign)`` traces every unit and installation of every side as the campaign stood
 at the END of each turn played so far (the last state in which that turn was the current one,
-``Campaign.state_at(turn=...)``), the current turn included, and returns one row per unit per turn::
+``Campaign.state_at(turn=...)``), the current turn included, and returns one row per unit per turn:
+the typed analysts' table ``supply_by_turn`` (``tables.py``; docs/data.md)::
 
-    turn, turn_label, side, unit, kind, hex, supplied, status, length, source
+    turn, turn_label, date, side, unit, kind, hex, supplied, status, length, length_unit, source
 
-``turn`` is the calendar index, ``turn_label`` the game's name for it; ``status`` is in the game's
-own words (witp linked/isolated ...); ``length`` is the traced line in the rule's own unit (NaN
-when the rules give none); ``source`` is the providing unit's id, else the source hex (None when
-cut off). ``counts_frame(df)`` gives the supplied / unsupplied counts per turn and side (the chart
-of the supply dashboard). ``campaign trace FILE --history [--csv|--json]`` prints the same rows
-(``history_output``).
+``turn`` is the calendar index, ``turn_label`` the game's name for it, ``date`` its first day;
+``status`` is in the game's own words (witp linked/isolated ...); ``length`` is the traced line in
+the rule's own unit (``length_unit``; empty when the rules give none); ``source`` is the providing
+unit's id, else the source hex (empty when cut off). ``turns=`` limits the turns (labels in any
+form the game prints, calendar indexes or a range), ``sides=`` the sides (ids or names).
+``counts_frame(df)`` gives the supplied / unsupplied counts per turn and side (the chart of the
+supply dashboard). ``campaign trace FILE --history [--csv|--json] [--turns ...]`` prints the same
+rows (``history_output``); ``campaign.supply`` (``api.py``) is the Python face of it all.
 
 How it is computed once:
 
-* **One forward pass.** Where each turn ends is read from the events' turn column alone
-  (``Campaign.turn_ends``); the states at those ends come from ONE fold of the events
-  (``Campaign.states_after``), not a snapshot reload and replay per turn.
+* **One forward pass, one state at a time.** Where each turn ends is read from the events' turn
+  column alone (``Campaign.turn_ends``); the states at those ends come from ONE fold of the events
+  (``Campaign.turn_states``), not a snapshot reload and replay per turn, and each is traced into
+  rows as it comes and let go: a whole war's states are never held together (the newest folded
+  is kept, where the next fold starts).
 * **Kept per turn.** A turn's rows are a function of the state at its end, and events are only
   appended: the state after an event never changes. So each turn's rows are kept with the event
   its turn ended on, and a turn is traced again only when its end has moved -- the current turn
