@@ -226,15 +226,20 @@ def played_ends(campaign, turns=None) -> list[tuple[int, int]]:
     if turns is None:
         return ends
     wanted = set(campaign.turn_indexes(turns, "turns"))
-    if not isinstance(turns, range):
-        played = {t for t, _ in ends}
-        missing = sorted(wanted - played)
-        if missing:
-            cal = campaign.state.calendar
-            span = (f"{cal.turn(ends[0][0]).label} to {cal.turn(ends[-1][0]).label}" if ends else "none")
-            raise CampaignError(f"turns: {cal.turn(missing[0]).label!r} has not been played in this campaign "
-                                f"(turns played: {span})")
-    return [(t, seq) for t, seq in ends if t in wanted]
+    cal = campaign.state.calendar
+    span = f"{cal.turn(ends[0][0]).label} to {cal.turn(ends[-1][0]).label}" if ends else "none"
+    got = [(t, seq) for t, seq in ends if t in wanted]
+    if isinstance(turns, range):  # a run of turns: those played in it, at least one
+        if not got:
+            raise CampaignError(f"turns: no turn of {turns!r} has been played in this campaign "
+                                f"(turns played: {span}, calendar indexes {ends[0][0] if ends else '-'} to "
+                                f"{ends[-1][0] if ends else '-'})")
+        return got
+    missing = sorted(wanted - {t for t, _ in ends})
+    if missing:
+        raise CampaignError(f"turns: {cal.turn(missing[0]).label!r} has not been played in this campaign "
+                            f"(turns played: {span})")
+    return got
 
 
 def history(campaign, sides=None, whatif=None, keep: Optional[Path] = None, turns=None) -> "History":

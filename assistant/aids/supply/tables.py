@@ -57,11 +57,16 @@ def supply_by_turn_table(source):
 def supply_frame(rows: Sequence[dict], before: Optional["pd.DataFrame"] = None) -> "pd.DataFrame":
     """``rows`` (``rows.trace_row``) as the typed table ``supply_by_turn``, after the typed frame
     ``before`` when given (its categories and the new rows' united)."""
+    import numpy as np
     import pandas as pd
 
-    cols = [c.name for c in SUPPLY_BY_TURN]
-    raw = pd.DataFrame({c: [r[c] for r in rows] for c in cols}, columns=cols) if rows else None
-    new = typed_frame(SUPPLY_BY_TURN, raw if raw is not None else [])
+    from ...campaign.exporttables import _typed
+
+    if rows:  # column by column, each typed from its values (no frame of objects first: a third of the time)
+        new = pd.DataFrame({c.name: _typed(pd.Series(np.array([r[c.name] for r in rows], dtype=object), copy=False),
+                                           c.kind) for c in SUPPLY_BY_TURN})
+    else:
+        new = typed_frame(SUPPLY_BY_TURN, [])
     if before is None or not len(before):
         return new
     before = before.reset_index(drop=True)

@@ -73,6 +73,8 @@ def test_history_is_the_table_supply_by_turn(campaign):
     (lambda s: s.history(sides=5), "sides must be a side"),
     (lambda s: s.history(turns="G/T 1/1/45"), "turns: 'G/T 1/1/45' has not been played"),
     (lambda s: s.history(turns="Spring 1999"), "turns"),
+    (lambda s: s.history(turns=range(0, 3)), "turns: no turn of range(0, 3) has been played"),
+    (lambda s: s.history(turns=True), "turns must be a turn label"),
     (lambda s: s.history(turns=4.5), "turns must be a turn label"),
     (lambda s: s.counts(turns=[None]), "turns must be a turn label"),
     (lambda s: s.history(whatif="no hq"), "whatif must be a WhatIf"),
