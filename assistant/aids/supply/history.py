@@ -338,7 +338,8 @@ class History:
             for s in wanted:
                 rows += by[(s, turn)]
             offsets.append(offset + len(rows))
-        df = supply_frame(rows, full.iloc[:offset] if before is not None and offset else None)
+        df = supply_frame(rows, full.iloc[:offset] if before is not None and offset else None,
+                          trimmed=before is not None and offset < len(full))
         ctx[("full", tuple(wanted))] = (now, df, tuple(offsets))
         return df.copy()
 

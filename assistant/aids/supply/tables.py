@@ -54,9 +54,11 @@ def supply_by_turn_table(source):
     return history(source.campaign, turns=turns, keep=user_cache_dir() / "history").frame()
 
 
-def supply_frame(rows: Sequence[dict], before: Optional["pd.DataFrame"] = None) -> "pd.DataFrame":
+def supply_frame(rows: Sequence[dict], before: Optional["pd.DataFrame"] = None,
+                 trimmed: bool = True) -> "pd.DataFrame":
     """``rows`` (``rows.trace_row``) as the typed table ``supply_by_turn``, after the typed frame
-    ``before`` when given (its categories and the new rows' united)."""
+    ``before`` when given (its categories and the new rows' united); ``trimmed``: ``before`` may
+    have lost rows (a kept frame cut at a turn), so categories no row uses any more are dropped."""
     import numpy as np
     import pandas as pd
 
@@ -69,16 +71,19 @@ def supply_frame(rows: Sequence[dict], before: Optional["pd.DataFrame"] = None) 
         new = typed_frame(SUPPLY_BY_TURN, [])
     if before is None or not len(before):
         return new
-    before = before.reset_index(drop=True)
     cats = [c.name for c in SUPPLY_BY_TURN if c.kind == "category"]
-    # a category only of rows left out is dropped: the same frame as typed from these rows alone
-    before = before.assign(**{c: before[c].cat.remove_unused_categories() for c in cats})
+    if trimmed:  # a category only of rows left out is dropped: the same frame as typed from these rows alone
+        before = before.assign(**{c: before[c].cat.remove_unused_categories() for c in cats})
     if not len(new):
-        return before
+        return before.reset_index(drop=True)
     for c in cats:
-        both = pd.Index(sorted(set(before[c].cat.categories) | set(new[c].cat.categories)), dtype=object)
-        before[c] = before[c].cat.set_categories(both)
-        new[c] = new[c].cat.set_categories(both)
+        old, add = before[c].cat.categories, new[c].cat.categories
+        if add.isin(old).all():  # the usual case: nothing new but the turn's label
+            new[c] = new[c].cat.set_categories(old)
+        else:
+            both = pd.Index(sorted(set(old) | set(add)), dtype=object)
+            before = before.assign(**{c: before[c].cat.set_categories(both)})
+            new[c] = new[c].cat.set_categories(both)
     return pd.concat([before, new], ignore_index=True)
 
 
