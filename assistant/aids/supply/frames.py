@@ -14,7 +14,7 @@ import pandas as pd
 
 from ...rules.supply import Trace
 from .engine import WhatIf, trace_side, world_of
-from .rows import COLUMNS, checked_sides, source_of, trace_row
+from .rows import COLUMNS, checked_campaign, checked_sides, source_of, trace_row
 
 __all__ = ["COLUMNS", "DETAIL", "bases_frame", "checked_sides", "current_traces", "frame_of", "source_of",
            "trace_frame", "trace_row"]
@@ -36,6 +36,7 @@ def frame_of(rows: list[dict[str, Any]], columns: Iterable[str] = COLUMNS) -> pd
 
 def current_traces(campaign, sides=None, whatif: Optional[WhatIf] = None) -> list[Trace]:
     """The current state's side-wide reports, side by side (``sides``: one, several or all)."""
+    checked_campaign(campaign)
     state = campaign.state
     world = world_of(state, campaign.graph())
     return [t for side in checked_sides(state, sides) for t in trace_side(world, side, whatif).items]
@@ -87,6 +88,7 @@ def bases_frame(campaign, sides=None, whatif: Optional[WhatIf] = None) -> pd.Dat
     category from F (farthest) to A, then those whose figures are unknown, then those without
     penalty (TSD below 1,500); within each, the largest TSD first. Empty, with the same columns,
     for a game whose traces carry no such figures."""
+    checked_campaign(campaign)
     graph = campaign.graph()
     groups: dict[tuple[str, str], list[Trace]] = {}
     for t in current_traces(campaign, sides, whatif):

@@ -53,7 +53,7 @@ from typing import Any, Optional
 
 from ...campaign.csvout import csv_text
 from ...campaign.errors import CampaignError
-from .rows import COLUMNS, HISTORY_COLUMNS, checked_sides, trace_row, turn_date
+from .rows import COLUMNS, HISTORY_COLUMNS, checked_campaign, checked_sides, trace_row, turn_date
 
 __all__ = ["COLUMNS", "COUNT_COLUMNS", "HISTORY_COLUMNS", "History", "counts_frame", "forget", "history",
            "history_frame", "history_output", "kept", "turn_ends", "GraphCache"]
@@ -205,17 +205,6 @@ class RowsAt:
 
     def __getitem__(self, key: tuple[str, int]) -> list:
         return self._entries[key][1]
-
-
-def checked_campaign(campaign) -> None:
-    """``campaign`` must be an open ``Campaign``: a path is refused with the way to open it."""
-    from ...campaign.campaign import Campaign
-
-    if isinstance(campaign, (str, Path)):
-        raise CampaignError(f"campaign: {str(campaign)!r} is a path, not an open campaign: open it first, "
-                            f"Campaign.open({str(campaign)!r}, readonly=True)")
-    if not isinstance(campaign, Campaign):
-        raise CampaignError(f"campaign must be an open Campaign (Campaign.open(path)), not {type(campaign).__name__}")
 
 
 def played_ends(campaign, turns=None) -> list[tuple[int, int]]:

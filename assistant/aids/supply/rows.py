@@ -9,6 +9,7 @@ length's unit besides. ``trace_row`` is the row every table shares.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Optional
 
 from ...campaign.errors import CampaignError
@@ -63,3 +64,14 @@ def checked_sides(state, sides) -> list[str]:
         except CampaignError:
             raise CampaignError(f"side {s!r} is not one of {', '.join(known)}") from None
     return list(dict.fromkeys(out))
+
+
+def checked_campaign(campaign) -> None:
+    """``campaign`` must be an open ``Campaign``: a path is refused with the way to open it."""
+    from ...campaign.campaign import Campaign
+
+    if isinstance(campaign, (str, Path)):
+        raise CampaignError(f"campaign: {str(campaign)!r} is a path, not an open campaign: open it first, "
+                            f"Campaign.open({str(campaign)!r}, readonly=True)")
+    if not isinstance(campaign, Campaign):
+        raise CampaignError(f"campaign must be an open Campaign (Campaign.open(path)), not {type(campaign).__name__}")

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from assistant.aids.supply import api
+from assistant.aids.supply.frames import bases_frame, trace_frame
 from assistant.aids.supply.history import history_frame
 from assistant.campaign import Campaign
 from assistant.campaign.errors import CampaignError
@@ -99,3 +100,6 @@ def test_a_path_where_a_campaign_is_expected_says_to_open_it(given):
         history_frame(given)
     with pytest.raises(CampaignError, match="must be an open Campaign"):
         history_frame(42)
+    for fn in (trace_frame, bases_frame):
+        with pytest.raises(CampaignError, match="is a path, not an open campaign"):
+            fn(given)
