@@ -214,7 +214,7 @@ def played_ends(campaign, turns=None) -> list[tuple[int, int]]:
     ends = campaign.turn_ends()
     if turns is None:
         return ends
-    wanted = set(campaign.turn_indexes(turns, "turns"))
+    wanted = set(campaign.turn_indexes(_plain_turns(turns), "turns"))
     cal = campaign.state.calendar
     span = f"{cal.turn(ends[0][0]).label} to {cal.turn(ends[-1][0]).label}" if ends else "none"
     got = [(t, seq) for t, seq in ends if t in wanted]
@@ -229,6 +229,21 @@ def played_ends(campaign, turns=None) -> list[tuple[int, int]]:
         raise CampaignError(f"turns: {cal.turn(missing[0]).label!r} has not been played in this campaign "
                             f"(turns played: {span})")
     return got
+
+
+def _plain_turns(turns):
+    """Turns as an analyst has them at hand, made plain: a numpy or pandas integer (``df.turn.max()``)
+    an int, an array, Series or Index of them (``df.turn.unique()``) a list."""
+    import numbers
+
+    def plain(t):
+        return int(t) if isinstance(t, numbers.Integral) and not isinstance(t, bool) else t
+
+    if isinstance(turns, (str, range, list, tuple, set, frozenset)):
+        return [plain(t) for t in turns] if isinstance(turns, (list, tuple, set, frozenset)) else turns
+    if hasattr(turns, "tolist") and getattr(turns, "ndim", 0) == 1:
+        return [plain(t) for t in turns.tolist()]
+    return plain(turns)
 
 
 def history(campaign, sides=None, whatif=None, keep: Optional[Path] = None, turns=None) -> "History":

@@ -54,7 +54,9 @@ def test_history_is_the_table_supply_by_turn(campaign):
     pd.testing.assert_frame_equal(campaign.supply.history(), campaign.table("supply_by_turn"))
     pd.testing.assert_frame_equal(campaign.supply.history(turns=range(0, 10**6)), campaign.supply.history())
     t0 = campaign.turn_ends()[0][0]
-    for turns in (t0, "4/8/42", "G/T 4/8/42", [t0], range(t0, t0 + 1)):
+    whole = campaign.supply.history()
+    for turns in (t0, "4/8/42", "G/T 4/8/42", [t0], range(t0, t0 + 1), whole.turn.min(), whole.turn.iloc[:1],
+                  whole.turn.iloc[:1].to_numpy(), pd.Index([t0])):
         got = campaign.supply.history(turns=turns)
         assert set(got.turn) == {t0}, turns
     pd.testing.assert_frame_equal(campaign.table("supply_by_turn", turns=t0), campaign.supply.history(turns=t0))
