@@ -86,6 +86,10 @@ def hostile(tmp_path_factory) -> Path:
         if loads("ledger"):  # with --block-aid ledger its tests are skipped; the others still run
             ok.append(run_cli("ledger", path, "add", "--side", "allies", "--kind", "income", "--amount", str(i + 1),
                               f"--item={h}", f"--note={h}"))
+        if loads("strike"):  # a phase is text the player types (it goes in the strike log)
+            ok.append(run_cli("strike", path, "--target", "E2418", "--side", "japan", "--unit", "kwajalein-g4m",
+                              "--mission", "bombardment", "--option", "damage_result=S", "--option",
+                              "supply_category=A", f"--phase={h}", "--resolve"))
         assert all(r.returncode == 0 for r in ok), [r.stderr for r in ok]
     if loads("tables"):
         (d / "ground.csv").write_text(terrain_table(TABLE_CELLS), encoding="utf-8")
@@ -108,8 +112,9 @@ RUNS = {
     ("ledger",): [("ledger", "{f}", "--csv"), ("ledger", "{f}", "--side", "allies", "--csv")],
     ("table", "show"): [("table", "show", "{f}", "ground_mp", "--csv")],
     ("trace",): [("trace", "{f}", "--all", "--side", "allies", "--csv"), ("trace", "{f}", "--history", "--csv")],
+    ("strikes",): [("strikes", "{f}", "--csv")],
 }
-AIDS = {("ledger",): "ledger", ("table", "show"): "tables", ("trace",): "supply"}
+AIDS = {("ledger",): "ledger", ("table", "show"): "tables", ("trace",): "supply", ("strikes",): "strike"}
 
 
 def test_every_csv_option_is_covered():

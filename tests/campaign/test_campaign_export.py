@@ -95,7 +95,8 @@ def test_import_refuses_to_overwrite_and_bad_exports(rich, tmp_path):
 def test_csv_tables_neutralise_formulas(rich, tmp_path):
     paths = rich.export(tmp_path, "csv")
     assert sorted(p.name for p in paths) == ["g-dice_rolls.csv", "g-events.csv", "g-hexside_corrections.csv",
-                                             "g-map_corrections.csv", "g-notes.csv", "g-units.csv"]
+                                             "g-ledger_lines.csv", "g-ledger_statements.csv",
+                                             "g-map_corrections.csv", "g-notes.csv", "g-strikes.csv", "g-units.csv"]
     sides = pd.read_csv(tmp_path / "g-hexside_corrections.csv", keep_default_na=False, dtype=str)
     assert sorted(zip(sides["hexside"], sides["key"], sides["value"])) == [
         ("B1949|B2048", "corregidor_battery", "false"), ("B1949|B2048", "mountain", "true")]
@@ -125,7 +126,8 @@ def test_parquet_tables_keep_exact_values(rich, tmp_path):
 def test_excel_workbook_has_no_formulas(rich, tmp_path):
     (path,) = rich.export(tmp_path, "xlsx")
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["units", "events", "notes", "map_corrections", "hexside_corrections", "dice_rolls"]
+    assert wb.sheetnames == ["units", "events", "notes", "map_corrections", "hexside_corrections", "dice_rolls",
+                             "ledger_lines", "ledger_statements", "strikes"]
     for ws in wb.worksheets:
         for row in ws.iter_rows():
             for cell in row:

@@ -1,6 +1,7 @@
 """``campaign ledger``: statements, entries checked by the rules, the close of a turn.
 
-    campaign ledger FILE [--side S] [--turn T] [--json | --csv]      the statements
+    campaign ledger FILE [--side S] [--turn T] [--json | --csv]      the statements (--csv: their lines, the
+                                                                      table ledger_lines)
     campaign ledger FILE add --side S --kind KIND --amount N [--item NAME] [--note T]
                          [--account A] [--to-side S] [--to-account A] [--data KEY=VALUE ...]
     campaign ledger FILE close-turn --side S                          carry-over / expiry
@@ -45,7 +46,7 @@ def register(sub) -> None:
                 (("--account",), {}), (("--to-side",), {}), (("--to-account",), {}),
                 (("--data",), {"action": "append", "default": [], "metavar": "KEY=VALUE",
                                "help": "figures the rules read (e.g. delay=2, arrives=6, qty=3; see the game's economy)"}),
-                (("--csv",), {"action": "store_true", "help": "print the statements' lines as CSV"}))
+                (("--csv",), {"action": "store_true", "help": "print the statements' lines as CSV: the table ledger_lines (docs/data.md)"}))
 
 
 def _turn(c, text):
@@ -125,12 +126,12 @@ def cmd_ledger(args) -> int | None:
             sts = forecast(s, c.graph(), side)
         else:
             turn = _turn(c, args.turn)
-            if args.csv:
+            if args.csv:  # the table ledger_lines, as export writes it (of --side and --turn when given)
                 df = frame(s)
                 if side:
-                    df = df[df.side == side]
+                    df = df[df["side"] == side]
                 if turn is not None:
-                    df = df[df.turn == turn]
+                    df = df[df["turn"] == turn]
                 frame_csv(df, sys.stdout)
                 return None
             sts = statements_of(s, None if side is None else [side], None if turn is None else [turn])

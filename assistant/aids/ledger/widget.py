@@ -29,7 +29,7 @@ from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_label, text_style
 from .commands import AddEntry, CloseTurn, RuleRefusal
-from .engine import accounts_of, book_of, context_of, economy, forecast, frame, statements_of
+from .engine import accounts_of, book_of, context_of, economy, forecast, frame, statements_frame, statements_of
 from .views import ARRIVES, SECTION_TITLES, arrival_turn, build_queue, history, sections
 
 FORM_WIDTH = "440px"
@@ -83,8 +83,8 @@ def statements_html(sts: list[Statement], prefix: str = "", named=lambda side, a
 
 def chart_png(df, side: str, side_name: str, accounts: tuple[str, ...]) -> bytes:
     """A small PNG (matplotlib, Agg) of one side over the campaign: per account with any line (the
-    main one always), the closing balance, the income and the losses of every turn
-    (``views.history``). Empty bytes for no data."""
+    main one always), the closing balance, the income and the losses of every turn of ``df`` (the
+    statements, ``engine.statements_frame``; ``views.history``). Empty bytes for no data."""
     h = history(df)
     h = h[h["side"] == side] if len(h) else h
     if len(h) == 0:
@@ -550,7 +550,8 @@ class LedgerWidget(Page):
         if not side:
             return
         try:
-            df = frame(state, book=self.current_book())
+            book = self.current_book()  # the turns with a line and the turn in force, as the page shows them
+            df = statements_frame(state, book=book, turns=sorted(set(book.turns()) | {state.turn.index}))
             names = {s.id: s.name for s in state.sides}
             has_entries = any(e.side == side or e.to_side == side for e in self.current_book().entries)
             png = chart_png(df, side, names.get(side, side), accounts_of(state, [side])[side]) if has_entries else b""
