@@ -6,6 +6,7 @@ economy of conftest.py."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from assistant.aids.ledger import views as V
@@ -132,3 +133,18 @@ def test_build_queue_takes_the_arrivals_an_economy_schedules_itself(eco, guadalc
     q = V.build_queue(c.state, "allies")
     assert [(x.entry, x.arrives, x.arrives_label) for x in q] == [(eid, strategic, cal.turn(strategic).label)]
     assert V.build_queue(c.state, "japan") == []
+
+
+def test_history_of_the_lines_agrees_with_the_statements_where_an_account_has_lines(eco, guadalcanal):
+    c = guadalcanal
+    c.ledger.add("allies", "income", 40)
+    c.ledger.add("allies", "spend", item="Destroyer")
+    c.ledger.add("allies", "transfer", 5, to_side="japan")
+    c.advance("turn")
+    c.advance("turn")
+    c.ledger.add("allies", "loss", 7, item="mining")
+    c.ledger.add("allies", "reserve", 3, account="PP", to_account="CP")
+    by_lines = V.history(c.ledger.frame()).set_index(["side", "account", "turn"])
+    by_statements = V.history(c.ledger.statements_frame()).set_index(["side", "account", "turn"])
+    assert len(by_lines) == 4 and len(by_statements) == 12  # 2 sides x 2 accounts x 3 turns
+    pd.testing.assert_frame_equal(by_lines, by_statements.loc[by_lines.index])
