@@ -5,6 +5,7 @@ turns by label or index, refusing a bad one in one line that names the argument 
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -136,3 +137,21 @@ def test_side_names_are_read_as_ids_and_undo_withdraws_an_entry(demo):
 
 def test_ledger_is_in_dir_of_a_campaign(demo):
     assert "ledger" in dir(demo) and repr(demo.ledger) == f"<ledger of {demo.path}>"
+
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "python.md"
+
+
+@pytest.mark.parametrize("heading", ["## campaign.ledger",
+                                     pytest.param("## campaign.strikes", marks=pytest.mark.needs_aid("strike"))])
+def test_python_md_sections_run_on_the_demo(demo, heading):
+    """The page's sections on the ledger and the strikes, run as doctests on a fresh demo."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    section = section[:section.find("\n## ", 1)] if "\n## " in section[1:] else section
+    test = doctest.DocTestParser().get_doctest(section, {"campaign": demo}, heading, str(DOC), 0)
+    assert len(test.examples) >= 8
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    out = []
+    runner.run(test, out=out.append)
+    assert runner.failures == 0, "".join(out)
