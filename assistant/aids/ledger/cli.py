@@ -25,7 +25,7 @@ from ...cli.common import FILE, CliError, add_command, done, emit, opened
 from ...numbertext import is_numeral
 from ...rules.ledger import KINDS
 from .commands import AddEntry, CloseTurn, RuleRefusal
-from .engine import context_of, economy, forecast, frame, statements_of
+from .engine import context_of, economy, forecast, frame, not_played, played_turns, statements_of
 from .views import turn_index
 
 ACTIONS = ("show", "add", "close-turn", "forecast", "items")
@@ -67,12 +67,8 @@ def _turn(c, text):
             index = s.calendar.find(text[:80], around=s.turn.index) if len(text) <= 80 else None
         except Exception:  # noqa: BLE001 - not a label: said below with the campaign's turns
             index = None
-    played = sorted({t for t, _ in c.turn_ends()} | {s.turn.index})
-    if index not in played:
-        first, last = (s.calendar.turn(i).label for i in (played[0], played[-1]))
-        turns = (f"its only turn is {first} (calendar index {played[0]})" if len(played) == 1 else
-                 f"its turns are {first} to {last} (calendar index {played[0]}-{played[-1]})")
-        raise CliError(f"--turn {v.show(text)} is not a turn of this campaign: {turns}")
+    if index not in played_turns(c):
+        raise CliError(not_played(c, text, "--turn"))
     return index
 
 

@@ -187,11 +187,17 @@ def campaign_turn(campaign, value: Any, what: str = "turn") -> int:
     index = s.calendar.index_of(value, around=s.turn.index, what=what)
     played = played_turns(campaign)
     if not played[0] <= index <= played[-1]:
-        first, last = (s.calendar.turn(i).label for i in (played[0], played[-1]))
-        turns = (f"its only turn is {first} (calendar index {played[0]})" if len(played) == 1 else
-                 f"its turns are {first} to {last} (calendar index {played[0]}-{played[-1]})")
-        raise CampaignError(f"{what} {v.show(value)} is not a turn of this campaign: {turns}")
+        raise CampaignError(not_played(campaign, value, what))
     return index
+
+
+def not_played(campaign, value: Any, what: str = "turn") -> str:
+    """The one line that says ``value`` is not a turn ``campaign`` has played, and which are."""
+    cal, played = campaign.state.calendar, played_turns(campaign)
+    first, last = (cal.turn(i).label for i in (played[0], played[-1]))
+    turns = (f"its only turn is {first} (calendar index {played[0]})" if len(played) == 1 else
+             f"its turns are {first} to {last} (calendar index {played[0]}-{played[-1]})")
+    return f"{what} {v.show(value)} is not a turn of this campaign: {turns}"
 
 
 class LedgerView:
