@@ -258,9 +258,9 @@ class LedgerView:
         per line, of ``side`` and ``turns`` (a turn or several: labels or calendar indexes) when given.
 
         >>> rec = campaign.ledger.add("allies", "income", 12, note="chart")
-        >>> campaign.ledger.frame(side="Allies", turns="4/8/42")[["side", "account", "kind", "amount", "entry"]]
-             side account    kind  amount  entry
-        0  allies      CP  income    12.0      1
+        >>> campaign.ledger.frame(side="Allies", turns="4/8/42")[["side", "account", "kind", "amount", "note"]]
+             side account    kind  amount   note
+        0  allies      CP  income    12.0  chart
         >>> _ = campaign.undo()
         """
         return self._filtered(frame(self.campaign.state), side, turns)
