@@ -26,7 +26,7 @@ from .importcheck import check_import
 from .model import CampaignState, state_from_json, state_to_json
 from .store import FORMAT, SCHEMA_VERSION
 from .tempfiles import clean_stale, locked_temp
-from .unitcolumns import SIDE, attr_columns, hex_parts, unit_columns, unit_row
+from .unitcolumns import SIDE, attr_index, hex_parts, unit_columns, unit_row
 from .validate import one_line, show
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ FORMATS = ("json", "csv", "parquet", "xlsx")
                 "so the columns are the same whatever the game and the units: a witp campaign's apto columns are "
                 "empty), the rest as JSON in `attrs`.")
 def units_table(source: TableSource):
-    parts, attrs = hex_parts(source.campaign.map.grid.split), attr_columns()
+    parts, attrs = hex_parts(source.campaign.map.grid.split), attr_index()
     return [unit_row(u, parts, attrs) for u in source.state.units.values()]
 
 

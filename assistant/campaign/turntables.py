@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from .control import control_of
 from .exporttables import TURN_COLUMNS, Column, TableSource, register_table
-from .unitcolumns import attr_columns, hex_parts, unit_columns, unit_row
+from .model import Unit
+from .unitcolumns import attr_index, hex_parts, unit_columns, unit_row
 
 
 def _units_by_turn_columns() -> tuple[Column, ...]:
@@ -25,11 +26,17 @@ def _units_by_turn_columns() -> tuple[Column, ...]:
                 "turn), one row per turn and unit, oldest turn first; its columns are those of `units`. A unit "
                 "removed during a turn is not in that turn's rows.")
 def units_by_turn_table(source: TableSource):
-    parts, attrs = hex_parts(source.campaign.map.grid.split), attr_columns()
+    parts, attrs = hex_parts(source.campaign.map.grid.split), attr_index()
+    made: dict[int, tuple[Unit, dict]] = {}  # a unit unchanged since the turn before is the same value
     for index, state in source.turn_states():
-        turn = source.turn_columns(index)
+        turn, now = source.turn_columns(index), {}
         for u in state.units.values():
-            yield {**turn, **unit_row(u, parts, attrs)}
+            kept = made.get(id(u))
+            if kept is None or kept[0] is not u:
+                kept = (u, unit_row(u, parts, attrs))
+            now[id(u)] = kept
+            yield {**turn, **kept[1]}
+        made = now  # the last turn's units only
 
 
 CONTROL_COLUMNS = (

@@ -17,7 +17,7 @@ import json
 import math
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from ..hexes import HexError
 from .exporttables import Column
@@ -35,8 +35,9 @@ UNIT_COLUMNS = (
     Column("category", "category", "unit or installation"), Column("name", "text", "the counter's name"),
     Column("hex", "text", "the hex it stands in (the game's hex label)"),
     Column("hex_section", "category", "the map section of its hex label (the letter printed before the numbers)"),
-    Column("hex_col", "int", "the column printed in its hex label"),
-    Column("hex_row", "int", "the row printed in its hex label"),
+    Column("hex_col", "int", "the column number in its hex label (the game's grid says which printed pair it is: "
+                             "witp E2519 is column 25, apto W 3021 column 21)"),
+    Column("hex_row", "int", "the row number in its hex label (witp E2519: 19; apto W 3021: 30)"),
     Column("sample", "bool", "a sample unit of the demo campaign, not a counter of the game box"),
 )
 ATTRS = Column("attrs", "text", "its attributes that have no column of their kind, as JSON: those no game declares "
@@ -95,6 +96,11 @@ def attr_columns() -> tuple[tuple[Column, str], ...]:
     return _attr_columns(tuple(list_games()))
 
 
+def attr_index() -> dict[str, Column]:
+    """Each declared attribute's column, by the attribute's name."""
+    return {name: c for c, name in attr_columns()}
+
+
 def unit_columns() -> tuple[Column, ...]:
     """The columns of a unit's row: its fields, its hex's parts, the typed attributes, ``attrs``."""
     return (*UNIT_COLUMNS, *(c for c, _ in attr_columns()), ATTRS)
@@ -140,17 +146,18 @@ def hex_parts(split: Callable[[str], tuple[str, int, int]]) -> Callable[[str], t
     return parts
 
 
-def unit_row(u: Unit, parts: Callable[[str], tuple], attrs: tuple[tuple[Column, str], ...]) -> dict[str, Any]:
-    """The row of unit ``u``: ``parts`` as ``hex_parts`` gives, ``attrs`` as ``attr_columns``."""
+def unit_row(u: Unit, parts: Callable[[str], tuple], attrs: Mapping[str, Column]) -> dict[str, Any]:
+    """The row of unit ``u``: ``parts`` as ``hex_parts`` gives, ``attrs`` as ``attr_index``."""
     section, col, row = parts(u.hex) if u.hex else (None, None, None)
     out = {"id": u.id, "side": u.side, "nation": u.nation, "kind": u.kind, "category": u.category, "name": u.name,
            "hex": u.hex, "hex_section": section, "hex_col": col, "hex_row": row, "sample": u.sample}
-    rest = dict(u.attrs)
-    for c, name in attrs:
-        if name in rest:
-            ok, value = _fits(c.kind, rest[name])
-            if ok:
-                out[c.name] = value
-                del rest[name]
+    rest = {}
+    for name, value in u.attrs.items():
+        c = attrs.get(name)
+        ok, typed = _fits(c.kind, value) if c is not None else (False, None)
+        if ok:
+            out[c.name] = typed
+        else:
+            rest[name] = value
     out["attrs"] = json.dumps(rest, sort_keys=True, ensure_ascii=False) if rest else None
     return out
