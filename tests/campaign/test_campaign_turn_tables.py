@@ -142,12 +142,18 @@ def test_events_spread_single_values_over_columns(game):
     assert str(ev["after_index"].dtype) == "Int64" and str(ev["step"].dtype) == "category"
 
 
-def test_event_columns_of_differently_typed_fields_are_text_and_own_names_are_prefixed(witp):
-    from assistant.campaign.export import EVENT_OWN
-
+@pytest.mark.needs_aid("strike")
+def test_a_field_two_event_types_type_differently_is_text():
     cols = {c.name: c for c in spec("events").columns}
     assert cols["target"].kind == "text"  # undo's event number, a strike's hex
     assert "target (int) of redone, undone" in cols["target"].doc and "target (text) of strike" in cols["target"].doc
+    assert cols["unit_id"].kind == "text" and cols["note_id"].kind == "int"
+
+
+def test_event_columns_hold_single_values_and_own_names_are_not_taken(witp):
+    from assistant.campaign.export import EVENT_OWN
+
+    cols = {c.name: c for c in spec("events").columns}
     own = {c.name for c in EVENT_OWN}
     payload_cols = [n for n in cols if n not in own and n != "payload"]
     assert payload_cols and not set(payload_cols) & own
@@ -155,7 +161,7 @@ def test_event_columns_of_differently_typed_fields_are_text_and_own_names_are_pr
     witp.undo()
     ev = witp.table("events")
     undone = ev[ev["type"] == "undone"].iloc[0]
-    assert undone["target"] == str(int(ev[ev["type"] == "unit_placed"]["seq"].iloc[0]))
+    assert str(undone["target"]) == str(int(ev[ev["type"] == "unit_placed"]["seq"].iloc[0]))
     assert json.loads(undone["payload"])["apply"]["type"] == "unit_removed"
 
 
