@@ -119,7 +119,7 @@ class SupplyCost:
     """The answer: ``ranking`` (``out_of_supply`` with each piece's name from the ``units`` table,
     its kind's ``role`` in the game's rules -- witp's bases [32.1] are role ``base`` -- and its
     upkeep per account, ``cost_<account>``), ``lines`` (``upkeep_lines``), ``by_turn`` (per turn
-    and side: pieces out of supply, their upkeep) and ``figure()``."""
+    -- ``turn, turn_label, date`` -- and side: ``out_of_supply`` pieces, their ``upkeep``) and ``figure()``."""
 
     supply: "pd.DataFrame"
     lines: "pd.DataFrame"
@@ -151,7 +151,8 @@ class SupplyCost:
             ranking = ranking.merge(col, on=["side", "unit"], how="left")
             ranking[f"cost_{account}"] = ranking[f"cost_{account}"].astype("Float64").fillna(0)
         cut = _cut_rows(supply)
-        turns = supply[["turn", "turn_label", "side"]].drop_duplicates().astype({"side": "string"})
+        turn_cols = [c for c in ("turn", "turn_label", "date") if c in supply.columns]
+        turns = supply[turn_cols + ["side"]].drop_duplicates().astype({"side": "string"})
         count = cut.groupby(["turn", "side"], observed=True).size().rename("out_of_supply").reset_index()
         cost = paid.groupby(["turn", "side"], observed=True)["cost"].sum().rename("upkeep").reset_index()
         by_turn = turns

@@ -116,6 +116,7 @@ def test_the_answer_joins_ranking_costs_names_and_turns():
     assert (bt.loc[(12, "japan"), "out_of_supply"], bt.loc[(12, "japan"), "upkeep"]) == (1, 0)
     assert (bt.loc[(10, "allies"), "out_of_supply"], bt.loc[(10, "allies"), "upkeep"]) == (1, 3)
     assert len(a.by_turn) == 7  # allies 10-14, japan 12-13
+    assert list(a.by_turn.columns) == ["turn", "turn_label", "date", "side", "out_of_supply", "upkeep"]
 
 
 def test_the_figure_is_a_matplotlib_figure_of_both_series():
