@@ -11,6 +11,8 @@ from assistant.campaign import Campaign
 from campaigns_gen import GAMES, TURNS, cut_at, generate
 
 
+@pytest.mark.needs_aid("supply")  # its history (supply_by_turn) and the ledger together
+@pytest.mark.needs_aid("ledger")
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_generated_campaign_follows_its_plan(tmp_path, game):
     from assistant.aids.supply.history import history_frame

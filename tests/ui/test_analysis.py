@@ -150,6 +150,8 @@ def test_bad_arguments_name_what_is_wrong():
         analysis.supply_cost("my.campaign")
 
 
+@pytest.mark.needs_aid("supply")  # its history (supply_by_turn) and the ledger together
+@pytest.mark.needs_aid("ledger")
 @pytest.mark.parametrize("game", ["witp", "apto"])
 def test_on_a_generated_campaign_the_answer_is_the_plan(tmp_path, game):
     """Through ``campaign.table`` (supply_by_turn, ledger_lines, units) on the generated campaign:

@@ -59,6 +59,8 @@ def number(text: str) -> float:
     return float(text.replace(",", ""))
 
 
+@pytest.mark.needs_aid("supply")  # its history (supply_by_turn) and the ledger together
+@pytest.mark.needs_aid("ledger")
 @pytest.mark.parametrize("game", ["witp", "apto"])
 def test_analysis_notebook_answers_on_a_generated_campaign(tmp_path, monkeypatch, game):
     import nbformat  # here, not at collection: it loads jsonschema's format grammars (1-3 s)
