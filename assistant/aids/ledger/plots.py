@@ -72,10 +72,10 @@ def balance_plot(data: Any, ax=None, *, side: Optional[str] = None, accounts: Op
     one_side = len({s for s, _ in lines}) == 1
     ax = axes_for(ax, SIZE, DPI)
     values: list[float] = []
-    for i, (s, acc) in enumerate(lines):
+    for s, acc in lines:
         rows = h[(h["side"] == s) & (h["account"] == acc)].sort_values("turn")
         label = acc if one_side else f"{names.get(s, s)} {acc}"
-        ax.plot([pos[t] for t in rows["turn"]], rows[column], "-o", color=f"C{i}", markersize=3, label=label)
+        ax.plot([pos[t] for t in rows["turn"]], rows[column], "-o", markersize=3, label=label)  # the next colour of ax
         values += rows[column].tolist()
     lo, hi = min(values + [0.0]), max(values + [1.0])
     pad = (hi - lo) * 0.1
