@@ -7,10 +7,13 @@ whether or not pyplot was ever imported. matplotlib is imported on first use onl
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from typing import Any, Optional
 
 
+@lru_cache(maxsize=None)
 def _figure_class():
+    """NotebookFigure, made on first use (no matplotlib import before a plot is drawn)."""
     from matplotlib.figure import Figure
 
     class NotebookFigure(Figure):
@@ -22,14 +25,9 @@ def _figure_class():
     return NotebookFigure
 
 
-_CLASS: list = []  # NotebookFigure, made on first use (no matplotlib import before a plot is drawn)
-
-
 def new_figure(size: tuple[float, float], dpi: int, **kw: Any):
     """A ``NotebookFigure`` of ``size`` inches at ``dpi`` (``kw``: Figure's, e.g. ``layout``)."""
-    if not _CLASS:
-        _CLASS.append(_figure_class())
-    return _CLASS[0](figsize=size, dpi=dpi, **kw)
+    return _figure_class()(figsize=size, dpi=dpi, **kw)
 
 
 def axes_for(ax: Optional[Any], size: tuple[float, float], dpi: int):
