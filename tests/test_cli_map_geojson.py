@@ -48,6 +48,7 @@ def test_out_writes_the_file_with_the_campaigns_units(capsys, camp_path, tmp_pat
     (["apto", "--campaign", "{camp}"], "is a witp campaign, not apto"),
     (["witp", "--out", "{tmp}/no/such/dir/x.geojson"], "no directory"),
     (["witp", "--out", "{tmp}"], "is a directory"),
+    (["globalwar", "--out", "/dev/null"], "is not a regular file"),  # a device is never replaced
 ])
 def test_bad_input_is_one_line_exit_2_nothing_written(capsys, camp_path, tmp_path, argv, says):
     def written():  # the campaign's SQLite sidecars aside (opening it read-only makes them)

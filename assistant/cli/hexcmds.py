@@ -254,8 +254,11 @@ def cmd_map_geojson(args):
     from ..campaign.geomap import map_geojson
 
     out = Path(args.out) if args.out else None
-    if out is not None and (out.is_dir() or not out.parent.is_dir()):
-        raise CliError(f"--out {out}: " + ("is a directory" if out.is_dir() else f"no directory {out.parent}"))
+    if out is not None:
+        if out.exists() and not out.is_file():  # a folder, a device (/dev/null), a pipe: never replaced
+            raise CliError(f"--out {out}: " + ("is a directory" if out.is_dir() else "is not a regular file"))
+        if not out.parent.is_dir():
+            raise CliError(f"--out {out}: no directory {out.parent}")
     if args.campaign:
         with opened(args.campaign, readonly=True) as c:
             data = map_geojson(args.game, c)
