@@ -59,6 +59,9 @@ def test_draws_into_the_axes_given(two_turns):
     assert balance_plot(c, mine, side="allies", accounts=["CP"], legend=False) is mine
     assert lines_of(mine) == {"CP": [0.0, 3.0]} and mine.get_legend() is None
     assert len(fig.axes) == 2
+    balance_plot(c, mine, side="allies", accounts=["PP"], legend=False)  # a second call takes the next colour
+    first, second = mine.get_lines()
+    assert first.get_color() != second.get_color()
 
 
 @pytest.mark.parametrize("kw, named", [
@@ -80,3 +83,15 @@ def test_no_ledger_or_no_frame_is_an_error_not_an_empty_plot(eco, guadalcanal):
         balance_plot(pd.DataFrame({"side": ["allies"]}))
     with pytest.raises(CampaignError, match="no ledger statements"):
         balance_plot(V.history(guadalcanal.ledger.frame().iloc[0:0]))
+
+
+def test_a_statements_table_plots_its_closing_balances_with_a_gap_where_one_is_missing():
+    import math
+
+    import pandas as pd
+
+    st = pd.DataFrame([dict(turn=t, turn_label=f"T{t}", side="allies", account="PP", opening=0, closing=c)
+                       for t, c in [(1, 5), (2, None), (3, 7)]]).astype(
+        {"turn": "Int64", "side": "category", "account": "category", "closing": "Int64", "turn_label": "string"})
+    ys = balance_plot(st).get_lines()[0].get_ydata()
+    assert ys[0] == 5 and math.isnan(ys[1]) and ys[2] == 7

@@ -88,3 +88,13 @@ def test_bad_data_or_arguments_are_one_line_naming_them(data, kw, named):
     with pytest.raises(CampaignError) as e:
         supply_counts_plot(data, **kw)
     assert named in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_typed_table_plots_the_same():
+    """The analysts' tables are typed (categorical side, nullable turn and supplied, datetime date)."""
+    typed = two_turns().astype({"turn": "Int64", "side": "category", "supplied": "boolean", "turn_label": "string",
+                                "date": "datetime64[ns]"})
+    assert lines_of(supply_counts_plot(typed)) == lines_of(supply_counts_plot(two_turns()))
+    dated = supply_counts_plot(typed, x="date")
+    assert [pd.Timestamp(v).date() for v in dated.get_lines()[0].get_xdata()] == [datetime.date(1942, 8, 1),
+                                                                               datetime.date(1942, 8, 8)]
