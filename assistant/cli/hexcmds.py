@@ -25,7 +25,7 @@ def _degrees(field: NumberField):
 COMMANDS = {
     "games": "list the games",
     "hex": "hex geometry: distance, neighbors, where, locate",
-    "map": "map information and derivation",
+    "map": "map information, derivation and GeoJSON for GIS",
 }
 
 
