@@ -62,6 +62,7 @@ def test_rings_are_closed_counter_clockwise_and_on_the_globe(game):
 def test_each_polygon_holds_its_hexs_centre_as_the_derived_map_places_it(game):
     gm, fc = game
     polys = np.array([shape(f["geometry"]) for f in fc["features"]])
+    assert shapely.is_valid(polys).all()  # no self-crossing ring, no overlapping pieces
     table = gm.hexes.loc[[f["id"] for f in fc["features"]]]  # centres derived apart (derive.py), to 4 decimals
     assert shapely.contains_xy(polys, table["lon"].to_numpy(float), table["lat"].to_numpy(float)).all()
     lat, lon = gm.geo(gm.parse(fc["features"][7]["id"]))
