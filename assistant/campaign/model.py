@@ -192,9 +192,9 @@ def state_to_json(s: CampaignState) -> dict[str, Any]:
 
 
 def state_from_json(d: Mapping[str, Any]) -> CampaignState:
-    from .calendar import Calendar
+    from .gamedata import recorded_calendar
 
-    cal = Calendar.model_validate(d["calendar"])
+    cal = recorded_calendar(d["game"], d["settings"], d["calendar"])
     return CampaignState(
         game=d["game"], scenario=d["scenario"], settings=frozen_map(d["settings"]),
         sides=tuple(Side(id=x["id"], name=x["name"], rule=x["rule"], note=x["note"],
