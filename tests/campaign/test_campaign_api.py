@@ -161,6 +161,13 @@ def test_bad_arguments_to_a_command_name_the_argument_and_the_allowed_values(gua
     assert len(guadalcanal.events()) == before
 
 
+def test_state_side_by_id_or_name(guadalcanal):
+    s = guadalcanal.state
+    assert s.side("allies").name == s.side("ALLIED").name == "Allied"
+    refused(lambda: s.side("martians"), "side 'martians' is not a side of witp (sides: japan, allies)")
+    refused(lambda: s.side(None), "side None is not a side of witp")
+
+
 def test_undo_with_nothing_to_undo(witp):
     refused(witp.undo, "there is nothing to undo")
 
