@@ -287,6 +287,7 @@ class Campaign:
         """Validate ``cmd`` against the current state without recording anything: the event that
         ``execute`` would write now, or the same one-line CampaignError. Dice are rolled from a copy
         of the random source, which is left as it was."""
+        _command_arg(cmd)
         with self._lock:
             self._check_open()
             view = self._state
@@ -299,6 +300,7 @@ class Campaign:
     def execute(self, cmd: cmds.Command, rng: Optional[random.Random] = None) -> EventRecord:
         """Validate ``cmd`` and append its one event; raise CampaignError (nothing changed) if invalid.
         Dice are rolled from ``rng`` if given, else from the campaign's random source."""
+        _command_arg(cmd)
         with self._lock:
             self._check_open()
             view = self._state
@@ -486,6 +488,9 @@ class Campaign:
         from .replay import log_digests
 
         wanted = set(seqs)
+        for s in wanted:
+            if isinstance(s, bool) or not isinstance(s, int) or s < 1:
+                raise CampaignError(f"seqs must be events' seqs (whole numbers from 1), not {s!r}")
         if not wanted:
             return {}
         with self._lock:
@@ -586,6 +591,8 @@ class Campaign:
     # ----- sharing between processes ------------------------------------------------------
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(state, new_events)`` after every change (own or another process's)."""
+        if not callable(callback):
+            raise CampaignError(f"callback must be a function of (state, new_events), not {callback!r}"[:200])
         self._subs.append(callback)
 
         def unsubscribe() -> None:
@@ -617,6 +624,8 @@ class Campaign:
 
     def watch(self, interval: float = 0.25) -> None:
         """Poll from a daemon thread every ``interval`` seconds until ``close()``."""
+        if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0 < interval < 3600:
+            raise CampaignError(f"interval must be a number of seconds above 0 and below 3600, not {interval!r}")
         with self._lock:
             self._check_open()
             if self._watcher is not None:
@@ -718,6 +727,14 @@ def initial_records(game: str, scenario: Optional[str] = None, *, settings: Opti
         state = fold(state, [rec])
         records.append(rec)
     return records, state
+
+
+def _command_arg(cmd: Any) -> None:
+    """CampaignError unless ``cmd`` is a command (``assistant.campaign.commands``, an aid's
+    ``commands``: an object with ``build(state, ctx)``)."""
+    if not callable(getattr(cmd, "build", None)) or isinstance(cmd, type):
+        raise CampaignError(f"cmd must be a command such as MoveUnit(unit_id=..., hex=...) "
+                            f"(assistant.campaign.commands or an aid's commands), not {cmd!r}"[:200])
 
 
 def _path_arg(value: Any, what: str = "path") -> Path:

@@ -14,8 +14,10 @@ import pytest
 
 from assistant.campaign import Campaign, CampaignError
 from assistant.campaign.accessors import accessor_names
+from assistant.campaign.commands import MoveUnit
 from assistant.campaign.control import ControlView, set_control
 from assistant.campaign.errors import CampaignFileError
+from assistant.campaign.exporttables import TableSource
 from assistant.campaign.orders import check_orders, give_orders
 
 NOT_A_CAMPAIGN = "campaign must be an open Campaign (Campaign.open(path)), not the path "
@@ -168,6 +170,25 @@ def test_state_side_by_id_or_name(guadalcanal):
     refused(lambda: s.side(None), "side None is not a side of witp")
 
 
+@pytest.mark.parametrize("call, words", [
+    (lambda c: c.execute("move x E2519"), ["cmd must be a command such as MoveUnit", "not 'move x E2519'"]),
+    (lambda c: c.check(None), ["cmd must be a command", "not None"]),
+    (lambda c: c.execute(MoveUnit), ["cmd must be a command", "class"]),
+    (lambda c: c.log_digests(["a"]), ["seqs must be events' seqs (whole numbers from 1), not 'a'"]),
+    (lambda c: c.watch("x"), ["interval must be a number of seconds above 0 and below 3600, not 'x'"]),
+    (lambda c: c.watch(0), ["interval must be a number of seconds", "not 0"]),
+    (lambda c: c.subscribe(3), ["callback must be a function of (state, new_events), not 3"]),
+])
+def test_bad_arguments_to_the_other_methods(guadalcanal, call, words):
+    refused(lambda: call(guadalcanal), *words)
+
+
+def test_execute_and_check_take_a_command(guadalcanal):
+    cmd = MoveUnit(unit_id="1st-marine-division", hex="E2519")
+    assert guadalcanal.check(cmd).type == "unit_moved"
+    assert guadalcanal.execute(cmd).type == "unit_moved"
+
+
 def test_undo_with_nothing_to_undo(witp):
     refused(witp.undo, "there is nothing to undo")
 
@@ -208,6 +229,7 @@ def test_something_else_given_for_a_campaign():
     refused(lambda: set_control(None, "hex", ["E2418"], "allies"),
             "campaign must be an open Campaign (Campaign.open(path)), not NoneType None")
     refused(lambda: export({"x": 1}, Path("out"), "csv"), "campaign must be an open Campaign", "not dict")
+    refused(lambda: TableSource("x.campaign"), NOT_A_CAMPAIGN + "'x.campaign'")
 
 
 # ----- campaign.control -------------------------------------------------------------------------
