@@ -28,6 +28,7 @@ def demo_here(tmp_path, monkeypatch):
     return tmp_path / "demo.campaign"
 
 
+@pytest.mark.needs_aid("ledger", "strike", "supply")  # the page's accessor sections use them
 def test_python_md_examples_run(demo_here, capsys):
     result = doctest.testfile(str(DOC), module_relative=False, optionflags=FLAGS, report=True,
                               encoding="utf-8")

@@ -292,6 +292,7 @@ def test_control_bad_arguments(guadalcanal, call, words):
 
 
 # ----- accessors in dir() -----------------------------------------------------------------------
+@pytest.mark.needs_aid("ledger")
 def test_dir_lists_every_accessor(guadalcanal):
     names = dir(guadalcanal)
     assert {"control", "ledger"} <= set(names)
