@@ -7,7 +7,7 @@ any aid is installed. A side is set for one hex, or for a region (every hex whos
 again. The defaults and their order are in ``assistant.rules.control``.
 
     campaign.control.set("E2418", "japan")      # or a region: campaign.control.set("Solomons", "Allied")
-    campaign.control.frame()                    # the settings as a table: scope, target, side
+    campaign.control.frame()                    # the settings as a table: scope, target, holder ...
     campaign.control.at("4/8/42")               # the same at the end of a turn played
 
 ``campaign.control`` (``ControlView``, registered here as a campaign accessor, so it is there with
@@ -172,29 +172,32 @@ def set_control(campaign, scope: str, targets, side: Optional[str]):
     return campaign.execute(SetControl(scope=scope, targets=list(targets), side=side))
 
 
-CONTROL_COLUMNS = (
-    Column("scope", "category", "what the setting is for: hex (one hex) or region (every hex whose region or "
-           "country map attribute is the target)"),
-    Column("target", "text", "the hex label, or the region or country value (a nation's id for a country)"),
-    Column("side", "category", "the side the players set as its controller (a side's id)"),
+SETTING_COLUMNS = (
+    Column("scope", "category", "hex: the setting is for one hex; region: for every hex whose region or country "
+                                "map attribute is the target (a hex's own setting wins over its region's)"),
+    Column("target", "text", "the hex label, or the region's or country's value on the map"),
+    Column("holder", "category", "the side the players set as its controller (a side's id)"),
+    Column("holder_name", "text", "that side's name in the game's words"),
 )
 
 
 def control_rows(state) -> list[dict[str, Any]]:
-    """The players' control settings in ``state``, one row a setting (``CONTROL_COLUMNS``): hexes
-    then regions, each sorted. A hex or region without a row has its default
+    """The players' control settings in ``state``, one row a setting (``SETTING_COLUMNS``): hexes
+    before regions, each sorted. A hex or region without a row has its default
     (``assistant.rules.control``)."""
-    ctl = control_of(state)
-    return ([{"scope": "hex", "target": h, "side": s} for h, s in sorted(ctl.hexes.items())]
-            + [{"scope": "region", "target": r, "side": s} for r, s in sorted(ctl.regions.items())])
+    ctl, names = control_of(state), {s.id: s.name for s in state.sides}
+    return [{"scope": scope, "target": target, "holder": table[target], "holder_name": names.get(table[target],
+                                                                                               table[target])}
+            for scope, table in (("hex", ctl.hexes), ("region", ctl.regions)) for target in sorted(table)]
 
 
 def control_frame(state):
-    """``control_rows(state)`` typed (``CONTROL_COLUMNS``), ``scope`` and ``side`` with every
-    possible value as categories (hex, region; the campaign's sides), set or not."""
-    df = typed_frame(CONTROL_COLUMNS, control_rows(state))
+    """``control_rows(state)`` typed (``SETTING_COLUMNS``, the ``control_by_turn`` table's without
+    the turn), ``scope`` and ``holder`` with every possible value as categories (hex, region; the
+    campaign's sides), set or not."""
+    df = typed_frame(SETTING_COLUMNS, control_rows(state))
     df["scope"] = df["scope"].cat.set_categories(["hex", "region"])
-    df["side"] = df["side"].cat.set_categories([s.id for s in state.sides])
+    df["holder"] = df["holder"].cat.set_categories([s.id for s in state.sides])
     return df
 
 
@@ -208,7 +211,7 @@ class ControlView:
     ``explain(hex)`` says who controls a hex and which rule decided, defaults included.
 
     >>> rec = campaign.control.set(["E2418", "E2519"], "Japanese")
-    >>> campaign.control.frame()["side"].tolist()
+    >>> campaign.control.frame()["holder"].tolist()
     ['japan', 'japan']
     >>> campaign.control.explain("E2519")["by"]
     'hex'
@@ -221,13 +224,14 @@ class ControlView:
         self.campaign = v.campaign_arg(campaign)
 
     def frame(self):
-        """The current settings as a DataFrame: ``scope`` (hex or region), ``target``, ``side``
-        (``CONTROL_COLUMNS``); the same columns and dtypes when nothing is set."""
+        """The current settings as a DataFrame: ``scope`` (hex or region), ``target``, ``holder``
+        (the side's id), ``holder_name``: the columns of the ``control_by_turn`` table but the
+        turn's, the same columns and dtypes when nothing is set."""
         return control_frame(self.campaign.state)
 
     def at(self, turn):
         """``frame()`` at the end of ``turn`` (a turn played: a label in any form the game prints,
-        or a calendar index)."""
+        or a calendar index): that turn's rows of ``campaign.table("control_by_turn")``."""
         return control_frame(self.campaign.state_at(turn=turn))
 
     def regions(self) -> dict[str, str]:

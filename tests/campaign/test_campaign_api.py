@@ -241,12 +241,13 @@ def test_control_sets_clears_and_reads_back(guadalcanal):
     ctl.set("Solomons", "allies", scope="region")
     frame = ctl.frame()
     assert frame.to_dict("records") == [
-        {"scope": "hex", "target": "E2418", "side": "japan"},
-        {"scope": "hex", "target": "E2519", "side": "japan"},
-        {"scope": "region", "target": "Solomons", "side": "allies"}]
+        {"scope": "hex", "target": "E2418", "holder": "japan", "holder_name": "Japanese"},
+        {"scope": "hex", "target": "E2519", "holder": "japan", "holder_name": "Japanese"},
+        {"scope": "region", "target": "Solomons", "holder": "allies", "holder_name": "Allied"}]
     # the same columns and dtypes with no rows: every scope and side a category, set or not
-    assert list(empty.dtypes.astype(str)) == list(frame.dtypes.astype(str)) == ["category", "string", "category"]
-    assert list(empty["side"].cat.categories) == ["japan", "allies"]
+    assert list(empty.dtypes.astype(str)) == list(frame.dtypes.astype(str)) == ["category", "string", "category",
+                                                                                 "string"]
+    assert list(empty["holder"].cat.categories) == ["japan", "allies"]
     assert list(empty["scope"].cat.categories) == ["hex", "region"]
     assert ctl.explain("E2519") == {"hex": "E2519", "side": "japan", "by": "hex",
                                     "why": "the hex itself is set to Japanese"}
@@ -262,9 +263,13 @@ def test_control_at_a_turn_in_any_form(guadalcanal):
     ctl.set("E2418", "allies")
     guadalcanal.advance()
     ctl.set("E2418", "japan")
-    assert ctl.at("4/8/42")["side"].tolist() == ["allies"]
-    assert ctl.at("G/T 4/8/42")["side"].tolist() == ["allies"]
-    assert ctl.at("Strategic G/T 0/9/42")["side"].tolist() == ["japan"]
+    assert ctl.at("4/8/42")["holder"].tolist() == ["allies"]
+    assert ctl.at("G/T 4/8/42")["holder"].tolist() == ["allies"]
+    assert ctl.at("Strategic G/T 0/9/42")["holder"].tolist() == ["japan"]
+    # the control_by_turn table's rows for that turn, without the turn's columns
+    by_turn = guadalcanal.table("control_by_turn", turns="4/8/42").drop(columns=["turn", "turn_label", "date"])
+    assert by_turn.to_dict("records") == ctl.at("4/8/42").to_dict("records")
+    assert list(by_turn.columns) == list(ctl.at("4/8/42").columns)
     refused(lambda: ctl.at(2.5), "turn must be a turn label", "float 2.5")
     refused(lambda: ctl.at("1/9/42"), "turn 'G/T 1/9/42' has not been played")
 
@@ -315,5 +320,5 @@ def test_control_accessor_without_any_aid(tmp_path):
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["['control']", "[{'scope': 'hex', 'target': 'E2418', 'side': 'allies'}]",
+    assert out.stdout.splitlines() == ["['control']", "[{'scope': 'hex', 'target': 'E2418', 'holder': 'allies', 'holder_name': 'Allied'}]",
                                        "False"]
