@@ -90,7 +90,7 @@ class Calendar(BaseModel):
     def step(self, index: int, phase: int, to: str) -> tuple[int, int]:
         """The position after ``advance(to)`` from (index, phase). ``to`` is "turn" or "phase"."""
         if to not in ("turn", "phase"):
-            raise CampaignError(f"cannot advance to {to!r}: say 'turn' or 'phase'")
+            raise CampaignError(f"cannot advance to {to!r}: to must be 'turn' or 'phase'")
         if to == "phase" and phase + 1 < len(self.phases_of(index)):
             return index, phase + 1
         if self.is_last(index):

@@ -27,7 +27,7 @@ from .model import CampaignState, state_from_json, state_to_json
 from .store import FORMAT, SCHEMA_VERSION
 from .tempfiles import clean_stale, locked_temp
 from .unitcolumns import SIDE, attr_index, hex_parts, unit_columns, unit_row
-from .validate import one_line, show
+from .validate import campaign_arg, one_line, show
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -153,6 +153,11 @@ def export_document(state: CampaignState, events: Sequence[EventRecord], exporte
 
 
 def export(c: "Campaign", to: Path, fmt: str) -> list[Path]:
+    """Write campaign ``c`` (json) or its tables (csv, parquet, xlsx) into directory ``to``."""
+    c = campaign_arg(c)
+    to = Path(to) if isinstance(to, (str, os.PathLike)) else to
+    if not isinstance(to, Path):
+        raise CampaignError(f"to must be a directory's path (text or a pathlib.Path), not {show(to)}")
     if fmt not in FORMATS:
         raise CampaignError(f"format {fmt!r} must be one of {', '.join(FORMATS)}")
     try:

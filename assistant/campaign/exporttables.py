@@ -172,7 +172,9 @@ class TableSource:
     calendar indexes to keep (None: every turn played)."""
 
     def __init__(self, campaign: "Campaign", turns: Optional[Iterable[int]] = None):
-        self.campaign = campaign
+        from .validate import campaign_arg
+
+        self.campaign = campaign_arg(campaign)
         self.state: CampaignState = campaign.state
         self.turns = None if turns is None else frozenset(turns)
         self._events: Optional[list[EventRecord]] = None

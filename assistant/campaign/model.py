@@ -158,8 +158,13 @@ class CampaignState:
     def position(self) -> tuple[int, int]:
         return self.turn.index, self.turn.phase_index
 
-    def side(self, side_id: str) -> Side:
-        return next(s for s in self.sides if s.id == side_id)
+    def side(self, side: str) -> Side:
+        """The side ``side`` names: its id or its name, in any case; CampaignError naming the sides
+        otherwise (``validate.side`` gives the id)."""
+        from .validate import side as side_id
+
+        found = side_id(self, side)
+        return next(s for s in self.sides if s.id == found)
 
     def nations(self) -> dict[str, Nation]:
         return {n.id: n for s in self.sides for n in s.nations}

@@ -11,7 +11,7 @@ and why.
 
 from __future__ import annotations
 
-from .control import control_of
+from .control import SETTING_COLUMNS, control_rows
 from .exporttables import TURN_COLUMNS, Column, TableSource, register_table
 from .model import Unit
 from .unitcolumns import attr_index, hex_parts, unit_columns, unit_row
@@ -39,14 +39,7 @@ def units_by_turn_table(source: TableSource):
         made = now  # the last turn's units only
 
 
-CONTROL_COLUMNS = (
-    *TURN_COLUMNS,
-    Column("scope", "category", "hex: the setting is for one hex; region: for every hex whose region or country "
-                                "map attribute is the target (a hex's own setting wins over its region's)"),
-    Column("target", "text", "the hex label, or the region's or country's value on the map"),
-    Column("holder", "category", "the side the players set as its controller (a side's id)"),
-    Column("holder_name", "text", "that side's name in the game's words"),
-)
+CONTROL_COLUMNS = (*TURN_COLUMNS, *SETTING_COLUMNS)
 
 
 @register_table("control_by_turn", CONTROL_COLUMNS,
@@ -57,13 +50,7 @@ CONTROL_COLUMNS = (
                 "`campaign control FILE --at HEX` explains; a row per hex of the map and turn would be over "
                 "14,000 rows a witp turn.")
 def control_by_turn_table(source: TableSource):
-    names = {s.id: s.name for s in source.state.sides}
     for index, state in source.turn_states():
         turn = source.turn_columns(index)
-        ctl = control_of(state)
-        for scope, table in (("hex", ctl.hexes), ("region", ctl.regions)):
-            for target in sorted(table):
-                holder = table[target]
-                yield {**turn, "scope": scope, "target": target, "holder": holder,
-                       "holder_name": names.get(holder, holder)}
-
+        for row in control_rows(state):
+            yield {**turn, **row}
