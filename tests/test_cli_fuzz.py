@@ -155,7 +155,9 @@ FAMILIES: dict[str, list[Template]] = {
             lambda c: ["map", "side", c.F, "E2418", c.x, "road=true"],
             lambda c: ["map", "import", c.F, c.path],
             lambda c: ["map", "import", c.F, c.file(f"hex,ground_mp\nE2418,{c.x}\n")],
-            lambda c: ["map", "import", c.F, c.file(f"hex,{c.x}\nE2418,1\n"), "--dry-run"]],
+            lambda c: ["map", "import", c.F, c.file(f"hex,{c.x}\nE2418,1\n"), "--dry-run"],
+            lambda c: ["map", "geojson", c.x], lambda c: ["map", "geojson", "globalwar", "--campaign", c.path],
+            lambda c: ["map", "geojson", "globalwar", "--out", c.name]],
     "orders": [lambda c: ["orders", c.F, c.path], lambda c: ["orders", c.F, c.file(f"move 1st-marine-division {c.x}\n")],
                lambda c: ["orders", c.F, c.file(c.x)]],
     "roll": [lambda c: ["roll", c.F, c.x], lambda c: ["roll", c.F, "1D6", "--values", c.x],
@@ -312,7 +314,8 @@ test_fuzz_import = _fuzz("import", (0, "/dev/zero"), (1, '{"format": "campaign-a
 test_fuzz_control = _fuzz("control", (0, "Nowhere"), (0, "\x00"), (1, "Q9999"), (2, "martians"), (3, "E2418:"))
 test_fuzz_games = _fuzz("games", (0, "--json"))
 test_fuzz_hex = _fuzz("hex", (0, "E2418:allies"), (1, "lava"), (2, "1e999999"), (2, "nan"))
-test_fuzz_map = _fuzz("map", (0, "\u0663"), (1, "surface=lava"), (3, "/dev/zero"), (3, "@passwd"), (5, "\x00"))
+test_fuzz_map = _fuzz("map", (0, "\u0663"), (1, "surface=lava"), (3, "/dev/zero"), (3, "@passwd"), (5, "\x00"),
+                      (6, "witp\n"), (7, "/dev/zero"), (7, "@passwd"), (8, "x" * 300), (8, "\x00"))
 test_fuzz_orders = _fuzz("orders", (0, "/dev/zero"), (0, "-"), (1, "E2418:allies"), (2, "control Nowhere allies"))
 test_fuzz_roll = _fuzz("roll", (0, "999999D999999"), (1, "\u0663"), (2, "9" * 5000))
 test_fuzz_rolls = _fuzz("rolls", (0, "/"))

@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from assistant.campaign import Campaign
+from assistant.campaign.control import set_control
 from assistant.campaign.csvout import FORMULA_START, csv_text, escape, is_safe, unescape
 from assistant.cli import build_parser
 from clikit import run_cli
@@ -79,13 +80,20 @@ def hostile(tmp_path_factory) -> Path:
     and notes, unit kinds (a kind the rules do not know is kept), a table's text cells, notes."""
     d = tmp_path_factory.mktemp("hostile")
     path = d / "h.campaign"
-    Campaign.create(path, game="witp", scenario="guadalcanal-1942").close()
+    with Campaign.create(path, game="witp", scenario="guadalcanal-1942") as c:
+        for i, h in enumerate(HOSTILE):  # a region is named by the player (a hex's correction), then held
+            c.set_hex(f"E25{20 + i}", region=h)
+            set_control(c, "region", [h], "allies")
     for i, h in enumerate(HOSTILE):
         ok = [run_cli("place", path, "--side", "allies", f"--kind={h}", "--hex", "E2519", "--name", f"hostile {i}"),
               run_cli("note", path, "--", h)]
         if loads("ledger"):  # with --block-aid ledger its tests are skipped; the others still run
             ok.append(run_cli("ledger", path, "add", "--side", "allies", "--kind", "income", "--amount", str(i + 1),
                               f"--item={h}", f"--note={h}"))
+        if loads("strike"):  # a phase is text the player types (it goes in the strike log)
+            ok.append(run_cli("strike", path, "--target", "E2418", "--side", "japan", "--unit", "kwajalein-g4m",
+                              "--mission", "bombardment", "--option", "damage_result=S", "--option",
+                              "supply_category=A", f"--phase={h}", "--resolve"))
         assert all(r.returncode == 0 for r in ok), [r.stderr for r in ok]
     if loads("tables"):
         (d / "ground.csv").write_text(terrain_table(TABLE_CELLS), encoding="utf-8")
@@ -108,8 +116,11 @@ RUNS = {
     ("ledger",): [("ledger", "{f}", "--csv"), ("ledger", "{f}", "--side", "allies", "--csv")],
     ("table", "show"): [("table", "show", "{f}", "ground_mp", "--csv")],
     ("trace",): [("trace", "{f}", "--all", "--side", "allies", "--csv"), ("trace", "{f}", "--history", "--csv")],
+    ("control",): [("control", "{f}", "--csv")],
+    ("strikes",): [("strikes", "{f}", "--csv")],
 }
-AIDS = {("ledger",): "ledger", ("table", "show"): "tables", ("trace",): "supply"}
+AIDS = {("ledger",): "ledger", ("table", "show"): "tables", ("trace",): "supply",  # a command of no aid: none
+        ("strikes",): "strike"}
 
 
 def test_every_csv_option_is_covered():
@@ -133,8 +144,8 @@ def assert_safe(text: str, expected: list[str]) -> None:
     assert not missing, f"hostile cells not in the output: {missing}"
 
 
-@pytest.mark.parametrize("command", [pytest.param(p, marks=pytest.mark.needs_aid(AIDS[p]), id=" ".join(p))
-                                     for p in RUNS])
+@pytest.mark.parametrize("command", [pytest.param(p, marks=[pytest.mark.needs_aid(AIDS[p])] if p in AIDS else [],
+                                                  id=" ".join(p)) for p in RUNS])
 def test_every_csv_command_escapes_hostile_cells(hostile, command):
     for argv in RUNS[command]:
         r = run_cli(*[a.format(f=hostile) for a in argv])
@@ -150,6 +161,7 @@ def test_export_csv_escapes_hostile_cells(hostile, tmp_path):
         assert_safe(text, [])
     assert_safe(texts["h-notes.csv"], HOSTILE)
     assert_safe(texts["h-units.csv"], HOSTILE)
+    assert_safe(texts["h-control_by_turn.csv"], HOSTILE)
 
 
 @pytest.mark.needs_aid("ledger")

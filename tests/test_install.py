@@ -91,8 +91,8 @@ def test_fresh_env_check_passes_in_a_new_venv(tmp_path):
 
 
 def test_fresh_env_check_reads_every_declared_dependency(monkeypatch):
-    """Hand count of pyproject.toml today: 16 dependencies, 9 in the test extra and 2 in the derive extra; the Python 3.10
-    fallback (no tomllib) reads the same names."""
+    """Hand count of pyproject.toml today: 16 dependencies, 11 in the test extra, 2 in the derive extra and 1 in the gis
+    extra (geopandas, in the test extra too: counted once); the Python 3.10 fallback (no tomllib) reads the same names."""
     sys.path.insert(0, str(FRESH.parent))
     try:
         import fresh_env
@@ -104,7 +104,7 @@ def test_fresh_env_check_reads_every_declared_dependency(monkeypatch):
     groups = [project["dependencies"], *project.get("optional-dependencies", {}).values()]
     names = fresh_env.declared(ROOT / "pyproject.toml")
     assert {"pandas", "ipywidgets", "pytest", "playwright", "voila"} <= set(names)
-    assert len(names) == len({s for g in groups for s in g}) == 16 + 9 + 2
+    assert len(names) == len({s for g in groups for s in g}) == 16 + 11 + 2
     monkeypatch.setitem(sys.modules, "tomllib", None)  # 'import tomllib' fails as on Python 3.10
     assert fresh_env.declared(ROOT / "pyproject.toml") == names
 

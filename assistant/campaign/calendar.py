@@ -90,7 +90,7 @@ class Calendar(BaseModel):
     def step(self, index: int, phase: int, to: str) -> tuple[int, int]:
         """The position after ``advance(to)`` from (index, phase). ``to`` is "turn" or "phase"."""
         if to not in ("turn", "phase"):
-            raise CampaignError(f"cannot advance to {to!r}: say 'turn' or 'phase'")
+            raise CampaignError(f"cannot advance to {to!r}: to must be 'turn' or 'phase'")
         if to == "phase" and phase + 1 < len(self.phases_of(index)):
             return index, phase + 1
         if self.is_last(index):
@@ -142,6 +142,22 @@ class Calendar(BaseModel):
 
 _MONTHS = {name: i for i, name in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
                                               "september", "october", "november", "december"), 1)}
+
+
+DATE_FIELDS = ("period_days", "date_rule")  # and each period's starts/year_offset, each slot's day
+
+
+def without_dates(d: Mapping[str, Any]) -> dict[str, Any]:
+    """A calendar's JSON without what dates its turns (``first_day``): the part every rule reads, the
+    part a campaign recorded before its calendar dated turns."""
+    out = {k: v for k, v in d.items() if k not in DATE_FIELDS}
+    if isinstance(out.get("periods"), (list, tuple)):
+        out["periods"] = [{k: v for k, v in p.items() if k not in ("starts", "year_offset")} if isinstance(p, Mapping)
+                          else p for p in out["periods"]]
+    if isinstance(out.get("slots"), (list, tuple)):
+        out["slots"] = [{k: v for k, v in x.items() if k != "day"} if isinstance(x, Mapping) else x
+                        for x in out["slots"]]
+    return out
 
 
 def _shown(value: Any) -> str:

@@ -26,11 +26,12 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import os
 import random
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
+from typing import Any, Callable, Iterator, Mapping, Optional, Union
 
 from ..maps import UnknownGame, load_map
 from . import commands as cmds
@@ -97,7 +98,7 @@ class Campaign:
                model: Optional[str] = None, rng: Optional[random.Random] = None) -> "Campaign":
         """Create a new campaign file for ``game`` (optionally from a scenario) pinned to the
         installed map (grid ``model``; None: the calibrated one); never overwrites."""
-        path = Path(path)
+        path = _path_arg(path)
         try:
             exists = path.exists()
         except OSError as e:  # e.g. an unreadable directory
@@ -122,6 +123,7 @@ class Campaign:
         ``readonly_reason`` saying why (a read-only directory or mount). ``one_shot``: the caller
         shows no view before it writes (the command line): a command is built on the state at
         write time (see the module docstring)."""
+        path = _path_arg(path)
         if check not in ("quick", "full", "none"):
             raise CampaignError(f"check {check!r} must be 'quick', 'full' or 'none'")
         if readonly not in (True, False, "auto"):
@@ -161,8 +163,8 @@ class Campaign:
         """A new campaign file at ``path`` holding the events of a JSON export (``export``)."""
         from .export import read_export
 
-        records, state = read_export(Path(source))
-        Store.create(Path(path), {"game": state.game, "created": state.created, "imported_from": str(source),
+        records, state = read_export(_path_arg(source, "source"))
+        Store.create(_path_arg(path), {"game": state.game, "created": state.created, "imported_from": str(source),
                                   "fold_version": str(FOLD_VERSION)},
                      [r.row() for r in records], snapshot=(state.last_seq, FOLD_VERSION, utc_now(), state_json(state)))
         return cls.open(path, **kw)
@@ -204,7 +206,10 @@ class Campaign:
 
         factory = accessor(name)
         if factory is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            from .accessors import accessor_names
+
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r} "
+                                 f"(the aids' accessors: {', '.join(accessor_names()) or 'none'})")
         return factory(self)
 
     def __dir__(self) -> list[str]:
@@ -282,6 +287,7 @@ class Campaign:
         """Validate ``cmd`` against the current state without recording anything: the event that
         ``execute`` would write now, or the same one-line CampaignError. Dice are rolled from a copy
         of the random source, which is left as it was."""
+        _command_arg(cmd)
         with self._lock:
             self._check_open()
             view = self._state
@@ -294,6 +300,7 @@ class Campaign:
     def execute(self, cmd: cmds.Command, rng: Optional[random.Random] = None) -> EventRecord:
         """Validate ``cmd`` and append its one event; raise CampaignError (nothing changed) if invalid.
         Dice are rolled from ``rng`` if given, else from the campaign's random source."""
+        _command_arg(cmd)
         with self._lock:
             self._check_open()
             view = self._state
@@ -386,7 +393,10 @@ class Campaign:
 
     # ----- history ------------------------------------------------------------------------
     def events(self, since: int = 0) -> list[EventRecord]:
-        """The events after seq ``since``, oldest first."""
+        """The events after seq ``since`` (0: every event), oldest first."""
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+            raise CampaignError(f"since must be an event's seq (a whole number, 0 for every event), "
+                                f"not {since!r}")
         with self._lock:
             self._check_open()
             return [EventRecord.from_row(r) for r in self._store.rows(after=since)]
@@ -423,16 +433,20 @@ class Campaign:
             self._turn_ends = kept
             return kept.ends(state.turn.index)
 
-    def turn_states(self, turns: Optional[Iterable[int]] = None,
+    def turn_states(self, turns: Any = None,
                     start: Optional[CampaignState] = None) -> Iterator[tuple[int, CampaignState]]:
-        """``(turn index, state at the end of that turn)`` for every turn played (those of ``turns``,
-        calendar indexes, when given), oldest turn first, from one forward fold, one state at a
+        """``(turn index, state at the end of that turn)`` for every turn played (those of ``turns``
+        when given: as ``turn_indexes`` reads them, labels in any form or calendar indexes), oldest
+        turn first, from one forward fold, one state at a
         time: a caller that keeps none holds one state, however long the war. (A turn an undone
         advance went back to ends after a later turn: its state is held until that later turn has
         been given.) ``start``: a state of this campaign the fold may start from (``states_after``)."""
+        keep = None if turns is None else set(self.turn_indexes(turns, "turns"))  # checked before the first yield
+        return self._turn_states(keep, start)
+
+    def _turn_states(self, keep: Optional[set], start: Optional[CampaignState] = None) -> Iterator[tuple[int, CampaignState]]:
         ends = self.turn_ends()
-        if turns is not None:
-            keep = set(turns)
+        if keep is not None:
             ends = [(t, seq) for t, seq in ends if t in keep]
         turn_of = {seq: turn for turn, seq in ends}
         held: dict[int, CampaignState] = {}
@@ -475,6 +489,9 @@ class Campaign:
         from .replay import log_digests
 
         wanted = set(seqs)
+        for s in wanted:
+            if isinstance(s, bool) or not isinstance(s, int) or s < 1:
+                raise CampaignError(f"seqs must be events' seqs (whole numbers from 1), not {s!r}")
         if not wanted:
             return {}
         with self._lock:
@@ -570,11 +587,13 @@ class Campaign:
         """Write the campaign (json) or its tables (csv, parquet, xlsx) into directory ``to``, atomically."""
         from .export import export
 
-        return export(self, Path(to), format)
+        return export(self, to, format)
 
     # ----- sharing between processes ------------------------------------------------------
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(state, new_events)`` after every change (own or another process's)."""
+        if not callable(callback):
+            raise CampaignError(f"callback must be a function of (state, new_events), not {callback!r}"[:200])
         self._subs.append(callback)
 
         def unsubscribe() -> None:
@@ -606,6 +625,8 @@ class Campaign:
 
     def watch(self, interval: float = 0.25) -> None:
         """Poll from a daemon thread every ``interval`` seconds until ``close()``."""
+        if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0 < interval < 3600:
+            raise CampaignError(f"interval must be a number of seconds above 0 and below 3600, not {interval!r}")
         with self._lock:
             self._check_open()
             if self._watcher is not None:
@@ -707,6 +728,28 @@ def initial_records(game: str, scenario: Optional[str] = None, *, settings: Opti
         state = fold(state, [rec])
         records.append(rec)
     return records, state
+
+
+def _command_arg(cmd: Any) -> None:
+    """CampaignError unless ``cmd`` is a command (``assistant.campaign.commands``, an aid's
+    ``commands``: an object with ``build(state, ctx)``)."""
+    if not callable(getattr(cmd, "build", None)) or isinstance(cmd, type):
+        raise CampaignError(f"cmd must be a command such as MoveUnit(unit_id=..., hex=...) "
+                            f"(assistant.campaign.commands or an aid's commands), not {cmd!r}"[:200])
+
+
+def _path_arg(value: Any, what: str = "path") -> Path:
+    """A campaign file's path given as text or a Path; CampaignError naming ``what`` otherwise."""
+    if isinstance(value, Campaign):
+        raise CampaignError(f"{what} must be a campaign file's path, not the open campaign {value!r} "
+                            f"(use it as it is)")
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and value.strip()):
+        try:
+            return Path(value)
+        except TypeError:  # a PathLike giving bytes
+            pass
+    raise CampaignError(f"{what} must be a campaign file's path (text or a pathlib.Path), not "
+                        f"{'empty text' if isinstance(value, str) else f'{type(value).__name__} {value!r}'[:80]}")
 
 
 def _keep_notices(store: Store, notices: list[str], clock: Callable[[], str]) -> None:

@@ -6,9 +6,13 @@ any aid is installed. A side is set for one hex, or for a region (every hex whos
 ``country`` map attribute has that value); ``None`` clears the setting and the default applies
 again. The defaults and their order are in ``assistant.rules.control``.
 
-    from assistant.campaign.control import control_of, set_control
-    set_control(campaign, "hex", ["E2418"], "japan")
-    control_of(campaign.state).hexes            # {"E2418": "japan"}
+    campaign.control.set("E2418", "japan")      # or a region: campaign.control.set("Solomons", "Allied")
+    campaign.control.frame()                    # the settings as a table: scope, target, holder ...
+    campaign.control.at("4/8/42")               # the same at the end of a turn played
+
+``campaign.control`` (``ControlView``, registered here as a campaign accessor, so it is there with
+or without any aid) is the Python face of ``campaign control``; ``set_control`` and ``control_of``
+are what it calls.
 
 The slice is stored as ``control``. Files written while hex control belonged to the supply aid
 hold it under that aid's name, ``supply`` (in snapshots and in exported states); the slice
@@ -25,9 +29,11 @@ from pydantic import BaseModel, ConfigDict
 from ..maps.territory import territories
 from ..rules.control import area_of, areas
 from . import validate as v
+from .accessors import register_accessor
 from .commands import Context
 from .errors import CampaignError
 from .events import EventBody, register_event
+from .exporttables import Column, typed_frame
 from .importcheck import rebuilds
 from .slices import model_slice, register_slice
 
@@ -160,7 +166,145 @@ def _area(s, ctx: Context, text: str) -> str:
 
 def set_control(campaign, scope: str, targets, side: Optional[str]):
     """Record who controls ``targets`` in ``campaign``; returns the EventRecord."""
+    campaign = v.campaign_arg(campaign)
+    if isinstance(targets, str) or not isinstance(targets, (list, tuple, set, frozenset)):
+        targets = [targets]  # one target: refused by SetControl's checks if it is not a hex or region
     return campaign.execute(SetControl(scope=scope, targets=list(targets), side=side))
+
+
+SETTING_COLUMNS = (
+    Column("scope", "category", "hex: the setting is for one hex; region: for every hex whose region or country "
+                                "map attribute is the target (a hex's own setting wins over its region's)"),
+    Column("target", "text", "the hex label, or the region's or country's value on the map"),
+    Column("holder", "category", "the side the players set as its controller (a side's id)"),
+    Column("holder_name", "text", "that side's name in the game's words"),
+)
+
+
+def control_rows(state) -> list[dict[str, Any]]:
+    """The players' control settings in ``state``, one row a setting (``SETTING_COLUMNS``): hexes
+    before regions, each sorted. A hex or region without a row has its default
+    (``assistant.rules.control``)."""
+    ctl, names = control_of(state), {s.id: s.name for s in state.sides}
+    return [{"scope": scope, "target": target, "holder": table[target], "holder_name": names.get(table[target],
+                                                                                               table[target])}
+            for scope, table in (("hex", ctl.hexes), ("region", ctl.regions)) for target in sorted(table)]
+
+
+def control_frame(state):
+    """``control_rows(state)`` typed (``SETTING_COLUMNS``, the ``control_by_turn`` table's without
+    the turn), ``scope`` and ``holder`` with every possible value as categories (hex, region; the
+    campaign's sides), set or not."""
+    df = typed_frame(SETTING_COLUMNS, control_rows(state))
+    df["scope"] = df["scope"].cat.set_categories(["hex", "region"])
+    df["holder"] = df["holder"].cat.set_categories([s.id for s in state.sides])
+    return df
+
+
+class ControlView:
+    """``campaign.control``: hex control in an open campaign, as the players set it (the
+    ``campaign control`` command's Python face).
+
+    ``set(targets, side)`` and ``clear(targets)`` record a setting (one event, undone by
+    ``campaign.undo()``); a target is a hex label or a region or country on the map (``regions()``),
+    a side its id or its name. ``frame()`` and ``at(turn)`` give the settings as a table;
+    ``explain(hex)`` says who controls a hex and which rule decided, defaults included.
+
+    >>> rec = campaign.control.set(["E2418", "E2519"], "Japanese")
+    >>> campaign.control.frame()["holder"].tolist()
+    ['japan', 'japan']
+    >>> campaign.control.explain("E2519")["by"]
+    'hex'
+    >>> rec = campaign.undo()
+    >>> len(campaign.control.frame())
+    0
+    """
+
+    def __init__(self, campaign):
+        self.campaign = v.campaign_arg(campaign)
+
+    def frame(self):
+        """The current settings as a DataFrame: ``scope`` (hex or region), ``target``, ``holder``
+        (the side's id), ``holder_name``: the columns of the ``control_by_turn`` table but the
+        turn's, the same columns and dtypes when nothing is set."""
+        return control_frame(self.campaign.state)
+
+    def at(self, turn):
+        """``frame()`` at the end of ``turn`` (a turn played: a label in any form the game prints,
+        or a calendar index): that turn's rows of ``campaign.table("control_by_turn")``."""
+        return control_frame(self.campaign.state_at(turn=turn))
+
+    def regions(self) -> dict[str, str]:
+        """The regions and countries on the map that a setting can name, ``{name: value}``: a
+        region by its name; a country (a nation's whole territory) as "<nation>: all its
+        territory", whose value is the nation's id. ``set`` takes a name, a value or a nation's
+        name."""
+        return dict(known_areas(self.campaign.state, self.campaign.map))
+
+    def set(self, targets, side, scope: Optional[str] = None):
+        """Record ``side`` (an id or a name) as the controller of ``targets``: a hex label, a
+        region or country, or a list of them (all hexes or all regions). ``scope`` ("hex" or
+        "region") says which; None: hexes if every target is a hex label, else regions. Returns the
+        EventRecord."""
+        if side is None:
+            sides = ", ".join(f"{s.id} ({s.name})" for s in self.campaign.state.sides)
+            raise CampaignError(f"side must be a side (sides: {sides}); clear() clears a setting")
+        return self._record(targets, side, scope)
+
+    def clear(self, targets, scope: Optional[str] = None):
+        """Clear the setting of ``targets`` (as ``set``'s): the default applies again."""
+        return self._record(targets, None, scope)
+
+    def explain(self, hex: str) -> dict[str, Any]:
+        """Who controls ``hex`` now, defaults included: ``{"hex", "side", "by", "why"}`` (``by``:
+        hex, region, territory, units or none), as ``campaign control FILE --at HEX`` prints it."""
+        from .world import world_of
+
+        c = self.campaign
+        label = v.hex_label(c.map, hex)
+        names = {sd.id: sd.name for sd in c.state.sides}
+        nations = c.state.nations()
+        side, by, why = world_of(c.state, c.graph()).control.explain(
+            label, lambda s: names.get(s, s), lambda n: nations[n].name if n in nations else n)
+        return {"hex": label, "side": side, "by": by, "why": why}
+
+    def _record(self, targets, side, scope):
+        many = list(targets) if isinstance(targets, (list, tuple, set, frozenset)) else [targets]
+        if not many:
+            raise CampaignError("targets must name at least one hex or region (a hex label, a region or country "
+                                "on the map: regions() lists them), not an empty list")
+        if scope is None:
+            scope = self._scope(many)
+        return set_control(self.campaign, scope, many, side)
+
+    def _scope(self, targets: list) -> str:
+        """hex if every target is a hex label, region if none is; CampaignError naming a target
+        that is neither, or a mix."""
+        c = self.campaign
+        hexes, regions = [], []
+        for t in targets:
+            try:
+                hexes.append(v.hex_label(c.map, t))
+                continue
+            except CampaignError as e:
+                not_hex = str(e)
+            known = known_areas(c.state, c.map)
+            if isinstance(t, str) and area_of(known, t, _nation_name(c.state)) is not None:
+                regions.append(t)
+                continue
+            names = ", ".join(label for label, _ in known) or "none yet"
+            raise CampaignError(f"target {v.show(t)} is neither a hex ({not_hex}) nor a region or country on the "
+                                f"map (regions and countries: {names})")
+        if hexes and regions:
+            raise CampaignError(f"targets mix hexes ({', '.join(hexes[:3])}) and regions ({', '.join(regions[:3])}): "
+                                f"set hexes and regions separately")
+        return "hex" if hexes else "region"
+
+
+@register_accessor("control")
+def control_view(campaign) -> ControlView:
+    """``campaign.control``: see ``ControlView``."""
+    return ControlView(campaign)
 
 
 @rebuilds(ControlSet)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import pandas as pd
 
+from . import eventcolumns
 from .csvout import frame_csv, neutralise
 from .errors import CampaignError, CampaignFileError
 from .events import EventRecord, parse_body
@@ -25,7 +26,8 @@ from .importcheck import check_import
 from .model import CampaignState, state_from_json, state_to_json
 from .store import FORMAT, SCHEMA_VERSION
 from .tempfiles import clean_stale, locked_temp
-from .validate import one_line, show
+from .unitcolumns import SIDE, attr_index, hex_parts, unit_columns, unit_row
+from .validate import campaign_arg, one_line, show
 
 if TYPE_CHECKING:
     from .campaign import Campaign
@@ -33,35 +35,47 @@ if TYPE_CHECKING:
 EXPORT_FORMAT = f"{FORMAT}/campaign-export"
 FORMATS = ("json", "csv", "parquet", "xlsx")
 
-SIDE = Column("side", "category", "the side's id (docs/python.md: a side's name is accepted wherever an id is)")
-
-
-@register_table("units", [
-    Column("id", "text", "the unit's id in this campaign"), SIDE,
-    Column("nation", "category", "the nation's id"), Column("kind", "category", "the unit's kind (the game's words)"),
-    Column("category", "category", "land, air, naval or installation"), Column("name", "text", "the counter's name"),
-    Column("hex", "text", "the hex it stands in (the game's hex label); empty when off the map"),
-    Column("sample", "bool", "a sample unit of the demo campaign, not a counter of the game box"),
-    Column("attrs", "text", "the unit's other attributes as JSON (strength, steps ...)")],
-    "Every unit as the campaign stands now.")
+@register_table("units", unit_columns,
+                "Every unit as the campaign stands now: its fields, its hex label's printed parts, and its attributes, "
+                "one column each for those the games declare (their kinds.toml, the union over the installed games, "
+                "so the columns are the same whatever the game and the units: a witp campaign's apto columns are "
+                "empty), the rest as JSON in `attrs`.")
 def units_table(source: TableSource):
-    return [{**u.to_json(), "attrs": json.dumps(dict(u.attrs), sort_keys=True, ensure_ascii=False)}
-            for u in source.state.units.values()]
+    parts, attrs = hex_parts(source.campaign.map.grid.split), attr_index()
+    return [unit_row(u, parts, attrs) for u in source.state.units.values()]
 
 
-@register_table("events", [
-    Column("seq", "int", "the event's number in the log (1, 2, 3 ...)"),
-    Column("time", "time", "when it was recorded (UTC)"), *TURN_COLUMNS, SIDE,
-    Column("type", "category", "what kind of event"), Column("schema_version", "int", "its payload's version"),
-    Column("summary", "text", "the event in words, as the history shows it"),
-    Column("payload", "text", "its payload as JSON")],
-    "Every event of the campaign's log, oldest first.")
+EVENT_OWN = (Column("seq", "int", "the event's number in the log (1, 2, 3 ...)"),
+             Column("time", "time", "when it was recorded (UTC)"), *TURN_COLUMNS, SIDE,
+             Column("type", "category", "what kind of event"), Column("schema_version", "int", "its payload's version"),
+             Column("summary", "text", "the event in words, as the history shows it"))
+EVENT_PAYLOAD = Column("payload", "text", "the payload's fields that have no column (lists and mappings: dice "
+                                          "values, a unit's attributes, an undone event) as JSON; empty when none")
+
+
+def event_columns() -> tuple[Column, ...]:
+    own = frozenset(c.name for c in (*EVENT_OWN, EVENT_PAYLOAD))
+    return (*EVENT_OWN, *eventcolumns.layout(own)[0], EVENT_PAYLOAD)
+
+
+@register_table("events", event_columns,
+                "Every event of the campaign's log, oldest first, its payload's fields as read by this version "
+                "(an older event's brought up to date). Each field of one value of every registered event type is a "
+                "column (a model's fields joined by `_`: `unit_hex`; a name two types give different kinds is text; "
+                "one taken by the table's own columns is `p_NAME`); what holds several values stays in `payload`.")
 def events_table(source: TableSource):
     cal = source.state.calendar
-    return [{"seq": e.seq, "time": e.time, **source.turn_columns(e.turn), "side": e.side, "type": e.type,
-             "schema_version": e.schema_version, "summary": e.describe(cal),
-             "payload": json.dumps(dict(e.payload), sort_keys=True, ensure_ascii=False)}
-            for e in source.events if source.wants(e.turn)]
+    own = frozenset(c.name for c in (*EVENT_OWN, EVENT_PAYLOAD))
+    columns, paths = eventcolumns.layout(own)
+    kinds = {c.name: c.kind for c in columns}
+    rows = []
+    for e in source.events:
+        if not source.wants(e.turn):
+            continue
+        cells, rest = eventcolumns.flatten(e.body.payload(), paths.get(e.type, ()), kinds)
+        rows.append({"seq": e.seq, "time": e.time, **source.turn_columns(e.turn), "side": e.side, "type": e.type,
+                     "schema_version": e.schema_version, "summary": e.describe(cal), **cells, "payload": rest})
+    return rows
 
 
 @register_table("notes", [
@@ -139,6 +153,11 @@ def export_document(state: CampaignState, events: Sequence[EventRecord], exporte
 
 
 def export(c: "Campaign", to: Path, fmt: str) -> list[Path]:
+    """Write campaign ``c`` (json) or its tables (csv, parquet, xlsx) into directory ``to``."""
+    c = campaign_arg(c)
+    to = Path(to) if isinstance(to, (str, os.PathLike)) else to
+    if not isinstance(to, Path):
+        raise CampaignError(f"to must be a directory's path (text or a pathlib.Path), not {show(to)}")
     if fmt not in FORMATS:
         raise CampaignError(f"format {fmt!r} must be one of {', '.join(FORMATS)}")
     try:

@@ -70,16 +70,28 @@ TURN_COLUMNS = (
 RowsFn = Callable[["TableSource"], Union[Iterable[dict], "pd.DataFrame"]]
 
 
+ColumnsArg = Union[Sequence[Column], Callable[[], Sequence[Column]]]
+
+
 @dataclass(frozen=True)
 class TableSpec:
-    """A registered table: its name, meaning, columns and the function giving its rows."""
+    """A registered table: its name, meaning, columns and the function giving its rows.
+    ``declared`` is the columns, or a function giving them, called whenever they are asked for
+    (columns drawn from the games' data or from every registered event type: registering the
+    table reads nothing)."""
 
     name: str
     doc: str
-    columns: tuple[Column, ...]
+    declared: ColumnsArg = field(compare=False)
     rows: RowsFn = field(compare=False)
     rule: str = ""
     module: str = ""
+
+    @property
+    def columns(self) -> tuple[Column, ...]:
+        cols = tuple(self.declared() if callable(self.declared) else self.declared)
+        _check_names(self.name, cols)
+        return cols
 
     @property
     def per_turn(self) -> bool:
@@ -94,12 +106,19 @@ class TableSpec:
 TABLES: dict[str, TableSpec] = {}
 
 
-def register_table(name: str, columns: Sequence[Column], doc: str, rule: str = "") -> Callable[[RowsFn], RowsFn]:
-    """Register ``fn(source) -> rows`` as the table ``name`` with ``columns``."""
-    cols = tuple(columns)
+def _check_names(table: str, cols: Sequence[Column]) -> None:
     names = [c.name for c in cols]
     if len(set(names)) != len(names):
-        raise ValueError(f"table {name}: a column name is declared twice")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"table {table}: column {', '.join(twice)} is declared twice")
+
+
+def register_table(name: str, columns: ColumnsArg, doc: str, rule: str = "") -> Callable[[RowsFn], RowsFn]:
+    """Register ``fn(source) -> rows`` as the table ``name`` with ``columns`` (or a function of no
+    argument giving them, called whenever they are asked for)."""
+    cols = columns if callable(columns) else tuple(columns)
+    if not callable(cols):
+        _check_names(name, cols)
 
     def wrap(fn: RowsFn) -> RowsFn:
         if name in TABLES and TABLES[name].rows is not fn:
@@ -136,7 +155,8 @@ def _typed(col: "pd.Series", kind: str) -> "pd.Series":
     if kind == "category":
         values = col.astype("string").astype(object).where(col.notna(), None)
         cats = sorted({v for v in values if v is not None})
-        return pd.Series(pd.Categorical(values, categories=pd.Index(cats, dtype=object)))
+        # categories of text ("str": pandas 3's string dtype, which Parquet reads them back as; object in pandas 2)
+        return pd.Series(pd.Categorical(values, categories=pd.Index(cats, dtype="str")))
     if kind == "time":
         return (pd.to_datetime(col, utc=True, format="ISO8601") if len(col) else col).astype(KINDS[kind])
     if kind == "date":
@@ -152,7 +172,9 @@ class TableSource:
     calendar indexes to keep (None: every turn played)."""
 
     def __init__(self, campaign: "Campaign", turns: Optional[Iterable[int]] = None):
-        self.campaign = campaign
+        from .validate import campaign_arg
+
+        self.campaign = campaign_arg(campaign)
         self.state: CampaignState = campaign.state
         self.turns = None if turns is None else frozenset(turns)
         self._events: Optional[list[EventRecord]] = None
@@ -179,7 +201,7 @@ class TableSource:
 
 def table_names() -> list[str]:
     """Every registered table, the campaign's own first (in registration order), then the aids'."""
-    from . import export  # noqa: F401  (the campaign's own tables)
+    from . import export, turntables  # noqa: F401  (the campaign's own tables)
     from .slices import load_aids
 
     load_aids()
@@ -216,10 +238,17 @@ def data_dictionary() -> str:
         lines += [f"## `{name}`", "", t.doc + (f" Rules: {t.rule}." if t.rule else ""), "",
                   "| column | kind | dtype | unit | rule | meaning |", "|---|---|---|---|---|---|"]
         for c in t.columns:
-            lines.append(f"| `{c.name}` | {c.kind} | `{c.dtype}` | {c.unit} | {c.rule} | {c.doc} |")
+            lines.append(f"| `{c.name}` | {c.kind} | `{c.dtype}` | {_md(c.unit)} | {_md(c.rule)} | {_md(c.doc)} |")
         lines.append("")
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
-    print(data_dictionary(), end="")
+def _md(text: str) -> str:
+    """``text`` as one cell of a Markdown table (a ``|`` would end the cell, a line break the row)."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+if __name__ == "__main__":  # run as a script this file is a second module: the tables register in the package's
+    from assistant.campaign import exporttables
+
+    print(exporttables.data_dictionary(), end="")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterable, Optional
 
-from .calendar import Calendar
 from .events import CampaignCreated, EventRecord, FoldError
+from .gamedata import recorded_calendar
 from .model import CampaignState, Nation, Side, Unit, frozen_map
 from .notelog import NoteLogBuilder
 from .slices import SLICES
@@ -53,7 +53,7 @@ class Builder:
         self.game, self.scenario, self.settings = e.game, e.scenario, dict(e.settings)
         self.sides = tuple(Side(id=s["id"], name=s["name"], rule=s.get("rule", ""), note=s.get("note", ""),
                                 nations=tuple(Nation(**n) for n in s.get("nations", []))) for s in e.sides)
-        self.calendar = Calendar.model_validate(e.calendar)
+        self.calendar = recorded_calendar(e.game, e.settings, e.calendar)
         self.turn_index, self.phase_index = e.start.index, e.start.phase
         self.units, self.notes, self.corrections = {}, NoteLogBuilder(), {}
         self.undo, self.redo, self.retired = deque(maxlen=max(1, e.undo_limit)), [], set()

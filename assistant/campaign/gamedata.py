@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from ..maps import GameSpec, UnknownGame, load_game_spec
-from .calendar import Calendar, build_calendar
+from .calendar import Calendar, build_calendar, without_dates
 from .errors import CampaignError
 from .model import Nation, Side
 
@@ -48,3 +48,18 @@ def load_calendar(game: str, settings: Mapping[str, Any]) -> Calendar:
     if not raw:
         raise CampaignError(f"game {game!r} has no [calendar] table in its game.toml")
     return build_calendar(raw, settings)
+
+
+def recorded_calendar(game: str, settings: Mapping[str, Any], recorded: Mapping[str, Any]) -> Calendar:
+    """The calendar a campaign recorded at its creation. One recorded before calendars dated their
+    turns gets the game's dates (``Calendar.first_day``: analysts' tables only, no rule reads them)
+    when it is otherwise the game's calendar for its settings."""
+    cal = Calendar.model_validate(recorded)
+    if "date_rule" in recorded:
+        return cal
+    try:
+        now = load_calendar(game, settings)
+    except CampaignError:
+        return cal
+    same = without_dates(now.model_dump(mode="json")) == without_dates(cal.model_dump(mode="json"))
+    return now if same else cal

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from . import commands as cmds
 from . import events as ev
 from . import validate as v
+from .calendar import without_dates
 from .errors import CampaignError, CampaignFileError
 from .fold import fold
 from .model import CampaignState
@@ -135,7 +136,8 @@ def check_created(b: ev.CampaignCreated) -> None:
     if b.sides != sides:
         raise CampaignError(f"sides are not {b.game}'s sides ({', '.join(s['id'] for s in sides)})")
     cal = load_calendar(b.game, values)
-    if b.calendar != cal.model_dump(mode="json"):
+    made = cal.model_dump(mode="json")  # a calendar recorded before turns were dated has no dates
+    if b.calendar != made and ("date_rule" in b.calendar or without_dates(b.calendar) != without_dates(made)):
         raise CampaignError(f"calendar is not {b.game}'s calendar for these settings")
     start, phase = b.start.index, b.start.phase
     if isinstance(start, bool) or not 0 <= start <= 100_000:

@@ -158,8 +158,13 @@ class CampaignState:
     def position(self) -> tuple[int, int]:
         return self.turn.index, self.turn.phase_index
 
-    def side(self, side_id: str) -> Side:
-        return next(s for s in self.sides if s.id == side_id)
+    def side(self, side: str) -> Side:
+        """The side ``side`` names: its id or its name, in any case; CampaignError naming the sides
+        otherwise (``validate.side`` gives the id)."""
+        from .validate import side as side_id
+
+        found = side_id(self, side)
+        return next(s for s in self.sides if s.id == found)
 
     def nations(self) -> dict[str, Nation]:
         return {n.id: n for s in self.sides for n in s.nations}
@@ -192,9 +197,9 @@ def state_to_json(s: CampaignState) -> dict[str, Any]:
 
 
 def state_from_json(d: Mapping[str, Any]) -> CampaignState:
-    from .calendar import Calendar
+    from .gamedata import recorded_calendar
 
-    cal = Calendar.model_validate(d["calendar"])
+    cal = recorded_calendar(d["game"], d["settings"], d["calendar"])
     return CampaignState(
         game=d["game"], scenario=d["scenario"], settings=frozen_map(d["settings"]),
         sides=tuple(Side(id=x["id"], name=x["name"], rule=x["rule"], note=x["note"],

@@ -327,13 +327,14 @@ def _check(campaign, orders: list[Order], bad: list[tuple[int, str]]):
 def check_orders(campaign, text: str):
     """Check orders against the campaign without recording them: the ``Batch`` they would record,
     or OrdersError naming every bad line."""
-    return _check(campaign, *_read(text))
+    return _check(v.campaign_arg(campaign), *_read(text))
 
 
 def give_orders(campaign, text: str) -> Given:
     """Record every order of ``text`` as one step (one undo), or nothing: OrdersError naming every
     bad line. Another window's change in between rebuilds the orders on it, as any command; if it
     changed a unit the orders name, they are refused with the reason."""
+    campaign = v.campaign_arg(campaign)
     orders, bad = _read(text)
     if bad:  # the other lines are checked too, so that every bad line is named at once
         _check(campaign, orders, bad)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
 import unicodedata
 from typing import Any, Iterable, Optional
@@ -122,7 +123,7 @@ def hex_label(gm: Any, value: Any) -> str:
     try:
         return gm.grid.label(gm.grid.parse(value))
     except HexError as e:
-        raise CampaignError(str(e).splitlines()[0] if str(e) else f"bad hex {show(value)}") from None
+        raise CampaignError(f"hex {str(e).splitlines()[0]}" if str(e) else f"bad hex {show(value)}") from None
     except (ValueError, TypeError, KeyError, IndexError):
         raise CampaignError(f"hex {show(value)} is not a hex label of {gm.game}") from None
 
@@ -146,16 +147,36 @@ def nation(state: CampaignState, value: Any) -> str:
 
 
 def unit(state: CampaignState, value: Any) -> Unit:
-    if isinstance(value, str) and value in state.units:
+    if not isinstance(value, str):
+        raise CampaignError(f"unit must be a unit's id (text, e.g. {next(iter(state.units), 'infantry-1')!r}), "
+                            f"not {show(value)}")
+    if value in state.units:
         return state.units[value]
-    hint = ""
-    if isinstance(value, str):
-        close = difflib.get_close_matches(value, list(state.units), n=3)
-        if close:
-            hint = f" (did you mean {', '.join(close)}?)"
-    if isinstance(value, str) and value in state.retired_ids:
+    close = difflib.get_close_matches(value, list(state.units), n=3)
+    if value in state.retired_ids:
         hint = " (it was removed)"
+    elif close:
+        hint = f" (did you mean {', '.join(close)}?)"
+    elif state.units:
+        ids = list(state.units)
+        more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
+        hint = f" (units: {', '.join(ids[:5])}{more})"
+    else:
+        hint = " (no units are in play)"
     raise CampaignError(f"unknown unit {show(value)}{hint}")
+
+
+def campaign_arg(value: Any, what: str = "campaign") -> Any:
+    """``value`` if it is an open ``Campaign``; else a CampaignError saying how to get one (a path
+    given in its place above all), for every public function that takes a campaign."""
+    from .campaign import Campaign  # below: campaign.py imports the commands that import this module
+
+    if isinstance(value, Campaign):
+        return value
+    how = f"{what} must be an open Campaign (Campaign.open(path))"
+    if isinstance(value, (str, os.PathLike)):
+        raise CampaignError(f"{how}, not the path {os.fspath(value)!r}")
+    raise CampaignError(f"{how}, not {type(value).__name__} {show(value)}")
 
 
 def new_unit_id(state: CampaignState, value: Any) -> str:

@@ -3,14 +3,19 @@
     campaign control FILE                             the settings, and the regions and countries on the map
     campaign control FILE --hex HEX ... --side SIDE   set (or --clear) hexes; --region R ... for regions
     campaign control FILE --at HEX                    who controls HEX, and which rule decided
+    campaign control FILE --csv                       the settings at the end of each turn played, as CSV:
+                                                      the control_by_turn table export writes (docs/data.md)
 
 Hex control is campaign state several aids read, so its command is a core group, not an aid's.
 """
 
 from __future__ import annotations
 
+import sys
+
 from ..campaign import validate as v
 from ..campaign.control import SetControl, control_of, known_areas
+from ..campaign.csvout import frame_csv
 from ..campaign.world import world_of
 from .common import FILE, CliError, add_command, done, emit, opened
 
@@ -26,10 +31,19 @@ def register(sub) -> None:
                                  "help": "every hex whose region or country is REGION (a name on the map: `campaign control FILE` lists them)"}),
                 (("--side",), {"help": "the side that controls them"}),
                 (("--clear",), {"action": "store_true", "help": "clear the setting: the default applies"}),
-                (("--at",), {"metavar": "HEX", "help": "who controls HEX, and why"}))
+                (("--at",), {"metavar": "HEX", "help": "who controls HEX, and why"}),
+                (("--csv",), {"action": "store_true",
+                              "help": "print the settings at the end of each turn played as CSV (the control_by_turn "
+                                      "table of `campaign export`)"}))
 
 
 def cmd_control(args) -> None:
+    if args.csv:
+        if args.at or args.hex or args.region or args.side or args.clear or getattr(args, "json", False):
+            raise CliError("--csv prints the settings of every turn; give it alone")
+        with opened(args.file, readonly=True) as c:
+            frame_csv(c.table("control_by_turn"), sys.stdout)
+        return
     if args.at:
         if args.hex or args.region or args.side or args.clear:
             raise CliError("--at HEX only reports; give it alone")

@@ -1,4 +1,4 @@
-"""``campaign games``, ``campaign hex ...`` and ``campaign map info|derive``."""
+"""``campaign games``, ``campaign hex ...`` and ``campaign map info|derive|geojson``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 from collections import Counter
 
 from ..numbertext import NumberField
-from .common import add_json, emit, game_name, guard
+from .common import CliError, add_json, command_errors, emit, game_name, guard, opened
 
 #: A point on the globe as typed, in degrees (decimals, no exponent; the digits 0-9).
 LATITUDE = NumberField("latitude", -90, 90, step=None)
@@ -25,7 +25,7 @@ def _degrees(field: NumberField):
 COMMANDS = {
     "games": "list the games",
     "hex": "hex geometry: distance, neighbors, where, locate",
-    "map": "map information and derivation",
+    "map": "map information, derivation and GeoJSON for GIS",
 }
 
 
@@ -82,6 +82,13 @@ def register(sub) -> None:
     p.add_argument("game", type=game_name)
     add_json(p)
     p.set_defaults(func=cmd_map_derive)
+    p = map_subparsers.add_parser("geojson", help="every hex's outline as a lon/lat polygon (GeoJSON, for GIS); "
+                                  "with --campaign its control and units")
+    p.add_argument("game", type=game_name)
+    p.add_argument("--campaign", metavar="FILE", help="a campaign file of GAME: its corrections, control and units")
+    p.add_argument("--out", metavar="FILE", help="write the GeoJSON to FILE (replaced whole) instead of printing it")
+    add_json(p)
+    p.set_defaults(func=command_errors(cmd_map_geojson))
 
 
 @_errors
@@ -236,3 +243,36 @@ def cmd_map_derive(args):
                 "hexsides_no_land_across": int((~sides["overland"]).sum())},
          lambda d: f"{d['game']}: {d['hexes']} hexes derived ({', '.join(f'{k} {v}' for k, v in d['surface'].items())}); "
                    f"model {d['model']}; wrote {d['calibration']} and {d['hexes_file']}")
+
+
+def cmd_map_geojson(args):
+    """The map's GeoJSON (``campaign.geomap.map_geojson``) on stdout, or written to ``--out``
+    whole or not at all (``export.atomic_write``)."""
+    import json
+    from pathlib import Path
+
+    from ..campaign.geomap import map_geojson
+
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        if out.exists() and not out.is_file():  # a folder, a device (/dev/null), a pipe: never replaced
+            raise CliError(f"--out {out}: " + ("is a directory" if out.is_dir() else "is not a regular file"))
+        if not out.parent.is_dir():
+            raise CliError(f"--out {out}: no directory {out.parent}")
+    if args.campaign:
+        with opened(args.campaign, readonly=True) as c:
+            data = map_geojson(args.game, c)
+    else:
+        data = map_geojson(args.game)
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    if out is None:
+        sys.stdout.write(text + "\n")
+        return
+    from ..campaign.export import atomic_write
+
+    try:
+        atomic_write(out, lambda p: p.write_text(text + "\n", encoding="utf-8"))
+    except OSError as e:
+        raise CliError(f"--out {out}: cannot write ({e.strerror or e})") from None
+    emit(args, {"out": str(out), "game": args.game, "features": len(data["features"])},
+         lambda d: f"wrote {d['features']} hexes of {d['game']} to {d['out']}")

@@ -36,12 +36,15 @@ def from_pixel(x: float, y: float, orientation: Orientation) -> Axial:
     return round_axial(*from_pixel_fractional(x, y, orientation))
 
 
+def corner_offsets(orientation: Orientation) -> list[tuple[float, float]]:
+    """The six corners of a hex relative to its centre, in drawing order (clockwise on the board
+    plane, whose y points south)."""
+    start = 30 if orientation == "pointy" else 0
+    return [(CORNER_RADIUS * math.cos(math.radians(start + 60 * i)), CORNER_RADIUS * math.sin(math.radians(start + 60 * i)))
+            for i in range(6)]
+
+
 def corners(h: Axial, orientation: Orientation) -> list[tuple[float, float]]:
     """The six corners of hex h, for drawing."""
     cx, cy = to_pixel(h, orientation)
-    start = 30 if orientation == "pointy" else 0
-    return [
-        (cx + CORNER_RADIUS * math.cos(math.radians(start + 60 * i)),
-         cy + CORNER_RADIUS * math.sin(math.radians(start + 60 * i)))
-        for i in range(6)
-    ]
+    return [(cx + dx, cy + dy) for dx, dy in corner_offsets(orientation)]

@@ -30,11 +30,9 @@ import traitlets
 from ..hexes import Axial, HexError
 from . import board, overlays
 from .board import Region, to_board, to_latlng, unit_marker_radius
+from .colours import PALETTE, SIDE_COLOURS, side_colour  # noqa: F401  (mapview's names, kept)
 from .errors import ErrorPanel
 
-SIDE_COLOURS = {"allied": "#1f4e9e", "allies": "#1f4e9e", "us": "#1f4e9e", "usa": "#1f4e9e",
-                "japan": "#c0161d", "japanese": "#c0161d", "axis": "#c0161d", "ijn": "#c0161d"}
-PALETTE = ["#1f4e9e", "#c0161d", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f"]
 SELECT_COLOUR = "#ff8f00"
 MIXED_COLOUR = "#333333"  # a unit marker for a hex holding units of several sides
 CORRECTION_COLOUR = "#d81b60"  # outline of a hex the campaign corrected (source=user)
@@ -73,14 +71,6 @@ class HexDetails:
     surface: Optional[str]
     place: Optional[str]
     units: tuple[UnitMark, ...]
-
-
-def side_colour(side: str, order: Sequence[str] = ()) -> str:
-    key = side.strip().lower()
-    if key in SIDE_COLOURS:
-        return SIDE_COLOURS[key]
-    idx = list(order).index(side) if side in order else abs(hash(key)) % len(PALETTE)
-    return PALETTE[idx % len(PALETTE)]
 
 
 STALE_VIEW_SECONDS = 5.0  # how long after a move a report of the view it left is taken as stale

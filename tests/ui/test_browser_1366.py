@@ -1,7 +1,7 @@
 """Every page at 1366x768, a laptop's screen: no control is clipped or scrolled off sideways, no
 button's label is cut short ("Res…" for "Resolve"), the campaign dashboard's main actions are in view
-without scrolling. Every tab of every page is opened and measured. One test, one served demo (the
-shared server of conftest.py), every problem of every page reported together.
+without scrolling. Every tab of every page is opened and measured, one test a page on the served demo
+(the shared server of conftest.py), every problem of the page reported together.
 
 Screenshots go to ``test-artifacts/1366-<page>-<tab>.png``: look at them.
 """
@@ -91,16 +91,22 @@ def tabs_of(page) -> list[tuple[int, str]]:
     return page.eval_on_selector_all(".lm-TabBar-tab", "els => els.map((e, i) => [i, e.innerText.trim()])")
 
 
-def test_every_page_fits_1366_by_768(served, browser):
+PAGES = [d.name for d in find_dashboards()]
+
+
+def test_every_dashboard_is_measured():
+    assert {"campaign.ipynb", "supply.ipynb", "strike.ipynb", "ledger.ipynb", "map_editor.ipynb", "oob.ipynb",
+            "tables.ipynb", "scan.ipynb", "analysis.ipynb"} <= set(PAGES)
+
+
+@pytest.mark.parametrize("name", PAGES)  # one test a page: pytest-xdist spreads them over its workers
+def test_every_page_fits_1366_by_768(served, browser, name):
     from assistant.maps import load_map
 
     grid = load_map("witp").grid
     frame = BoardFrame.for_grid(grid)
     problems: list[str] = []
-    pages = find_dashboards()
-    assert {"campaign.ipynb", "supply.ipynb", "strike.ipynb", "ledger.ipynb", "map_editor.ipynb", "oob.ipynb",
-            "tables.ipynb", "scan.ipynb", "analysis.ipynb"} <= {d.name for d in pages}
-    for d in pages:
+    for d in [d for d in find_dashboards() if d.name == name]:
         stem = Path(d.name).stem
         ctx, page, probe = new_page(browser, VIEWPORT)
         try:

@@ -1,6 +1,7 @@
 """``campaign ledger``: statements, entries checked by the rules, the close of a turn.
 
-    campaign ledger FILE [--side S] [--turn T] [--json | --csv]      the statements
+    campaign ledger FILE [--side S] [--turn T] [--json | --csv]      the statements (--csv: their lines, the
+                                                                      table ledger_lines)
     campaign ledger FILE add --side S --kind KIND --amount N [--item NAME] [--note T]
                          [--account A] [--to-side S] [--to-account A] [--data KEY=VALUE ...]
     campaign ledger FILE close-turn --side S                          carry-over / expiry
@@ -24,7 +25,7 @@ from ...cli.common import FILE, CliError, add_command, done, emit, opened
 from ...numbertext import is_numeral
 from ...rules.ledger import KINDS
 from .commands import AddEntry, CloseTurn, RuleRefusal
-from .engine import context_of, economy, forecast, frame, statements_of
+from .engine import context_of, economy, forecast, frame, not_played, played_turns, statements_of
 from .views import turn_index
 
 ACTIONS = ("show", "add", "close-turn", "forecast", "items")
@@ -45,7 +46,7 @@ def register(sub) -> None:
                 (("--account",), {}), (("--to-side",), {}), (("--to-account",), {}),
                 (("--data",), {"action": "append", "default": [], "metavar": "KEY=VALUE",
                                "help": "figures the rules read (e.g. delay=2, arrives=6, qty=3; see the game's economy)"}),
-                (("--csv",), {"action": "store_true", "help": "print the statements' lines as CSV"}))
+                (("--csv",), {"action": "store_true", "help": "print the statements' lines as CSV: the table ledger_lines (docs/data.md)"}))
 
 
 def _turn(c, text):
@@ -66,12 +67,8 @@ def _turn(c, text):
             index = s.calendar.find(text[:80], around=s.turn.index) if len(text) <= 80 else None
         except Exception:  # noqa: BLE001 - not a label: said below with the campaign's turns
             index = None
-    played = sorted({t for t, _ in c.turn_ends()} | {s.turn.index})
-    if index not in played:
-        first, last = (s.calendar.turn(i).label for i in (played[0], played[-1]))
-        turns = (f"its only turn is {first} (calendar index {played[0]})" if len(played) == 1 else
-                 f"its turns are {first} to {last} (calendar index {played[0]}-{played[-1]})")
-        raise CliError(f"--turn {v.show(text)} is not a turn of this campaign: {turns}")
+    if index not in played_turns(c):
+        raise CliError(not_played(c, text, "--turn"))
     return index
 
 
@@ -125,12 +122,12 @@ def cmd_ledger(args) -> int | None:
             sts = forecast(s, c.graph(), side)
         else:
             turn = _turn(c, args.turn)
-            if args.csv:
+            if args.csv:  # the table ledger_lines, as export writes it (of --side and --turn when given)
                 df = frame(s)
                 if side:
-                    df = df[df.side == side]
+                    df = df[df["side"] == side]
                 if turn is not None:
-                    df = df[df.turn == turn]
+                    df = df[df["turn"] == turn]
                 frame_csv(df, sys.stdout)
                 return None
             sts = statements_of(s, None if side is None else [side], None if turn is None else [turn])

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
+from ...campaign import validate as v
 from ...campaign.errors import CampaignError
 from ...campaign.handover import LEDGER_LINES, provided
 from ...campaign.mapfix import corrections_of
 from ...campaign.world import settings_of, world_of
 from ...rules.ledger import Book, Economy, Entry, LedgerContext, NoEconomy, Statement, economy_for, statements
 from .events import ledger_entries
-
-COLUMNS = ["turn", "turn_label", "side", "account", "kind", "amount", "item", "rule", "note", "entry",
-           "opening", "closing"]
 
 
 def economy(game: str) -> Economy:
@@ -81,21 +79,79 @@ def _noted(state, sts: list[Statement]) -> list[Statement]:
     return sts
 
 
-def frame(state, book: Optional[Book] = None):
-    """Every line of every statement as a pandas DataFrame (one row per line; a turn without lines
-    gives one row with kind None, so balances show every turn)."""
-    import pandas as pd
+def _source_of(e: Entry) -> str:
+    """Where a book entry came from: the player's entry, a turn's close, or the aid that handed it over."""
+    if "source" in e.data and e.id < 0:
+        return str(e.data["source"])
+    return "close" if e.data.get("close") else "entry"
 
+
+def frame(state, book: Optional[Book] = None):
+    """Every line of every statement as the typed table ``ledger_lines`` (``tables.LINE_COLUMNS``):
+    one row per line, in statement order; a turn without lines has no row."""
+    from ...campaign.exporttables import typed_frame
+    from .tables import LINE_COLUMNS
+
+    book = book or book_of(state)
+    by_id = {e.id: e for e in book.entries}
+    cal = state.calendar
     rows: list[dict[str, Any]] = []
-    for st in statements_of(state, book=book):
-        base = {"turn": st.turn, "turn_label": st.turn_label, "side": st.side, "account": st.account,
-                "opening": st.opening, "closing": st.closing}
+    for st in statements_of(state, turns=book.turns(), book=book):
         if not st.lines:
-            rows.append({**base, "kind": None, "amount": 0, "item": None, "rule": None, "note": None, "entry": None})
+            continue
+        base = {"turn": st.turn, "turn_label": st.turn_label, "date": cal.first_day(st.turn), "side": st.side,
+                "account": st.account}
         for line in st.lines:
-            rows.append({**base, "kind": line.kind, "amount": line.amount, "item": line.item, "rule": line.rule,
-                         "note": line.note, "entry": line.entry})
-    return pd.DataFrame(rows, columns=COLUMNS)
+            e = by_id.get(line.entry)
+            rows.append({**base, "kind": line.kind, "amount": _float(line.amount), "item": line.item,
+                         "rule": line.rule or None, "note": line.note, "entry": line.entry,
+                         "seq": None if e is None else e.seq, "source": None if e is None else _source_of(e)})
+    return typed_frame(LINE_COLUMNS, rows)
+
+
+def statements_frame(state, book: Optional[Book] = None, first: Optional[int] = None,
+                     turns: Optional[Iterable[int]] = None):
+    """The typed table ``ledger_statements`` (``tables.STATEMENT_COLUMNS``): one row per side,
+    account and turn of ``turns`` (default: every turn from ``first``, or the first with a line,
+    to the current one or the last with a line), a turn without lines carrying its balance."""
+    from ...campaign.exporttables import typed_frame
+    from .tables import STATEMENT_COLUMNS
+
+    book = book or book_of(state)
+    if turns is None:
+        have = book.turns() + [state.turn.index]
+        lo = min(have) if first is None else min(first, min(have))
+        turns = range(lo, max(have) + 1)
+    cal = state.calendar
+    rows = []
+    for st in statements_of(state, turns=turns, book=book):
+        t = totals(st)
+        rows.append({"turn": st.turn, "turn_label": st.turn_label, "date": cal.first_day(st.turn), "side": st.side,
+                     "account": st.account, "opening": _float(st.opening), **{k: _float(x) for k, x in t.items()},
+                     "closing": _float(st.closing), "lines": len(st.lines)})
+    return typed_frame(STATEMENT_COLUMNS, rows)
+
+
+def totals(st: Statement) -> dict[str, Any]:
+    """A statement's ``income`` (income lines, transfers and reserve received), ``spending`` (spend,
+    transfers and reserve given, positive), ``losses`` (loss lines, positive) and ``adjustments``
+    (adjust lines, signed): opening + income - spending - losses + adjustments = closing."""
+    out: dict[str, Any] = {"income": 0, "spending": 0, "losses": 0, "adjustments": 0}
+    for line in st.lines:
+        a = line.amount
+        if line.kind == "adjust":
+            out["adjustments"] += a
+        elif line.kind == "loss":
+            out["losses"] -= a
+        elif a >= 0 and line.kind in ("income", "transfer", "reserve"):
+            out["income"] += a
+        else:
+            out["spending"] -= a
+    return out
+
+
+def _float(x: Any) -> Optional[float]:
+    return None if x is None else float(x)
 
 
 def forecast(state, graph, side: str, tables=None) -> list[Statement]:
@@ -118,37 +174,199 @@ def forecast(state, graph, side: str, tables=None) -> list[Statement]:
     return out
 
 
+def played_turns(campaign) -> list[int]:
+    """The calendar indexes of the turns ``campaign`` has played, from its first to the current one."""
+    s = campaign.state
+    return sorted({t for t, _ in campaign.turn_ends()} | {s.turn.index})
+
+
+def campaign_turn(campaign, value: Any, what: str = "turn") -> int:
+    """``value`` (a turn label in any form the game prints, or a calendar index) as the calendar
+    index of a turn ``campaign`` has played; a CampaignError naming ``what`` and its turns otherwise."""
+    s = campaign.state
+    index = s.calendar.index_of(value, around=s.turn.index, what=what)
+    played = played_turns(campaign)
+    if not played[0] <= index <= played[-1]:
+        raise CampaignError(not_played(campaign, value, what))
+    return index
+
+
+def not_played(campaign, value: Any, what: str = "turn") -> str:
+    """The one line that says ``value`` is not a turn ``campaign`` has played, and which are."""
+    cal, played = campaign.state.calendar, played_turns(campaign)
+    first, last = (cal.turn(i).label for i in (played[0], played[-1]))
+    turns = (f"its only turn is {first} (calendar index {played[0]})" if len(played) == 1 else
+             f"its turns are {first} to {last} (calendar index {played[0]}-{played[-1]})")
+    return f"{what} {v.show(value)} is not a turn of this campaign: {turns}"
+
+
 class LedgerView:
-    """``campaign.ledger``: the production ledger of an open campaign."""
+    """``campaign.ledger``: the production ledger of an open campaign, read and written from Python
+    with the commands the CLI and the ledger page use. A side is its id or its name; a turn a label
+    in any form the game prints ("G/T 4/8/42", "4/8/42") or a calendar index; a bad one raises a
+    one-line CampaignError naming the argument and what it may be.
+
+    >>> campaign.ledger.add("allies", "income", 40, note="chart")  # doctest: +ELLIPSIS
+    EventRecord(...)
+    >>> campaign.ledger.statements(side="Allies")[0].closing
+    40
+    >>> _ = campaign.undo()
+    """
 
     def __init__(self, campaign):
         self.campaign = campaign
 
+    def __repr__(self) -> str:
+        return f"<ledger of {self.campaign.path}>"
+
+    # ----- arguments --------------------------------------------------------------------------
+    def _side(self, side: Any) -> Optional[str]:
+        return None if side is None else v.side(self.campaign.state, side)
+
+    def _turn(self, turn: Any) -> Optional[int]:
+        return None if turn is None else campaign_turn(self.campaign, turn)
+
+    def _turns(self, turns: Any) -> Optional[list[int]]:
+        if turns is None:
+            return None
+        many = list(turns) if isinstance(turns, (list, tuple, set, frozenset, range)) else [turns]
+        return sorted({campaign_turn(self.campaign, t, "turns") for t in many})
+
+    # ----- read -------------------------------------------------------------------------------
     def book(self) -> Book:
+        """Every entry and handed-over line, in recorded order (``rules.ledger.Book``).
+
+        >>> len(campaign.ledger.book().entries)
+        0
+        """
         return book_of(self.campaign.state)
 
-    def statements(self, side: Optional[str] = None, turn: Optional[int] = None) -> list[Statement]:
-        return statements_of(self.campaign.state, None if side is None else [side],
-                             None if turn is None else [turn])
+    def log(self, side: Any = None, turn: Any = None) -> list[Entry]:
+        """The ledger's entries (the player's, the closes', the lines other aids hand over), in
+        recorded order, of ``side`` (either end of a transfer) and ``turn`` when given.
 
-    def frame(self):
-        return frame(self.campaign.state)
+        >>> rec = campaign.ledger.add("japan", "income", 9)
+        >>> [(e.side, e.kind, e.amount) for e in campaign.ledger.log(side="Japan")]
+        [('japan', 'income', 9)]
+        >>> _ = campaign.undo()
+        """
+        side, turn = self._side(side), self._turn(turn)
+        return self.book().of(side=side, turn=turn)
 
-    def forecast(self, side: str, tables=None) -> list[Statement]:
-        return forecast(self.campaign.state, self.campaign.graph(), side, tables)
+    def frame(self, side: Any = None, turns: Any = None):
+        """Every line of every statement: the typed table ``ledger_lines`` (docs/data.md), one row
+        per line, of ``side`` and ``turns`` (a turn or several: labels or calendar indexes) when given.
 
-    def queue(self, side: Optional[str] = None):
-        """The build queue: entries with an arrival turn, by arrival (``views.build_queue``)."""
+        >>> rec = campaign.ledger.add("allies", "income", 12, note="chart")
+        >>> campaign.ledger.frame(side="Allies", turns="4/8/42")[["side", "account", "kind", "amount", "note"]]
+             side account    kind  amount   note
+        0  allies      CP  income    12.0  chart
+        >>> _ = campaign.undo()
+        """
+        return self._filtered(frame(self.campaign.state), side, turns)
+
+    lines = frame
+
+    def statements_frame(self, side: Any = None, turns: Any = None):
+        """Every statement of every side, account and turn from the campaign's first turn to the
+        current one: the typed table ``ledger_statements`` (docs/data.md; a turn with no line
+        carries its balance), of ``side`` and ``turns`` when given.
+
+        >>> rec = campaign.ledger.add("allies", "income", 12)
+        >>> campaign.ledger.statements_frame(side="allies")[["account", "opening", "income", "closing"]].head(2)
+          account  opening  income  closing
+        0      CP      0.0    12.0     12.0
+        1      PP      0.0     0.0      0.0
+        >>> _ = campaign.undo()
+        """
+        first = played_turns(self.campaign)[0]
+        return self._filtered(statements_frame(self.campaign.state, first=first), side, turns)
+
+    def _filtered(self, df, side: Any, turns: Any):
+        side, turns = self._side(side), self._turns(turns)
+        if side is not None:
+            df = df[df["side"] == side]
+        if turns is not None:
+            df = df[df["turn"].isin(turns)]
+        return df.reset_index(drop=True)
+
+    def statements(self, side: Any = None, turn: Any = None) -> list[Statement]:
+        """The statements (``rules.ledger.Statement``: opening, every line with its rule, closing,
+        the working) of ``side`` (every side) for ``turn`` (every turn with a line, and the current one).
+
+        >>> [(st.account, st.closing) for st in campaign.ledger.statements(side="Japan", turn="G/T 4/8/42")][:3]
+        [('CP', 0), ('PP', 0), ('HQ', 0)]
+        >>> campaign.ledger.statements(side="nobody")
+        Traceback (most recent call last):
+        ...
+        assistant.campaign.errors.CampaignError: side 'nobody' is not a side of witp (sides: japan, allies)
+        """
+        side, turn = self._side(side), self._turn(turn)
+        return statements_of(self.campaign.state, None if side is None else [side], None if turn is None else [turn])
+
+    def forecast(self, side: Any, tables=None) -> list[Statement]:
+        """``side``'s statements for the turn in force as the rules compute them (the income they
+        fix and the close); nothing is recorded.
+
+        >>> [st.account for st in campaign.ledger.forecast("allies")]
+        ['CP', 'PP', 'HQ', 'reserve', 'future_ops']
+        """
+        return forecast(self.campaign.state, self.campaign.graph(), v.side(self.campaign.state, side), tables)
+
+    def items(self, side: Any) -> list[Any]:
+        """What the rules text prices for ``side`` (``rules.ledger.Priced``: item, kind, account,
+        amount or None where a table the player enters gives it, rule).
+
+        >>> [(p.amount, p.rule) for p in campaign.ledger.items("allies") if p.item == "APA/APB repair"]
+        [(3, '[60.2.1]')]
+        """
+        s = self.campaign.state
+        return economy(s.game).catalogue(v.side(s, side), context_of(s, self.campaign.graph()))
+
+    def queue(self, side: Any = None):
+        """The build queue: entries with an arrival turn, by arrival (``views.build_queue``).
+
+        >>> campaign.ledger.queue("allies")
+        []
+        """
         from .views import build_queue
 
-        return build_queue(self.campaign.state, side)
+        return build_queue(self.campaign.state, self._side(side))
 
-    def add(self, side: str, kind: str, amount: Any = None, **kw):
+    # ----- write (each one undoable event: campaign.undo()) ----------------------------------
+    def add(self, side: Any, kind: Any, amount: Any = None, *, account: Any = None, item: Any = None,
+            note: Any = None, to_side: Any = None, to_account: Any = None, data: Any = None, tables: Any = None):
+        """Record one entry in the turn in force, after the game's economy has checked it (the
+        command ``campaign ledger FILE add`` runs): ``kind`` one of income, loss, spend, transfer,
+        reserve, adjust; ``amount`` in the game's points (text as typed, or a number), or left out
+        for an item the rules price. Returns the EventRecord; ``campaign.undo()`` withdraws it. An
+        entry the rules forbid raises ``commands.RuleRefusal`` (a CampaignError with the findings).
+
+        >>> rec = campaign.ledger.add("Allies", "income", 10, item="CP income")
+        >>> rec = campaign.ledger.add("Allies", "spend", item="APA/APB repair")  # the rules price it
+        >>> rec.body.entries[0]["amount"], rec.body.entries[0]["account"], rec.body.entries[0]["rule"]
+        (3, 'CP', '[60.2.1]')
+        >>> campaign.ledger.add("allies", "bribe", 3)
+        Traceback (most recent call last):
+        ...
+        assistant.campaign.errors.CampaignError: ledger kind 'bribe' is not one of income, loss, spend, transfer, reserve, adjust
+        >>> _ = campaign.undo(), campaign.undo()
+        """
         from .commands import AddEntry
 
-        return self.campaign.execute(AddEntry(side=side, kind=kind, amount=amount, **kw))
+        return self.campaign.execute(AddEntry(side=side, kind=kind, amount=amount, account=account, item=item,
+                                              note=note, to_side=to_side, to_account=to_account, data=data,
+                                              tables=tables))
 
-    def close_turn(self, side: str, tables=None):
+    def close_turn(self, side: Any, tables=None):
+        """Close ``side``'s turn in force: the carry-over and expiry the rules compute, recorded as
+        one event (``campaign ledger FILE close-turn``); ``campaign.undo()`` reopens it.
+
+        >>> rec = campaign.ledger.close_turn("japan")
+        >>> [e["kind"] for e in rec.body.entries]
+        ['adjust']
+        >>> _ = campaign.undo()
+        """
         from .commands import CloseTurn
 
         return self.campaign.execute(CloseTurn(side=side, tables=tables))

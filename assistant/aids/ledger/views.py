@@ -4,8 +4,8 @@
   losses, carry-over/expiry), each with its signed amount, item, rule and note;
 - ``build_queue(state)``: the entries whose ``data["arrives"]`` names a turn (a label or a calendar
   index, as the game's economy writes it), with the turn each arrives in and whether it is due;
-- ``history(frame)``: per side, account and turn the closing balance, income, spending and losses
-  (what the charts draw), from ``engine.frame``.
+- ``history(statements)``: per side, account and turn the closing balance, income, spending and
+  losses (what the charts draw), from ``engine.statements_frame``.
 """
 
 from __future__ import annotations
@@ -146,22 +146,38 @@ def _scheduled(state, book: Book, side: Optional[str]) -> dict[int, int]:
 def history(df):
     """Per (side, account, turn): ``closing`` balance, ``income`` (income lines and transfers
     received), ``spending`` (spend, transfers and reserve out, as a positive number), ``losses``
-    (loss lines, positive) from ``engine.frame``; sorted by side, account, turn."""
+    (loss lines, positive), as floats, sorted by side, account, turn; from the statements
+    (``engine.statements_frame``, the table ``ledger_statements``: every turn of every account) or
+    from the lines (``engine.frame``, the table ``ledger_lines``: the turns each account has a line
+    in, the closing balance the running total of its lines)."""
     import pandas as pd
 
     cols = ["side", "account", "turn", "turn_label", "closing", "income", "spending", "losses"]
     if len(df) == 0:
         return pd.DataFrame(columns=cols)
-    amt = pd.to_numeric(df["amount"]).astype(float)
-    kind = df["kind"]
+    if "closing" not in df.columns:
+        df = _per_turn_of_lines(df)
+    out = pd.DataFrame({c: df[c].astype(str) if c in ("side", "account", "turn_label") else
+                        df[c].astype(int) if c == "turn" else df[c].astype(float) for c in cols})
+    return out.sort_values(["side", "account", "turn"], kind="stable").reset_index(drop=True)
+
+
+def _per_turn_of_lines(df):
+    """The lines of ``ledger_lines`` summed per side, account and turn as ``engine.totals`` sums a
+    statement's, with the running balance as ``closing``."""
+    import pandas as pd
+
+    amt = df["amount"].astype(float)
+    kind = df["kind"].astype(str)
+    received = (kind == "income") | (kind.isin(["transfer", "reserve"]) & (amt >= 0))
     work = pd.DataFrame({
-        "side": df["side"], "account": df["account"], "turn": df["turn"], "turn_label": df["turn_label"],
-        "closing": pd.to_numeric(df["closing"]).astype(float),
-        "income": amt.where((kind == "income") | (kind.isin(["transfer", "reserve"]) & (amt > 0)), 0.0),
-        "spending": (-amt).where(kind.isin(["spend", "transfer", "reserve"]) & (amt < 0), 0.0),
-        "losses": (-amt).where(kind == "loss", 0.0),
-    })
-    g = work.groupby(["side", "account", "turn"], sort=True)
-    out = g.agg(turn_label=("turn_label", "first"), closing=("closing", "first"), income=("income", "sum"),
-                spending=("spending", "sum"), losses=("losses", "sum")).reset_index()
-    return out[cols]
+        "side": df["side"].astype(str), "account": df["account"].astype(str), "turn": df["turn"].astype(int),
+        "turn_label": df["turn_label"].astype(str), "amount": amt,
+        "income": amt.where(received, 0.0),
+        "spending": (-amt).where(~received & (kind != "loss") & (kind != "adjust"), 0.0),
+        "losses": (-amt).where(kind == "loss", 0.0)})
+    g = work.groupby(["side", "account", "turn"], sort=True).agg(
+        turn_label=("turn_label", "first"), amount=("amount", "sum"), income=("income", "sum"),
+        spending=("spending", "sum"), losses=("losses", "sum")).reset_index()
+    g["closing"] = g.groupby(["side", "account"])["amount"].cumsum()
+    return g

@@ -29,7 +29,7 @@ from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_label, text_style
 from .commands import AddEntry, CloseTurn, RuleRefusal
-from .engine import accounts_of, book_of, context_of, economy, forecast, frame, statements_of
+from .engine import accounts_of, book_of, context_of, economy, forecast, frame, statements_frame, statements_of
 from .views import ARRIVES, SECTION_TITLES, arrival_turn, build_queue, history, sections
 
 FORM_WIDTH = "440px"
@@ -83,42 +83,24 @@ def statements_html(sts: list[Statement], prefix: str = "", named=lambda side, a
 
 def chart_png(df, side: str, side_name: str, accounts: tuple[str, ...]) -> bytes:
     """A small PNG (matplotlib, Agg) of one side over the campaign: per account with any line (the
-    main one always), the closing balance, the income and the losses of every turn
-    (``views.history``). Empty bytes for no data."""
+    main one always), the closing balance, the income and the losses of every turn of ``df`` (the
+    statements, ``engine.statements_frame``; ``views.history``; each panel a ``plots.balance_plot``).
+    Empty bytes for no data."""
     h = history(df)
     h = h[h["side"] == side] if len(h) else h
     if len(h) == 0:
         return b""
     active = set(h[(h["income"] != 0) | (h["spending"] != 0) | (h["losses"] != 0) | (h["closing"] != 0)]["account"])
     shown = [a for a in accounts if a == accounts[0] or a in active][:MAX_CHART_ACCOUNTS]
-    from matplotlib.figure import Figure
+    from ...figures import figure_png, new_figure
+    from .plots import balance_plot
 
-    turns = sorted(set(zip(h["turn"], h["turn_label"])))
-    pos = {t: i for i, (t, _) in enumerate(turns)}
-    fig = Figure(figsize=CHART_SIZE, dpi=CHART_DPI, layout="constrained")
+    fig = new_figure(CHART_SIZE, CHART_DPI, layout="constrained")
     axes = fig.subplots(3, 1, sharex=True)
-    for ax, col, title in zip(axes, ("closing", "income", "losses"),
-                              (f"{side_name}: balance at the close", "income", "losses")):
-        values = []
-        for i, acc in enumerate(shown):
-            rows = h[h["account"] == acc].sort_values("turn")
-            ax.plot([pos[t] for t in rows["turn"]], rows[col], "-o", color=f"C{i}", markersize=3, label=acc)
-            values += rows[col].tolist()
-        lo, hi = min(values + [0.0]), max(values + [1.0])
-        pad = (hi - lo) * 0.1
-        ax.set_ylim(lo - (pad if lo < 0 else 0), hi + pad)  # from 0: a balance is read against nothing
-        ax.yaxis.get_major_locator().set_params(integer=True)
-        ax.set_title(title, fontsize=9, loc="left")
-        ax.tick_params(labelsize=8)
-        ax.grid(alpha=0.3)
-    step = max(1, len(turns) // 5)
-    axes[-1].set_xticks(range(0, len(turns), step))
-    axes[-1].set_xticklabels([label for _, label in turns][::step], fontsize=8)
-    axes[-1].set_xlim(-0.5, max(len(turns) - 0.5, 0.5))
-    axes[0].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    for i, (ax, col, title) in enumerate(zip(axes, ("closing", "income", "losses"),
+                                             (f"{side_name}: balance at the close", "income", "losses"))):
+        balance_plot(h, ax, accounts=shown, column=col, title=title, legend=i == 0)
+    return figure_png(fig)
 
 
 def download_link(data: bytes, filename: str, mime: str, text: str) -> str:
@@ -550,7 +532,8 @@ class LedgerWidget(Page):
         if not side:
             return
         try:
-            df = frame(state, book=self.current_book())
+            book = self.current_book()  # the turns with a line and the turn in force, as the page shows them
+            df = statements_frame(state, book=book, turns=sorted(set(book.turns()) | {state.turn.index}))
             names = {s.id: s.name for s in state.sides}
             has_entries = any(e.side == side or e.to_side == side for e in self.current_book().entries)
             png = chart_png(df, side, names.get(side, side), accounts_of(state, [side])[side]) if has_entries else b""

@@ -5,13 +5,14 @@
                     [--escort ID ...] [--return-base HEX] [--night] [--option KEY=VALUE ...]
                     [--table NAME=CSV ...] [--json]
     campaign strike FILE --target HEX ... --resolve [--dice N,N,...] [--seed N]
-    campaign strikes FILE
+    campaign strikes FILE [--json | --csv]
     campaign odds GAME WHAT ...    (each game's calculators: `campaign odds apto --help`)
 """
 
 from __future__ import annotations
 
 import random
+import sys
 
 from ...campaign import validate as v
 from ...campaign.dicenotation import read_faces
@@ -49,7 +50,8 @@ def register(sub) -> None:
                 (("--resolve",), {"action": "store_true", "help": "record the resolution (dice entered or rolled)"}),
                 (("--dice",), {"metavar": "N,N,...", "help": "faces read off physical dice, in the order asked"}),
                 (("--seed",), {"type": seed_number, "help": "seed the random source (reproducible rolls)"}))
-    add_command(sub, "strikes", COMMANDS["strikes"], cmd_strikes, FILE)
+    add_command(sub, "strikes", COMMANDS["strikes"], cmd_strikes, FILE,
+                (("--csv",), {"action": "store_true", "help": "print the log as CSV: the table strikes (docs/data.md)"}))
     from .oddscli import register_odds
 
     register_odds(sub, COMMANDS["odds"])
@@ -145,6 +147,11 @@ def _odds_lines(odds, indent: str) -> list[str]:
 
 def cmd_strikes(args) -> None:
     with opened(args.file, readonly=True) as c:
+        if args.csv:  # the table strikes, as export writes it
+            from ...campaign.csvout import frame_csv
+
+            frame_csv(c.table("strikes"), sys.stdout)
+            return
         log = [e.model_dump(mode="json") for e in strike_log(c.state)]
     emit(args, log, lambda es: "\n".join(
         f"{e['id']:>4}  #{e['seq']:<5} {e['turn_label']:<24} {e['side']:<8} {e['target']:<8} {e['summary']}"

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from ...campaign.accessors import register_accessor
 from ...campaign.events import FoldError, Paired, register_event, undo_pair
 from ...campaign.handover import LEDGER_LINES, LedgerLine, register_provider
 from ...campaign.model import frozen_map
@@ -127,3 +128,12 @@ class StrikeWithdrawn(_StrikeBody):
 
 
 undo_pair(StrikeResolved, StrikeWithdrawn)
+
+
+@register_accessor("strikes")
+def strikes_view(campaign):
+    """``campaign.strikes``: the strike plotter's view of an open campaign (``view.StrikesView``),
+    imported on first use: it reads the rules, which a reader of the events alone does not need."""
+    from .view import StrikesView
+
+    return StrikesView(campaign)

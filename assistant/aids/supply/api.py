@@ -2,9 +2,9 @@
 
 Every method checks its arguments as the command line does and raises ``CampaignError`` naming
 the argument and the allowed values (an unknown side, unit, hex or turn); a side is its id or its
-name. The examples run as tests (``tests/aids/supply/test_supply_api.py``) on the witp scenario
-"guadalcanal-1942" (``Campaign.create(path, game="witp", scenario="guadalcanal-1942")``), with
-one more turn played in which the 1st Marine Division moved to E2417.
+name. The examples run as tests (``tests/aids/supply/test_supply_api.py``,
+``tests/test_python_doc.py``) on a fresh copy of the demo campaign (witp, Guadalcanal, August 1942:
+one turn played, G/T 4/8/42).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class SupplyView:
     """The supply tracer of one open campaign: ``campaign.supply``.
 
     >>> campaign.supply
-    <campaign.supply of witp campaign at Strategic G/T 0/9/42>
+    <campaign.supply of witp campaign at G/T 4/8/42>
     """
 
     WhatIf = WhatIf  # ``campaign.supply.WhatIf(...)``, as ``whatif`` builds it checked
@@ -42,7 +42,7 @@ class SupplyView:
             return v.hex_label(self.campaign.map, value)
         except CampaignError as e:
             text = str(e)
-            raise CampaignError(text if text.startswith("hex") else f"{what}: {text}") from None
+            raise CampaignError(text if what == "hex" and text.startswith("hex") else f"{what}: {text}") from None
 
     def _whatif(self, whatif: Any) -> Optional[WhatIf]:
         if whatif is None or isinstance(whatif, WhatIf):
@@ -130,7 +130,7 @@ class SupplyView:
         >>> campaign.supply.hex("E99", "allies")
         Traceback (most recent call last):
         ...
-        assistant.campaign.errors.CampaignError: hex: 'E99' is not a witp hex label (expected like 'A2018')
+        assistant.campaign.errors.CampaignError: hex 'E99' is not a witp hex label (expected like 'A2018')
         """
         from .engine import trace_hex
 
@@ -186,15 +186,15 @@ class SupplyView:
 
         >>> df = campaign.supply.history()
         >>> df.groupby("turn_label", observed=True).supplied.sum().to_dict()
-        {'G/T 4/8/42': 12, 'Strategic G/T 0/9/42': 12}
-        >>> h = campaign.supply.history(turns="4/8/42", sides="allies")
-        >>> len(h), str(h.date.iloc[0].date()), str(h.dtypes["supplied"])
-        (9, '1942-08-06', 'boolean')
+        {'G/T 4/8/42': 12}
+        >>> h = campaign.supply.history(turns="4/8/42", sides="Allied")
+        >>> len(h), str(h.date.iloc[0].date()), str(h.dtypes["supplied"]), str(h.dtypes["side"])
+        (9, '1942-08-06', 'boolean', 'category')
         >>> campaign.supply.history(turns="G/T 1/1/45")
         Traceback (most recent call last):
         ...
         assistant.campaign.errors.CampaignError: turns: 'G/T 1/1/45' has not been played in this campaign \
-(turns played: G/T 4/8/42 to Strategic G/T 0/9/42)
+(turns played: G/T 4/8/42)
         """
         from ...ui.userdirs import user_cache_dir
         from .history import history_frame
@@ -207,8 +207,7 @@ class SupplyView:
         from each turn's kept counts; arguments as ``history``.
 
         >>> campaign.supply.counts(sides="japan")[["turn_label", "supplied", "unsupplied"]].to_dict("records")
-        [{'turn_label': 'G/T 4/8/42', 'supplied': 4, 'unsupplied': 3}, {'turn_label': 'Strategic G/T 0/9/42', 'supplied': 4, \
-'unsupplied': 3}]
+        [{'turn_label': 'G/T 4/8/42', 'supplied': 4, 'unsupplied': 3}]
         """
         from ...ui.userdirs import user_cache_dir
         from .history import history

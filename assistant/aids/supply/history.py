@@ -216,7 +216,8 @@ def played_ends(campaign, turns=None) -> list[tuple[int, int]]:
         return ends
     wanted = set(campaign.turn_indexes(_plain_turns(turns), "turns"))
     cal = campaign.state.calendar
-    span = f"{cal.turn(ends[0][0]).label} to {cal.turn(ends[-1][0]).label}" if ends else "none"
+    span = ("none" if not ends else cal.turn(ends[0][0]).label if len(ends) == 1
+            else f"{cal.turn(ends[0][0]).label} to {cal.turn(ends[-1][0]).label}")
     got = [(t, seq) for t, seq in ends if t in wanted]
     if isinstance(turns, range):  # a run of turns: those played in it, at least one
         if not got:

@@ -81,7 +81,7 @@ def supply_frame(rows: Sequence[dict], before: Optional["pd.DataFrame"] = None,
         if add.isin(old).all():  # the usual case: nothing new but the turn's label
             new[c] = new[c].cat.set_categories(old)
         else:
-            both = pd.Index(sorted(set(old) | set(add)), dtype=object)
+            both = pd.Index(sorted(set(old) | set(add)), dtype=old.dtype)  # the dtype _typed gives categories
             before = before.assign(**{c: before[c].cat.set_categories(both)})
             new[c] = new[c].cat.set_categories(both)
     return pd.concat([before, new], ignore_index=True)

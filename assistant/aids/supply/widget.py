@@ -21,7 +21,6 @@ send nothing (``benchmarks/bench_supply_widget.py``).
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,9 +34,9 @@ from ...hexes import HexError
 from ...ui.board import unit_marker_radius
 from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, rule_ref
-from ...ui.mapview import side_colour
 from ...ui.page import Page, side_order, unit_marks
 from ...ui.userdirs import user_cache_dir
+from . import plots
 from .engine import SideReport, WhatIf, trace_hex, trace_side, trace_units, world_of
 
 NAMESPACE = "supply"
@@ -56,8 +55,7 @@ SIDEBAR_WIDTH = "430px"
 NONE = ""  # the dropdowns' "-" entry (ipywidgets shows a None value as a blank box)
 HALOS = "supply/status-halos"  # one layer per marker size: "supply/status-halos/<radius>"
 HALO_RING = 4  # px of status colour around a hex's unit marker (board.unit_marker_radius)
-CHART_SIZE = (4.1, 2.9)  # inches at CHART_DPI: the sidebar's width, shown 1:1 (legible)
-CHART_DPI = 100
+CHART_SIZE, CHART_DPI = plots.SIZE, plots.DPI  # the chart is plots.supply_counts_plot at its own size
 
 
 def history_frame(campaign, **options):
@@ -661,44 +659,23 @@ class SupplyWidget(Page):
 
 def chart_png(df, side_names: dict[str, str], order: list[str]) -> tuple[bytes, str]:
     """A small PNG (matplotlib, Agg) of supplied (solid) and unsupplied (dashed) counts per side
-    over the turns (``history.counts_frame`` of ``df``: a ``history_frame`` or a ``History``), and
-    an HTML line with the last turn's numbers. Empty bytes for no data."""
+    over the turns (``plots.supply_counts_plot`` of ``history.counts_frame(df)``: ``df`` a
+    ``history_frame`` or a ``History``), and an HTML line with the last turn's numbers. Empty bytes for no data."""
     counts = counts_frame(df)
     if len(counts) == 0:
         return b"", "<span style='color:#666'>No units were traced in any turn.</span>"
-    from matplotlib.figure import Figure
+    from ...figures import figure_png, new_figure
 
+    fig = new_figure(CHART_SIZE, CHART_DPI, layout="constrained")  # room for the legend below
+    plots.supply_counts_plot(counts, fig.add_subplot(1, 1, 1), side_names=side_names, order=order)
     turns = sorted(set(zip(counts["turn"], counts["turn_label"])))
-    pos = {t: i for i, (t, _) in enumerate(turns)}
-    fig = Figure(figsize=CHART_SIZE, dpi=CHART_DPI, layout="constrained")  # room for the legend below
-    ax = fig.add_subplot(1, 1, 1)
-    sides = [s for s in order if s in set(counts["side"])] + sorted(set(counts["side"]) - set(order))
-    for side in sides:
-        rows = counts[counts["side"] == side].sort_values("turn")
-        x = [pos[t] for t in rows["turn"]]
-        colour = side_colour(side, order)
-        name = side_names.get(side, side)
-        ax.plot(x, rows["supplied"], "-o", color=colour, markersize=4, label=f"{name} supplied")
-        ax.plot(x, rows["unsupplied"], "--s", color=colour, markersize=4, alpha=0.75, label=f"{name} unsupplied")
-    step = max(1, len(turns) // 6)
-    ax.set_xticks(range(0, len(turns), step))
-    ax.set_xticklabels([label for _, label in turns][::step], fontsize=8)
-    ax.set_xlim(-0.5, max(len(turns) - 0.5, 0.5))
-    ax.set_ylabel("units", fontsize=9)
-    ax.tick_params(axis="y", labelsize=8)
-    ax.yaxis.get_major_locator().set_params(integer=True)
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
     last_turn, last_label = turns[-1]
     last = counts[counts["turn"] == last_turn]
     parts = [f"{esc(side_names.get(r.side, r.side))}: <b>{int(r.supplied)}</b> supplied, "
              f"<b>{int(r.unsupplied)}</b> unsupplied" for r in last.itertuples()]
     summary = (f"<div class='ca-supply-chart-summary'>{len(turns)} turn{'s' if len(turns) != 1 else ''}; "
                f"at the end of {esc(last_label)}: {'; '.join(parts)}</div>")
-    return buf.getvalue(), summary
+    return figure_png(fig), summary
 
 
 supply_dashboard = SupplyWidget.open  # the page on a campaign file (default: $CAMPAIGN_FILE, the demo)

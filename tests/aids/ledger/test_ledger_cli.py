@@ -6,6 +6,7 @@ figures counted here by hand (deficit spending "[T 3]", a quarter carried over "
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 
@@ -13,6 +14,7 @@ import pandas as pd
 import pytest
 
 from assistant.campaign import Campaign
+from assistant.campaign.csvout import frame_csv
 from assistant.cli import main
 from campaignkit import file_fingerprint
 from standin import DESTROYER, FIXED_INCOME
@@ -120,8 +122,14 @@ def test_turn_selects_a_statement_by_label_or_index_and_csv_is_the_frame(eco, ca
     assert pp["opening"] == 7 and pp["closing"] == 5 and pp["lines"][0]["kind"] == "loss"
     code, out, err = run(capsys, "ledger", demo, "--csv")
     assert code == 0, err
+    assert out == frame_csv(want)  # the table ledger_lines, as export writes it
     got = pd.read_csv(io.StringIO(out))
-    assert list(got.columns) == list(want.columns) and got["closing"].tolist() == want["closing"].tolist()
+    assert list(got.columns) == list(want.columns) and got["amount"].tolist() == [7, -2]
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["entry"] for r in rows] == ["1", "2"]  # a whole number, not 1.0
+    assert [r["source"] for r in rows] == ["entry", "entry"] and rows[0]["date"] == "1942-08-06"
+    code, out, err = run(capsys, "ledger", demo, "--csv", "--side", "Allies", "--turn", str(first + 1))
+    assert code == 0 and pd.read_csv(io.StringIO(out))["kind"].tolist() == ["loss"], err
     code, _, err = run(capsys, "ledger", demo, "--turn", "Smarch 99")
     assert code == 2 and "'Smarch 99'" in err
 

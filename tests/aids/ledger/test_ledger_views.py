@@ -6,6 +6,7 @@ economy of conftest.py."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from assistant.aids.ledger import views as V
@@ -63,7 +64,7 @@ def test_history_gives_each_turns_closing_income_spending_and_losses(eco, guadal
     c.advance("turn")
     c.ledger.add("allies", "loss", 7, item="mining")
     c.ledger.add("allies", "reserve", 3, account="PP", to_account="CP")
-    h = V.history(c.ledger.frame())
+    h = V.history(c.ledger.statements_frame())
     pp = h[(h.side == "allies") & (h.account == "PP")].set_index("turn")
     assert pp.loc[first, ["closing", "income", "spending", "losses"]].tolist() == [31, 40, 9, 0]
     assert pp.loc[first + 1, ["closing", "income", "spending", "losses"]].tolist() == [21, 0, 3, 7]
@@ -73,16 +74,36 @@ def test_history_gives_each_turns_closing_income_spending_and_losses(eco, guadal
     assert cp.loc[first + 1, "income"] == 3 and cp.loc[first + 1, "closing"] == 3
 
 
-def test_frame_is_every_line_and_every_turn_of_every_side(eco, guadalcanal):
+def test_frame_is_every_line_and_no_filler(eco, guadalcanal):
     c = guadalcanal
+    assert len(c.ledger.frame()) == 0  # no line, no row (typed all the same)
     c.ledger.add("allies", "income", 12, note="chart")
+    c.ledger.add("allies", "transfer", 5, to_side="japan")
     df = c.ledger.frame()
-    assert list(df.columns) == ["turn", "turn_label", "side", "account", "kind", "amount", "item", "rule", "note",
-                                "entry", "opening", "closing"]
-    assert len(df) == 4  # one line (allies PP) + three empty accounts (allies CP, japan PP and CP)
-    row = df[(df.side == "allies") & (df.account == "PP")].iloc[0]
-    assert (row.kind, row.amount, row.note, row.opening, row.closing) == ("income", 12, "chart", 0, 12)
-    assert df[df.kind.isna()].amount.tolist() == [0, 0, 0]
+    assert list(df.columns) == ["turn", "turn_label", "date", "side", "account", "kind", "amount", "item", "rule",
+                                "note", "entry", "seq", "source"]
+    assert len(df) == 3  # the income and the transfer's two ends; the quiet accounts are not rows
+    row = df[(df.side == "allies") & (df.kind == "income")].iloc[0]
+    assert (row.account, row.amount, row.note, row.entry, row.source) == ("PP", 12, "chart", 1, "entry")
+    assert sorted(df[df.kind == "transfer"][["side", "amount", "entry"]].values.tolist()) == [["allies", -5, 2],
+                                                                                          ["japan", 5, 2]]
+    assert str(df["entry"].dtype) == "Int64" and str(df["side"].dtype) == "category"
+
+
+def test_statements_frame_has_every_turn_and_carries_a_quiet_ones_balance(eco, guadalcanal):
+    c = guadalcanal
+    first = c.state.turn.index
+    c.ledger.add("allies", "income", 12)
+    c.advance("turn")
+    c.advance("turn")
+    c.ledger.add("allies", "loss", 2, item="mining")
+    st = c.ledger.statements_frame(side="allies")
+    pp = st[st.account == "PP"].set_index("turn")
+    assert list(pp.index) == [first, first + 1, first + 2]  # the quiet turn between is a row
+    assert pp.loc[first + 1, ["opening", "closing", "lines"]].tolist() == [12, 12, 0]
+    assert pp.loc[first + 2, ["opening", "losses", "closing", "lines"]].tolist() == [12, 2, 10, 1]
+    total = st.opening + st.income - st.spending - st.losses + st.adjustments
+    assert (total == st.closing).all()
 
 
 def test_forecast_adds_the_rules_income_and_close_and_records_nothing(eco, guadalcanal):
@@ -112,3 +133,18 @@ def test_build_queue_takes_the_arrivals_an_economy_schedules_itself(eco, guadalc
     q = V.build_queue(c.state, "allies")
     assert [(x.entry, x.arrives, x.arrives_label) for x in q] == [(eid, strategic, cal.turn(strategic).label)]
     assert V.build_queue(c.state, "japan") == []
+
+
+def test_history_of_the_lines_agrees_with_the_statements_where_an_account_has_lines(eco, guadalcanal):
+    c = guadalcanal
+    c.ledger.add("allies", "income", 40)
+    c.ledger.add("allies", "spend", item="Destroyer")
+    c.ledger.add("allies", "transfer", 5, to_side="japan")
+    c.advance("turn")
+    c.advance("turn")
+    c.ledger.add("allies", "loss", 7, item="mining")
+    c.ledger.add("allies", "reserve", 3, account="PP", to_account="CP")
+    by_lines = V.history(c.ledger.frame()).set_index(["side", "account", "turn"])
+    by_statements = V.history(c.ledger.statements_frame()).set_index(["side", "account", "turn"])
+    assert len(by_lines) == 4 and len(by_statements) == 12  # 2 sides x 2 accounts x 3 turns
+    pd.testing.assert_frame_equal(by_lines, by_statements.loc[by_lines.index])

@@ -201,7 +201,7 @@ def test_export_writes_the_frame_beside_the_campaign_as_csv_and_excel(eco, guada
     assert "'=HYPERLINK(1)" in got["note"].tolist()  # a formula is not run by the spreadsheet
     assert str(path) in v.export_note.value and "download='g-ledger.csv'" in v.export_note.value
     x = v.export("xlsx")
-    assert pd.read_excel(x)["closing"].tolist() == want["closing"].tolist()
+    assert pd.read_excel(x)["amount"].tolist() == want["amount"].tolist()
 
 
 def test_follows_another_writer_and_an_undo(eco, guadalcanal):

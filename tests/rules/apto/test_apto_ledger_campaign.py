@@ -47,8 +47,8 @@ def test_8_2_on_a_campaign_77_less_47_is_30(tmp_path):
         rec = c.ledger.close_turn("japan")  # nothing to cap: only the close marker
         assert [(e["kind"], e["amount"]) for e in rec.body.entries] == [("adjust", 0)]
         assert ep(c).closing == 30
-        frame = c.ledger.frame()
-        assert frame[(frame.side == "japan") & (frame.account == "EP")].closing.iloc[-1] == 30
+        frame = c.ledger.statements_frame(side="japan")
+        assert frame[frame.account == "EP"].closing.iloc[-1] == 30
 
 
 def test_2_0_cap_at_the_seasonal_close_both_readings(tmp_path):

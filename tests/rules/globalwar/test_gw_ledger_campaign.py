@@ -83,7 +83,7 @@ def test_production_less_the_24_5_raid_refusals_record_nothing_and_the_close(cam
     assert nxt["germany"].opening == 0 and nxt["germany"].lines[0].amount == 12
     # [18.10.C] "the previous turn's productive capacity": Turn 1's 12 PP (gross reading)
     assert [(line.item, line.amount, line.rule) for line in nxt["germany_maint"].lines][0] == ("maintenance capacity", 12, "18.10.C")
-    df = c.ledger.frame()
+    df = c.ledger.statements_frame()
     assert {"germany", "germany_maint", "italy"} <= set(df["account"])
 
 
