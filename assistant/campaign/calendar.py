@@ -12,6 +12,7 @@ settings: ``variant_setting`` picks a ``[calendar.variants.<value>]`` override a
 from __future__ import annotations
 
 import datetime
+import numbers
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
@@ -70,7 +71,7 @@ class Calendar(BaseModel):
         """The first day of turn ``index`` on the real calendar (``date_rule`` says on what
         grounds): the slot's month of its period, else the period's first month or ``starts``, else
         ``period_days`` from 1 January plus the slot's ``day``. None when the game's data gives no date."""
-        year, p, s = self._abs(index)
+        year, p, s = self._abs(int(index))
         period, slot = self.periods[p], self.slots[s]
         year += period.year_offset
         if period.months:
@@ -125,8 +126,8 @@ class Calendar(BaseModel):
     def index_of(self, value: Any, around: int = 0, what: str = "turn") -> int:
         """The calendar index ``value`` gives: an index (a whole number, or its ASCII digits) or a
         label in any form ``find`` reads. CampaignError naming ``what`` and the forms otherwise."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            return int(value)  # numpy's integers too (a typed table's turn column gives them)
         if isinstance(value, str):
             text = value.strip()
             if re.fullmatch(r"-?[0-9]{1,6}", text):

@@ -322,3 +322,15 @@ def test_control_accessor_without_any_aid(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["['control']", "[{'scope': 'hex', 'target': 'E2418', 'holder': 'allies', 'holder_name': 'Allied'}]",
                                        "False"]
+
+
+def test_a_turn_from_a_typed_table_reads_as_its_index(guadalcanal):
+    """A typed table's ``turn`` column gives numpy integers: they are calendar indexes like ints."""
+    import numpy as np
+
+    turns = guadalcanal.table("events")["turn"]
+    first = turns.iloc[0]
+    assert isinstance(first, np.integer)
+    cal = guadalcanal.state.calendar
+    assert cal.index_of(first) == int(first) and cal.first_day(first) == cal.first_day(int(first))
+    assert len(guadalcanal.table("events", turns=first)) == int((turns == first).sum())
