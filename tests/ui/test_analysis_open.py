@@ -1,5 +1,5 @@
-"""``open_campaign`` of the supply aid's analysis module and of the analysis notebook's
-(``assistant.ui.analysis``): the served campaign, else the demo, read-only. (The notebook itself is
+"""``open_campaign`` of the analysis notebook (``assistant.ui.analysis``): the served campaign, else
+the demo, read-only. (The notebook itself is
 tested in tests/ui/test_analysis_notebook.py: its question spans the supply tracer and the ledger.)"""
 
 from __future__ import annotations
@@ -28,13 +28,10 @@ def demo_copy(tmp_path, home):
     return path
 
 
-@pytest.mark.parametrize("module", ["assistant.aids.supply.analysis", "assistant.ui.analysis"])
-def test_open_campaign_is_the_served_file_else_the_demo_and_read_only(tmp_path, monkeypatch, home, demo_copy, module):
-    import importlib
-
+def test_open_campaign_is_the_served_file_else_the_demo_and_read_only(tmp_path, monkeypatch, home, demo_copy):
     from assistant.campaign import CampaignError
+    from assistant.ui.analysis import open_campaign
 
-    open_campaign = importlib.import_module(module).open_campaign
     path = demo_copy
     monkeypatch.setenv("CAMPAIGN_FILE", str(path))
     c = open_campaign()
