@@ -133,7 +133,17 @@ def kernel_pids(home: Path) -> list[int]:
             continue
         if b"ipykernel_launcher" in cmd:
             out.append(pid)
-    return out
+    # A kernel's child between fork and exec (a kernel running a command) shows its parent's
+    # command line for a moment: it is not a kernel.
+    return [pid for pid in out if _parent(pid) not in out]
+
+
+def _parent(pid: int) -> int:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat[stat.rindex(")") + 2:].split()[1])
 
 
 def wait_until(predicate, timeout: float, interval: float = 0.5):

@@ -45,7 +45,7 @@ def test_a_dash_deletes_a_correction(guadalcanal, tmp_path):
 @pytest.mark.parametrize("text, named", [
     ("hex,hex_b,attribute,value\nE2418,,ground_mp,3\nE2419,,ground_mp,three\n", "line 3: hex E2419: hex attribute ground_mp 'three' must be a whole number, 0 or more [29.7]"),
     ("hex,ground_mp\nE2418,3\nE2418,4\n", "line 3: ground_mp of E2418 is given again (first on line 2)"),
-    ("hex,ground_mp\nE2418,3\nQ77,4\n", "line 3: 'Q77'"),
+    ("hex,ground_mp\nE2418,3\nQ77,4\n", "line 3: hex 'Q77'"),
     ("hex,grond_mp\nE2418,3\n", "'grond_mp'"),
     ("hex,hex_b,mountain\nE2418,E2420,yes\n", "line 2: E2418 and E2420 are not adjacent"),
     ("hex,hex_b,mountain\nE2418,E2419,steep\n", "line 2: hexside feature 'mountain' takes true/false, not 'steep'"),
