@@ -10,7 +10,7 @@ ledger, the printed tables it was resolved with), so the schema is the same for 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Optional
 
 from ...campaign.exporttables import TURN_COLUMNS, Column, register_table
 from .events import LoggedStrike, strike_log
@@ -34,6 +34,9 @@ COLUMNS = (
     Column("options", "text", "the game's own switches and the printed results the player entered "
            "(e.g. damage_result=S, supply_category=A), as KEY=VALUE separated by '; '"),
     Column("tables", "text", "the printed tables the player entered for it, by name, separated by spaces"),
+    Column("odds", "text", "the rules' odds for the plan as assessed on the campaign just before the strike, "
+           "with the printed tables it was resolved with: each outcome as LABEL: FRACTION (p=PROBABILITY), "
+           "separated by '; ' (empty where the rules give none, or the assessment cannot be repeated)"),
     Column("dice", "text", "each die's face, in the order the rules asked for them, separated by spaces"),
     Column("dice_count", "int", "how many dice (0: the rules resolved it without dice)"),
     Column("dice_total", "int", "the faces added up"),
@@ -79,14 +82,41 @@ def strike_row(s: LoggedStrike, date: Any) -> dict[str, Any]:
     }
 
 
-def strike_rows(state, keep=lambda turn: True) -> list[dict[str, Any]]:
+def strike_rows(state, keep=lambda turn: True, campaign=None) -> list[dict[str, Any]]:
+    """The rows of ``state``'s strike log (turns ``keep`` accepts); with the ``campaign``, each
+    strike's odds as assessed on the state just before it (one forward fold for them all)."""
     cal = state.calendar
-    return [strike_row(s, cal.first_day(s.turn)) for s in strike_log(state) if keep(s.turn)]
+    logged = [s for s in strike_log(state) if keep(s.turn)]
+    odds = odds_before(campaign, logged) if campaign is not None else {}
+    return [{**strike_row(s, cal.first_day(s.turn)), "odds": odds.get(s.id)} for s in logged]
+
+
+def odds_before(campaign, logged) -> dict[int, Optional[str]]:
+    """Each logged strike's odds (``engine.assess``) on the state just before its event, with the
+    tables it was resolved with. A resolution does not store them: they are the assessment's."""
+    from ...campaign.errors import CampaignError
+    from ...campaign.mapfix import corrections_of
+    from ...campaign.world import world_of
+    from ...rules.strike import StrikePlan
+    from .engine import assess, odds_rows
+
+    by_seq = {s.seq - 1: s for s in logged if s.seq > 1}
+    out: dict[int, Optional[str]] = {}
+    for seq, state in campaign.states_after(sorted(by_seq)):
+        s = by_seq[seq]
+        try:
+            world = world_of(state, campaign.map.graph(corrections_of(state)),
+                             tables=s.resolution.get("tables") or None)
+            rows = odds_rows(assess(world, StrikePlan.from_json(s.resolution["plan"])).odds)
+        except (CampaignError, KeyError, ValueError, TypeError):
+            continue
+        out[s.id] = "; ".join(f"{label}: {frac}" + (f" (p={p:.4g})" if p is not None else "")
+                              for label, frac, p in rows if frac or p is not None) or None
+    return out
 
 
 @register_table("strikes", COLUMNS,
-                "The strike log: one row per strike resolved and not undone, oldest first, with its plan, dice, "
-                "result and the changes it made. The odds are not stored with a resolution: they are the "
-                "assessment's (campaign strike without --resolve).")
+                "The strike log: one row per strike resolved and not undone, oldest first, with its plan, the "
+                "odds, the dice, the result and the changes it made.")
 def strikes_table(source):
-    return strike_rows(source.state, source.wants)
+    return strike_rows(source.state, source.wants, source.campaign)

@@ -158,3 +158,23 @@ def test_the_loss_a_strike_hands_over_is_a_row_of_ledger_lines(gw, tmp_path):
         ["axis", "germany", "loss", -8.0, -101, "strike 1"]]
     gw.undo()
     assert len(gw.table("ledger_lines")) == 0
+
+
+def test_the_odds_column_is_the_assessment_on_the_campaign_before_the_strike(gw, tmp_path):
+    """A resolution stores no odds: the table repeats the assessment on the state just before the
+    strike's event, with the tables it was resolved with (globalwar [17.3.1.B]: AD strength less
+    LRB defence on the AD-to-LRB CRT)."""
+    from assistant.aids.strike.engine import odds_rows
+
+    tables = _gw_tables(tmp_path)
+    plan = gw.strikes.plan("Allies", "W3020", units=["lrb1", "lrb2", "lrb3", "lrb4"])
+    before = odds_rows(gw.strikes.assess(plan, tables=tables).odds)
+    assert any(p is not None for _, _, p in before)
+    gw.strikes.resolve(plan, dice=(4, 3), tables=tables)
+    gw.add_note("a later event: the odds are still those before the strike")
+    after = odds_rows(gw.strikes.assess(plan, tables=tables).odds)
+    assert after != before  # the strike eliminated an AD: assessed now, the odds differ
+    odds = gw.table("strikes").iloc[0]["odds"]
+    for label, frac, p in before:
+        if p is not None:
+            assert f"{label}: {frac} (p={p:.4g})" in odds
