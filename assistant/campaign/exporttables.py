@@ -229,7 +229,7 @@ def data_dictionary() -> str:
              "Every table `campaign export --format csv|parquet|xlsx` writes (one file, or one sheet, per table),",
              "and that `campaign.table(NAME)` gives in Python, typed as listed here whether it holds rows or none.",
              "Generated from the tables' declarations (`assistant/campaign/exporttables.py`): "
-             "`python -m assistant.campaign.exporttables > docs/data.md`.", "",
+             "`python -m assistant.campaign.datadoc > docs/data.md`.", "",
              "Kinds: " + "; ".join(f"`{k}` = pandas `{v}`" for k, v in KINDS.items()) + ". In CSV a missing value is "
              "an empty cell, a time is ISO 8601 in UTC, a date is YYYY-MM-DD; text that a spreadsheet would run as a "
              "formula is written with a leading `'`.", ""]
@@ -246,9 +246,3 @@ def data_dictionary() -> str:
 def _md(text: str) -> str:
     """``text`` as one cell of a Markdown table (a ``|`` would end the cell, a line break the row)."""
     return " ".join(text.split()).replace("|", "\\|")
-
-
-if __name__ == "__main__":  # run as a script this file is a second module: the tables register in the package's
-    from assistant.campaign import exporttables
-
-    print(exporttables.data_dictionary(), end="")

@@ -24,7 +24,7 @@ AIDS = sorted(p.name for p in (ROOT / "assistant" / "aids").iterdir() if (p / "_
 @pytest.mark.needs_aid(*AIDS)  # the dictionary documents every aid's tables and event types
 def test_docs_data_md_is_the_data_dictionary():
     assert DOC.read_text(encoding="utf-8") == data_dictionary(), (
-        "docs/data.md is out of date: python -m assistant.campaign.exporttables > docs/data.md")
+        "docs/data.md is out of date: python -m assistant.campaign.datadoc > docs/data.md")
 
 
 def test_the_data_dictionary_lists_every_table_and_column():
