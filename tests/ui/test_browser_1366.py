@@ -1,7 +1,9 @@
 """Every page at 1366x768, a laptop's screen: no control is clipped or scrolled off sideways, no
 button's label is cut short ("Res…" for "Resolve"), the campaign dashboard's main actions are in view
 without scrolling. Every tab of every page is opened and measured, one test a page on the served demo
-(the shared server of conftest.py), every problem of the page reported together.
+(the shared server of conftest.py), every problem of the page reported together; and every page is held
+to fetching nothing from outside and logging no console error (the site's one check of that for the pages
+no walkthrough test opens).
 
 Screenshots go to ``test-artifacts/1366-<page>-<tab>.png``: look at them.
 """

@@ -1,7 +1,8 @@
 """The served site in a real browser:
 ``campaign serve`` prints one URL, a home page of our own that names the campaign and links every
-dashboard, with no network fetch and no console error on any page (the kernels of pages that are
-reloaded, closed or vanish: test_browser_kernel_pool.py). Waits are bounded polls, never speed
+dashboard, with no network fetch and no console error (every page, each with its tabs, is opened and
+held to that by test_browser_1366.py; the kernels of pages that are reloaded, closed or vanish:
+test_browser_kernel_pool.py). Waits are bounded polls, never speed
 claims. Screenshots go to ``test-artifacts/``.
 """
 
@@ -80,14 +81,14 @@ def test_one_url_opens_our_home_page_naming_the_campaign_and_linking_every_dashb
 
 
 # The pages a browser test of their own walks through, checking on the way that nothing was fetched
-# from outside and nothing logged an error (test_every_page_is_opened_... holds them to it); every
-# other dashboard is opened by the sweep below.
+# from outside and nothing logged an error (the test below holds them to it). Every dashboard, these
+# and the others, is also opened at 1366x768 by test_browser_1366.py, which checks the same of each.
 WALKED = {"campaign.ipynb": "test_browser.py", "ledger.ipynb": "test_ledger_dashboard.py",
           "scan.ipynb": "test_scan.py", "strike.ipynb": "test_strike_dashboard.py",
           "supply.ipynb": "test_supply_dashboard.py", "tables.ipynb": "test_map_editor.py"}
 
 
-def test_every_page_is_opened_in_a_browser_by_its_own_test_or_the_sweep():
+def test_every_walked_page_is_opened_in_a_browser_by_its_own_test():
     here = Path(__file__).parent
     for name, test_file in WALKED.items():
         text = (here / test_file).read_text(encoding="utf-8")
@@ -95,23 +96,3 @@ def test_every_page_is_opened_in_a_browser_by_its_own_test_or_the_sweep():
         assert opens, (name, test_file)
         assert ".blocked == []" in text and "console_errors" in text, test_file  # and checks it
     assert set(WALKED) <= {d.name for d in find_dashboards()}
-
-
-def test_every_other_dashboard_page_loads_offline_without_a_console_error(served, browser):
-    """One page at a time: the served demo culls a kernel no page has connected to for 20 s, and
-    pages loading side by side on a busy machine can take longer than that to connect."""
-    dashboards = [d for d in find_dashboards() if d.name not in WALKED]
-    assert dashboards, "every dashboard has a walkthrough of its own: the sweep has nothing left"
-    for d in dashboards:
-        ctx, page, probe = new_page(browser)
-        try:
-            page.goto(f"{served.base}/voila/render/{d.name}?token={served.token}", wait_until="commit", timeout=90_000)
-            # Voila shows the cells once every one has run and the widgets are rendered.
-            page.wait_for_selector("#rendered_cells", state="visible", timeout=120_000)
-            page.wait_for_selector(".jupyter-widgets, .widget-box, .lm-Widget", timeout=60_000)
-            settle(page)
-            shot(page, f"site-02-dashboard-{Path(d.name).stem}")
-            assert probe.blocked == [], (d.name, probe.blocked)
-            assert probe.console_errors == [], (d.name, probe.console_errors)
-        finally:
-            ctx.close()
