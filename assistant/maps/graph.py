@@ -28,6 +28,7 @@ from ..hexes import axial as ax
 from .hexsides import load_hexside_rows, merge_features
 from .landlinks import load_overland
 from .netarrays import MapArrays
+from .board import board_attrs
 from .territory import territories
 
 if TYPE_CHECKING:
@@ -273,10 +274,27 @@ def _node_columns(gm: "GameMap", pos: dict, table: HexTable) -> dict[str, Any]:
                 col = cols[k] = np.full(n, None, dtype=object)
             if col[i] is None:
                 col[i] = v
+    for lab, attrs in _board(gm).items():  # what the rulebook text names: over the territories
+        i = index.get(lab)
+        if i is None:
+            continue
+        for k, v in attrs.items():
+            col = cols.get(k)
+            if col is None:
+                col = cols[k] = np.full(n, None, dtype=object)
+            col[i] = v
     for k, j in (("q", 0), ("r", 1)):
         col = cols[k] = np.empty(n, dtype=object)
         col[:] = [h[j] for h in pos]
     return cols
+
+
+def _board(gm: "GameMap") -> dict[str, Mapping[str, Any]]:
+    """Canonical label -> the attributes the rulebook text's board rows set (``maps/board.py``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for printed, attrs in board_attrs(gm.game).items():
+        out.setdefault(gm.grid.label(gm.grid.parse(printed)), {}).update(attrs)
+    return out
 
 
 def _node_attributes(gm: "GameMap", pos: dict, table: HexTable) -> dict[str, Mapping[str, Any]]:
@@ -292,6 +310,8 @@ def _node_attributes(gm: "GameMap", pos: dict, table: HexTable) -> dict[str, Map
         for k, v in attrs.items():
             if row.get(k) is None:
                 row[k] = v
+    for lab, attrs in _board(gm).items():  # what the rulebook text names: over the territories
+        rows.setdefault(lab, {}).update(attrs)
     return {lab: MappingProxyType({**(rows.get(lab) or {}), "q": h[0], "r": h[1]}) for h, lab in pos.items()}
 
 

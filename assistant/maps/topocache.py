@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 FORMAT = 2  # raise when the file's layout changes
 _HERE = Path(__file__).resolve().parent
 # The modules whose code decides the topology: a change to any of them is a new key.
-SOURCES = tuple(_HERE / name for name in ("topocache.py", "graph.py", "territory.py", "landlinks.py", "hexsides.py", "gamemap.py",
+SOURCES = tuple(_HERE / name for name in ("topocache.py", "graph.py", "territory.py", "board.py", "landlinks.py", "hexsides.py", "gamemap.py",
                                           "attrs.py", "netarrays.py")) + tuple((_HERE.parent / "hexes").glob("*.py"))
 
 

@@ -4,7 +4,8 @@ The version is a sha256 over the placed grid geometry (``GridSpec`` JSON: model,
 and offsets, wrap, links) and the map data files that ``campaign map derive`` and the game data
 write: ``derived/calibration.json``, ``derived/hexes.csv.gz``, ``derived/hexsides.csv.gz`` (hashed decompressed, so that the gzip
 header's time stamp does not count) and ``hexsides.csv``, ``derived/countries.csv.gz`` and
-``territories.csv`` (whose territory each hex is) when present. Equal versions mean the
+``territories.csv`` (whose territory each hex is) and ``board.csv`` (the hexes the rulebook
+text names with a role the rules read) when present. Equal versions mean the
 same map; a campaign pins the version and the geometry it was created on.
 """
 
@@ -22,7 +23,8 @@ from .gamemap import DERIVED, load_calibration, placed_spec
 from .gamespec import load_game_spec
 
 VERSION_FILES = (f"{DERIVED}/calibration.json", f"{DERIVED}/hexes.csv.gz", f"{DERIVED}/hexsides.csv.gz", "hexsides.csv",
-                 f"{DERIVED}/countries.csv.gz", "territories.csv")
+                 f"{DERIVED}/countries.csv.gz", "territories.csv",
+                 "board.csv")
 
 
 @dataclass(frozen=True)

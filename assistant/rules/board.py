@@ -1,0 +1,147 @@
+"""Does the board hold what a rule reads? The kinds of board data a game declares
+(``assistant/maps/board.py``), found on a World's map and pieces, and the question a rule asks
+where the board holds none.
+
+A kind is *entered* for a nation when the map (with the player's corrections) or the pieces hold
+one beyond the hexes the rulebook text names; where the text names them all (``text_complete``)
+nothing is asked. A rule that would answer "no source" on a board with a gap answers ``ASKS``
+instead, naming the gap and where to fill it, never as if the board were complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Mapping, Optional
+
+import numpy as np
+
+from ..maps.board import WHERE, BoardKind, board_kinds, board_rows
+from ..maps.gamespec import load_game_spec
+from .supply import Reason
+from .world import World
+
+ASKS = "undecided: the board lacks what the rule reads"
+
+
+@dataclass(frozen=True)
+class BoardGap:
+    """A kind of board data a rule reads of which the board holds none (for ``nation``)."""
+
+    kind: str
+    name: str
+    plural: str
+    nation: Optional[str]
+    nation_name: Optional[str]
+    rule: str
+    cannot: str
+
+    @property
+    def text(self) -> str:
+        whose = f"{self.nation_name} " if self.nation_name else ""
+        return f"No {whose}{self.name} is entered yet: enter the {self.plural} in {WHERE}"
+
+    def reason(self) -> Reason:
+        return Reason(self.rule, self.text)
+
+    def to_json(self) -> dict[str, Optional[str]]:
+        return {"kind": self.kind, "nation": self.nation, "rule": self.rule, "text": self.text,
+                "cannot": self.cannot}
+
+
+@lru_cache(maxsize=None)
+def nation_names(game: str) -> Mapping[str, str]:
+    spec = load_game_spec(game)
+    return {n.id: n.name for s in spec.sides for n in s.nations}
+
+
+@lru_cache(maxsize=None)
+def text_named(game: str, kind_id: str) -> frozenset[str]:
+    """Canonical labels of the hexes the rulebook text names as ``kind_id``."""
+    from ..maps.gamemap import load_map
+
+    grid = load_map(game).grid
+    return frozenset(grid.label(grid.parse(r.hex)) for r in board_rows(game) if r.kind == kind_id)
+
+
+def _norm(v: object) -> str:
+    return "" if v is None else str(v).strip().lower()
+
+
+def marked(world: World, kind_id: str) -> dict[str, set[str]]:
+    """Every hex holding a ``kind_id`` on this world's board -> the nations it is of ("" for none):
+    hexes with one of the kind's attributes set, and hexes with a piece of one of its roles."""
+    k = board_kinds(world.game)[kind_id]
+
+    def build() -> dict[str, set[str]]:
+        net = world.net
+        out: dict[str, set[str]] = {}
+        whose = net.column(k.nation_from) if k.nation_from else None
+        for attr in k.attrs:
+            for i in np.flatnonzero(net.truthy(attr)):
+                out.setdefault(net.labels[i], set()).add(_norm(whose[i]) if whose is not None else "")
+        return out
+
+    got = {h: set(ns) for h, ns in world.net.cached(("board", kind_id), build).items()}
+    for p in world.pieces:
+        if p.role in k.roles and p.hex in world.graph and not p.hypothetical:
+            nation = _norm(p.nation) or (_norm(world.graph.nodes[p.hex].get(k.nation_from)) if k.nation_from else "")
+            got.setdefault(p.hex, set()).add(nation)
+    return got
+
+
+def entered(world: World, kind_id: str, nation: Optional[str] = None) -> list[str]:
+    """The hexes holding a ``kind_id`` (of ``nation``, when given) beyond those the text names."""
+    named = text_named(world.game, kind_id)
+    want = _norm(nation)
+    return sorted(h for h, ns in marked(world, kind_id).items()
+                  if h not in named and (not want or want in ns))
+
+
+def applies(k: BoardKind, side: Optional[str]) -> bool:
+    return not k.sides or side is None or side in k.sides
+
+
+def gap(world: World, kind_id: str, nation: Optional[str] = None) -> Optional[BoardGap]:
+    """The gap a rule reading ``kind_id`` (for ``nation``'s units) meets on this board, or None."""
+    k = board_kinds(world.game).get(kind_id)
+    if k is None or k.text_complete:
+        return None
+    if not applies(k, world.side_of(nation) if nation else None):
+        return None
+    who = _norm(nation) if k.nation_from else None
+    if who is not None and who not in asked_nations(world, kind_id):
+        return None
+    if entered(world, kind_id, who):
+        return None
+    return BoardGap(kind_id, k.name, k.plural, who, nation_names(world.game).get(who or "", who) if who else None,
+                    k.rule, k.cannot)
+
+
+def asked_nations(world: World, kind_id: str) -> frozenset[str]:
+    """The nations a per-nation kind is asked for: those it declares, else every nation its
+    ``nation_from`` attribute names somewhere on the map (apto: the nations with a home territory)."""
+    k = board_kinds(world.game)[kind_id]
+    if k.nations:
+        return frozenset(k.nations)
+
+    def build() -> frozenset[str]:
+        return frozenset(_norm(v) for v in set(world.net.column(k.nation_from)) if _norm(v))
+
+    return world.net.cached(("board-nations", kind_id), build)
+
+
+def gaps(world: World, side: str, kinds: Optional[tuple[str, ...]] = None) -> list[BoardGap]:
+    """Every gap ``side``'s rules meet on this board: per kind, per nation of the side where the
+    kind is counted by nation."""
+    out = []
+    for kid, k in board_kinds(world.game).items():
+        if (kinds is not None and kid not in kinds) or not applies(k, side):
+            continue
+        nations = [n for n in world.sides.get(side, ()) if n in asked_nations(world, kid)] if k.nation_from else [None]
+        for n in nations:
+            g = gap(world, kid, n)
+            if g is not None:
+                out.append(g)
+    return out
+
