@@ -18,7 +18,7 @@ one aid hands another, such as the strike losses the ledger books).
 
 # Hex control and the printed tables are core event types and slices: registered whenever the
 # campaign layer loads, so a file holding them opens with or without any aid installed.
-from . import batch, control, printedtables  # noqa: F401
+from . import batch, board, control, printedtables  # noqa: F401
 from .calendar import Calendar, Phase, TurnInfo
 from .campaign import Campaign
 from .errors import BusyError, CampaignError, CampaignFileError, StaleViewError

@@ -9,8 +9,8 @@ pass.
 
 The ``Batch`` event is one row of the events table, so it is appended in one SQLite transaction
 and sits once on the undo stack: one undo applies the inverse of each of its events, last first
-(itself a ``Batch``), and one redo puts them all back. Only the unit and control events may be
-held in a batch; a file holding anything else in one is refused when read.
+(itself a ``Batch``), and one redo puts them all back. Only the unit, control and map-correction
+events may be held in a batch; a file holding anything else in one is refused when read.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from .events import EventBody, EventRecord, FoldError, nested, parse_nested, reg
 from .importcheck import REBUILDERS, rebuilds
 from .model import CampaignState
 
-# The event types a batch may hold: the pieces on the map and hex control (each one's undo is one too).
-HELD = ("unit_placed", "unit_moved", "unit_removed", "unit_updated", "control_set")
+# The event types a batch may hold: the pieces on the map, hex control and the player's corrections of the
+# map (each one's undo is one too).
+HELD = ("unit_placed", "unit_moved", "unit_removed", "unit_updated", "control_set", "hex_corrected")
 MAX_COMMANDS = 5000
 SHOWN = 3  # the events a batch's summary names before "and N more"
 

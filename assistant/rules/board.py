@@ -38,8 +38,8 @@ class BoardGap:
 
     @property
     def text(self) -> str:
-        whose = f"{self.nation_name} " if self.nation_name else ""
-        return f"No {whose}{self.name} is entered yet: enter the {self.plural} in {WHERE}"
+        whose = f" of {self.nation_name}" if self.nation_name else ""
+        return f"No {self.name}{whose} is entered yet: enter the {self.plural} in {WHERE}"
 
     def reason(self) -> Reason:
         return Reason(self.rule, self.text)
@@ -64,7 +64,7 @@ def text_named(game: str, kind_id: str) -> frozenset[str]:
     return frozenset(grid.label(grid.parse(r.hex)) for r in board_rows(game) if r.kind == kind_id)
 
 
-def _norm(v: object) -> str:
+def norm(v: object) -> str:
     return "" if v is None else str(v).strip().lower()
 
 
@@ -79,13 +79,13 @@ def marked(world: World, kind_id: str) -> dict[str, set[str]]:
         whose = net.column(k.nation_from) if k.nation_from else None
         for attr in k.attrs:
             for i in np.flatnonzero(net.truthy(attr)):
-                out.setdefault(net.labels[i], set()).add(_norm(whose[i]) if whose is not None else "")
+                out.setdefault(net.labels[i], set()).add(norm(whose[i]) if whose is not None else "")
         return out
 
     got = {h: set(ns) for h, ns in world.net.cached(("board", kind_id), build).items()}
     for p in world.pieces:
         if p.role in k.roles and p.hex in world.graph and not p.hypothetical:
-            nation = _norm(p.nation) or (_norm(world.graph.nodes[p.hex].get(k.nation_from)) if k.nation_from else "")
+            nation = norm(p.nation) or (norm(world.graph.nodes[p.hex].get(k.nation_from)) if k.nation_from else "")
             got.setdefault(p.hex, set()).add(nation)
     return got
 
@@ -93,7 +93,7 @@ def marked(world: World, kind_id: str) -> dict[str, set[str]]:
 def entered(world: World, kind_id: str, nation: Optional[str] = None) -> list[str]:
     """The hexes holding a ``kind_id`` (of ``nation``, when given) beyond those the text names."""
     named = text_named(world.game, kind_id)
-    want = _norm(nation)
+    want = norm(nation)
     return sorted(h for h, ns in marked(world, kind_id).items()
                   if h not in named and (not want or want in ns))
 
@@ -109,7 +109,7 @@ def gap(world: World, kind_id: str, nation: Optional[str] = None) -> Optional[Bo
         return None
     if not applies(k, world.side_of(nation) if nation else None):
         return None
-    who = _norm(nation) if k.nation_from else None
+    who = norm(nation) if k.nation_from else None
     if who is not None and who not in asked_nations(world, kind_id):
         return None
     if entered(world, kind_id, who):
@@ -126,7 +126,7 @@ def asked_nations(world: World, kind_id: str) -> frozenset[str]:
         return frozenset(k.nations)
 
     def build() -> frozenset[str]:
-        return frozenset(_norm(v) for v in set(world.net.column(k.nation_from)) if _norm(v))
+        return frozenset(norm(v) for v in set(world.net.column(k.nation_from)) if norm(v))
 
     return world.net.cached(("board-nations", kind_id), build)
 
