@@ -14,13 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
+from ..hexes import HexError
 from ..maps.board import WHERE, BoardKind, board_kinds, board_rows
+from ..maps.calibration import NOT_AN_ANCHOR
+from ..maps.gamemap import gazetteer_rows
 from ..rules import board as rb
-from ..rules.kinds import load_kinds
+from ..rules.kinds import load_kinds, role_of
 from . import validate as v
 from .accessors import register_accessor
 from .batch import RunBatch
-from .commands import Context, PlaceUnit, SetHex
+from .commands import Context, PlaceUnit, RemoveUnit, SetHex
 from .errors import CampaignError
 from .places import lookup
 from .world import world_of
@@ -173,10 +176,6 @@ def board_report(state: Any, graph: Any, gm: Any) -> BoardReport:
 
 def _labelled(gm: Any, k: BoardKind) -> list[tuple[str, str]]:
     """(hex, place) of the gazetteer's places whose kind is one of ``k.places``."""
-    from ..maps.gamemap import gazetteer_rows
-    from ..maps.calibration import NOT_AN_ANCHOR
-    from ..hexes import HexError
-
     out = []
     for r in gazetteer_rows(gm.game):
         if r.kind in k.places and not str(r.note).startswith(NOT_AN_ANCHOR):
@@ -227,11 +226,9 @@ class EnterBoard:
             value = None if self.clear else ("yes" if self.value in (None, "") else self.value)
             return [SetHex(h, {k.attrs[0]: value}) for h in hexes]
         if self.clear:
-            ids = [u.id for u in s.units.values() if u.hex in hexes and _role(s.game, u.kind) in k.roles]
+            ids = [u.id for u in s.units.values() if u.hex in hexes and role_of(s.game, u.kind) in k.roles]
             if not ids:
                 raise CampaignError(f"there is no {k.name} at {', '.join(hexes)} to clear")
-            from .commands import RemoveUnit
-
             return [RemoveUnit(i) for i in ids]
         kind_name = _piece_kind(s.game, k)
         out = []
@@ -248,12 +245,6 @@ class EnterBoard:
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:
         return None  # each mark is checked again on the fresh state
-
-
-def _role(game: str, kind: str) -> str:
-    from ..rules.kinds import role_of
-
-    return role_of(game, kind)
 
 
 def _side_of(s: Any, nation: Any) -> Optional[str]:

@@ -25,10 +25,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 from ..hexes import axial as ax
+from .board import board_attrs
 from .hexsides import load_hexside_rows, merge_features
 from .landlinks import load_overland
 from .netarrays import MapArrays
-from .board import board_attrs
 from .territory import territories
 
 if TYPE_CHECKING:
