@@ -148,6 +148,10 @@ FAMILIES: dict[str, list[Template]] = {
                 lambda c: ["control", c.F, "--hex", c.x, "--side", "allies"],
                 lambda c: ["control", c.F, "--hex", "E2418", "--side", c.x],
                 lambda c: ["control", c.F, "--at", c.x]],
+    "board": [lambda c: ["board", c.F, "--kind", c.x, "--hex", "E2418"],
+              lambda c: ["board", c.F, "--kind", "mapedge_area", "--hex", c.x],
+              lambda c: ["board", c.F, "--kind", "mapedge_area", "--hex", "E2418", "--value", c.x],
+              lambda c: ["board", c.F, "--kind", c.x, "--adopt"]],
     "games": [lambda c: ["games", c.x]],
     "hex": [lambda c: ["hex", "distance", "witp", "E2418", c.x], lambda c: ["hex", "neighbors", c.x, "E2418"],
             lambda c: ["hex", "locate", "witp", c.x, "160"], lambda c: ["hex", "where", "witp", c.x]],
@@ -312,6 +316,7 @@ test_fuzz_demo = _fuzz("demo", (0, "a\nb"))
 test_fuzz_backup = _fuzz("backup", (0, "x" * 300), (1, "/dev/zero"))
 test_fuzz_import = _fuzz("import", (0, "/dev/zero"), (1, '{"format": "campaign-assistant/campaign-export"}'), (2, "x" * 300))
 test_fuzz_control = _fuzz("control", (0, "Nowhere"), (0, "\x00"), (1, "Q9999"), (2, "martians"), (3, "E2418:"))
+test_fuzz_board = _fuzz("board", (0, "\x00"), (1, "Q9999"), (1, "Nowhere"), (2, "x" * 10_000), (3, "nonsense"))
 test_fuzz_games = _fuzz("games", (0, "--json"))
 test_fuzz_hex = _fuzz("hex", (0, "E2418:allies"), (1, "lava"), (2, "1e999999"), (2, "nan"))
 test_fuzz_map = _fuzz("map", (0, "\u0663"), (1, "surface=lava"), (3, "/dev/zero"), (3, "@passwd"), (5, "\x00"),

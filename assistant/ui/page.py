@@ -80,6 +80,15 @@ def text_style(page: str, cell_padding: str = "6px") -> str:
             f".{page}-error {{ color: #b00020; }}\n")
 
 
+def board_note_html(report: Any) -> str:
+    """The line a page shows while the board lacks what the rules read: what, and where to enter it."""
+    if report.complete:
+        return ""
+    return (f"<div style='background:#e3f2fd;border:1px solid #90caf9;padding:3px 8px'><b>The board is "
+            f"incomplete</b>: no {esc(report.missing())} entered yet. Answers that need them say so. Enter them in "
+            f"<a href='board.ipynb' target='_blank' class='ca-board-link'>Board set-up</a>.</div>")
+
+
 def side_order(state: Any) -> list[str]:
     """The campaign's sides in their order, then any other side a unit names (its colour on the map
     follows that order)."""
@@ -108,6 +117,7 @@ class Page(View):
     FAIL_HEAD = "Not recorded"  # the bold head of a one-line refusal
     FIELDS: dict[str, str] = {}  # a CLI flag a shared message names -> this page's field that gives it
     WARM_SEARCH = True  # warm the map's search arrays and kernels (a page whose clicks search the map)
+    BOARD_NOTE = True  # say, under the header, when the board lacks data the rules read (with the link)
 
     def __init__(self, campaign: Any, errors: Optional[ErrorPanel] = None, *, log_path: Optional[Path] = None):
         super().__init__(campaign, errors if errors is not None else ErrorPanel(log_path=log_path))
@@ -119,6 +129,9 @@ class Page(View):
         self.samples_note.add_class("ca-samples-note")
         self.readonly_note = w.HTML()
         self.message = self.part(w.HTML(), "message")
+        self.board_note = w.HTML()  # filled once the page is up (a warm step), then after every change
+        self.board_note.add_class("ca-board-note")
+        self._board_noted = False
         self.hexbox: Optional[HexBox] = None  # the hex box (``hex_box``), once built
         self.errors.fields = {**self.errors.fields, **self.FIELDS}
 
@@ -207,6 +220,8 @@ class Page(View):
         """The page (``self.widget``): its style, header, banners and error panel above ``body``."""
         parts = [w.HTML(f"<style>\n{self.STYLE}</style>", layout=w.Layout(display="none"))] if self.STYLE else []
         parts.append(self.title)
+        if self.BOARD_NOTE:
+            parts.append(self.board_note)
         if self.SAMPLES:
             parts.append(self.samples_note)
         if self.READ_ONLY is not None:
@@ -220,6 +235,15 @@ class Page(View):
     def show_header(self, state: Any, *more: str) -> None:
         """The header: the page's name, the game, the file, the turn, and ``more``."""
         self.title.value = header_html(self.NAME, self.campaign, esc(state.turn.label), *more)
+        if self._board_noted:
+            self.show_board_note()
+
+    def show_board_note(self) -> None:
+        """Under the header: what board data the rules read is missing, with the Board set-up link
+        (nothing when the board is complete)."""
+        self._board_noted = True
+        report = self.per_state("board-report", lambda s: self.campaign.board.report())
+        self.board_note.value = board_note_html(report)
 
     def show_samples(self, state: Any, what: Optional[str] = None) -> None:
         """The ``[sample]`` banner for ``what`` (default: the units marked so), or none."""
@@ -282,6 +306,8 @@ class Page(View):
             steps += [self.campaign.graph, self._warm_columns, self._warm_search]
         if getattr(self, "map", None) is not None:
             steps.append(self._warm_map)
+        if self.BOARD_NOTE:
+            steps.append(self.show_board_note)
         return steps
 
     def _net(self) -> Any:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 HOME = "campaign.ipynb"  # the campaign dashboard: first in the list, the page `campaign serve` opens
+BOARD_PAGE = "board.ipynb"  # Board set-up: the page every page's "board incomplete" note links to
 AIDS_PACKAGE = "assistant.aids"
 ENV_ORDER = "CAMPAIGN_DASHBOARDS"  # the served names in find_dashboards' order, os.pathsep-separated
 

@@ -50,6 +50,7 @@ import contextvars
 import html
 import ipaddress
 import json
+import logging
 import os
 import signal
 import threading
@@ -72,7 +73,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from .pagekernels import PageKernels, PageRender
-from .pages import ENV_ORDER, DashboardNotebook, served_dashboards
+from .pages import BOARD_PAGE, ENV_ORDER, DashboardNotebook, served_dashboards
 from .sitelog import (
     LOG_DATEFMT,
     LOG_FORMAT,
@@ -84,6 +85,7 @@ from .sitelog import (
 )
 from .sitepaths import climbs_out, template_static
 
+log = logging.getLogger(__name__)
 ENV_CAMPAIGN = "CAMPAIGN_FILE"
 ENV_TOKEN = "JUPYTER_TOKEN"
 ENV_ALLOW_HOSTS = "CAMPAIGN_ALLOW_HOSTS"
@@ -103,6 +105,7 @@ class CampaignSummary:
     phase: Optional[str]
     units: int
     events: int
+    board: str = ""  # the board data the rules read that is missing ("" when none is)
 
 
 def campaign_summary(path: Path) -> CampaignSummary:
@@ -117,9 +120,20 @@ def campaign_summary(path: Path) -> CampaignSummary:
                                scenario=s.scenario, scenario_title=scenario_title(s.game, s.scenario),
                                turn=s.turn.label,
                                phase=s.turn.phase.name if s.turn.phase else None,
-                               units=len(s.units), events=s.last_seq)
+                               units=len(s.units), events=s.last_seq, board=board_missing(c))
     finally:
         c.close()
+
+
+def board_missing(c) -> str:
+    """What board data the rules read the campaign's board lacks ("" when none, or when it cannot be
+    worked out: the home page is never refused for it, and every page says it again)."""
+    try:
+        report = c.board.report()
+    except Exception:  # noqa: BLE001 - the pages themselves report the board
+        log.exception("working out the campaign's board for the home page")
+        return ""
+    return "" if report.complete else report.missing()
 
 
 def scenario_title(game: str, name: Optional[str]) -> Optional[str]:
@@ -171,6 +185,8 @@ def home_page(campaign_file: Optional[Path], dashboards: list[DashboardNotebook]
             about = f"<p class='ca-error'>Cannot read the campaign {e(str(campaign_file))}: {e(msg)}</p>"
             title = "Campaign Assistant"
         else:
+            board_link = next((f'<a class="ca-board-link" href="/voila/render/{e(d.name)}">{e(d.title)}</a>'
+                               for d in dashboards if d.name == BOARD_PAGE), "Board set-up (campaign board FILE)")
             turn = e(s.turn) + (f" · {e(s.phase)}" if s.phase else "")
             about = ("<dl>"
                      f"<dt>Game</dt><dd class='ca-game'>{e(s.game_title)} (<code>{e(s.game)}</code>)</dd>"
@@ -179,7 +195,9 @@ def home_page(campaign_file: Optional[Path], dashboards: list[DashboardNotebook]
                      + f"<dt>Turn</dt><dd class='ca-turn'>{turn}</dd>"
                      f"<dt>File</dt><dd class='ca-file'><b>{e(s.file.name)}</b><br><code>{e(str(s.file))}</code></dd>"
                      f"<dt>Record</dt><dd>{s.units} units on the map · {s.events} events</dd>"
-                     "</dl>")
+                     + (f"<dt>Board</dt><dd class='ca-board'><b>incomplete</b>: no {e(s.board)} entered yet; "
+                        f"answers that need them say so. Enter them in {board_link}.</dd>" if s.board else "")
+                     + "</dl>")
             title = f"{s.file.name} · Campaign Assistant"
     links = "".join(
         f'<li><a class="ca-dashboard-link" href="/voila/render/{e(d.name)}">{e(d.title)}</a>'
