@@ -288,9 +288,31 @@ def drive_oob(c, seen: Seen, where: str) -> None:
     p.close()
 
 
+def drive_board(c, seen: Seen, where: str) -> None:
+    from assistant.ui.boardsetup import BoardSetup
+    from assistant.ui.page import board_note_html
+
+    seen.add(board_note_html(c.board.report()), f"{where} board note")
+    p = attach(BoardSetup, c, interval=60)
+    v = p.view
+    for kind in [k for _, k in v.kind.options]:
+        v.kind.value = kind
+        seen.page(p, f"{where} board {kind}")
+        for text in ("", "Z9999", "Nowhere, E2418", "x" * 300):
+            v.hexes.value = text
+            try_(v._mark)
+            seen.page(p, f"{where} board {kind} mark {text[:10]!r}")
+        v.hexes.value = "Z9999"
+        try_(v._mark, clear=True)
+        try_(v._adopt)
+        seen.page(p, f"{where} board {kind} adopt")
+    p.close()
+
+
 GAMES = [("witp", "guadalcanal-1942"), ("witp", None), ("apto", None), ("globalwar", None)]
 DRIVERS = {"strike": drive_strike, "ledger": drive_ledger, "supply": drive_supply,
-           "campaign": drive_dashboard, "map editor": drive_mapedit, "tables": drive_tables, "oob": drive_oob}
+           "campaign": drive_dashboard, "map editor": drive_mapedit, "tables": drive_tables, "oob": drive_oob,
+           "board": drive_board}
 
 
 @pytest.mark.parametrize("game,scenario", GAMES, ids=[f"{g}-{s or 'new'}" for g, s in GAMES])
