@@ -84,7 +84,7 @@ def marked(world: World, kind_id: str) -> dict[str, set[str]]:
 
     got = {h: set(ns) for h, ns in world.net.cached(("board", kind_id), build).items()}
     for p in world.pieces:
-        if p.role in k.roles and p.hex in world.graph and not p.hypothetical:
+        if p.role in k.roles and p.hex in world.graph and not p.hypothetical and (not k.sides or p.side in k.sides):
             nation = norm(p.nation) or (norm(world.graph.nodes[p.hex].get(k.nation_from)) if k.nation_from else "")
             got.setdefault(p.hex, set()).add(nation)
     return got
