@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..hexnet import truthy
 from ..supply import Piece, SupplyWorld
+from .dates import NamedTurn, label_of, reached
 from .terrain import norm
 
 # Minor nations (non-Commonwealth, an order of battle but no EP income [8.13], [9.0]) among the
@@ -50,7 +51,8 @@ def chit_for(world: SupplyWorld, unit: Piece, chit: Piece, unit_bloc: Optional[s
 @dataclass(frozen=True)
 class Special:
     """One row of the [7.0] table: a source hex, the nations that may draw on it, the region the
-    unit must be in (None: anywhere) and the most units of a nation it may supply."""
+    unit must be in (None: anywhere; a region as the shipped map names it), the most units of a
+    nation it may supply, and the turn it begins to serve them (None: always)."""
 
     hex: str
     name: str
@@ -58,20 +60,39 @@ class Special:
     region: Optional[str] = None
     limit: dict = field(default_factory=dict)
     rule: str = "[7.0]"
+    since: Optional[NamedTurn] = None
 
+
+# The regions of the [7.0] table as the shipped map names them: the territories of the Map
+# Clarifications' Colonies list (data/games/apto/territories.csv; ``assistant.maps.territory.names``).
+# The text's "Hawaii" is the colony "Hawaiian Is." (US = ... Hawaiian Is.). Its "New Britain" is the
+# largest island of the colony "Bismarck Is." (UK = Bismarck Is.), which holds Rabaul; the map's
+# territories do not part New Britain from New Ireland and the Admiralties (Rabaul's own hex is placed
+# by its nearest town, on New Ireland), so the region read is the colony's. A line of supply runs over
+# land hexes [7.7], so it is New Britain's units that reach Rabaul by land; only an island chain [10.42]
+# brings one from another island of the group, which the text's "in New Britain" would not.
+HAWAII = "Hawaiian Is."
+NEW_BRITAIN = "Bismarck Is."
+INDOCHINA = "Indochina"
+PHILIPPINES = "Philippines"
+MALAYA = "Malaya"
+# "UK and/or US unit(s) in Australia" [7.0]: the hex's country (Australia's own nation id on the map).
+AUSTRALIA = "australia"
+# "as of the Summer Seasonal Turn of 1941 (see [8.0])": the turn Indochina becomes a Japanese colony.
+SUMMER_1941 = NamedTurn("Summer", 1941, "seasonal", "the Summer Seasonal Turn of 1941")
 
 SPECIAL: tuple[Special, ...] = (
     Special("W 5109", "Chinese Supply hex", ("china",)),
     Special("W 5022", "Mukden", ("japan",)),
-    Special("E 4229", "Rabaul", ("japan",), "new_britain"),  # "if Rabaul is captured"
-    Special("E 4229", "Rabaul", ("uk", "australia"), "new_britain"),
-    Special("W 2713", "Saigon", ("france",), "indochina"),
-    Special("W 2713", "Saigon", ("japan",), "indochina"),  # from the Summer 1941 Seasonal Turn
+    Special("E 4229", "Rabaul", ("japan",), NEW_BRITAIN),  # "if Rabaul is captured"
+    Special("E 4229", "Rabaul", ("uk", "australia"), NEW_BRITAIN),
+    Special("W 2713", "Saigon", ("france",), INDOCHINA),
+    Special("W 2713", "Saigon", ("japan",), INDOCHINA, since=SUMMER_1941),
     Special("W 5811", "Soviet Supply hex", ("ussr", "mongolia")),
     Special("W 6028", "Soviet Supply hex", ("ussr", "mongolia")),
-    Special("E 2501", "Pearl Harbor", ("us",), "hawaii"),
-    Special("W 3021", "Manila", ("us",), "philippines"),
-    Special("W 2112", "Singapore", ("uk", "australia"), "malaya"),
+    Special("E 2501", "Pearl Harbor", ("us",), HAWAII),
+    Special("W 3021", "Manila", ("us",), PHILIPPINES),
+    Special("W 2112", "Singapore", ("uk", "australia"), MALAYA),
 )
 # Boxes by kind: who may draw, and the most units of a nation ("a maximum of two US units" [7.0]).
 BOXES: dict[str, Special] = {
@@ -90,7 +111,15 @@ BOXES: dict[str, Special] = {
 ALWAYS_HEXES = {"W 3621": "japan", "W 3733": "japan", "W 3825": "japan",
                 "E 3628": "japan",  # Truk
                 "E 0226": "japan"}  # Paramushiro
-ALWAYS_REGIONS = {"kamchatka": "ussr", "sakhalin": "ussr", "maldives": "uk", "panama": "us"}
+# By region, as the shipped map names the territories (the Colonies list: SOVIET UNION = Kamchatka,
+# Sakhalin; UK = ... Maldives).
+ALWAYS_REGIONS = {"Kamchatka": "ussr", "Sakhalin": "ussr", "Maldives": "uk"}
+# "Panama itself is never considered a supply source, but is always in supply" [7.0]: the Panama hex
+# (E 3299 [3.3]) is a box at the map's edge, off the hex grid, so no hex of the map is Panama and no
+# unit on the map stands there; the rule is kept here for the record, not read.
+OFF_MAP_ALWAYS = {"Panama": "us"}
+# Every region or country name these rules compare a hex's ``region``/``country`` with.
+REGIONS_READ = tuple(dict.fromkeys([s.region for s in SPECIAL if s.region] + list(ALWAYS_REGIONS) + [AUSTRALIA]))
 
 
 @dataclass(frozen=True)
@@ -115,7 +144,7 @@ def hex_attr(world: SupplyWorld, label: str, key: str):
 def in_region(world: SupplyWorld, label: str, region: Optional[str]) -> bool:
     if region is None:
         return True
-    return region in (norm(hex_attr(world, label, "region")), norm(hex_attr(world, label, "country")))
+    return norm(region) in (norm(hex_attr(world, label, "region")), norm(hex_attr(world, label, "country")))
 
 
 def home_sources(world: SupplyWorld) -> list[Source]:
@@ -161,9 +190,30 @@ def _home_hexes(world: SupplyWorld, reading: str) -> dict[str, Source]:
     return out
 
 
+_ALWAYS_BY_NORM = {norm(k): v for k, v in ALWAYS_REGIONS.items()}
+
+
+def not_yet(world: SupplyWorld) -> list[tuple[Special, str]]:
+    """The [7.0] rows that do not serve yet on this world's turn, each with why (the turn it begins;
+    or that the world carries no turn, so it is not known to have begun)."""
+    out = []
+    for s in SPECIAL:
+        if s.since is None or s.hex not in world.graph:
+            continue
+        got = reached(s.since, world.turn, world.settings)
+        if got is None:
+            out.append((s, f"{s.name} ({s.hex}) supplies {'/'.join(s.users)} units only as of {s.since.text}, "
+                           "and no turn is given to tell whether that has come"))
+        elif not got:
+            out.append((s, f"{s.name} ({s.hex}) supplies {'/'.join(s.users)} units only as of {s.since.text} "
+                           f"({label_of(world.turn, world.settings)} is before it)"))
+    return out
+
+
 def special_sources(world: SupplyWorld) -> list[Source]:
+    later = {id(s) for s, _ in not_yet(world)}
     out = [Source(s.hex, s.name, "special", None, users=s.users, region=s.region, rule=s.rule)
-           for s in SPECIAL if s.hex in world.graph]
+           for s in SPECIAL if s.hex in world.graph and id(s) not in later]
     for p in world.pieces:
         box = BOXES.get(p.kind.strip().lower())
         if p.role == "supply_source" and box and p.hex in world.graph:
@@ -187,7 +237,7 @@ def may_draw(world: SupplyWorld, p: Piece, s: Source) -> bool:
             return True
         # Australia: UK and/or US units in Australia may draw on Australian sources [7.0]
         return (s.nation == "australia" and any(n in ("uk", "us") for n in nations)
-                and norm(hex_attr(world, p.hex, "country")) == "australia")
+                and norm(hex_attr(world, p.hex, "country")) == AUSTRALIA)
     # minor units never draw on a foreign source [9.0] unless the [7.0] table names them (France at
     # Saigon, Mongolia at the Soviet Supply hexes): ``users`` lists exactly those
     return any(n in s.users for n in nations) and in_region(world, p.hex, s.region)
@@ -203,9 +253,10 @@ def always_in_supply(world: SupplyWorld, p: Piece) -> Optional[str]:
         names = [norm(x) for x in str(v).split(",")]
         if str(v).strip().lower() in ("yes", "true", "1", "y") or any(n in names for n in nations):
             return f"{p.hex} is always in supply for {v} units (hex attribute always_in_supply)"
-    region = norm(hex_attr(world, p.hex, "region"))
-    if ALWAYS_REGIONS.get(region) in nations:
-        return f"{p.hex} ({region}) is never a supply source but always in supply for {ALWAYS_REGIONS[region]} units"
+    region = hex_attr(world, p.hex, "region")
+    who = _ALWAYS_BY_NORM.get(norm(region))
+    if who in nations:
+        return f"{p.hex} ({region}) is never a supply source but always in supply for {who} units"
     minor = [n for n in nations if n in MINOR_NATIONS]
     owner = norm(hex_attr(world, p.hex, "colony_of") or hex_attr(world, p.hex, "country"))
     if minor and owner in minor and (truthy(hex_attr(world, p.hex, "island"))

@@ -2,7 +2,10 @@
 
 ``RULES.trace(world, side, pieces)`` gives one ``Trace`` per piece, in order. Status words:
 "supplied", "supplied (chit)", "supplied (fortification)", "out of supply"; supply chits and
-supply-source pieces: "source" / "isolated source" / "captured source".
+supply-source pieces: "source" / "isolated source" / "captured source". Where a unit is not supplied
+on a board that lacks what the rule reads (``assistant/rules/board.py``: no home city or resource hex
+of its nation entered; a minor nation's colony hex whose island or city symbol is not entered), the
+status is ``ASKS`` and the first reasons name what to enter; the working still shows what was tried.
 
 What it applies, each in its own module:
 
@@ -31,6 +34,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ..board import ASKS, BoardGap, gap
 from ..hexnet import truthy
 from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import chits as C
@@ -40,16 +44,21 @@ from .lines import Lines, Reach
 from .pieces import chit_capacity, chit_used, consumes, flag, is_land
 from .sources import (
     BOXES,
+    MINOR_NATIONS,
     SOVIET,
+    SPECIAL,
     WESTERN,
     Source,
     always_in_supply,
     bloc,
     chit_for,
+    hex_attr,
     home_sources,
+    in_region,
     may_draw,
     nations_of,
     no_nation_why,
+    not_yet,
     special_sources,
     without_nation,
 )
@@ -58,6 +67,7 @@ from .terrain import norm
 LINE = "[7.7]"
 SUPPLIED, CHIT, FORT, OUT = "supplied", "supplied (chit)", "supplied (fortification)", "out of supply"
 SHIP_ROLES = ("naval", "transport")
+SOURCE_STATUSES = ("source", "isolated source", "captured source")
 CHAIN_NOTE = "part of the line runs along an island chain of coastal hexes [10.42]"
 
 
@@ -135,6 +145,7 @@ class AptoSupply:
                 if flag(p, "motorized") and flag(p, "offensive_supplied"):
                     _keep_supplied(out[k])
         self._chit_status(call, pieces, out)
+        self._board(call, pieces, out)
         return [out[k] for k in range(len(pieces))]
 
     def sources(self, world: SupplyWorld, side: str) -> list[Isolation]:
@@ -275,9 +286,7 @@ class AptoSupply:
         """Naval units and transports: supplied in a friendly supplied functional port or when
         refuelled [7.10], [3.14]; they never consume supply chits."""
         world = call.world
-        a = world.graph.nodes[p.hex]
-        port_ok = truthy(a.get("port")) and not truthy(a.get("port_destroyed")) \
-            and world.control.owner(p.hex) == call.side
+        port_ok = _port_ok(call, p)
         if port_ok:
             if world.settings.get("supply_port_supplied", "line") == "friendly_port":
                 return _trace(p, SUPPLIED, True, [p.hex], None,
@@ -372,6 +381,68 @@ class AptoSupply:
             t.steps.append(f"supplies {', '.join(drawn) or 'nobody'} in this trace; {used + len(spent)} of {cap} "
                            f"used{' - expended in the Supply Step' if used + len(spent) else ''} [7.7]")
 
+    # ----- what the board lacks ----------------------------------------------------------------
+    def _board(self, call: _Call, pieces: Sequence[Piece], out: dict[int, Trace]) -> None:
+        """[7.0] reads the nation's home city/resource hexes and, for a minor nation's unit, whether
+        its colony hex is an island hex or colony city. Where the board holds none of the nation's
+        home sources (``rules/board.py``) or the unit's colony hex has neither symbol entered, a unit
+        not supplied is ``ASKS``, not "out of supply": the gap is its first reason. A unit supplied
+        anyway gets a step saying the board lacks its nation's home sources."""
+        for k, p in enumerate(pieces):
+            t = out[k]
+            if p.role in ("supply_chit", "supply_source") or t.status in SOURCE_STATUSES:
+                continue
+            gaps = self._gaps(call, p)
+            if t.supplied:
+                if gaps:
+                    t.later(lambda t, gaps=gaps: t.steps.append(
+                        "; ".join(g.text for g in gaps) + " - this answer did not need them [7.0]"))
+                continue
+            if t.status != OUT or flag(p, "embarked") or (p.role in SHIP_ROLES and not _port_ok(call, p)):
+                continue  # embarked out of supply; a ship that is not in a friendly port: no source would help
+            asks = [(g.reason(), g.to_json()) for g in gaps]
+            minor = self._minor_question(call, p)
+            if minor is not None:
+                asks.append(minor)
+            if not asks:
+                continue
+            t.status = ASKS
+            t.later(lambda t, asks=asks: _ask(t, asks))
+
+    def _gaps(self, call: _Call, p: Piece) -> list[BoardGap]:
+        """The home-source gaps of the unit's nations (once per nation and call)."""
+        out = []
+        for n in nations_of(call.world, p):
+            key = ("board-gap", "home_source", n)
+            if key not in call.searches:
+                call.searches[key] = gap(call.world, "home_source", n)
+            if call.searches[key] is not None:
+                out.append(call.searches[key])
+        return out
+
+    def _minor_question(self, call: _Call, p: Piece) -> Optional[tuple[Reason, dict]]:
+        """A minor nation's unit in its own colony on a hex whose island and city symbols are not
+        both entered (None), while the board holds none of that nation's island hexes or colony
+        cities: the question [7.0] asks of the hex."""
+        world = call.world
+        owner = norm(hex_attr(world, p.hex, "colony_of") or hex_attr(world, p.hex, "country"))
+        if owner not in MINOR_NATIONS or owner not in nations_of(world, p):
+            return None
+        island, city = hex_attr(world, p.hex, "island"), hex_attr(world, p.hex, "city")
+        if truthy(island) or truthy(city) or (island is not None and city is not None):
+            return None  # the hex is one (then the unit is supplied), or both symbols are entered as absent
+        key = ("board-gap", "minor_always", owner)
+        if key not in call.searches:
+            call.searches[key] = gap(world, "minor_always", owner)
+        g = call.searches[key]
+        if g is None:
+            return None
+        place = hex_attr(world, p.hex, "place")
+        where = f"{p.hex} ({place})" if place else p.hex
+        why = Reason(g.rule, f"Is {where} an {g.name}? Any island hex or colony city owned by a minor nation is "
+                             f"always in supply for its units there. {g.text} (island=yes or city=yes on {p.hex})")
+        return why, {**g.to_json(), "hex": p.hex}
+
     # ----- why a unit is cut off ----------------------------------------------------------------
     def _cut_off(self, t: Trace, call: _Call, p: Piece) -> None:
         """The working of an out-of-supply trace (``_cut``'s), filled in when first read."""
@@ -389,6 +460,7 @@ class AptoSupply:
             shown = "; ".join(st.why for st in lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
             reasons.append(Reason("[7.8]", f"{len(lost)} home source(s) of {'/'.join(nations)} supply nobody: {shown}"))
         reasons += [Reason("[7.0]", no_nation_why(q)) for q in without_nation(world, call.side)]
+        reasons += _specials_not_serving(call, p)
         known = len(reasons)
         chits = [c for c in world.of_side(call.side, "supply_chit") if c.hex in net.index]
         targets = sorted({net.index[s.hex] for s in free + limited} | {net.index[c.hex] for c in chits})
@@ -417,6 +489,37 @@ class AptoSupply:
         if path:
             t.steps.append("nearest line by terrain alone: " + " -> ".join(net.labels[j] for j in path))
         return t
+
+
+def _ask(t: Trace, asks: list[tuple[Reason, dict]]) -> None:
+    """The board's gaps first among the reasons (and as ``board_gaps`` for a program)."""
+    t.reasons = [r for r, _ in asks] + list(t.reasons)
+    t.extra["board_gaps"] = [j for _, j in asks]
+
+
+def _specials_not_serving(call: _Call, p: Piece) -> list[Reason]:
+    """Why a [7.0] source that would serve this unit by its nation and region does not: its turn has
+    not come (Saigon for Japan), or the enemy holds it (a source works only while friendly-held)."""
+    world = call.world
+    nations = nations_of(world, p)
+    later = dict((id(s), why) for s, why in not_yet(world))
+    out = []
+    for s in SPECIAL:
+        if s.hex not in world.graph or not any(n in s.users for n in nations) or not in_region(world, p.hex, s.region):
+            continue
+        if id(s) in later:
+            out.append(Reason(s.rule, later[id(s)]))
+        elif world.control.owner(s.hex) != call.side:
+            owner = world.control.owner(s.hex)
+            out.append(Reason(s.rule, f"{s.name} ({s.hex}) is held by {owner or 'nobody'}: it supplies "
+                                      f"{'/'.join(s.users)} units only while friendly-held"))
+    return out
+
+
+def _port_ok(call: _Call, p: Piece) -> bool:
+    """A friendly, functioning port [7.10]."""
+    a = call.world.graph.nodes[p.hex]
+    return truthy(a.get("port")) and not truthy(a.get("port_destroyed")) and call.world.control.owner(p.hex) == call.side
 
 
 def territory(lines: Lines, nations: frozenset) -> np.ndarray:

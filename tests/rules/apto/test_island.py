@@ -33,6 +33,9 @@ def solomons(extra=None):
     # are read as nobody's territory, as the example reads them (only the pieces decide).
     for a in hexes.values():
         a.update({"region": None, "country": None, "colony_of": None})
+    # The board holds a Japanese home city (Tokyo, W 4533 "The Maps"), as a played board does, so the
+    # tracer answers rather than asks for Japan's home sources [7.0]; it is far overseas from here.
+    hexes["W 4533"] = {"city": "yes"}
     return load_map("apto").graph(MapCorrections(hexes=hexes))
 
 

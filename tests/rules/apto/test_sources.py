@@ -94,19 +94,20 @@ def special_map(hexlabel, country, region=None):
 @RULEBOOK.says("US units in Hawaii may draw supply from Pearl Harbor (E 2501). Additionally, US units in the "
                "Philippines may draw supply from Manila (W 3021).")
 @pytest.mark.parametrize("where, country, region, nation, ok", [
-    ("W 3021", "philippines", "philippines", "us", True),     # Manila: US units in the Philippines
-    ("W 3021", "philippines", "philippines", "uk", False),
-    ("W 3021", "formosa", None, "us", False),                  # not in the Philippines
-    ("E 2501", "hawaii", "hawaii", "us", True),                # Pearl Harbor
-    ("W 2112", "malaya", "malaya", "australia", True),         # Singapore: UK/Australian in Malaya
-    ("W 2112", "malaya", "malaya", "us", False),
+    # regions and countries as the shipped map names them (data/games/apto/territories.csv)
+    ("W 3021", "us", "Philippines", "us", True),               # Manila: US units in the Philippines
+    ("W 3021", "us", "Philippines", "uk", False),
+    ("W 3021", "japan", "Formosa", "us", False),               # not in the Philippines
+    ("E 2501", "us", "Hawaiian Is.", "us", True),              # Pearl Harbor: US units in Hawaii
+    ("W 2112", "uk", "Malaya", "australia", True),             # Singapore: UK/Australian in Malaya
+    ("W 2112", "uk", "Malaya", "us", False),
     ("W 5109", "china", None, "china", True),                  # the Chinese Supply hex
     ("W 5109", "china", None, "ccp", False),
     ("W 5811", "ussr", None, "mongolia", True),                # Soviet Supply hexes
     ("W 6028", "ussr", None, "uk", False),
-    ("W 2713", "indochina", "indochina", "france", True),      # Saigon
-    ("E 4229", "new_britain", "new_britain", "uk", True),      # Rabaul
-    ("E 4229", "new_britain", "new_britain", "dutch", False),  # minor nations never draw on a foreign source
+    ("W 2713", "france", "Indochina", "france", True),         # Saigon
+    ("E 4229", "uk", "Bismarck Is.", "uk", True),              # Rabaul: units in New Britain
+    ("E 4229", "uk", "Bismarck Is.", "dutch", False),          # minor nations never draw on a foreign source
 ])
 def test_7_0_special_sources_by_nation_and_region(where, country, region, nation, ok):
     g = special_map(where, country, region)
@@ -118,10 +119,10 @@ def test_7_0_special_sources_by_nation_and_region(where, country, region, nation
 
 @RULEBOOK.says("Japanese units in New Britain may draw supply from Rabaul (E 4229), if Rabaul is captured.")
 def test_7_0_japanese_units_draw_on_mukden_and_a_captured_rabaul():
-    g = special_map("E 4229", "new_britain", "new_britain")
+    g = special_map("E 4229", "uk", "Bismarck Is.")
     t = trace(world(g, [piece("j", "japan", "Land unit", "H002")], control={h: "japan" for h in g}), "japan")
     assert t["j"].supplied
-    t = trace(world(special_map("E 4229", "new_britain", "new_britain"), [piece("j", "japan", "Land unit", "H002")],
+    t = trace(world(special_map("E 4229", "uk", "Bismarck Is."), [piece("j", "japan", "Land unit", "H002")],
                     control={"H001": "japan", "H002": "japan", "E 4229": "allies"}), "japan")
     assert not t["j"].supplied
     g = special_map("W 5022", "manchukuo")
