@@ -112,8 +112,7 @@ def test_marking_hexes_by_label_and_place_is_one_step_and_clear_takes_them_off(g
 
 
 @pytest.mark.parametrize("kind, hexes, message", [
-    ("oil", ["W3012"], "'oil' is not a kind of board data of globalwar (kinds: industrial_hex, supply_center, "
-                       "communications)"),
+    ("oil", ["W3012"], "'oil' is not a kind of board data of globalwar (kinds: industrial_hex, supply_center"),
     ("communications", [], "name the hexes to mark as Communications Area hexes"),
     ("communications", ["Nowhere"], "“Nowhere” is neither a hex nor a place on the Global War map"),
     ("communications", ["W9999"], "W9999 is off the Global War map"),
