@@ -68,7 +68,7 @@ class KindStatus:
     def state(self) -> str:
         """In a word or three: what the kind's aids can do now."""
         if self.kind.text_complete:
-            return "complete (the rulebook text names every one)"
+            return "complete: the rulebook names all"
         if self.complete:
             return "entered"
         whose = [g.nation_name for g in self.gaps if g.nation_name]
@@ -137,9 +137,13 @@ class BoardReport:
             return f"the {self.game} rules read no board data beyond the map"
         if self.complete:
             return "the board holds every kind of data the rules read"
-        missing = [k.kind.plural + (f" ({k.state.removeprefix('missing for ')})" if k.state != "missing" else "")
-                   for k in self.kinds if not k.complete]
-        return f"the board is incomplete: enter {'; '.join(missing)} in {WHERE}"
+        return f"the board is incomplete: enter {self.missing()} in {WHERE}"
+
+    def missing(self) -> str:
+        """The kinds missing, each with the nations it is missing for: "Industrial Hexes (7 nations);
+        Communications Area hexes"."""
+        return "; ".join(k.kind.plural + (f" ({k.state.removeprefix('missing for ')})" if k.state != "missing" else "")
+                         for k in self.kinds if not k.complete)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "complete": self.complete, "summary": self.summary(),
