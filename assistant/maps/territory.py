@@ -17,6 +17,9 @@ Two steps, kept apart so that the rules' reading can change without the geograph
    wins, so the file lists hexes the text places first, then divisions, then whole countries. A
    country the table does not name stays open (no owner): it keeps its geographic name as its
    ``region``, so the player sets it in one step (``campaign control --region``) or by hex.
+   A row with neither ``hex`` nor ``cc``, only latitude/longitude bounds (a *position row*), is
+   for the land hexes the geography leaves without a place (an islet far from any town, a desert):
+   it matches such a hex by its centre (``derived/hexes.csv.gz``), never a hex the geography places.
 
 The attributes a row gives (``region``, ``country``, ``home_of``, ``colony_of``) become the hex's
 map attributes under the derived base map; a player's correction (``campaign map set``) wins.
@@ -62,6 +65,11 @@ class Rule(NamedTuple):
     attrs: Mapping[str, str]
     source: str
 
+    @property
+    def positional(self) -> bool:
+        """A position row: no hex, no country; it matches a land hex without a place by its centre."""
+        return not self.hex and not self.cc
+
     def matches(self, hex_: str, geo: Mapping[str, str]) -> bool:
         if self.hex:
             return self.hex == hex_
@@ -69,7 +77,10 @@ class Rule(NamedTuple):
             return False
         if self.admin1 and self.admin1 != geo.get("admin1"):
             return False
-        lat, lon = _num(geo.get("lat")), _num(geo.get("lon"))
+        return self.within(_num(geo.get("lat")), _num(geo.get("lon")))
+
+    def within(self, lat: Optional[float], lon: Optional[float]) -> bool:
+        """The position lies within the row's bounds (min inclusive, max exclusive)."""
         for bound, val, low in ((self.lat_min, lat, True), (self.lat_max, lat, False),
                                 (self.lon_min, lon, True), (self.lon_max, lon, False)):
             if bound is not None and (val is None or (val < bound if low else val >= bound)):
@@ -121,7 +132,7 @@ def territories(game: str) -> Mapping[str, Mapping[str, str]]:
     by_hex = [r for r in rules if r.hex]
     for r in by_hex:
         out.setdefault(r.hex, dict(r.attrs, territory_source=r.source))
-    area = [r for r in rules if not r.hex]
+    area = [r for r in rules if not r.hex and not r.positional]
     for h, g in geo.items():
         if h in out:
             continue
@@ -133,7 +144,24 @@ def territories(game: str) -> Mapping[str, Mapping[str, str]]:
             if g.get("name"):
                 out[h] = {"region": g["name"], "territory_source": f"open: the rules name no owner; {g['name']} "
                           f"by geography ({SOURCE}; ISO 3166 name)"}
+    where = [r for r in rules if r.positional and (r.lat_min, r.lat_max, r.lon_min, r.lon_max) != (None,) * 4]
+    if where:
+        for h, lat, lon in _unplaced_land(game, geo):
+            if h in out:
+                continue
+            for r in where:
+                if r.within(lat, lon):
+                    out[h] = dict(r.attrs, territory_source=r.source)
+                    break
     return out
+
+
+def _unplaced_land(game: str, geo: Mapping[str, Mapping[str, str]]):
+    """(hex, lat, lon) of every land hex of the derived map the geography leaves without a place."""
+    for r in read_derived(hexes_path(game)):
+        if r["hex"] in geo or float(r.get("land_fraction") or 0) <= 0 or r.get("lat") in (None, ""):
+            continue
+        yield r["hex"], float(r["lat"]), float(r["lon"])
 
 
 def names(game: str) -> tuple[str, ...]:

@@ -174,7 +174,7 @@ def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Fi
     # questions the state cannot answer
     if m in TRANSFERS:
         out.append(q("[45.3.2];[48.1.2];[48.5.2];[44.1.2];[44.4.2];[45.2.2]",
-                     "air garrison minimums (Philippines, Japan, Manchuria, Australia, India, Hawaii): does this transfer leave one unmet?"))
+                     "air garrison minimums (Philippines, Japan, Manchuria, Australia, India, the Hawaiian Islands): does this transfer leave one unmet?"))
         out.append(q("[4.4.6]", "announce the transfer if the destination is within enemy recon range, enemy combat APs' "
                      "range, or adjacent to / occupied by enemy ground units"))
     if plan.side != "japan":  # [47.21] limits Allied APs in China; it says nothing of Japanese ones
