@@ -28,6 +28,8 @@ def by_label(fc):
 def test_a_campaign_adds_its_corrections_control_and_units(camp):
     camp.set_hex("E2418", terrain="jungle", surface="land")
     camp.execute(SetControl(scope="hex", targets=["E2519"], side="allies"))
+    at_sea = next(h for h, (surface, _) in camp.map.surfaces.items() if surface == "sea")  # nobody's territory
+    camp.place_unit("japan", "task force", at_sea, id="tf-at-sea")
     props = by_label(map_geojson("witp", camp))
     assert len(props) == len(camp.map.grid.all_hexes)
     assert props["E2418"]["terrain"] == "jungle" and props["E2418"]["surface"] == "land"

@@ -71,15 +71,16 @@ def test_apply_is_off_while_writing_is_off(dash):
 
 
 def test_the_area_list_starts_on_an_area_never_blank(tmp_path):
-    """witp's map names one area (the Solomons of [44.7]): the list starts on it, so Apply has an
-    area to set (a blank choice looked like no area at all)."""
+    """witp's map names its areas of December 1941 (the Solomons of [44.7] among them): the list
+    starts on the first, so Apply has an area to set (a blank choice looked like no area at all)."""
     from assistant.campaign import Campaign
     from assistant.campaign.control import control_of
     from assistant.ui.dashboard import CampaignDashboard
 
     with Campaign.create(tmp_path / "g.campaign", game="witp", scenario="guadalcanal-1942") as c:
         d = CampaignDashboard(c)
-        assert d.control.area.value == "Solomons"
+        assert d.control.area.value == "Admiralty Is."  # the first, alphabetically
+        d.control.area.value = "Solomons"
         d.control.holder.value = "japan"
         d.control.apply_btn.click()
         assert dict(control_of(c.state).regions) == {"Solomons": "japan"}
