@@ -22,6 +22,12 @@ Hexside features (game.toml ``[hexsides.features]``): ``mountain`` [9.4.1], ``co
 Piece attributes read: ``sp`` (land SPs; 1 when unset) [9.2.4], ``count`` (MS in a Holding Area;
 1 when unset) [18.6.4], ``self_defence`` [9.1.2.B], ``no_zoc`` [5.5.6.A], ``a_bombed`` [17.6.2].
 
+Board data (``data/games/globalwar/board.toml``; ``boardgaps.py``): on the printed map, where the
+player has not entered the Communications Areas, ports or a nation's Industrial Hexes or Supply
+Centers beyond the hexes the rulebook names (``board.csv``), a unit with no path ``ASKS`` (status
+``assistant.rules.board.ASKS``, not supplied) naming what is missing; a unit supplied anyway says
+it in a step.
+
 Settings (``[settings.supply_*]`` in game.toml): ``supply_mountain_hexsides``,
 ``supply_undeveloped_own_hex``, ``supply_land_sources``, ``supply_captured_ih``,
 ``supply_pipeline_sharing``, ``supply_pipeline_distance``.
@@ -37,6 +43,7 @@ import numpy as np
 from ..hexnet import truthy
 from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import pipelines as pl
+from .boardgaps import ASKS, COMMUNICATIONS, PORT, Questions, asks_step, named_rows, reasons_first, refs, step
 from .economy_production import POWERS
 from .layers import Jump, Layered, LayeredResult, Limits, Route, state
 from .reach import MAX_UNDEVELOPED, SUPPLY_REACH
@@ -127,6 +134,7 @@ class _Run:
         self.alone = False  # tracing a few pieces on their own: stop at the first shared capacity
         self._results: dict = {}
         self._at_port: dict = {}
+        self.board = Questions(world)  # the board data not entered yet (boardgaps.py)
 
     def _share(self) -> None:
         """A capacity the side's units share is needed (pipelines, a small island's 6 SPs)."""
@@ -238,8 +246,16 @@ class _Run:
                 return None
             if any(q.role == "merchant_ships" and q.hex == p.hex for q in self.world.of_side(self.side)):
                 return done("attack", "16.0.B", "escorting Merchant Ships: always in supply")
-            return done("unsupplied", "16.0.A; 16.1.1",
-                        f"{p.hex} is not a friendly port and the unit escorts no Merchant Ships", supplied=False)
+            t = done("unsupplied", "16.0.A; 16.1.1",
+                     f"{p.hex} is not a friendly port and the unit escorts no Merchant Ships", supplied=False)
+            ports = self.board.gap(PORT)
+            node = self.world.graph.nodes[p.hex]
+            if ports is not None and node.get("surface") != "sea" and not truthy(node.get("port")):
+                t.status = ASKS  # a coastal hex the player has not said is a port or not [9.0.D]
+                t.reasons.insert(0, ports.reason())
+                t.steps.append(asks_step([ports]))
+                t.extra["board_gaps"] = [ports.to_json()]
+            return t
         if p.role == "air":
             return None
         if p.role == "combat":
@@ -273,7 +289,7 @@ class _Run:
                         t.reasons += self._why(p, att, home, "attack")
                 t.later(explain)
                 return t
-        return self._unsupplied(p, rule, lambda t: t.reasons.extend(self._why(p, dfn, home, "defence")))
+        return self._unsupplied(p, rule, lambda t: t.reasons.extend(self._why(p, dfn, home, "defence")), dfn)
 
     # ----- land units --------------------------------------------------------------------------
     def _land(self, needs: list[_Need]) -> dict[str, Trace]:
@@ -322,10 +338,10 @@ class _Run:
                 out[n.key] = self._defence(n, self._trace(n.piece, "defence", route), waiting)
             else:
                 out[n.key] = self._unsupplied(n.piece, "9.0.A", lambda t, n=n, src=src, home=home:
-                                              t.reasons.append(self._short(n, src, home)))
+                                              t.reasons.append(self._short(n, src, home)), n.dfn)
         for n in needs:
             if n.key not in out:
-                out[n.key] = self._unsupplied(n.piece, "9.0.A", lambda t, n=n: self._cut_off(t, n))
+                out[n.key] = self._unsupplied(n.piece, "9.0.A", lambda t, n=n: self._cut_off(t, n), n.dfn)
         return out
 
     def _cut_off(self, t: Trace, n: _Need) -> None:
@@ -362,21 +378,33 @@ class _Run:
         country = self.world.graph.nodes[p.hex].get("country")
         if p.nation is None or country != p.nation:
             return None
+        gaps = self.board.sources(p)
         if p.nation in MINOR_ALLIES:
             rule, text = "19.9.E", "an Axis Minor Ally's unit within its own country is always in Defence Supply"
         elif p.nation not in self.have_sources:
             rule = "11.2.1" if self.world.side_of(p.nation) == NEUTRAL_SIDE else "9.1.1.A"
             text = "a country without Industrial Hexes or Supply Centers: Defence Supply in its home country"
+            named = p.nation.upper() if p.nation in ("us", "uk", "ussr") else p.nation.title()
             if p.nation in PRODUCERS:  # it produces [18.0.D], so the printed map shows its Industrial Hexes
-                named = p.nation.upper() if p.nation in ("us", "uk", "ussr") else p.nation.title()
                 text = (f"no Industrial Hex or Supply Center of {named} is entered on this campaign's map yet "
                         "(the printed map shows them: place them to give its units Attack Supply [9.1.3]); "
                         "until then, Defence Supply in its home country")
+            elif gaps:  # the text gives it Supply Centers (China [19.5.A]): not a country without them
+                text = (f"no Supply Center of {named} is entered on this campaign's map yet (the printed map "
+                        "shows them: units trace to them for Defence Supply [9.1.2.A]); until then, Defence "
+                        "Supply in its home country")
         else:
             return None
-        return Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status="defence", kind=p.kind, role=p.role,
-                     path=[p.hex], source=None, length=0, limit=None, reasons=[Reason(rule, text)],
-                     hypothetical=p.hypothetical, extra={"unit": "hexes"})
+        t = Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status="defence", kind=p.kind, role=p.role,
+                  path=[p.hex], source=None, length=0, limit=None, reasons=[Reason(rule, text)],
+                  hypothetical=p.hypothetical, extra={"unit": "hexes"})
+        if p.nation in MINOR_ALLIES:  # the text's answer [19.9.E]; Attack Supply may wait for the board
+            t.steps += [step(g) for g in self.board.supplied(p, "defence")]
+        elif gaps:  # the text's answer is a path to the nation's sources: this one waits for the board
+            t.reasons[:0] = reasons_first(gaps)
+            t.steps += [step(g) for g in self.board.supplied(p, "defence")]
+            t.extra["board_gaps"] = [g.to_json() for g in gaps]
+        return t
 
     def _flow(self, src: frozenset, home: Optional[str], group: list[_Need]) -> dict[str, dict]:
         """Pipeline capacity for land SPs that need a pipeline [9.2.4], [18.6.4.B]: max-flow.
@@ -430,18 +458,25 @@ class _Run:
                       f"{'; '.join(caps) or 'the Merchant Ship Pipelines'} (other land SPs use it)")
 
     # ----- results ------------------------------------------------------------------------------
-    def _unsupplied(self, p: Piece, rule: str, why) -> Trace:
-        """An unsupplied piece; ``why(trace)`` adds the reasons when they are first read (the
-        diagnosis runs relaxed searches: a status overlay or a count never needs it)."""
-        return DeferredTrace(self._no_path, (rule, why), unit=p.id, hex=p.hex, side=p.side, supplied=False,
-                             status="unsupplied", kind=p.kind, role=p.role, hypothetical=p.hypothetical,
-                             limit=self._limit(p))
+    def _unsupplied(self, p: Piece, rule: str, why, src: frozenset) -> Trace:
+        """A piece with no supply path; ``why(trace)`` adds the reasons when they are first read (the
+        diagnosis runs relaxed searches: a status overlay or a count never needs it). Where the
+        board lacks what a path could use (``boardgaps.py``) it ``ASKS`` instead of "unsupplied",
+        the missing board data first."""
+        gaps = self.board.unsupplied(p, bool(self.comm[self.net.index[p.hex]]), bool(src))
+        return DeferredTrace(self._no_path, (rule, why, gaps), unit=p.id, hex=p.hex, side=p.side, supplied=False,
+                             status=ASKS if gaps else "unsupplied", kind=p.kind, role=p.role,
+                             hypothetical=p.hypothetical, limit=self._limit(p))
 
     @staticmethod
-    def _no_path(t: Trace, rule: str, why) -> None:
+    def _no_path(t: Trace, rule: str, why, gaps) -> None:
         t.extra["unit"] = "hexes"
-        t.steps.append(f"no supply path [{rule}]")
+        t.steps.append(f"no supply path [{rule}]" + (" on the board as entered" if gaps else ""))
         why(t)
+        if gaps:
+            t.reasons[:0] = reasons_first(gaps)
+            t.steps.append(asks_step(gaps))
+            t.extra["board_gaps"] = [g.to_json() for g in gaps]
 
     def _limit(self, p: Piece) -> Optional[float]:
         return None if self.comm[self.net.index[p.hex]] else float(SUPPLY_REACH.hexes)
@@ -503,8 +538,10 @@ class _Run:
                         "pipelines": keys, "source_nation": src.nation if src else None})
         t.reasons.append(Reason("9.0.A", f"a supply path to the friendly {what} at {labels[-1]}"
                                 + (" (captured [18.4])" if src and src.captured else "")))
+        errata = named_rows(self.world.game, COMMUNICATIONS)
         if self.comm[hexes[0]]:
-            t.steps.append(f"{p.hex} is in a Communications Area: a path of any length [9.2.1]")
+            by = f" (named in the rulebook: {refs(errata[labels[0]])})" if labels[0] in errata else ""
+            t.steps.append(f"{p.hex} is in a Communications Area{by}: a path of any length [9.2.1]")
         else:
             t.steps.append(f"{length} hex(es) to a Communications Area hex, port or source; "
                            f"within {SUPPLY_REACH.hexes} [9.2.2.A]")
@@ -514,6 +551,12 @@ class _Run:
         for key in keys:
             pipe = next(x for x in self.pipes.pipelines if x.key == key)
             t.steps.append(pipe.describe() + " [18.6.3], [9.2.4]")
+        named = [h for h in labels if h in errata]
+        if named:
+            rules = sorted({refs(errata[h]) for h in named})
+            t.steps.append(f"Communications Area hexes the rulebook names on the path: {', '.join(named)} "
+                           f"({'; '.join(rules)})")
+        t.steps += [step(g) for g in self.board.supplied(p, t.status)]
 
     def _why(self, p: Piece, src: frozenset, home: Optional[str], level: str) -> list[Reason]:
         """Every reason no path reaches a source for ``level``."""

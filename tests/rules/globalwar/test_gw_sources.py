@@ -151,6 +151,9 @@ def test_3_1_3_the_east_west_wrap_on_the_real_map():
     # the strip is made land by hand: land crosses its hexsides too (the map's own land data has
     # water on some of them, overland=false)
     sides = {"|".join(sorted(p)): {"overland": True} for p in zip(strip, strip[1:])}
+    # the player has entered the Communications Areas (one, in Canada, far from the strip): on the
+    # printed map with none entered the tracer would ask for them instead of answering [9.2.1]
+    fix["W3006"] = {"communications": True}
     g = load_map("globalwar").graph(MapCorrections(hexes=fix, hexsides=sides))
     ih = piece("ih", "E2033", "Industrial Hex")
     t = trace(world(g, [ih, piece("de", "W2002")]), "de")["de"]
