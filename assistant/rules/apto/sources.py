@@ -2,9 +2,13 @@
 
 Home sources: hexes with ``home_of`` = a nation id and (setting ``supply_source_hex``) a ``city``
 and/or ``resource`` symbol, or ``supply_source`` set; or a "Home supply source" piece (its
-nation). Special sources: the fixed hexes of the [7.0] table (``SPECIAL``) and the India and United
-States Boxes (pieces placed where the box joins the map). Every source works only while its hex
-is controlled by the drawing side (a captured source works again once recaptured [7.0]).
+nation). Special sources: the fixed hexes of the [7.0] table (``SPECIAL``), each with the region its
+units must be in as the shipped map names it (the territories' names, ``REGIONS_READ``) and, for
+Japan at Saigon, the turn it begins to serve (``dates``: "as of the Summer Seasonal Turn of 1941"),
+and the India and United States Boxes (pieces placed where the box joins the map). Every source
+works only while its hex is controlled by the drawing side (a captured source works again once
+recaptured [7.0]). The hexes the text names as a minor nation's colony city or as no island hex are
+on the shipped map from data/games/apto/board.csv.
 
 Hex attributes read: ``home_of``, ``city``, ``resource``, ``supply_source``, ``region``,
 ``country``, ``island``, ``always_in_supply`` (a nation id, a comma list, or yes for every
