@@ -23,10 +23,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Mapping, Optional
 
+from ...maps.board import board_kinds, board_rows
 from ..board import ASKS, BoardGap, gap, text_named
 from ..supply import Piece, Reason
 from ..world import World
-from ...maps.board import board_kinds, board_rows
 from .sources import MINOR_ALLIES, MINOR_ALLY_ATTACK_NATIONS
 
 __all__ = ["ASKS", "Questions", "printed_map", "named_rows"]
@@ -76,8 +76,10 @@ def step(g: BoardGap) -> str:
 
 
 def asks_step(gaps: list[BoardGap]) -> str:
-    return ("not answered as unsupplied: the board lacks " + " and ".join(g.plural for g in gaps)
-            + " (" + ", ".join(refs(g.rule) for g in gaps) + "); enter them and trace again")
+    what = [f"{g.nation_name}'s {g.plural}" if g.nation_name else g.plural for g in gaps]
+    rules = list(dict.fromkeys(refs(g.rule) for g in gaps))
+    return (f"not answered as unsupplied: the board lacks {', '.join(what[:-1]) + ' and ' if len(what) > 1 else ''}"
+            f"{what[-1]} ({', '.join(rules)}); enter them and trace again")
 
 
 class Questions:
