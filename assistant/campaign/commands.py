@@ -38,6 +38,7 @@ from .events import (
     UnitUpdated,
 )
 from .model import CampaignState, MapPin
+from .placing import board_refusal
 
 MAX_DICE = 100
 
@@ -107,7 +108,7 @@ class PlaceUnit:
         declared = find_kind(s.game, kind)
         if declared is not None and not ctx.recorded:
             _check_values(declared, attrs, ctx)
-            why = declared.missing(nation, attrs)
+            why = declared.missing(nation, attrs) or board_refusal(s, ctx.map, side, kind, hex_)
             if why:  # a piece the rules cannot use is refused now, never accepted to fail in a trace
                 raise CampaignError(why)
         sample = v.boolean(self.sample, "sample")
@@ -159,6 +160,9 @@ class MoveUnit:
         hex_ = v.hex_label(ctx.map, self.hex)
         if hex_ == u.hex:
             raise CampaignError(f"unit {u.id} is already at {hex_}")
+        why = None if ctx.recorded else board_refusal(s, ctx.map, u.side, u.kind, hex_)
+        if why:  # where the rules allow the piece nowhere but certain hexes [28.10.1]
+            raise CampaignError(why)
         return UnitMoved(unit_id=u.id, hex=hex_, from_hex=u.hex)
 
     def conflict(self, view, fresh, ctx):

@@ -1,13 +1,17 @@
 """What a player should hear when placing a piece the rules would take at face value: a ground
 unit on a hex the derived map calls open sea is either embarked (at sea in its ships) or placed on
 the wrong hex by a typo. A warning, not a refusal: the campaign records what the player says.
-And, before placing, the values a kind cannot be placed without (``needed_values``)."""
+And, before placing, the values a kind cannot be placed without (``needed_values``); and where a
+game's rules allow a kind only on certain hexes (``assistant.rules.<game>.placement``: witp's
+Allied mapedge areas at the map's edge [28.10.1]), the one-line refusal ``board_refusal``."""
 
 from __future__ import annotations
 
 from typing import Optional
 
+from ..hexes import HexError
 from ..rules.kinds import find_kind, role_of
+from ..rules.registry import find_rules_module
 
 
 def needed_values(game: str, kind: str) -> str:
@@ -42,3 +46,22 @@ def at_sea_warning(state, gm, kind: str, hex_label: str) -> Optional[str]:
         return None
     return (f"{hex_label} is open sea on the map: the {kind} is at sea there (embarked); "
             f"if it is ashore, the hex is mistyped or the map needs a surface correction")
+
+
+def board_refusal(state, gm, side: Optional[str], kind: str, hex_label: str) -> Optional[str]:
+    """Why the game's rules allow no piece of ``kind`` of ``side`` on ``hex_label`` (one line citing
+    the rule), from the game's ``placement`` rules (``refusal``), given the hex's labels, how many
+    of its neighbours are on the map, and its surface (the player's correction, else the derived
+    map's); None where they allow it, or the game has no such rules."""
+    rules = find_rules_module(state.game, "placement")
+    if rules is None or not isinstance(kind, str):
+        return None
+    try:
+        h = gm.grid.parse(hex_label)
+    except HexError:
+        return None
+    label = gm.grid.label(h)
+    labels = [label] + [x for x in gm.grid.labels(h) if x != label]
+    corrected = state.map_corrections.get(label, {}).get("surface")
+    surface = corrected if corrected is not None else gm.surfaces.get(label, (None,))[0]
+    return rules.refusal(side, kind, role_of(state.game, kind), labels, len(gm.grid.neighbors(h)), surface)

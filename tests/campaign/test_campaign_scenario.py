@@ -32,11 +32,13 @@ def test_scenario_samples_are_labelled(game, name):
 
 
 def test_guadalcanal_uses_only_hexes_the_rulebook_prints():
-    """Every hex is in the witp gazetteer (hexes printed in the rulebook, e.g. Guadalcanal [13.8.1])."""
+    """Every hex is in the witp gazetteer (hexes printed in the rulebook, e.g. Guadalcanal [13.8.1]),
+    but the sample Allied mapedge area's, which must stand at the map's edge [28.10.1] (F4042)."""
     gm = load_map("witp")
     printed = {gm.grid.label(gm.grid.parse(h)) for h in gm.gazetteer["hex"]}
     sc = load_scenario("witp", "guadalcanal-1942")
-    assert {gm.grid.label(gm.grid.parse(u.hex)) for u in sc.units} <= printed
+    assert {gm.grid.label(gm.grid.parse(u.hex)) for u in sc.units if u.kind != "Mapedge Holding Area"} <= printed
+    assert {u.hex for u in sc.units if u.kind == "Mapedge Holding Area"} == {"F4042"}
     assert {"E2418"} <= {u.hex for u in sc.units}
 
 

@@ -24,13 +24,14 @@ import numpy as np
 from ..hexnet import HexNet, SearchResult, truthy
 from ..supply import Piece, Reason, SupplyWorld
 from . import layers as L
+from . import placement
 from .blocking import AirBlock, air_block, ground_block, override
 from .distance import osb_range, reduced_radius
 
 GROUND, NAVAL, AIR, INSTALLATION, HQ = "ground", "naval", "air", "installation", "hq"
 BIG = 1e6  # the cost of one blocked step: more than any clear path on the map
 JAPAN, ALLIES = "japan", "allies"
-ALLIED_MAPEDGE_SECTIONS = ("A", "C", "E", "F", "G")  # [28.10.1]
+ALLIED_MAPEDGE_SECTIONS = placement.ALLIED_MAPEDGE_SECTIONS  # [28.10.1]
 TOKYO_EXPRESS = ("tokyo express start", "tokyo express end")
 AIR_TRANSPORT = ("air transport start", "air transport end")
 
@@ -323,12 +324,17 @@ class Links:
         net, w = self.net, self.world
         out: dict[int, tuple[str, float, bool]] = {}
         self.ucs_piece: dict[int, str] = {}
+        self.ucs_refused: dict[str, Reason] = {}  # piece id (or hex) -> why it is no UCS [28.10.1]
+        edge = self._mapedge()
         for p in self.pieces:
             if p.role == "ucs" and p.hex in net.index:
                 node = net.index[p.hex]
                 owner = w.control.owner(p.hex)
                 if owner not in (None, self.side):
                     continue  # an enemy-controlled UCS hex serves nobody
+                if self.side == ALLIES and edge is not None and not edge[node]:
+                    self.ucs_refused[p.id] = Reason("[28.10.1]", placement.mapedge_refusal(f"{p.id} ({p.kind})", p.hex))
+                    continue
                 area = str(p.attr("area", p.name or p.kind))
                 out[node] = (f"{p.id} ({area})", _extra(area), _us_coast(area))
                 self.ucs_piece[node] = p.id
@@ -347,11 +353,29 @@ class Links:
                         out.setdefault(int(i), (f"port {net.labels[i]} on the rail line from a Homeland "
                                                 "Resource hex", 0.0, False))
         elif self.side == ALLIES:
-            col, sec = net.column("mapedge_area"), net.column("section")
+            col = net.column("mapedge_area")
             for i in np.flatnonzero(net.truthy("mapedge_area")):
-                if sec[i] in ALLIED_MAPEDGE_SECTIONS:
-                    out.setdefault(int(i), (f"mapedge area {col[i]}", _extra(str(col[i])), _us_coast(str(col[i]))))
+                if edge is not None and not edge[i]:
+                    self.ucs_refused[net.labels[i]] = Reason("[28.10.1]", placement.mapedge_refusal(
+                        f"mapedge area {col[i]}", net.labels[i]))
+                    continue
+                out.setdefault(int(i), (f"mapedge area {col[i]}", _extra(str(col[i])), _us_coast(str(col[i]))))
         return out
+
+    def _mapedge(self) -> Optional[np.ndarray]:
+        """Per node: on the map's edge on sections A, C, E, F or G [28.10.1], [46.1] (a neighbour off
+        the map: fewer than six hexsides); None for a hand-built world whose hexes name no section."""
+        net = self.net
+
+        def build():
+            sec, also = net.column("section"), net.column("also")
+            if not any(x is not None for x in sec):
+                return None
+            degree = np.bincount(net.tail, minlength=net.n)
+            return np.fromiter((placement.on_allied_mapedge([str(sec[i] or "")] + str(also[i] or "").split(),
+                                                            int(degree[i])) for i in range(net.n)),
+                               dtype=bool, count=net.n)
+        return net.cached(("witp", "allied_mapedge"), build)
 
     def port_ok_for_hq(self, node: int) -> tuple[bool, Optional[str]]:
         """[29.0] an HQ must occupy a friendly port, anchorage or OSB."""
@@ -412,6 +436,7 @@ class Links:
                 out.steps.append(f"[11.5] port damage {dmg}: Command Radius {r} -> {out.radius}")
         if not self.ucs:
             out.reasons.append(Reason("[28.10.1]", f"no friendly Ultimate Command Source on the map for {self.side}"))
+            out.reasons += self.ucs_refused.values()
             return out
         res = self._hq_search()
         if res.reached(node):
@@ -420,8 +445,9 @@ class Links:
             out.linked = not out.reasons
             out.steps.append(f"[29.0] sea path of {len(out.path) - 1} hexes to {out.ucs}")
         else:
+            refused = list(self.ucs_refused.values())
             out.why = lambda: self._diagnose(self._hq_search(clear=False), node, np.inf, {i: 0.0 for i in self.ucs},
-                                             "the Ultimate Command Sources", sea=True)
+                                             "the Ultimate Command Sources", sea=True) + refused
         return out
 
     # ----- providers per set of HQs ------------------------------------------------------------

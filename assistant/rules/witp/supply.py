@@ -223,6 +223,8 @@ class _Tracer:
             t.path = [p.hex]
             t.extra.update({"link": "ucs", "unit": "sea hexes"})
             t.steps.append(f"[28.10.1] {what} is an Ultimate Command Source")
+        elif p.id in self.links.ucs_refused:  # [28.10.1] an Allied one off the map's edge
+            t.reasons.append(self.links.ucs_refused[p.id])
         else:
             owner = self.world.control.owner(p.hex)
             t.reasons.append(Reason("[28.10.1]", f"{p.hex} is controlled by {owner}: no Ultimate Command Source"))

@@ -46,7 +46,8 @@ def test_every_demo_unit_is_traced_linked_or_isolated(demo):
 def test_29_0_hq_links_by_sea_to_the_sample_ucs(demo):
     _, traces = demo
     t = traces["allies"]["us-sw-pacific-hq"]
-    assert t.status == "linked" and t.path[0] == "E1737" and t.path[-1] == "F3342"
+    # the sample Allied mapedge area stands at map F's east edge, F4042 [28.10.1]
+    assert t.status == "linked" and t.path[0] == "E1737" and t.path[-1] == "F4042"
     assert t.length == len(t.path) - 1 > 10
 
 
@@ -86,4 +87,5 @@ def test_what_the_text_lacks_is_a_player_question(tmp_path):
 def test_bases_carry_y_x_tsd_category_in_json(demo):
     _, traces = demo
     j = traces["allies"]["pearl-harbor-supply-base"].to_json()
-    assert (j["y"], j["x"], j["tsd"], j["category"]) == (0, 0, 0, None)
+    # y: Pearl Harbor F3342 to the mapedge area at F4042, 7 hexes [32.1.1]; x: its own supply base
+    assert (j["y"], j["x"], j["tsd"], j["category"]) == (7, 0, 0, None)
