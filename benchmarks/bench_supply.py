@@ -38,6 +38,7 @@ from scipy.sparse.csgraph import dijkstra
 from assistant.aids.supply.engine import trace_side, trace_units, world_of
 from assistant.campaign import Campaign
 from assistant.rules.hexnet import HexNet
+from assistant.rules.witp.placement import on_allied_mapedge
 from supplytiming import interleaved
 
 SEED = 9
@@ -106,7 +107,11 @@ def build_campaign(path) -> tuple[Campaign, dict]:
     homeland = [n for n in zone["japan"] if g.nodes[n]["lat"] > 33 and g.nodes[n]["lon"] > 130][:3]
     for n in homeland:
         c.set_hex(n, homeland_resource="yes")
-    edge = [n for n in coast["allies"] if g.nodes[n]["section"] in ("F", "G")][:3]
+    # Allied mapedge areas stand at the map's edge on sections A, C, E, F, G [28.10.1]
+    grid = c.map.grid
+    rim = sorted(n for n in g if g.nodes[n]["section"] in ("F", "G")
+                 and on_allied_mapedge(grid.labels(grid.parse(n)), len(grid.neighbors(grid.parse(n)))))
+    edge = rim[:3]
     for n in edge:
         c.set_hex(n, mapedge_area="US 1")
     # --- hexsides: mountains, some with a pass [29.8.2]
@@ -130,7 +135,8 @@ def build_campaign(path) -> tuple[Campaign, dict]:
     for side in ("japan", "allies"):
         z, cz = zone[side], coast[side]
         for _ in range(2):
-            place(side, "Ultimate Command Source", rng.choice(cz), area=f"{'US' if side == 'allies' else 'JP'} 1")
+            place(side, "Ultimate Command Source", rng.choice(rim if side == "allies" else cz),
+                  area=f"{'US' if side == 'allies' else 'JP'} 1")
         hq_hexes = hq_at[side]
         hqs = []
         for i, h in enumerate(hq_hexes):
