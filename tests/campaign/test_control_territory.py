@@ -12,6 +12,7 @@ import pytest
 
 from assistant.campaign import Campaign
 from assistant.campaign.control import control_of
+from assistant.rules.board import ASKS
 from campaignkit import file_fingerprint
 from clikit import run_cli
 from rulebooks import Quotes
@@ -81,13 +82,13 @@ def test_globalwar_a_german_unit_in_germany_is_in_attack_supply_with_no_control_
 def test_globalwar_a_major_power_with_no_industrial_hex_entered_is_told_to_enter_them(globalwar):
     """A Major Power produces from its Industrial Hexes [18.0.D]; the text does not print where they
     are (the map does), so a new campaign has none. Germany is not "a country without Industrial
-    Hexes" [9.1.1.A]: its unit is in Defence Supply at home until they are entered, and the trace says
-    so, pointing to Attack Supply from them [9.1.3]."""
+    Hexes" [9.1.1.A]: its unit's supply cannot be told until they are entered, and the trace asks for
+    them, pointing to Attack Supply from them [9.1.3]."""
     assert cli("place", globalwar, "--side", "axis", "--kind", "Infantry", "--hex", "W3020", "--id", "inf1",
                "--nation", "germany").returncode == 0
     t = json.loads(cli("trace", globalwar, "--unit", "inf1", "--json").stdout)
     why = " ".join(r["text"] for r in t["reasons"])
-    assert t["status"] == "defence" and "no Industrial Hex or Supply Center of Germany is entered" in why, t
+    assert t["status"] == ASKS and not t["supplied"] and "no Industrial Hex or Supply Center of Germany is entered" in why, t
     assert "a country without Industrial Hexes" not in why and "[9.1.3]" in why
 
 

@@ -387,12 +387,12 @@ class _Run:
             named = p.nation.upper() if p.nation in ("us", "uk", "ussr") else p.nation.title()
             if p.nation in PRODUCERS:  # it produces [18.0.D], so the printed map shows its Industrial Hexes
                 text = (f"no Industrial Hex or Supply Center of {named} is entered on this campaign's map yet "
-                        "(the printed map shows them: place them to give its units Attack Supply [9.1.3]); "
-                        "until then, Defence Supply in its home country")
+                        "(the printed map shows them: its units trace to them for Attack Supply [9.1.3]); "
+                        "until they are entered its units' supply cannot be told")
             elif gaps:  # the text gives it Supply Centers (China [19.5.A]): not a country without them
                 text = (f"no Supply Center of {named} is entered on this campaign's map yet (the printed map "
-                        "shows them: units trace to them for Defence Supply [9.1.2.A]); until then, Defence "
-                        "Supply in its home country")
+                        "shows them: units trace to them for Defence Supply [9.1.2.A]); until they are entered "
+                        "its units' supply cannot be told")
         else:
             return None
         t = Trace(unit=p.id, hex=p.hex, side=p.side, supplied=True, status="defence", kind=p.kind, role=p.role,
@@ -400,7 +400,8 @@ class _Run:
                   hypothetical=p.hypothetical, extra={"unit": "hexes"})
         if p.nation in MINOR_ALLIES:  # the text's answer [19.9.E]; Attack Supply may wait for the board
             t.steps += [step(g) for g in self.board.supplied(p, "defence")]
-        elif gaps:  # the text's answer is a path to the nation's sources: this one waits for the board
+        elif gaps:  # the text's answer is a path to the nation's sources: no answer until they are entered
+            t.supplied, t.status = False, ASKS
             t.reasons[:0] = reasons_first(gaps)
             t.steps += [step(g) for g in self.board.supplied(p, "defence")]
             t.extra["board_gaps"] = [g.to_json() for g in gaps]

@@ -188,11 +188,12 @@ def test_9_1_3_beside_the_w3020_label_a_german_unit_asks_for_germanys_industrial
 @RULEBOOK.says("it reappears that turn on any Supply Center under Allied control in China")
 def test_9_1_2_a_chinese_unit_abroad_asks_for_chinas_supply_centers():
     """China has Supply Centers [19.5.A], none named by hex: a Chinese unit outside China with none
-    entered asks for them; at home it is in Defence Supply only until they are entered, and says so."""
+    entered asks for them; at home too, since whether it reaches one cannot be told until they are entered."""
     g = shipped()
     home = next(h for h, a in g.nodes(data=True) if a.get("country") == "china" and a.get("surface") == "land")
     t = trace(shipped_world([piece("zh", home, nation="china")]), "zh")["zh"]
-    assert t.status == "defence" and t.reasons[0].text.startswith("No Supply Center of China is entered yet"), t.explain()
+    assert (t.supplied, t.status) == (False, ASKS) and t.reasons[0].text.startswith(
+        "No Supply Center of China is entered yet"), t.explain()
     assert "a country without Industrial Hexes" not in rules_of(t) and "[9.1.2.A]" in rules_of(t)
     abroad = next(h for h, a in g.nodes(data=True) if a.get("country") == "commonwealth" and a.get("surface") == "land")
     t = trace(shipped_world([piece("zh", abroad, nation="china")]), "zh")["zh"]
@@ -236,16 +237,16 @@ def test_a_map_built_by_hand_is_asked_nothing():
 # Rome by hex: each is the shipped map's hex nearest the city (its calibrated centre), checked to be
 # in that nation's territory. An Industrial Hex is placed only where the text names one (W3020
 # [24.5]) or in the audit's Canadian case (W2905, at the errata's end).
-ATTACK, QUESTION, PROVISIONAL = "attack", "asks", "defence until entered"
+ATTACK, QUESTION, AT_HOME = "attack", "asks", "asks at home"
 AUDIT = [
-    ("Berlin", "W3121", "axis", "germany", "Germany", None, PROVISIONAL),
+    ("Berlin", "W3121", "axis", "germany", "Germany", None, AT_HOME),
     ("Berlin, W3020 adopted", "W3121", "axis", "germany", "Germany", "W3020", ATTACK),
-    ("Canada W2901", "W2901", "allies", "commonwealth", "Canada", None, PROVISIONAL),
+    ("Canada W2901", "W2901", "allies", "commonwealth", "Canada", None, AT_HOME),
     ("Canada W2901, IH W2905", "W2901", "allies", "commonwealth", "Canada", "W2905", ATTACK),
     ("Canada W3001, IH W3005", "W3001", "allies", "commonwealth", "Canada", "W3005", ATTACK),
-    ("London", "W3119", "allies", "commonwealth", "United Kingdom", None, PROVISIONAL),
-    ("Moscow", "W3225", "allies", "ussr", "USSR", None, PROVISIONAL),
-    ("Rome", "W2721", "axis", "italy", "Italy", None, PROVISIONAL),
+    ("London", "W3119", "allies", "commonwealth", "United Kingdom", None, AT_HOME),
+    ("Moscow", "W3225", "allies", "ussr", "USSR", None, AT_HOME),
+    ("Rome", "W2721", "axis", "italy", "Italy", None, AT_HOME),
     ("beside W3020, in France", "W3019", "axis", "germany", "France", None, QUESTION),
 ]
 
@@ -255,9 +256,8 @@ AUDIT = [
 def test_a_new_campaign_answers_as_the_text_or_asks(tmp_path, place, hex_, side, nation, region, ih_hex, answer):
     """Through the command line, as a player: the text's answer where the board holds what it reads;
     otherwise the question naming the missing board data first, never a confident "unsupplied" or
-    "defence". A unit at home while its nation's Industrial Hexes are not entered keeps the
-    provisional Defence Supply at home the campaign tests hold it to
-    (tests/campaign/test_control_territory.py), the question first among its reasons."""
+    "defence". A unit at home while its nation's Industrial Hexes are not entered asks too: Germany is
+    not "a country without Industrial Hexes" [9.1.1.A], so its Defence Supply at home is not the answer."""
     assert shipped().nodes[hex_]["region"] == region
     f, home = tmp_path / "g.campaign", tmp_path / "home"
     assert run_cli("new", f, "--game", "globalwar", home=home).returncode == 0
@@ -277,10 +277,10 @@ def test_a_new_campaign_answers_as_the_text_or_asks(tmp_path, place, hex_, side,
         assert (t["supplied"], t["status"]) == (False, ASKS), t
         assert first["text"].startswith(f"No Industrial Hex of {nation.title()} is entered yet") and "Board set-up" in first["text"]
     else:
-        assert (t["supplied"], t["status"]) == (True, "defence"), t
+        assert (t["supplied"], t["status"]) == (False, ASKS), t
         assert t["board_gaps"][0]["kind"] == "industrial_hex" and t["board_gaps"][0]["nation"] == nation
         assert first["rule"] == "[9.1.3]" and "Board set-up" in first["text"]
-        assert "until then, Defence Supply in its home country" in t["reasons"][1]["text"]
+        assert "until they are entered its units' supply cannot be told" in t["reasons"][1]["text"]
 
 
 test_quotes_in_rulebook = RULEBOOK.check()
