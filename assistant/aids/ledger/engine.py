@@ -17,6 +17,8 @@ from ...campaign.errors import CampaignError
 from ...campaign.handover import LEDGER_LINES, provided
 from ...campaign.mapfix import corrections_of
 from ...campaign.world import settings_of, world_of
+from ...maps.board import board_kinds
+from ...rules.board import gaps as board_gaps
 from ...rules.ledger import Book, Economy, Entry, LedgerContext, NoEconomy, Statement, economy_for, statements
 from .events import ledger_entries
 
@@ -169,8 +171,12 @@ def forecast(state, graph, side: str, tables=None) -> list[Statement]:
         book = book.with_entry(e)
     acc = accounts_of(state, [side])
     out = _noted(state, statements(book, [side], acc, [ctx.turn]))
+    read = tuple(k for k, kind in board_kinds(state.game).items() if "ledger" in kind.aids)
+    missing = [f"board: {g.text} ({g.rule}): the income that reads them is not computed"
+               for g in board_gaps(ctx.world, side, read)]
     for st in out:
         st.steps.append("forecast: income the rules compute and the turn's close, not recorded")
+        st.steps += missing
     return out
 
 

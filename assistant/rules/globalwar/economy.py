@@ -18,6 +18,7 @@ import math
 from fractions import Fraction
 from typing import Any, Optional
 
+from ..board import gap
 from ..ledger import Book, Entry, LedgerContext, Priced
 from ..strike import Finding
 from . import economy_tables as T
@@ -346,6 +347,8 @@ class GlobalWarEconomy:
         out: list[Entry] = []
         gt = game_turn(ctx)
         for power in POWERS.get(side, ()):
+            if gap(ctx.world, "industrial_hex", power) is not None:
+                continue  # [18.0.D] counts the power's Industrial Hexes: none entered, nothing to count
             prod = production(ctx.world, side, power, gt)
             steps = "; ".join(prod.steps())
             homes = sum(1 for h in prod.hexes if h.status == "home" and h.pooled)
