@@ -10,18 +10,19 @@ instead, naming the gap and where to fill it, never as if the board were complet
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping, Optional
-
-import numpy as np
+from typing import Any, Mapping, Optional
 
 from ..maps.board import WHERE, BoardKind, board_kinds, board_rows
 from ..maps.gamespec import load_game_spec
+from .hexnet import truthy
 from .supply import Reason
 from .world import World
 
 ASKS = "undecided: the board lacks what the rule reads"
+_BY_GRAPH: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()  # a frozen graph never changes
 
 
 @dataclass(frozen=True)
@@ -68,21 +69,28 @@ def norm(v: object) -> str:
     return "" if v is None else str(v).strip().lower()
 
 
+def _on_map(world: World) -> dict[tuple[str, str], Any]:
+    """This world's map graph's per-kind results (built once per graph: the board is read by
+    pages whose clicks never search the map, so it reads the graph, not its search arrays)."""
+    got = _BY_GRAPH.get(world.graph)
+    if got is None:
+        got = _BY_GRAPH[world.graph] = {}
+    return got
+
+
 def marked(world: World, kind_id: str) -> dict[str, set[str]]:
     """Every hex holding a ``kind_id`` on this world's board -> the nations it is of ("" for none):
     hexes with one of the kind's attributes set, and hexes with a piece of one of its roles."""
     k = board_kinds(world.game)[kind_id]
-
-    def build() -> dict[str, set[str]]:
-        net = world.net
-        out: dict[str, set[str]] = {}
-        whose = net.column(k.nation_from) if k.nation_from else None
-        for attr in k.attrs:
-            for i in np.flatnonzero(net.truthy(attr)):
-                out.setdefault(net.labels[i], set()).add(norm(whose[i]) if whose is not None else "")
-        return out
-
-    got = {h: set(ns) for h, ns in world.net.cached(("board", kind_id), build).items()}
+    cache = _on_map(world)
+    key = ("marked", kind_id)
+    if key not in cache:
+        hexes: dict[str, set[str]] = {}
+        for label, a in world.graph.nodes(data=True):
+            if any(truthy(a.get(attr)) for attr in k.attrs):
+                hexes.setdefault(label, set()).add(norm(a.get(k.nation_from)) if k.nation_from else "")
+        cache[key] = hexes
+    got = {h: set(ns) for h, ns in cache[key].items()}
     for p in world.pieces:
         if p.role in k.roles and p.hex in world.graph and not p.hypothetical and (not k.sides or p.side in k.sides):
             nation = norm(p.nation) or (norm(world.graph.nodes[p.hex].get(k.nation_from)) if k.nation_from else "")
@@ -125,10 +133,11 @@ def asked_nations(world: World, kind_id: str) -> frozenset[str]:
     if k.nations:
         return frozenset(k.nations)
 
-    def build() -> frozenset[str]:
-        return frozenset(norm(v) for v in set(world.net.column(k.nation_from)) if norm(v))
-
-    return world.net.cached(("board-nations", kind_id), build)
+    cache = _on_map(world)
+    key = ("nations", kind_id)
+    if key not in cache:
+        cache[key] = frozenset(n for n in (norm(a.get(k.nation_from)) for _, a in world.graph.nodes(data=True)) if n)
+    return cache[key]
 
 
 def gaps(world: World, side: str, kinds: Optional[tuple[str, ...]] = None) -> list[BoardGap]:

@@ -94,6 +94,13 @@ class BoardSetup(Page):
                    w.HBox([self.mark_btn, self.unmark_btn, self.adopt_btn]), self.message, legend,
                    self.detail, self.table]
         self.frame(self.beside_map(self.map, sidebar, width=SIDEBAR_WIDTH))
+        # The report reads the rules' world, which needs the map graph (~1 s to build): in a kernel
+        # the page is shown first, saying so, and the report follows on the loop's next turn.
+        self._reading = self.after_shown(self._board_ready, "read the board")
+        self.refresh()
+
+    def _board_ready(self) -> None:
+        self._reading = False
         self.refresh()
 
     # ----- reading -----------------------------------------------------------------------------
@@ -103,6 +110,11 @@ class BoardSetup(Page):
     def refresh(self, state: Any = None) -> None:
         state = state if state is not None else self.campaign.state
         self.show_header(state)
+        if self._reading:
+            self.table.value = "<i>Reading the board…</i>"
+            for b in self.write_buttons():
+                b.disabled = True
+            return
         report = self.report()
         self._report = report
         options = [(f"{k.kind.plural}: {k.state}", k.id) for k in report.kinds]

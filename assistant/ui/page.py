@@ -33,6 +33,7 @@ it as a click would and centre it).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
@@ -327,6 +328,16 @@ class Page(View):
         self.map.warm(label or self.campaign.map.topology.labels[0])
 
     # ----- helpers -------------------------------------------------------------------------
+    def after_shown(self, fn: Callable[[], Any], context: str) -> bool:
+        """``fn`` on the running loop's next turn (True: in a kernel, the page is shown first), or
+        False without a loop (tests, scripts: the caller runs it at once)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        loop.call_soon(self.errors.guard(fn, context))
+        return True
+
     @contextlib.contextmanager
     def quietly(self) -> Iterator[None]:
         """While the page sets its own widgets: their observers see ``_quiet`` and do nothing."""

@@ -51,11 +51,11 @@ DEFAULT_PORT = 8866
 DEFAULT_CULL_AFTER = 300
 IOPUB_WAIT_S = 120  # seconds a page waits for a finished cell's output (VoilaExecutor.iopub_timeout)
 # The most pages' kernels a server runs at once: the campaign dashboard and every aid page open
-# together (eight play pages), each kernel ~90-335 MB (README, "Kernels"), so at most ~2.7 GB
+# together (nine play pages), each kernel ~90-335 MB (README, "Kernels"), so at most ~3 GB
 # however many tabs are opened. A fixed number, not one read off the machine's memory: the same
 # server behaves the same everywhere, and `--max-kernels` changes it. The kernels kept ready (one
 # preheated, one spare) come on top of it.
-DEFAULT_MAX_KERNELS = 8
+DEFAULT_MAX_KERNELS = 9
 CELL_ERROR = ("The server log (its name is printed where `campaign serve` was started) says why; "
               "reload the page to try again.")
 TEMPLATES_ROOT = Path(__file__).resolve().parent / "jupyter"  # holds voila/templates/campaign

@@ -118,4 +118,4 @@ def test_the_default_limit_lets_every_play_page_open_at_once():
     from assistant.ui.server import DEFAULT_MAX_KERNELS
 
     play_pages = [p for p in notebooks_dir().glob("*.ipynb") if p.name != "analysis.ipynb"]
-    assert DEFAULT_MAX_KERNELS >= len(play_pages) == 8
+    assert DEFAULT_MAX_KERNELS >= len(play_pages) == 9

@@ -20,9 +20,11 @@ from assistant.paths import notebooks_dir
 HEAVY = ("pandas", "pyarrow", "networkx", "scipy", "numba", "matplotlib", "openpyxl")
 # The ledger shows the forecast and the priced items of the turn in force when it opens, and the
 # rules compute those on the map graph (a networkx graph; the derived hex table is read without pandas).
-NEEDED_AT_OPEN = {"ledger.ipynb": ("networkx",)}
+# Board set-up shows what the board holds, read from the same graph. (In a kernel both come on the
+# loop's next turn, after the page is shown; this script has no loop, so they come at once.)
+NEEDED_AT_OPEN = {"ledger.ipynb": ("networkx",), "board.ipynb": ("networkx",)}
 PAGES = ("supply.ipynb", "strike.ipynb", "ledger.ipynb", "map_editor.ipynb", "tables.ipynb", "oob.ipynb",
-         "scan.ipynb")
+         "scan.ipynb", "board.ipynb")
 
 
 def notebook_code(name: str) -> str:

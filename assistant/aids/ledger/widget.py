@@ -13,7 +13,6 @@ offered as a download). Entries always go to the turn in force. The kit's poller
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 from pathlib import Path
@@ -148,7 +147,7 @@ class LedgerWidget(Page):
         # The priced items and the forecast are computed on the rules' world, which needs the map
         # graph (~1 s to build): in a kernel (a running loop) the page is shown first, saying
         # "working out", and they follow on the loop's next turn; elsewhere (tests, scripts) at once.
-        self._working = self._after_shown(self._rules_ready)
+        self._working = self.after_shown(self._rules_ready, "ledger forecast")
         self._build()
         self.refresh()
 
@@ -232,15 +231,6 @@ class LedgerWidget(Page):
         self.frame(w.HBox([self.side, self.turn]), body)
 
     # ----- the rules' view -----------------------------------------------------------------
-    def _after_shown(self, fn) -> bool:
-        """``fn`` on the running loop's next turn (True), or False without a loop."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return False
-        loop.call_soon(self.errors.guard(fn, "ledger forecast"))
-        return True
-
     def _rules_ready(self) -> None:
         """The priced items and the forecast, once the page is shown (see ``__init__``)."""
         if not self._working:

@@ -421,7 +421,8 @@ class SupplyWidget(Page):
                     + (f" {esc(unit)}" if unit else "")
                     + (" (no limit)" if t.limit is None else "")
                     + (" <b style='color:#c62828'>over the limit</b>" if over else "") + "</div>")
-        figures = {k: v for k, v in t.extra.items() if k != "unit" and not isinstance(v, dict)}
+        # board_gaps: the questions the reasons already ask, kept in the result for the CLI's JSON
+        figures = {k: v for k, v in t.extra.items() if k not in ("unit", "board_gaps") and not isinstance(v, dict)}
         if figures:
             rows.append("<div class='ca-supply-figures'>" + _figures(figures) + "</div>")
         for k, v in t.extra.items():  # a table of figures (witp: the category's effects [32.2])

@@ -48,3 +48,7 @@ def test_apto_forecast_names_the_missing_resource_hexes(tmp_path):
         assert not any("resource hex of Dutch" in s for s in steps) and any("of US" in s for s in steps)
     finally:
         c.close()
+
+
+test_quotes_in_rulebook_globalwar = GW.check()
+test_quotes_in_rulebook_apto = APTO.check()
