@@ -32,6 +32,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ..board import ASKS, gaps
 from ..hexnet import truthy
 from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace
 from . import distance as D
@@ -64,6 +65,9 @@ class _Tracer:
         self._rail = None
         self._dist: dict[Any, Any] = {}
         self._plans: dict[Any, tuple] = {}
+        # [28.10.1] the side's Ultimate Command Sources are printed on the map: where the text does
+        # not name them all and none is entered, an isolated answer cannot be told ("asks")
+        self.board_gaps = gaps(world, side)
 
     # ----- shared results ---------------------------------------------------------------------
     def hex_linked(self, node: int) -> bool:
@@ -135,9 +139,15 @@ class _Tracer:
     def _trace(self, p: Piece, how: tuple) -> DeferredTrace:
         """The trace of ``p``: ``how`` = (status tuple, working tuple)."""
         (supplied, source, length, limit), work = how
-        return DeferredTrace(self._work, (p, work), unit=p.id, hex=p.hex, side=p.side, supplied=supplied,
-                             status="linked" if supplied else "isolated", kind=p.kind, role=p.role,
-                             source=source, length=length, limit=limit, hypothetical=p.hypothetical)
+        asks = not supplied and bool(self.board_gaps)
+        t = DeferredTrace(self._work, (p, work), unit=p.id, hex=p.hex, side=p.side, supplied=supplied,
+                          status=ASKS if asks else "linked" if supplied else "isolated", kind=p.kind, role=p.role,
+                          source=source, length=length, limit=limit, hypothetical=p.hypothetical)
+        if asks:
+            t.later(lambda t: t.reasons.__setitem__(slice(0, 0), [g.reason() for g in self.board_gaps]))
+        elif supplied and self.board_gaps:
+            t.later(lambda t: t.steps.extend(f"board data missing: {g.text} ({g.rule})" for g in self.board_gaps))
+        return t
 
     def _work(self, t: Trace, p: Piece, work: tuple) -> None:
         """The working of ``p``'s trace: what linked it or why it is not, then what every piece

@@ -1,0 +1,65 @@
+"""witp's board [28.10.1]: the Homeland Resource Centers [53.4] lists are Japanese Ultimate Command
+Sources on the shipped map; the Allied mapedge areas are printed on the map only, so with none
+entered an Allied HQ's link cannot be told: it asks, naming them, never "isolated"."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.campaign import Campaign
+from assistant.maps import load_map
+from assistant.maps.board import board_rows
+from assistant.rules.board import ASKS
+from rulebooks import Quotes
+
+pytest.importorskip("assistant.aids.supply.api", reason="the supply aid is not installed")
+
+RULEBOOK = Quotes("witp")
+JAPAN_UCS = ("Japanese. Any Japanese-controlled Homeland Resource hex (including port hexes linked by rail/road "
+             "to one) is a Japanese Ultimate Command Source.")
+ALLIED_UCS = "Allied. Any Allied mapedge area appearing on map sections A, C, E, F, or G is an Allied Ultimate Command Source."
+
+
+@pytest.fixture
+def witp(tmp_path):
+    c = Campaign.create(tmp_path / "w.campaign", game="witp")
+    yield c
+    c.close()
+
+
+def hq(c, side, hex_, id_, **attrs):
+    c.place_unit(side, "HQ", hex_, id=id_, attrs={"hq_type": "combined", "sea_radius": 20, **attrs})
+
+
+@RULEBOOK.says(JAPAN_UCS, "| (Kure) | B3327 | 5 |", "| Tokyo | D0326 | 30 |")
+@pytest.mark.parametrize("row", [r.hex for r in board_rows("witp")])
+def test_each_homeland_resource_center_is_a_japanese_ucs_on_the_shipped_map(witp, row):
+    """Each board.csv row read by the rule that reads it: a Japanese HQ in that hex is linked, its
+    Ultimate Command Source the hex itself (a port there or not: asked, not refused [29.0])."""
+    label = load_map("witp").grid.label(load_map("witp").grid.parse(row))
+    hq(witp, "japan", label, "hq-j")
+    t = witp.supply.unit("hq-j")
+    assert (t.supplied, t.status) == (True, "linked"), t.explain()
+    assert f"Homeland Resource hex {label}" in t.explain()
+
+
+@RULEBOOK.says(ALLIED_UCS)
+def test_an_allied_hq_with_no_mapedge_area_entered_asks(witp):
+    hq(witp, "allies", "E3231", "hq-a")  # Noumea
+    t = witp.supply.unit("hq-a")
+    assert (t.supplied, t.status) == (False, ASKS), t.explain()
+    assert t.reasons[0].rule == "[28.10.1]"
+    assert t.reasons[0].text == ("No Allied mapedge area is entered yet: enter the Allied mapedge areas in "
+                                 "Board set-up")
+    witp.board.enter("mapedge_area", ["F4042"], value="USA West Coast 1")  # map F's east edge
+    t = witp.supply.unit("hq-a")
+    assert (t.status, t.path[-1]) == ("linked", "F4042") and "No Allied mapedge area" not in t.explain(), t.explain()
+
+
+@RULEBOOK.says(ALLIED_UCS)
+def test_a_japanese_trace_is_not_asked_about_the_allied_mapedge_areas(witp):
+    hq(witp, "japan", "B3327", "hq-j")
+    assert "mapedge" not in witp.supply.unit("hq-j").explain()
+
+
+test_quotes_in_rulebook = RULEBOOK.check()
