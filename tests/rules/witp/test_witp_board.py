@@ -63,3 +63,26 @@ def test_a_japanese_trace_is_not_asked_about_the_allied_mapedge_areas(witp):
 
 
 test_quotes_in_rulebook = RULEBOOK.check()
+
+
+# The audit: a new campaign, an HQ at each place the text names, found by name as a player types it.
+AUDIT = [("Tokyo", "japan", "linked"), ("Kure", "japan", "linked"), ("Truk", "japan", "linked"),
+         ("Rabaul", "japan", "linked"), ("Rabaul", "allies", ASKS), ("Pearl Harbor", "allies", ASKS),
+         ("Noumea", "allies", ASKS), ("Port Moresby", "allies", ASKS)]
+
+
+@RULEBOOK.says(JAPAN_UCS, ALLIED_UCS)
+@pytest.mark.parametrize("place, side, answer", AUDIT, ids=[f"{p}-{s}" for p, s, _ in AUDIT])
+def test_a_new_campaign_answers_as_the_text_or_asks(witp, place, side, answer):
+    """A Japanese HQ links by sea to the Homeland Resource hexes the text lists [28.10.1], [53.4];
+    an Allied HQ asks for the mapedge areas the text does not place, never "isolated"."""
+    from assistant.campaign.places import find_hex
+
+    at = find_hex(witp.map, place)
+    hq(witp, side, at, "hq")
+    t = witp.supply.unit("hq")
+    assert t.status == answer, t.explain()
+    if answer == ASKS:
+        assert "Allied mapedge area" in t.reasons[0].text and "Board set-up" in t.reasons[0].text
+    else:
+        assert "Homeland Resource hex" in t.explain()
