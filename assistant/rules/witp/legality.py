@@ -18,6 +18,12 @@ from ..world import World
 from .airmath import BOMBER_MINIMUM, allowed_altitudes
 from .airunits import AirUnit
 
+# The areas whose air garrison minimums a transfer may break, by the territories' names on the map
+# ([45.3.2] Philippines, [48.1.2] Japan, [48.5.2] Manchuria, [44.1.2] Australia, [44.4.2] India,
+# [45.2.2] the Hawaiian Islands).
+GARRISON_AREAS = ("Philippines", "Japan", "Manchuria", "Australia", "India", "Hawaiian Islands")
+REGIONS_READ = GARRISON_AREAS  # every region name the witp rules read (a test holds the map to them)
+
 NAVAL = ("naval", "special")
 BOMBARD = ("bombardment", "strategic_bombing", "strafing", "sweep", "mining", "port_mining")
 TRANSFERS = ("transfer", "strike_transfer")
@@ -174,7 +180,7 @@ def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Fi
     # questions the state cannot answer
     if m in TRANSFERS:
         out.append(q("[45.3.2];[48.1.2];[48.5.2];[44.1.2];[44.4.2];[45.2.2]",
-                     "air garrison minimums (Philippines, Japan, Manchuria, Australia, India, the Hawaiian Islands): does this transfer leave one unmet?"))
+                     f"air garrison minimums ({', '.join(GARRISON_AREAS)}): does this transfer leave one unmet?"))
         out.append(q("[4.4.6]", "announce the transfer if the destination is within enemy recon range, enemy combat APs' "
                      "range, or adjacent to / occupied by enemy ground units"))
     if plan.side != "japan":  # [47.21] limits Allied APs in China; it says nothing of Japanese ones
