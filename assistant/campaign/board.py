@@ -216,6 +216,9 @@ class EnterBoard:
             raise CampaignError(f"{v.show(self.kind)} is not a kind of board data of {s.game} "
                                 f"(kinds: {', '.join(kinds) or 'none'})")
         k = kinds[self.kind]
+        if not (k.attrs or k.roles):
+            raise CampaignError(f"the rules' own table holds the {k.plural} the rulebook names ({k.table}): "
+                                "there is nothing to enter")
         texts = [self.hexes] if isinstance(self.hexes, str) else self.hexes
         if not isinstance(texts, Sequence) or not texts:
             raise CampaignError(f"name the hexes to mark as {k.plural} (hex labels or place names)")

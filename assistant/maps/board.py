@@ -59,6 +59,7 @@ class BoardKind(BaseModel):
     places: tuple[str, ...] = ()  # gazetteer kinds that label a place of this role (adopted in one step)
     text_complete: bool = False  # the text names every one: nothing to ask the player
     enter: str = ""              # how the player enters one (a hex attribute, or a piece to place)
+    table: str = ""              # the rules' own table that reads these hexes, where no hex attribute marks them
 
 
 class BoardKinds(BaseModel):

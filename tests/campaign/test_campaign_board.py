@@ -15,6 +15,7 @@ from assistant.maps.board import board_kinds, board_rows
 from assistant.rules import board as rb
 from assistant.rules.kinds import ROLES
 from clikit import run_cli
+from rulebooks import assert_says
 
 
 @pytest.mark.parametrize("game", list_games())
@@ -24,7 +25,7 @@ def test_every_kind_names_what_the_game_declares(game):
     kinds = board_kinds(game)
     assert kinds, f"{game} declares no board data its rules read"
     for kid, k in kinds.items():
-        assert k.attrs or k.roles, kid
+        assert k.attrs or k.roles or k.table, kid
         assert set(k.attrs) <= set(declared), (kid, set(k.attrs) - set(declared))
         assert set(k.roles) <= set(ROLES), (kid, k.roles)
         assert k.rule.startswith("[") and k.quote and k.cannot and k.enter, kid
@@ -42,6 +43,15 @@ def test_every_row_the_text_names_is_on_the_shipped_map(game):
         for k, v in r.attrs.items():
             assert node.get(k) == v, (r.hex, k, node.get(k), v)
         assert r.rule and r.quote, r.hex
+
+
+ROWS = [(g, r) for g in list_games() for r in board_rows(g)]
+
+
+@pytest.mark.parametrize("game, row", ROWS, ids=[f"{g}-{r.hex}-{r.kind}" for g, r in ROWS])
+def test_rulebook_every_rows_quote_is_the_rulebooks_own_words(game, row):
+    """Each row of the inventory quotes its rule as the rulebook prints it."""
+    assert_says(game, row.quote)
 
 
 def test_a_row_of_an_undeclared_kind_is_refused_naming_the_row(tmp_path, monkeypatch):
