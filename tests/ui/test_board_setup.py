@@ -111,3 +111,18 @@ def test_a_page_that_reads_the_board_shows_the_note_once_warm(globalwar, tmp_pat
         assert "Communications Area hexes" not in v.board_note.value and "Industrial Hexes" in v.board_note.value
     finally:
         p.close()
+
+
+def test_a_kind_the_rules_own_table_holds_is_shown_not_entered(tmp_path):
+    """apto's [7.0] sources: the rulebook names every one; the page shows them and offers no marking."""
+    c = Campaign.create(tmp_path / "a.campaign", game="apto")
+    p = attach(BoardSetup, c, log_path=tmp_path / "dashboard.log")
+    try:
+        v = p.view
+        v.kind.value = "special_source"
+        assert "Named by the rulebook (9): W 5109 Chinese Supply hex" in v.detail.value
+        assert v.mark_btn.disabled and v.unmark_btn.disabled and v.adopt_btn.disabled
+        v.kind.value = "home_source"
+        assert not v.mark_btn.disabled
+    finally:
+        p.close()
