@@ -178,3 +178,17 @@ def test_campaign_board_refuses_bad_input_in_one_line(tmp_path, args, message):
     assert run_cli("new", str(f), "--game", "globalwar", home=home).returncode == 0
     r = run_cli("board", str(f), *args, home=home)
     assert r.returncode == 2 and message in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_the_readmes_board_figures_are_the_inventorys():
+    """README's table of what each shipped map holds cannot drift from board.csv and board.toml."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = text.split("<!-- board-counts:", 1)[1].split("\n\n", 1)[0]
+    rows = {r.split("|")[1].strip(): r.split("|")[2:4] for r in table.splitlines() if r.startswith("| ")}
+    for game in list_games():
+        held, kinds = rows[game]
+        n, hexes = len(board_rows(game)), len({r.hex for r in board_rows(game)})
+        assert held.strip().startswith(f"{n}: " if n == hexes else f"{n} rows, {hexes} hexes:"), (game, held)
+        assert kinds.strip() == str(len(board_kinds(game))), (game, kinds)
