@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from ..hexes import HexError
-from ..maps.board import WHERE, BoardKind, board_kinds, board_rows
+from ..maps.board import WHERE, BoardKind, board_kinds
 from ..maps.calibration import NOT_AN_ANCHOR
 from ..maps.gamemap import gazetteer_rows
 from ..rules import board as rb
@@ -162,10 +162,7 @@ def board_report(state: Any, graph: Any, gm: Any) -> BoardReport:
     places = gm.places
     kinds = []
     for kid, k in board_kinds(state.game).items():
-        named_rows = {}
-        for r in board_rows(state.game):
-            if r.kind == kid:
-                named_rows.setdefault(gm.grid.label(gm.grid.parse(r.hex)), r)
+        named_rows = rb.named_rows(state.game, kid)
         named = tuple(Entry(h, r.place, "rulebook", rule=r.rule, quote=r.quote) for h, r in named_rows.items())
         marked = rb.marked(world, kid)
         entered = tuple(Entry(h, "; ".join(places.get(h, ())), "player", tuple(sorted(n for n in ns if n)))

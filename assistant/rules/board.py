@@ -13,9 +13,11 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
-from ..maps.board import WHERE, BoardKind, board_kinds, board_rows
+from ..maps.board import WHERE, BoardKind, BoardRow, board_kinds, board_rows
+from ..maps.gamemap import load_map
 from ..maps.gamespec import load_game_spec
 from .hexnet import truthy
 from .supply import Reason
@@ -57,12 +59,19 @@ def nation_names(game: str) -> Mapping[str, str]:
 
 
 @lru_cache(maxsize=None)
+def named_rows(game: str, kind_id: str) -> Mapping[str, BoardRow]:
+    """Canonical label -> the first row by which the rulebook text names that hex as ``kind_id``."""
+    grid = load_map(game).grid
+    out: dict[str, BoardRow] = {}
+    for r in board_rows(game):
+        if r.kind == kind_id:
+            out.setdefault(grid.label(grid.parse(r.hex)), r)
+    return MappingProxyType(out)
+
+
 def text_named(game: str, kind_id: str) -> frozenset[str]:
     """Canonical labels of the hexes the rulebook text names as ``kind_id``."""
-    from ..maps.gamemap import load_map
-
-    grid = load_map(game).grid
-    return frozenset(grid.label(grid.parse(r.hex)) for r in board_rows(game) if r.kind == kind_id)
+    return frozenset(named_rows(game, kind_id))
 
 
 def norm(v: object) -> str:

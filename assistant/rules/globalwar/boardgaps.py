@@ -21,10 +21,10 @@ that lacks the hexes the text names (``printed_map``).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Mapping, Optional
+from typing import Optional
 
-from ...maps.board import board_kinds, board_rows
-from ..board import ASKS, BoardGap, gap, text_named
+from ...maps.board import board_kinds
+from ..board import ASKS, BoardGap, gap, named_rows, text_named
 from ..supply import Piece, Reason
 from ..world import World
 from .sources import MINOR_ALLIES, MINOR_ALLY_ATTACK_NATIONS
@@ -50,19 +50,6 @@ def printed_map(world: World) -> bool:
     a board role (a hand-built map does not, and nothing is asked of it)."""
     named = _all_named(world.game)
     return bool(named) and all(h in world.graph for h in named)
-
-
-@lru_cache(maxsize=None)
-def named_rows(game: str, kind_id: str) -> Mapping[str, str]:
-    """Canonical label -> the rule of the board row the text names it by, for ``kind_id``."""
-    from ...maps.gamemap import load_map
-
-    grid = load_map(game).grid
-    out: dict[str, str] = {}
-    for r in board_rows(game):
-        if r.kind == kind_id:
-            out.setdefault(grid.label(grid.parse(r.hex)), r.rule)
-    return out
 
 
 def refs(rule: str) -> str:

@@ -541,7 +541,7 @@ class _Run:
                                 + (" (captured [18.4])" if src and src.captured else "")))
         errata = named_rows(self.world.game, COMMUNICATIONS)
         if self.comm[hexes[0]]:
-            by = f" (named in the rulebook: {refs(errata[labels[0]])})" if labels[0] in errata else ""
+            by = f" (named in the rulebook: {refs(errata[labels[0]].rule)})" if labels[0] in errata else ""
             t.steps.append(f"{p.hex} is in a Communications Area{by}: a path of any length [9.2.1]")
         else:
             t.steps.append(f"{length} hex(es) to a Communications Area hex, port or source; "
@@ -554,7 +554,7 @@ class _Run:
             t.steps.append(pipe.describe() + " [18.6.3], [9.2.4]")
         named = [h for h in labels if h in errata]
         if named:
-            rules = sorted({refs(errata[h]) for h in named})
+            rules = sorted({refs(errata[h].rule) for h in named})
             t.steps.append(f"Communications Area hexes the rulebook names on the path: {', '.join(named)} "
                            f"({'; '.join(rules)})")
         t.steps += [step(g) for g in self.board.supplied(p, t.status)]
