@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any, Optional, Sequence
 
 from .. import odds
+from ..board import gap
 from ..hexnet import truthy
 from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
@@ -347,7 +348,12 @@ class GlobalWarAir:
     def _target_findings(self, world: World, raid: Raid) -> list[Finding]:
         out = []
         plan = raid.plan
-        if not raid.targets and not raid.ads:
+        owner = world.graph.nodes[plan.target].get("country") if plan.target in world.graph else None
+        unknown = gap(world, "industrial_hex", str(owner)) if owner and not raid.targets else None
+        if unknown is not None:  # the printed map may hold one there: the board does not say yet
+            out.append(Finding("question", "17.3.A", f"is there an Industrial Hex at {plan.target}? LRBs may only "
+                                                     f"attack Industrial Hexes and ADs; {unknown.text}"))
+        elif not raid.targets and not raid.ads:
             what = "Industrial Hex or Supply Center" if raid.atomic else "Industrial Hex or AD"
             out.append(Finding("error", "17.6.2" if raid.atomic else "17.3.A",
                                f"{plan.target} holds no {what}: LRBs may only attack "

@@ -119,3 +119,25 @@ def test_a_raid_without_the_printed_crts_names_them_and_records_nothing(camp):
     assert "the LRB CRT (lrb_crt) on the Rule tables page" in page and "--" not in page
     assert "--table lrb_crt=CSV" in e.value.text("cli")
     assert camp.state.last_seq == before
+
+
+def test_a_target_whose_industrial_hexes_are_not_entered_is_a_question_not_an_error(tmp_path):
+    """17.3.A "LRBs may only attack Industrial Hexes and ADs": with no Industrial Hex of Italy
+    entered, a raid on an Italian hex cannot be called illegal (the printed map may hold one): the
+    plotter asks. Germany's entered, a German hex without one is refused as before."""
+    c = Campaign.create(tmp_path / "g.campaign", game="globalwar")
+    try:
+        c.place_unit("axis", "Industrial Hex", "W3020", nation="germany", id="ih_de", category="installation")
+        c.place_unit("allies", "LRB", "W3219", nation="us", id="lrb1", attrs={"attack": 2, "defence": 4, "maintained": "yes"})
+        world = world_of(c.state, c.graph(), tables=TABLES)
+        rome = "W2721"  # Italy's
+        a = engine.assess(world, engine.plan_of(c.state, c.map, side="allies", target=rome, units=["lrb1"]))
+        (q,) = [f for f in a.findings if f.rule == "17.3.A"]
+        assert q.level == "question" and q.text.startswith(f"is there an Industrial Hex at {rome}?")
+        assert "No Industrial Hex of Italy is entered yet" in q.text
+        berlin = "W3121"
+        a = engine.assess(world, engine.plan_of(c.state, c.map, side="allies", target=berlin, units=["lrb1"]))
+        (e,) = [f for f in a.findings if f.rule == "17.3.A"]
+        assert e.level == "error" and "holds no Industrial Hex or AD" in e.text
+    finally:
+        c.close()
