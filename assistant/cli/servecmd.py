@@ -49,7 +49,8 @@ def register(sub) -> None:
                         "(default 300; a page that is closed or reloaded gives its kernel back at once)")
     p.add_argument("--max-kernels", metavar="N", default=None,
                    help="run at most N dashboard pages at once, each with its own Python kernel of about "
-                        "90-335 MB (default 8: the campaign dashboard and every aid page together); a page "
+                        "90-335 MB (default 9: the campaign dashboard, Board set-up and every "
+                        "aid page together); a page "
                         "opened beyond that says so and starts nothing. The kernels kept ready (see "
                         "--no-preheat) do not count")
     p.set_defaults(func=cmd_serve)
