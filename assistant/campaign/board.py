@@ -166,7 +166,7 @@ def board_report(state: Any, graph: Any, gm: Any) -> BoardReport:
         named = tuple(Entry(h, r.place, "rulebook", rule=r.rule, quote=r.quote) for h, r in named_rows.items())
         marked = rb.marked(world, kid)
         entered = tuple(Entry(h, "; ".join(places.get(h, ())), "player", tuple(sorted(n for n in ns if n)))
-                        for h, ns in sorted(marked.items()) if h not in named_rows)
+                        for h, ns in sorted(rb.entered_marks(world, kid).items()))
         gaps = tuple(dict.fromkeys(g for side in world.sides for g in rb.gaps(world, side, (kid,))))
         asked = rb.asked_nations(world, kid) if k.nation_from else None
         adoptable = tuple((h, name) for h, name in _labelled(gm, k) if h not in marked and h in graph

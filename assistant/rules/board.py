@@ -87,9 +87,8 @@ def _on_map(world: World) -> dict[tuple[str, str], Any]:
     return got
 
 
-def marked(world: World, kind_id: str) -> dict[str, set[str]]:
-    """Every hex holding a ``kind_id`` on this world's board -> the nations it is of ("" for none):
-    hexes with one of the kind's attributes set, and hexes with a piece of one of its roles."""
+def _attr_marked(world: World, kind_id: str) -> dict[str, set[str]]:
+    """The hexes whose attributes mark a ``kind_id`` -> the nations they are of (once per graph)."""
     k = board_kinds(world.game)[kind_id]
     cache = _on_map(world)
     key = ("marked", kind_id)
@@ -99,7 +98,13 @@ def marked(world: World, kind_id: str) -> dict[str, set[str]]:
             if any(truthy(a.get(attr)) for attr in k.attrs):
                 hexes.setdefault(label, set()).add(norm(a.get(k.nation_from)) if k.nation_from else "")
         cache[key] = hexes
-    got = {h: set(ns) for h, ns in cache[key].items()}
+    return cache[key]
+
+
+def _piece_marked(world: World, kind_id: str) -> dict[str, set[str]]:
+    """The hexes holding a piece of a ``kind_id`` role (always the player's) -> its nations."""
+    k = board_kinds(world.game)[kind_id]
+    got: dict[str, set[str]] = {}
     for p in world.pieces:
         if p.role in k.roles and p.hex in world.graph and not p.hypothetical and (not k.sides or p.side in k.sides):
             nation = norm(p.nation) or (norm(world.graph.nodes[p.hex].get(k.nation_from)) if k.nation_from else "")
@@ -107,12 +112,39 @@ def marked(world: World, kind_id: str) -> dict[str, set[str]]:
     return got
 
 
+def _merged(*parts: dict[str, set[str]]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for part in parts:
+        for h, ns in part.items():
+            out.setdefault(h, set()).update(ns)
+    return out
+
+
+def marked(world: World, kind_id: str) -> dict[str, set[str]]:
+    """Every hex holding a ``kind_id`` on this world's board -> the nations it is of ("" for none):
+    hexes with one of the kind's attributes set, and hexes with a piece of one of its roles."""
+    return _merged(_attr_marked(world, kind_id), _piece_marked(world, kind_id))
+
+
+@lru_cache(maxsize=None)
+def all_text_named(game: str) -> frozenset[str]:
+    """Every hex the rulebook text names with any board role (a hex the text names as a resource
+    hex is not the player's home city for it)."""
+    return frozenset().union(*(text_named(game, k) for k in board_kinds(game)))
+
+
+def entered_marks(world: World, kind_id: str) -> dict[str, set[str]]:
+    """What the player entered of ``kind_id`` -> the nations: the pieces placed, and the hexes whose
+    attributes mark one beyond those the rulebook text names (with any role)."""
+    named = all_text_named(world.game)
+    attrs = {h: ns for h, ns in _attr_marked(world, kind_id).items() if h not in named}
+    return _merged(attrs, _piece_marked(world, kind_id))
+
+
 def entered(world: World, kind_id: str, nation: Optional[str] = None) -> list[str]:
-    """The hexes holding a ``kind_id`` (of ``nation``, when given) beyond those the text names."""
-    named = text_named(world.game, kind_id)
+    """The hexes holding a ``kind_id`` (of ``nation``, when given) that the player entered."""
     want = norm(nation)
-    return sorted(h for h, ns in marked(world, kind_id).items()
-                  if h not in named and (not want or want in ns))
+    return sorted(h for h, ns in entered_marks(world, kind_id).items() if not want or want in ns)
 
 
 def applies(k: BoardKind, side: Optional[str]) -> bool:

@@ -87,7 +87,7 @@ def board_note_html(report: Any) -> str:
         return ""
     return (f"<div style='background:#e3f2fd;border:1px solid #90caf9;padding:3px 8px'><b>The board is "
             f"incomplete</b>: no {esc(report.missing())} entered yet. Answers that need them say so. Enter them in "
-            f"<a href='board.ipynb' target='_blank' class='ca-board-link'>Board set-up</a>.</div>")
+            f"<a href='board.ipynb' target='_blank' class='ca-board-link' style='text-decoration:underline;color:#0d47a1'><b>Board set-up</b></a>.</div>")
 
 
 def side_order(state: Any) -> list[str]:

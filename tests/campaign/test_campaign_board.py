@@ -192,3 +192,15 @@ def test_the_readmes_board_figures_are_the_inventorys():
         n, hexes = len(board_rows(game)), len({r.hex for r in board_rows(game)})
         assert held.strip().startswith(f"{n}: " if n == hexes else f"{n} rows, {hexes} hexes:"), (game, held)
         assert kinds.strip() == str(len(board_kinds(game))), (game, kinds)
+
+
+def test_a_hex_the_text_names_is_never_the_players_entry_of_another_kind(tmp_path):
+    """apto's oil hexes are resource hexes the text names ([9.0], [11.42]): they are not home cities
+    or resource hexes the player entered for [7.0], though the same attribute marks both; a piece the
+    player places on a text-named hex is the player's (Global War's W2905, an errata hex)."""
+    with Campaign.create(tmp_path / "a.campaign", game="apto") as c:
+        home = c.board.report().status("home_source")
+        assert home.entered == () and len(home.gaps) == 5
+    with Campaign.create(tmp_path / "g.campaign", game="globalwar") as c:
+        c.board.enter("industrial_hex", ["W2905"], nation="commonwealth")
+        assert [e.hex for e in c.board.report().status("industrial_hex").entered] == ["W2905"]

@@ -20,11 +20,10 @@ that lacks the hexes the text names (``printed_map``).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Optional
 
 from ...maps.board import board_kinds
-from ..board import ASKS, BoardGap, gap, named_rows, text_named
+from ..board import ASKS, BoardGap, all_text_named, gap, named_rows
 from ..supply import Piece, Reason
 from ..world import World
 from .sources import MINOR_ALLIES, MINOR_ALLY_ATTACK_NATIONS
@@ -37,18 +36,10 @@ SUPPLY_CENTER = "supply_center"
 PORT = "port"
 
 
-@lru_cache(maxsize=None)
-def _all_named(game: str) -> frozenset[str]:
-    out: set[str] = set()
-    for k in board_kinds(game):
-        out |= text_named(game, k)
-    return frozenset(out)
-
-
 def printed_map(world: World) -> bool:
     """The world's map is the game's printed map: it holds every hex the rulebook text names with
     a board role (a hand-built map does not, and nothing is asked of it)."""
-    named = _all_named(world.game)
+    named = all_text_named(world.game)
     return bool(named) and all(h in world.graph for h in named)
 
 
