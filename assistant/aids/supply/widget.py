@@ -31,6 +31,7 @@ import ipywidgets as w
 
 from ...campaign.errors import CampaignError
 from ...hexes import HexError
+from ...rules.board import ASKS
 from ...ui.board import unit_marker_radius
 from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, rule_ref
@@ -49,6 +50,7 @@ SUPPLIED_COLOURS = ("#2e7d32", "#1565c0", "#00838f", "#7cb342")
 CUT_COLOURS = ("#c62828", "#ef6c00", "#6a1b9a", "#8d6e63")
 MIXED = "several statuses"
 MIXED_COLOUR = "#9e9e9e"
+ASKS_COLOUR = "#7e57c2"  # the board lacks what the rule reads: asked, neither supplied nor cut
 WHATIF_COLOUR = "#ef6c00"
 PATH_COLOUR = "#d84315"
 SIDEBAR_WIDTH = "430px"
@@ -524,7 +526,10 @@ class SupplyWidget(Page):
                 + "".join(rows) + "</table>")
 
     def _status_colour(self, status: str, supplied: bool) -> str:
-        """One colour per status for the page's life: greens/blues supplied, reds/oranges cut."""
+        """One colour per status for the page's life: greens/blues supplied, reds/oranges cut, and
+        grey-violet for a question the board cannot answer yet (not a cut)."""
+        if status == ASKS:
+            return ASKS_COLOUR
         if status not in self._colours:
             pool = SUPPLIED_COLOURS if supplied else CUT_COLOURS
             used = set(self._colours.values())
