@@ -32,6 +32,8 @@ MINOR_QUOTE = ("any island hex or colony city (e.g., Palembang) owned by a minor
 SAIGON_QUOTE = ("Japanese units in Indochina may draw supply from Saigon (W 2713) as of the Summer Seasonal Turn of "
                 "1941 (see [8.0]).")
 HOME_QUOTE = "Supply for every land and air unit automatically originates in any friendly home city/resource hex."
+KURE_QUOTE = "Strategic Bombing Attack upon the Japanese city/resource hex of Kure (W 4428)"
+DARWIN = "W 1327"  # Darwin (gazetteer.csv, [4.10]): Australia's, with no home city the text names
 
 
 def shipped(corrections=None):
@@ -178,22 +180,33 @@ def test_7_0_saigon_june_1941_not_yet_and_a_french_unit_always():
 
 # ----- the board's gaps: home sources [7.0] -----------------------------------------------------------
 @RULEBOOK.says(HOME_QUOTE)
-def test_7_0_tokyo_on_a_new_campaign_asks_for_japans_home_sources(tmp_path):
-    """No Japanese home city or resource hex is on the shipped map: a unit in Tokyo is not "out of
-    supply" but asks, the gap first among its reasons, what was tried after it; once the player enters
-    Tokyo's city symbol, it is supplied from Tokyo."""
+def test_7_0_a_unit_with_no_home_source_entered_asks_then_is_supplied(tmp_path):
+    """No Australian home city or resource hex is on the shipped map (the text names none): an
+    Australian unit at Darwin is not "out of supply" but asks, the gap first among its reasons, what
+    was tried after it; once the player enters Darwin's city symbol, it is supplied from Darwin."""
+    with Campaign.create(tmp_path / "t.campaign", game="apto") as c:
+        c.place_unit("allies", "Land unit", DARWIN, nation="australia", id="dar")
+        t = trace(world_of(c.state, c.graph()), "allies", "dar")
+        assert (t.supplied, t.status) == (False, ASKS), t.explain()
+        assert t.reasons[0].rule == "[7.0]" and t.reasons[0].text.startswith("No home city or resource hex of Australia")
+        assert "Board set-up" in t.reasons[0].text
+        assert len(t.reasons) > 1
+        assert t.extra["board_gaps"][0]["kind"] == "home_source"
+        c.set_hex(DARWIN, city="yes")
+        t = trace(world_of(c.state, c.graph()), "allies", "dar")
+        assert (t.supplied, t.status) == (True, "supplied") and t.source["hex"] == DARWIN
+        assert not any("Board set-up" in s for s in t.steps)
+
+
+@RULEBOOK.says(KURE_QUOTE)
+def test_7_0_tokyo_draws_on_kure_the_home_city_resource_hex_the_text_names(tmp_path):
+    """[2.2] names Kure (W 4428) a Japanese city/resource hex: a unit in Tokyo traces to it, and the
+    answer says the rest of Japan's home sources are not entered (it did not need them)."""
     with Campaign.create(tmp_path / "t.campaign", game="apto") as c:
         c.place_unit("japan", "Land unit", "W 4533", nation="japan", id="tokyo")
         t = trace(world_of(c.state, c.graph()), "japan", "tokyo")
-        assert (t.supplied, t.status) == (False, ASKS)
-        assert t.reasons[0].rule == "[7.0]" and t.reasons[0].text.startswith("No home city or resource hex of Japan")
-        assert "Board set-up" in t.reasons[0].text
-        assert len(t.reasons) > 1 and any(s.startswith("nearest line by terrain alone") for s in t.steps)
-        assert t.extra["board_gaps"][0]["kind"] == "home_source"
-        c.set_hex("W 4533", city="yes")
-        t = trace(world_of(c.state, c.graph()), "japan", "tokyo")
-        assert (t.supplied, t.status) == (True, "supplied") and t.source["hex"] == "W 4533"
-        assert not any("Board set-up" in s for s in t.steps)
+    assert (t.supplied, t.status, t.source["hex"]) == (True, "supplied", "W 4428"), t.explain()
+    assert any("No home city or resource hex of Japan" in s for s in t.steps)
 
 
 @RULEBOOK.says("Mukden (W 5022) functions as a supply source for Japanese units.")
@@ -213,7 +226,8 @@ def test_7_0_a_home_source_gap_does_not_turn_a_player_stated_out_of_supply():
 # (hex, side, nation) -> the text's answer (status and source hex) or the question naming what to enter.
 SUPPLIED, ASKS_HOME, ASKS_MINOR = "supplied", "asks home_source", "asks minor_always"
 AUDIT = [
-    ("W 4533", "japan", "japan", ASKS_HOME, None),             # Tokyo: no Japanese home city entered
+    ("W 4533", "japan", "japan", SUPPLIED, "W 4428"),          # Tokyo: from Kure, the home city/resource hex [2.2] names
+    (DARWIN, "allies", "australia", ASKS_HOME, None),          # Darwin: no Australian home city entered
     ("W 5022", "japan", "japan", SUPPLIED, "W 5022"),          # Mukden [7.0]
     ("W 2713", "japan", "japan", ASKS_HOME, None),             # Saigon, July 1937: not Japan's yet
     ("E 2501", "allies", "us", SUPPLIED, "E 2501"),            # Pearl Harbor
@@ -256,13 +270,13 @@ def test_campaign_trace_prints_the_question(tmp_path):
     f = tmp_path / "p.campaign"
     home = tmp_path / "home"
     assert run_cli("new", f, "--game", "apto", home=home).returncode == 0
-    assert run_cli("place", f, "--side", "japan", "--kind", "Land unit", "--hex", "W 4533", "--nation", "japan",
-                   "--id", "tokyo", home=home).returncode == 0
-    r = run_cli("trace", f, "--unit", "tokyo", home=home)
+    assert run_cli("place", f, "--side", "allies", "--kind", "Land unit", "--hex", DARWIN, "--nation", "australia",
+                   "--id", "dar", home=home).returncode == 0
+    r = run_cli("trace", f, "--unit", "dar", home=home)
     assert r.returncode == 0, r.stderr
-    assert f"tokyo at W 4533: {ASKS}" in r.stdout
-    assert "[7.0] No home city or resource hex of Japan is entered yet" in r.stdout
-    r = run_cli("trace", f, "--all", "--side", "japan", home=home)
+    assert f"dar at {DARWIN}: {ASKS}" in r.stdout
+    assert "[7.0] No home city or resource hex of Australia is entered yet" in r.stdout
+    r = run_cli("trace", f, "--all", "--side", "allies", home=home)
     assert r.returncode == 0 and "1 undecided" in r.stdout
 
 
@@ -275,11 +289,13 @@ def test_the_rows_are_the_texts_hexes():
     for Soerabaja as [9.0] and [11.42] print it (W 1614, the [2.3]/[2.9] label, is not a row)."""
     assert {(r.hex, r.kind) for r in ROWS if r.kind in ("minor_always", "resource")} == {
         ("W 1912", "minor_always"), ("W 1822", "minor_always"), ("W 2022", "minor_always"),
-        ("W 1912", "resource"), ("W 2019", "resource"), ("W 2418", "resource"), ("W 1617", "resource")}
+        ("W 1912", "resource"), ("W 2019", "resource"), ("W 2418", "resource"), ("W 1617", "resource"),
+        ("W 3503", "resource")}  # Calcutta's resource hex [2.4]
+    assert {r.hex for r in ROWS if r.kind == "home_source"} == {"W 4428"}  # Kure, a city/resource hex [2.2]
     # the [7.0] table's hexes, held by the rules (sources.py), are in the inventory exactly
     assert {r.hex for r in ROWS if r.kind == "special_source"} == {x.hex for x in S.SPECIAL}
     assert {r.hex for r in ROWS if r.kind == "always_supplied"} == set(S.ALWAYS_HEXES)
-    assert all(r.hex in OIL for r in ROWS if r.kind == "resource") and "W 1614" not in {r.hex for r in ROWS}
+    assert set(OIL) <= {r.hex for r in ROWS if r.kind == "resource"} and "W 1614" not in {r.hex for r in ROWS}
 
 
 def _row_id(r):
@@ -303,7 +319,7 @@ def test_7_0_each_minor_always_row_on_the_shipped_map(row):
         assert (t.supplied, t.status) == (False, "out of supply")  # both symbols entered as absent: no question
 
 
-@pytest.mark.parametrize("row", [r for r in ROWS if r.kind == "resource"], ids=_row_id)
+@pytest.mark.parametrize("row", [r for r in ROWS if r.kind == "resource" and r.hex in OIL], ids=_row_id)
 def test_8_2_each_oil_row_pays_japan_on_the_shipped_map(row):
     """Japan captures the oil hex and a Japanese supply chit there keeps it in supply: the [8.2] oil
     figure is paid for it (ledger_oil_bonus included: the figure instead of the +2)."""
