@@ -188,6 +188,8 @@ def _labelled(gm: Any, k: BoardKind) -> list[tuple[str, str]]:
 
 
 def _piece_kind(game: str, k: BoardKind) -> str:
+    if k.pieces:
+        return k.pieces[0]
     for name, kind in load_kinds(game).items():
         if kind.role in k.roles:
             return name
@@ -213,7 +215,7 @@ class EnterBoard:
             raise CampaignError(f"{v.show(self.kind)} is not a kind of board data of {s.game} "
                                 f"(kinds: {', '.join(kinds) or 'none'})")
         k = kinds[self.kind]
-        if not (k.attrs or k.roles):
+        if not (k.attrs or k.roles or k.pieces):
             raise CampaignError(f"the rules' own table holds the {k.plural} the rulebook names ({k.table}): "
                                 "there is nothing to enter")
         texts = [self.hexes] if isinstance(self.hexes, str) else self.hexes
@@ -230,7 +232,8 @@ class EnterBoard:
             value = None if self.clear else ("yes" if self.value in (None, "") else self.value)
             return [SetHex(h, {k.attrs[0]: value}) for h in hexes]
         if self.clear:
-            ids = [u.id for u in s.units.values() if u.hex in hexes and role_of(s.game, u.kind) in k.roles]
+            ids = [u.id for u in s.units.values() if u.hex in hexes and (role_of(s.game, u.kind) in k.roles
+                                                                          or u.kind.lower() in map(str.lower, k.pieces))]
             if not ids:
                 raise CampaignError(f"there is no {k.name} at {', '.join(hexes)} to clear")
             return [RemoveUnit(i) for i in ids]
@@ -238,7 +241,7 @@ class EnterBoard:
         out = []
         for h in hexes:
             nation = self.nation or (ctx.map.graph().nodes[h].get(k.nation_from) if k.nation_from else None)
-            side = self.side or (_side_of(s, nation) if nation else None)
+            side = self.side or (_side_of(s, nation) if nation else (k.sides[0] if len(k.sides) == 1 else None))
             if side is None:
                 raise CampaignError(f"whose {k.name} is {h}? Its hex names no nation: give the side")
             out.append(PlaceUnit(side=side, kind=kind_name, hex=h, nation=nation, category="installation"))

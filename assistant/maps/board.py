@@ -49,6 +49,7 @@ class BoardKind(BaseModel):
     plural: str                  # ("home cities and resource hexes")
     attrs: tuple[str, ...] = ()  # hex attributes: a hex with any of them set (yes, or a value) is one
     roles: tuple[str, ...] = ()  # piece roles: a piece of one of these roles is one
+    pieces: tuple[str, ...] = ()  # piece kinds (by name, any case): a piece of one of these kinds is one
     nation_from: str = ""        # hex attribute naming whose it is (home_of, country); "" = nobody's
     nations: tuple[str, ...] = ()  # the nations it is asked for (empty: those nation_from names on the map)
     sides: tuple[str, ...] = ()  # the sides whose rules read it (empty: every side)

@@ -105,8 +105,10 @@ def _piece_marked(world: World, kind_id: str) -> dict[str, set[str]]:
     """The hexes holding a piece of a ``kind_id`` role (always the player's) -> its nations."""
     k = board_kinds(world.game)[kind_id]
     got: dict[str, set[str]] = {}
+    kinds = {x.strip().lower() for x in k.pieces}
     for p in world.pieces:
-        if p.role in k.roles and p.hex in world.graph and not p.hypothetical and (not k.sides or p.side in k.sides):
+        if (p.role in k.roles or p.kind.strip().lower() in kinds) and p.hex in world.graph and not p.hypothetical \
+                and (not k.sides or p.side in k.sides):
             nation = norm(p.nation) or (norm(world.graph.nodes[p.hex].get(k.nation_from)) if k.nation_from else "")
             got.setdefault(p.hex, set()).add(nation)
     return got
@@ -151,10 +153,22 @@ def applies(k: BoardKind, side: Optional[str]) -> bool:
     return not k.sides or side is None or side in k.sides
 
 
+def printed_map(world: World) -> bool:
+    """The world's map is the game's printed map: it holds every hex the rulebook text names with a
+    board role. A map built by hand (a test's, a drill's) holds what its maker put on it: nothing is
+    asked of it."""
+    cache = _on_map(world)
+    if "printed" not in cache:
+        named = all_text_named(world.game)
+        cache["printed"] = bool(named) and all(h in world.graph for h in named)
+    return cache["printed"]
+
+
 def gap(world: World, kind_id: str, nation: Optional[str] = None) -> Optional[BoardGap]:
-    """The gap a rule reading ``kind_id`` (for ``nation``'s units) meets on this board, or None."""
+    """The gap a rule reading ``kind_id`` (for ``nation``'s units) meets on this board, or None (on
+    a map built by hand, always None: ``printed_map``)."""
     k = board_kinds(world.game).get(kind_id)
-    if k is None or k.text_complete:
+    if k is None or k.text_complete or not printed_map(world):
         return None
     if not applies(k, world.side_of(nation) if nation else None):
         return None

@@ -142,7 +142,7 @@ class BoardSetup(Page):
         self.detail.value = kind_html(k)
         self.adopt_btn.description = f"Adopt {len(k.adoptable)} labelled" if k.adoptable else "Adopt labelled"
         self.adopt_btn.disabled = not k.adoptable or self._writing_off is not None
-        enterable = bool(k.kind.attrs or k.kind.roles)  # else the rules' own table holds them all
+        enterable = bool(k.kind.attrs or k.kind.roles or k.kind.pieces)  # else the rules' own table holds them all
         self.mark_btn.disabled = self.unmark_btn.disabled = not enterable or self._writing_off is not None
         typed = k.kind.attrs and self._attr_type(k.kind.attrs[0]) == "str"
         self.value.layout.display = "" if typed else "none"

@@ -13,7 +13,7 @@ from assistant.maps import list_games, load_map
 from assistant.maps.attrs import hex_attributes
 from assistant.maps.board import board_kinds, board_rows
 from assistant.rules import board as rb
-from assistant.rules.kinds import ROLES
+from assistant.rules.kinds import ROLES, load_kinds
 from clikit import run_cli
 from rulebooks import assert_says
 
@@ -25,7 +25,8 @@ def test_every_kind_names_what_the_game_declares(game):
     kinds = board_kinds(game)
     assert kinds, f"{game} declares no board data its rules read"
     for kid, k in kinds.items():
-        assert k.attrs or k.roles or k.table, kid
+        assert k.attrs or k.roles or k.pieces or k.table, kid
+        assert {x.lower() for x in k.pieces} <= {x.lower() for x in load_kinds(game)}, (kid, k.pieces)
         assert set(k.attrs) <= set(declared), (kid, set(k.attrs) - set(declared))
         assert set(k.roles) <= set(ROLES), (kid, k.roles)
         assert k.rule.startswith("[") and k.quote and k.cannot and k.enter, kid

@@ -103,6 +103,8 @@ BOXES: dict[str, Special] = {
     "india box": Special("", "India Box", ("uk", "australia", "us"), None, {"us": 2}),
     "united states box": Special("", "United States Box", ("us", "france", "uk")),
 }
+# Each Box's kind of board data (board.toml): where it joins the map is printed, not in the text.
+BOX_KINDS = {"india box": "india_box", "united states box": "united_states_box"}
 # "never considered supply sources, but are always in supply" [7.0] (by hex for Japan; by region).
 # Formosa, Iwo Jima and Okinawa as printed. Two printed labels are misprints, resolved from geography
 # (the calibrated map's ``locate`` at the island and where the printed label lands):

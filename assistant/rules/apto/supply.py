@@ -43,6 +43,7 @@ from .isolation import Isolation, fortress, isolation
 from .lines import Lines, Reach
 from .pieces import chit_capacity, chit_used, consumes, flag, is_land
 from .sources import (
+    BOX_KINDS,
     BOXES,
     MINOR_NATIONS,
     SOVIET,
@@ -410,13 +411,17 @@ class AptoSupply:
             t.later(lambda t, asks=asks: _ask(t, asks))
 
     def _gaps(self, call: _Call, p: Piece) -> list[BoardGap]:
-        """The home-source gaps of the unit's nations (once per nation and call)."""
+        """The home-source gaps of the unit's nations, and the Boxes its nations may draw on that
+        no piece places on the map [7.0] (once per nation and call)."""
         out = []
-        for n in nations_of(call.world, p):
-            key = ("board-gap", "home_source", n)
+        nations = nations_of(call.world, p)
+        asked = [("home_source", n) for n in nations]
+        asked += [(BOX_KINDS[box], None) for box, s in BOXES.items() if any(n in s.users for n in nations)]
+        for kind, n in asked:
+            key = ("board-gap", kind, n)
             if key not in call.searches:
-                call.searches[key] = gap(call.world, "home_source", n)
-            if call.searches[key] is not None:
+                call.searches[key] = gap(call.world, kind, n)
+            if call.searches[key] is not None and call.searches[key] not in out:
                 out.append(call.searches[key])
         return out
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...maps.board import board_kinds
-from ..board import ASKS, BoardGap, all_text_named, gap, named_rows
+from ..board import ASKS, BoardGap, gap, named_rows, printed_map
 from ..supply import Piece, Reason
 from ..world import World
 from .sources import MINOR_ALLIES, MINOR_ALLY_ATTACK_NATIONS
@@ -34,13 +34,6 @@ COMMUNICATIONS = "communications"
 INDUSTRIAL_HEX = "industrial_hex"
 SUPPLY_CENTER = "supply_center"
 PORT = "port"
-
-
-def printed_map(world: World) -> bool:
-    """The world's map is the game's printed map: it holds every hex the rulebook text names with
-    a board role (a hand-built map does not, and nothing is asked of it)."""
-    named = all_text_named(world.game)
-    return bool(named) and all(h in world.graph for h in named)
 
 
 def refs(rule: str) -> str:

@@ -195,7 +195,8 @@ def test_7_0_a_unit_with_no_home_source_entered_asks_then_is_supplied(tmp_path):
         c.set_hex(DARWIN, city="yes")
         t = trace(world_of(c.state, c.graph()), "allies", "dar")
         assert (t.supplied, t.status) == (True, "supplied") and t.source["hex"] == DARWIN
-        assert not any("Board set-up" in s for s in t.steps)
+        assert not any("home city or resource hex of Australia" in s for s in t.steps)
+        assert any("No India Box is entered yet" in s for s in t.steps)  # supplied anyway: said
 
 
 @RULEBOOK.says(KURE_QUOTE)
@@ -350,3 +351,51 @@ def assert_says_quote(quote):
 
 
 test_quotes_in_rulebook = RULEBOOK.check()
+
+
+# ----- the [7.0] always-supplied rows, Kure's home city/resource row, Calcutta's resource row --------
+ALWAYS_QUOTE = ("Formosa (W 3621), Iwo Jima (W 3733), Okinawa (W 3825), Paramushiro (W 0327) and Truk (W 3628) "
+                "themselves are never considered supply sources, but are always in supply.")
+
+
+@RULEBOOK.says(ALWAYS_QUOTE)
+@pytest.mark.parametrize("row", [r for r in ROWS if r.kind == "always_supplied"], ids=_row_id)
+def test_7_0_each_always_supplied_row_on_the_shipped_map(row):
+    """A Japanese unit on the row's hex is always in supply, with no source; an Allied one is not."""
+    assert_says_quote(row.quote)
+    w = shipped_world([piece("j", "japan", "Land unit", row.hex, "japan")])
+    t = trace(w, "japan", "j")
+    assert (t.supplied, t.source) == (True, None), t.explain()
+    assert "always in supply" in " ".join(t.steps)
+
+
+@RULEBOOK.says(KURE_QUOTE, HOME_QUOTE)
+def test_7_0_kures_row_is_a_home_source_of_japan_on_the_shipped_map():
+    (row,) = [r for r in ROWS if r.kind == "home_source"]
+    w = shipped_world([piece("k", "japan", "Land unit", row.hex, "japan")])
+    t = trace(w, "japan", "k")
+    assert (t.supplied, t.source["hex"], t.path) == (True, row.hex, [row.hex]), t.explain()
+
+
+@RULEBOOK.says("since Calcutta's resource hex only contributed 2 EPs to the Japanese economy.")
+def test_8_2_calcuttas_row_pays_the_uk_two_eps_on_the_shipped_map():
+    """Calcutta (W 3503), a resource hex of India (a UK colony): +2 EPs to the UK while it is held
+    and in supply [8.2]."""
+    w = shipped_world([piece("c", "allies", "Sea Supply chit", "W 3503", "uk")])
+    got = {a.item: a for a in adjustments(w, "allies", ("uk",))}
+    assert "W 3503" in got["Colony resource hexes"].hexes and got["Colony resource hexes"].amount >= 2
+
+
+@RULEBOOK.says("UK: UK and Australian units may draw supply from the India Box")
+def test_7_0_a_uk_unit_in_india_asks_for_the_india_box_until_it_is_placed(tmp_path):
+    """Where the India Box joins the map is printed, not in the text: a UK unit at Calcutta with no
+    India Box piece on the map asks for it (never "out of supply"); with the piece placed beside it,
+    it draws on the Box."""
+    with Campaign.create(tmp_path / "i.campaign", game="apto") as c:
+        c.place_unit("allies", "Land unit", "W 3503", nation="uk", id="cal")
+        t = trace(world_of(c.state, c.graph()), "allies", "cal")
+        assert (t.supplied, t.status) == (False, ASKS), t.explain()
+        assert "No India Box is entered yet" in " ".join(r.text for r in t.reasons)
+        c.board.enter("india_box", ["W 3503"])
+        t = trace(world_of(c.state, c.graph()), "allies", "cal")
+        assert (t.supplied, t.source["hex"]) == (True, "W 3503"), t.explain()
