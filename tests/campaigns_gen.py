@@ -15,7 +15,8 @@ Two games, each with the mechanism its rules give for a cut-off:
   isolated from the start and stay so. Upkeep of a cut-off piece: an Air Transport [31.3] paid in
   CP, named after the piece.
 * apto, July 1937 with no scenario: home supply sources at Tokyo and Chungking [7.0]; the 2nd Army
-  holds Canton, beyond any Japanese source, for four months, the Chinese 5th Army Osaka for four;
+  holds Canton, beyond any Japanese source, for four months, the Chinese 5th Army Hakodate for four (on Honshu it
+  would cut Tokyo's home source from Kure's, isolating both [7.8]);
   the 23rd Army stays at Canton throughout. Upkeep: an Air Supply chit [7.7] paid in EP.
 
 Every turn each side records an income line; about every third turn a loss that names no piece; and in
@@ -73,7 +74,7 @@ APTO = Game(
            ("allies", "Home supply source", "W 4113", "Chungking source", "china"),
            ("allies", "Land unit", "W 4113", "5th Army", "china")),
     moves=(("2nd-army", "W 4533", "W 3716", (2, 3, 4, 5)),
-           ("5th-army", "W 4113", "W 4429", (5, 6, 9, 10))),
+           ("5th-army", "W 4113", "W 5033", (5, 6, 9, 10))),
     cut_by={"2nd-army": ("2nd-army",), "5th-army": ("5th-army",)},
     always_cut=("23rd-army",),
     account={"japan": "EP", "allies": "EP:china"}, income=10,
