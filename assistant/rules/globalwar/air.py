@@ -219,7 +219,10 @@ class GlobalWarAir:
             if mission == TRANSFER and rc == "beyond":
                 fs.append(Finding("error", "17.1.7.C", f"{target} is {f.hexes} hexes from {p.hex}, beyond "
                                                        f"{TRANSFER_MULTIPLE} x radius {radius} = {transfer}"))
-        fs += self._supply_findings(p, mission, trace)
+        based = self._base_findings(world, p)
+        fs += based
+        if not based:  # a base the LRB may not hold is refused on 17.1.4.C, not on the supply it cannot trace
+            fs += self._supply_findings(p, mission, trace)
         fs += self._maintenance(p)
         if mission == TRANSFER:
             fs += self._new_base(world, p, target)
@@ -242,6 +245,15 @@ class GlobalWarAir:
         except T.MissingCell as e:
             fs.append(Finding("question", "17.1.3.A", str(e)))
             return None
+
+    def _base_findings(self, world: World, p: Piece) -> list[Finding]:
+        """[17.1.4.C] "They may only be placed in friendly or conquered hexes. (5.4.2)": an LRB based in
+        a neutral's or the enemy's hex may fly no mission from it."""
+        owner = world.control.owner(p.hex) if p.hex in world.graph else None
+        if owner is None or owner == p.side:
+            return []
+        return [Finding("error", "17.1.4.C", f"{p.id} is based at {p.hex}, which is not friendly or conquered "
+                                             f"({owner} holds it): LRBs may only be placed in friendly or conquered hexes")]
 
     def _supply_findings(self, p: Piece, mission: str, trace) -> list[Finding]:
         if trace is None:

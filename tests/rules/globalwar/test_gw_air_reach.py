@@ -12,7 +12,9 @@ from assistant.rules.globalwar import airtables as T
 from assistant.rules.globalwar.air import RULES
 from assistant.rules.globalwar.airpath import flight
 from gwairkit import ad, air_world, hexgrid, lab, levels, lrb, piece, plan, radius_rows, set_hexes
-from rulebooks import assert_says
+from rulebooks import Quotes, assert_says
+
+RULEBOOK = Quotes("globalwar")
 
 BASE, TARGET = lab(2, 2), lab(10, 2)  # 8 hexes apart along row 2
 
@@ -189,6 +191,18 @@ def test_a_transfer_must_end_in_a_friendly_supplied_land_or_coastal_hex():
     assert "17.1.4.B" in levels(it.findings, "error")
 
 
+# ----- basing [17.1.4.C] -----------------------------------------------------------------------
+@RULEBOOK.says("They may only be placed in friendly or conquered hexes. (5.4.2)")
+def test_17_1_4_C_an_lrb_based_in_neutral_turkey_is_refused_on_the_basing_rule_not_on_supply():
+    g = set_hexes(hexgrid(12, 3, communications=True), [BASE], country="turkey", neutral=True)
+    it = one(europe(g=g))
+    assert levels(it.findings, "error") == ["17.1.4.C"] and not it.legal
+    (f,) = [f for f in it.findings if f.level == "error"]
+    assert BASE in f.text and "neutral holds it" in f.text
+    # based in a friendly hex, the same LRB is refused on nothing
+    assert levels(one(europe()).findings, "error") == []
+
+
 # ----- supply [17.4.2.A] and maintenance [18.10.1.A] -----------------------------------------
 def test_bombing_needs_attack_supply():
     assert one(europe()).extra["supply"] == "attack"
@@ -251,3 +265,6 @@ def test_reach_lists_every_friendly_lrb_when_none_is_named():
 ])
 def test_the_rules_in_the_rulebooks_own_words(words):
     assert_says("globalwar", words)
+
+
+test_quotes_in_rulebook = RULEBOOK.check()
