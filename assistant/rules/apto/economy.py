@@ -97,6 +97,26 @@ def season_income(book: Book, side: str, account: str, turn: int) -> int:
     return int(total)
 
 
+EXTENSION_EP_PER_MONTH = 20  # [11.5]: 1 monthly game-turn 20 EPs, 2 = 40, 3 = 60
+EXTENSION_MAX_MONTHS = 3  # [11.5]: "one to three monthly game-turns (but never more)"
+
+
+def _extension_cap(book: Book, e: Entry) -> list[Finding]:
+    """[11.5] the war is extended one to three monthly game-turns, never more: the months of every
+    War extension the side has booked (20 EPs a month), this entry's with them, are at most 3."""
+    def months(x: Entry) -> int:
+        return int(x.amount) // EXTENSION_EP_PER_MONTH
+
+    before = sum(months(x) for x in book.entries
+                 if x.side == e.side and x.kind == "spend" and (x.item or "").lower().startswith("war extension"))
+    total = before + months(e)
+    if total <= EXTENSION_MAX_MONTHS:
+        return []
+    booked = f"{before} month(s) already booked and {months(e)} more" if before else f"{months(e)} months"
+    return [Finding("error", "[11.5]", f"the war is extended one to three monthly game-turns, never more: "
+                                       f"{booked} make {total}")]
+
+
 def setting(ctx: LedgerContext, name: str) -> str:
     value = ctx.world.settings.get(name, SETTINGS[name]) if ctx.world.settings is not None else SETTINGS[name]
     return str(value)
@@ -195,6 +215,8 @@ class AptoEconomy:
                                                    f"whole number of them"))
         if item.name.startswith("War extension") and not (ctx.period == "Summer" and ctx.year == 1945):
             out.append(Finding("error", item.rule, f"{item.name} is bought in the Summer 1945 Seasonal Turn only"))
+        if item.name.startswith("War extension"):
+            out += _extension_cap(book, e)
         return out
 
     def _available(self, book, e: Entry, ctx, what: str) -> list[Finding]:
