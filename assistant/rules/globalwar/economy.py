@@ -158,7 +158,7 @@ class GlobalWarEconomy:
                 out.append(Finding("error", "17.3.2", f"an Industrial Hex producing {cap} PP cannot lose {entry.amount} "
                                                       f"(setting air_pp_loss_cap=output)"))
         if entry.kind in ("spend", "transfer"):
-            before = book.balance(entry.side, acc, entry.turn)
+            before = book.balance(entry.side, acc, entry.turn) + _loss_carried(book, entry.side, acc, entry.turn)
             after = before - entry.amount
             if after < 0:
                 rule = "18.10.C" if maint_acc else "18.0.E"
@@ -401,6 +401,12 @@ class GlobalWarEconomy:
         out = []
         for acc in self.accounts(side):
             left = book.balance(side, acc, ctx.turn)
+            back = _loss_carried(book, side, acc, ctx.turn + 1)
+            if back > 0:  # [17.3.2] a loss past the turn's PPs is not carried into the next turn
+                out.append(Entry(side=side, turn=ctx.turn, kind="adjust", amount=back, account=acc,
+                                 item="LRB losses end with the turn", rule="17.3.2",
+                                 note="PPs lost are lost for that turn only; they are not cumulative"))
+                left += back
             if left > 0:
                 maint = acc.endswith(MAINT)
                 out.append(Entry(side=side, turn=ctx.turn, kind="adjust", amount=-left, account=acc,
@@ -409,6 +415,21 @@ class GlobalWarEconomy:
                                  note="the capacity is the turn's own" if maint
                                  else "PPs may not be accumulated from turn to turn"))
         return out
+
+
+def _loss_carried(book: Book, side: str, account: str, turn: int) -> Any:
+    """The PPs of ``account`` that earlier turns' LRB losses still hold down at the start of ``turn``:
+    [17.3.2] "The PPs that are lost are lost for that turn only; they are not cumulative", so a
+    loss beyond a turn's PPs (its balance below zero at the turn's end, the turn not closed) is
+    no debt of the next turn. No more than the losses booked, nor than the balance is short."""
+    short = -book.balance(side, account, turn - 1)
+    if short <= 0:
+        return 0
+    lost = sum(e.amount for e in book.entries if e.turn < turn and e.kind == "loss"
+               and e.side == side and e.account == account)
+    back = sum(e.amount for e in book.entries if e.turn < turn and e.kind == "adjust" and e.rule == "17.3.2"
+               and e.side == side and e.account == account)
+    return max(0, min(short, lost - back))
 
 
 def _n(x: Any) -> Any:

@@ -219,6 +219,31 @@ def test_18_5_1_no_reserve_and_the_close_loses_every_unspent_pp():
     assert [f.rule for f in fs if f.level == "warning"] == ["18.5.1"]
 
 
+@RULEBOOK.says("The PPs that are lost are lost for that turn only; they are not cumulative.")
+def test_17_3_2_a_loss_beyond_the_turns_pps_is_not_carried_into_the_next_turn():
+    """Germany spends its 8 PP, then LRBs take 3 (loss booked in the strike's turn): Turn 2's 8 PP
+    are all Turn 2's, whether Turn 1 was closed or not."""
+    w = world(german_land(), [])
+    t1 = book(e("axis", "income", 8, "germany", item="production"), e("axis", "spend", 8, "germany"),
+              e("axis", "loss", 3, "germany", item="LRB losses"))
+    assert t1.balance("axis", "germany") == -3
+    # Turn 1 not closed: Turn 2's spending sees Turn 2's PPs only
+    t2 = t1.with_entry(e("axis", "income", 8, "germany", item="production", turn=2))
+    assert errors(RULES.check(t2, e("axis", "spend", 8, "germany", turn=2), ctx(w, turn=2))) == []
+    (f,) = errors(RULES.check(t2, e("axis", "spend", 9, "germany", turn=2), ctx(w, turn=2)))
+    assert f.rule == "18.0.E" and "germany has 8 PP left" in f.text
+    # Turn 1 closed: the close ends the loss with the turn, and Turn 2 opens at 0
+    closing = RULES.close_turn(t1, "axis", ctx(w))
+    assert [(x.account, x.kind, x.amount, x.rule) for x in closing] == [("germany", "adjust", 3, "17.3.2")]
+    for x in closing:
+        t1 = t1.with_entry(x)
+    assert t1.balance("axis", "germany", 1) == 0
+    assert RULES.close_turn(t1, "axis", ctx(w)) == []
+    # a loss within the turn's PPs changes nothing at the close but the unspent PPs [18.5.1]
+    within = book(e("axis", "income", 8, "germany", item="production"), e("axis", "loss", 3, "germany"))
+    assert [(x.amount, x.rule) for x in RULES.close_turn(within, "axis", ctx(w)) if x.account == "germany"] == [(-5, "18.5.1")]
+
+
 # ----- build prices and gearing [18.2.2], [18.9.1] ------------------------------------------------
 
 @RULEBOOK.says("Example: In the Production Preparation Phase of Turn 2, the Axis spends 3 PPs to build one new German "
