@@ -14,7 +14,9 @@ Plan options (``StrikePlan.options``): ``round`` (1|2) and ``assign`` ("A>T,A>T"
 attacks of that air-combat round, missions ``interception`` and ``strafe``; without it the
 plan's fighters take the enemy air units in turn, ``default_assign`` [4.16]); ``attacks`` ("B1:S1,S1;B2:S2", mission
 ``air_naval``; default every bomber's attacks on ``target_unit``); ``port`` (none|minor|major|
-fortified), ``us_1944``; ``target_type`` (city|resource|city_resource|oil), ``capital``,
+fortified), ``us_1944``; ``target_type`` (city|resource|city_resource|oil: else the text's oil hexes
+and named targets, then the board's city and resource symbols, else the rules ask [2.3]), ``capital``
+(yes|no: else Tokyo, the capital the text names, and no other, said as assumed),
 ``non_home``, ``redundant``, ``night``, ``iwo_jima_waive`` (strategic bombing); ``sneak``;
 ``air_offensive`` (Currently Committed fighters may intercept [4.25]); ``result`` (a printed
 Bombing Table result entered by hand).
@@ -92,6 +94,7 @@ class AptoAirRules:
     mission_names = MISSION_NAMES  # each mission as the rules name it, with its rule
     night = "[2.8]"  # Night Strategic Bombing: the plotter offers the choice
     # the plan options these rules read (the module's docstring says what each is)
+    reads_phase = True  # the plan's phase is read [4.18], [2.0]: the plotter checks it is one of the game's
     options = ("round", "assign", "assign2", "attacks", "port", "us_1944", "target_type", "capital", "non_home",
                "redundant", "night", "iwo_jima_waive", "ep_track", "sneak", "air_offensive", "result")
 
@@ -189,6 +192,9 @@ class AptoAirRules:
                     a.findings.append(Finding("error", "[4.2]", f"{p.id} may return only to a base from which "
                                               f"{'Fighter' if ok is fighter_bases else 'Bomber'}-types were launched "
                                               f"({', '.join(sorted(ok))}), not {plan.return_base}"))
+        if plan.mission == "strategic_bombing" and strategic_warfare(plan) is False:
+            a.findings.append(Finding("error", "[2.0]", f"strategic bombing is flown in the Strategic Warfare Phase, "
+                                      f"not in {plan.phase}"))
         if plan.mission == "strategic_bombing":
             for b, p in launched:
                 if kind_of(p) != "B":
@@ -263,6 +269,11 @@ class AptoAirRules:
                                           + " (each fighter on the enemy units in turn; option assign=ATTACKER>TARGET,"
                                           "... states others)"))
             a.odds = {f"{x}>{t}": as_json(attack_dist(att), OUTCOMES) for x, t, att in eng}
+            own = [x for x, _, att in eng if att.own_base]
+            if own and strategic_warfare(plan) is None:
+                a.findings.append(Finding("question", "[4.18]", f"{', '.join(own)} over {'its' if len(own) == 1 else 'their'}"
+                                          " own airbase: +1 counted, as outside the Strategic Warfare Phase, where it"
+                                          " never applies; give the phase"))
             if int(_opt(plan, "round", 1)) == 1 and plan.mission == "interception":
                 a.odds["engagement"] = self.engagement_odds(world, plan)
                 a.steps.append("engagement: round 1 as assign, round 2 as assign2 (default assign), attacks by or on "
@@ -463,18 +474,22 @@ class AptoAirRules:
 
     def _bombing_column(self, world: World, plan: StrikePlan) -> tuple[Optional[str], int, list[str], list[Finding]]:
         bombers = self._bombers(world, plan)
-        ttype = str(_opt(plan, "target_type", "city"))
+        target = self._target(world, plan)
+        ttype = target.type
         oil = ttype == "oil"
         strengths = [num(b, "strength", 0) for b in bombers]
-        steps, findings = [], []
+        steps, findings = list(target.steps), [Finding("info", "[2.3]", x) for x in target.assumed]
         if not any(s >= 2 for s in strengths):
             findings.append(Finding("error", "[2.5]", "no unaborted bomber with a net strength of at least 2"))
         total = bt.bombing_strength(strengths, non_home=_flag(plan, "non_home"), redundant=_flag(plan, "redundant"), oil=oil)
         steps.append(f"bombing strength {sum(strengths)} -> {total} after halvings [2.4]")
         if plan.night or _flag(plan, "night"):
             return "2-5", total, steps + ["night raid: always the 2-5 column, never shifted [2.8]"], findings
-        shift = bt.target_shift(ttype, _flag(plan, "capital"))
-        steps.append(f"target {ttype}{' (capital)' if _flag(plan, 'capital') else ''}: shift {shift:+d} [2.3]")
+        if ttype is None:
+            findings.append(Finding("question", "[2.3]", target.question or "what the target is [2.3]"))
+            return None, total, steps, findings
+        shift = bt.target_shift(ttype, target.capital)
+        steps.append(f"target {ttype}{' (capital)' if target.capital and not oil else ''}: shift {shift:+d} [2.3]")
         rows = world.tables.get(bt.TABLE)
         if not rows:
             findings.append(Finding("question", "[2.5]", f"enter the Bombing Table ({bt.TABLE} template) or the printed "
@@ -483,6 +498,11 @@ class AptoAirRules:
         col, notes = bt.column_for(total, shift, bt.columns(rows))
         steps += notes + [f"column {col.label}"]
         return col.label, total, steps, findings
+
+    def _target(self, world: World, plan: StrikePlan) -> bt.Target:
+        """What the target hex is as a Strategic Target [2.3]: the plan's options, the text, the board."""
+        attrs = world.graph.nodes[plan.target] if plan.target in world.graph else {}
+        return bt.strategic_target(plan.target, attrs, plan.options)
 
     def _b29_modifier(self, world: World, plan: StrikePlan) -> int:
         """[2.7]: +1 to the roll per full-strength 20-20[4] B-29 (not rail, not installations); optional
@@ -531,6 +551,11 @@ class AptoAirRules:
                 return Unresolvable(f"whose EP Track a loss in {plan.target} falls on: {why}",
                                     [Need("option", "ep_track", "the nation whose EP Track the loss falls on", "[2.5]",
                                           "|".join(NATIONS.get(enemy, ())))])
+        if (plan.mission == "strategic_bombing" and _opt(plan, "result") is None and world.tables.get(bt.TABLE)
+                and not (plan.night or _flag(plan, "night")) and self._target(world, plan).type is None):
+            return Unresolvable(f"what {plan.target} is as a Strategic Target [2.3]",
+                                [Need("option", "target_type", "the target's type", "[2.3]",
+                                      "|".join(bt.TARGET_SHIFT))])
         if plan.mission == "strategic_bombing" and _opt(plan, "result") is None and not world.tables.get(bt.TABLE):
             return Unresolvable("strategic bombing is read off the Bombing Table [2.5]",
                                 [Need("table", bt.TABLE, "the Bombing Table", "[2.5]"),
@@ -683,12 +708,31 @@ def _loss_track(world, plan: StrikePlan) -> tuple[str, Optional[str], str]:
     return enemy, account, why
 
 
-def _own_base(plan: StrikePlan, p: Piece) -> bool:
-    """+1 over its own airbase [4.18]: the combat is in its base hex; never in the Strategic
-    Warfare Phase, never from a carrier, never after a failed evacuation (a Dirt Airstrip or the
-    Hawaii Dec 1941 exception: set the unit attr no_base_bonus)."""
-    return (p.hex == plan.target and plan.phase != "strategic_warfare" and not p.attr("carrier")
+STRATEGIC_WARFARE = "strategic_warfare"  # the phase's id in game.toml: "Strategic Warfare Phase" [2.0]
+
+
+def strategic_warfare(plan: StrikePlan) -> Optional[bool]:
+    """Is the plan flown in the Strategic Warfare Phase? Its phase (the id or the name game.toml
+    gives it, as the strike plotter checks it); a strategic bombing always is ("all forms of
+    Strategic Warfare occur during the Strategic Warfare Phase" [2.0]); None: no phase given."""
+    if plan.phase is not None:
+        words = " ".join(str(plan.phase).lower().replace("_", " ").replace("-", " ").split())
+        return words.removesuffix(" phase") == "strategic warfare"
+    return True if plan.mission == "strategic_bombing" else None
+
+
+def _over_own_base(plan: StrikePlan, p: Piece) -> bool:
+    """In air combat over its own airbase [4.18]: its base hex is the combat's, not from a carrier,
+    not after a failed evacuation (a Dirt Airstrip or the Hawaii Dec 1941 exception: set the unit
+    attr no_base_bonus)."""
+    return (p.hex == plan.target and not p.attr("carrier")
             and not truthy(p.attr("failed_evacuation")) and not truthy(p.attr("no_base_bonus")))
+
+
+def _own_base(plan: StrikePlan, p: Piece) -> bool:
+    """+1 over its own airbase [4.18], which "does not ever apply, however, during the Strategic
+    Warfare Phase". With no phase given it is counted, and the assessment asks for the phase."""
+    return _over_own_base(plan, p) and strategic_warfare(plan) is not True
 
 
 def _piece(world: World, uid: str) -> Piece:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
+
+from ..hexnet import truthy
+from .economy_colonies import OIL
 
 TABLE = "bombing_table"
 COL = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)|(\+))\s*$")
@@ -19,6 +22,86 @@ RESULT = re.compile(r"^\s*([0-9]+|-)?\s*(\*)?\s*$")
 # [2.3]: city 0, resource only 1 left, city/resource 1 right, + a non-conquered capital 1 more right;
 # the Indonesian oil hexes always 2 right, never left, never halved.
 TARGET_SHIFT = {"city": 0, "resource": -1, "city_resource": 1, "oil": 2}
+TARGET_NAMES = {"city": "city", "resource": "resource", "city_resource": "city/resource", "oil": "Indonesian oil"}
+# The hexes the text itself names as Strategic Targets [2.3]: Tokyo holds "both a city and a
+# resource symbol (such as Tokyo)" and is the capital ("any city denoted as a "star", such as
+# Tokyo"); gazetteer.csv places Tokyo at W 4533. (Nagasaki is named both a city-only and a
+# city/resource hex in [2.3], and the text prints no hex for it: it is not here.)
+NAMED_TARGETS = {"W 4533": ("Tokyo", "city_resource", True)}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A Strategic Target as the rules read it [2.3]: ``type`` (a TARGET_SHIFT key; None: neither
+    the player, the text nor the board says, and the rules ask ``question``), ``capital``,
+    ``steps`` (each value and where it came from) and ``assumed`` (what was taken without the
+    player or the board saying it, each with its rule)."""
+
+    type: Optional[str]
+    capital: bool
+    steps: tuple[str, ...] = ()
+    assumed: tuple[str, ...] = ()
+    question: Optional[str] = None
+
+
+def target_type_of(value: Any) -> str:
+    """The option target_type read (city/resource as printed is city_resource); a bad one names it."""
+    t = str(value).strip().lower().replace("/", "_").replace("-", "_").replace(" ", "_")
+    if t not in TARGET_SHIFT:
+        raise ValueError(f"target type {value!r} must be one of {', '.join(TARGET_SHIFT)}")
+    return t
+
+
+def strategic_target(hex_label: str, attrs: Mapping[str, Any], options: Mapping[str, Any]) -> Target:
+    """What ``hex_label`` is as a Strategic Target [2.3], from the player's options first
+    (``target_type``, ``capital``), then the text (the Indonesian oil hexes, the hexes it names),
+    then the board's city and resource symbols (hex attributes city, resource); never a silent
+    default: an unknown type is a question, an assumption is said with its rule."""
+    place = attrs.get("place") or ""
+    where = f"{hex_label} ({place})" if place else hex_label
+    steps: list[str] = []
+    assumed: list[str] = []
+    named = NAMED_TARGETS.get(hex_label)
+    ttype: Optional[str] = None
+    if options.get("target_type") is not None:
+        ttype = target_type_of(options["target_type"])
+        steps.append(f"{where}: a {TARGET_NAMES[ttype]} target, as entered [2.3]")
+    elif hex_label in OIL:
+        ttype = "oil"
+        steps.append(f"{where}: an Indonesian oil hex, always two columns right, never left [2.3]")
+    elif named is not None:
+        ttype = named[1]
+        steps.append(f"{where}: a {TARGET_NAMES[ttype]} target, as the text names {named[0]} [2.3]")
+    else:
+        city, res = attrs.get("city"), attrs.get("resource")
+        if truthy(city) or truthy(res):
+            ttype = "city_resource" if truthy(city) and truthy(res) else ("city" if truthy(city) else "resource")
+            steps.append(f"{where}: a {TARGET_NAMES[ttype]} target, as the board marks it [2.3]")
+            unmarked = "resource" if truthy(city) and res is None else ("city" if truthy(res) and city is None else None)
+            if unmarked:
+                assumed.append(f"{where}: no {unmarked} symbol is marked on the board, so it is read as a "
+                               f"{TARGET_NAMES[ttype]} target only; if the map shows one, mark it in Board set-up "
+                               f"or give the option target_type [2.3]")
+    question = None
+    if ttype is None:
+        question = (f"what {where} is as a Strategic Target: give the option target_type (city, resource, "
+                    f"city_resource or oil), or mark its city and resource symbols in Board set-up [2.3]")
+    if options.get("capital") is not None:
+        capital = truthy(options["capital"])
+        steps.append(f"{where}: {'a' if capital else 'not a'} non-conquered national capital, as entered [2.3]")
+    elif ttype == "oil":
+        capital = False  # already "equivalent to a city/resource capital hex" [2.3]
+    elif named is not None and named[2]:
+        capital = True
+        steps.append(f"{where}: a national capital (a star), as the text names {named[0]} [2.3]")
+        assumed.append(f"{where}: the capital is taken as non-conquered (+1 column); if its nation is conquered, "
+                       f"give the option capital=no [2.3]")
+    else:
+        capital = False
+        if ttype is not None:
+            assumed.append(f"{where}: not taken for a non-conquered national capital (the text names Tokyo "
+                           f"alone); if the map shows a capital star there, give the option capital=yes [2.3]")
+    return Target(ttype, capital, tuple(steps), tuple(assumed), question)
 
 
 @dataclass(frozen=True)

@@ -360,4 +360,115 @@ def test_a_unit_without_its_type_is_a_question_not_a_failure_4_0():
     assert items["f"].range_class == "in range"
 
 
+TOKYO_CAPITAL = ("if the target hex contains a city/resource capital (any city denoted as a \"star\", such as Tokyo), "
+                 "then the Bomber would gain an additional one-column-shift adjustment to the right")
+
+
+def bombing_plan(target, **options):
+    return StrikePlan(side="allies", target=target, mission="strategic_bombing",
+                      launches=(Launch("W 3825", ("b29",)),), options=options)
+
+
+def b29(hex_="W 3825"):
+    return air("b29", "allies", hex_, "us", type="B", strength=20, quality=4, range=20, heavy="yes")
+
+
+@RULEBOOK.says(TOKYO_CAPITAL, "If a target hex contains both a city and a resource symbol (such as Tokyo), it is a "
+               "city/resource target.", "the Japanese city/resource hex of Kure (W 4428)")
+def test_2_3_tokyo_and_kure_on_the_shipped_map_need_no_target_type(apto_graph):
+    """The [2.3] example's B-29 (strength 20, the 17-24 column): Tokyo, the city/resource capital the
+    text names, +2 to 40-59; Kure, marked city/resource on the shipped map, +1 to 25-39, saying it took
+    Kure for no capital. Nothing silently defaults to a city."""
+    w = mkworld(apto_graph, [b29()], tables={"bombing_table": EXAMPLE_COLUMNS})
+    tokyo = RULES.assess(w, bombing_plan("W 4533"))
+    assert tokyo.extra["bombing"]["column"] == "40-59"
+    assert any("Tokyo" in x and "capital" in x for x in tokyo.steps)
+    assert any(f.level == "info" and "non-conquered" in f.text and f.rule == "[2.3]" for f in tokyo.findings)
+    kure = RULES.assess(w, bombing_plan("W 4428"))
+    assert kure.extra["bombing"]["column"] == "25-39"
+    assert any(f.level == "info" and "capital=yes" in f.text for f in kure.findings)
+    assert RULES.missing(w, bombing_plan("W 4533")) is None and RULES.missing(w, bombing_plan("W 4428")) is None
+    # a conquered capital: the player says so
+    assert RULES.assess(w, bombing_plan("W 4533", capital="no")).extra["bombing"]["column"] == "25-39"
+
+
+@RULEBOOK.says("they are always automatically considered equivalent to a city/resource capital hex")
+def test_2_3_palembang_is_an_oil_hex_not_a_city_resource_hex(apto_graph):
+    """Palembang (W 1912) is marked city and resource on the shipped map; as an Indonesian oil hex it
+    shifts two columns right [2.3] and is never halved [2.4]."""
+    w = mkworld(apto_graph, [b29()], tables={"bombing_table": EXAMPLE_COLUMNS})
+    a = RULES.assess(w, bombing_plan("W 1912", non_home="yes"))
+    assert a.extra["bombing"] == {"strength": 20, "column": "40-59", "roll_modifier": 1}
+
+
+@RULEBOOK.says("The effectiveness of any Strategic Bombing Attack depends upon the target type (see [2.3]).")
+def test_2_3_a_target_neither_entered_nor_marked_is_asked_for_never_a_city():
+    g = grid(1, 3)
+    w = mkworld(g, [b29(label(0, 0))], tables={"bombing_table": EXAMPLE_COLUMNS})
+    p = StrikePlan(side="allies", target=label(0, 2), mission="strategic_bombing", launches=(Launch(label(0, 0), ("b29",)),))
+    a = RULES.assess(w, p)
+    assert a.extra["bombing"]["column"] is None
+    [q] = [f for f in a.findings if f.level == "question"]
+    assert q.rule == "[2.3]" and "target_type" in q.text and label(0, 2) in q.text
+    need = RULES.missing(w, p)
+    assert need is not None and [(n.name, n.rule) for n in need.needs] == [("target_type", "[2.3]")]
+    with pytest.raises(Exception, match="target_type"):
+        RULES.resolve(w, p, [3, 4])
+    typed = StrikePlan(**{**p.__dict__, "options": {"target_type": "city/resource"}})
+    assert RULES.assess(w, typed).extra["bombing"]["column"] == "25-39" and RULES.missing(w, typed) is None
+    with pytest.raises(ValueError, match="target type 'town' must be one of city, resource, city_resource, oil"):
+        RULES.assess(w, StrikePlan(**{**p.__dict__, "options": {"target_type": "town"}}))
+    # the board marks a city symbol only: a city target, and it says the resource symbol was not marked
+    g2 = grid(1, 3)
+    g2.nodes[label(0, 2)]["city"] = True
+    a = RULES.assess(mkworld(g2, [b29(label(0, 0))], tables={"bombing_table": EXAMPLE_COLUMNS}), p)
+    assert a.extra["bombing"]["column"] == "17-24"
+    assert any(f.level == "info" and "no resource symbol is marked" in f.text for f in a.findings)
+
+
+SW_NO_BONUS = "This bonus does not ever apply, however, during the Strategic Warfare Phase."
+
+
+@RULEBOOK.says(SW_NO_BONUS)
+@pytest.mark.parametrize("phase", ["strategic_warfare", "Strategic Warfare Phase", "strategic warfare"])
+def test_4_18_no_own_base_bonus_in_the_strategic_warfare_phase_however_it_is_named(phase):
+    """A Ki-84 (4, quality 4) on a B-29 (quality 4) over the Ki-84's own base: target number 5 (2/3)
+    with the +1, 4 (1/2) without; the phase by its id or by its name in game.toml."""
+    g = grid(1, 3)
+    k = air("ki84", "japan", label(0, 2), type="F", strength=4, quality=4, range=8)
+    b = air("b29", "allies", label(0, 2), "us", type="B", strength=20, quality=4, range=20, heavy="yes")
+    p = StrikePlan(side="japan", target=label(0, 2), mission="interception", launches=(Launch(label(0, 2), ("ki84",)),),
+                   options={"assign": "ki84>b29"}, phase=phase)
+    a = RULES.assess(mkworld(g, [k, b]), p)
+    assert a.odds["ki84>b29"]["hit"]["fraction"] == "1/2"
+    assert not any(f.rule == "[4.18]" for f in a.findings)
+    other = RULES.assess(mkworld(g, [k, b]), StrikePlan(**{**p.__dict__, "phase": "Naval and Air Phase"}))
+    assert other.odds["ki84>b29"]["hit"]["fraction"] == "2/3"
+
+
+@RULEBOOK.says(SW_NO_BONUS)
+def test_4_18_with_no_phase_given_the_own_base_bonus_is_said_and_the_phase_asked_for():
+    g = grid(1, 3)
+    k = air("ki84", "japan", label(0, 2), type="F", strength=4, quality=4, range=8)
+    b = air("b29", "allies", label(0, 2), "us", type="B", strength=20, quality=4, range=20, heavy="yes")
+    p = StrikePlan(side="japan", target=label(0, 2), mission="interception", launches=(Launch(label(0, 2), ("ki84",)),),
+                   options={"assign": "ki84>b29"})
+    a = RULES.assess(mkworld(g, [k, b]), p)
+    assert a.odds["ki84>b29"]["hit"]["fraction"] == "2/3"
+    [q] = [f for f in a.findings if f.rule == "[4.18]"]
+    assert q.level == "question" and "ki84" in q.text and "Strategic Warfare Phase" in q.text and "phase" in q.text
+
+
+@RULEBOOK.says("all forms of Strategic Warfare occur during the Strategic Warfare Phase of a monthly game-turn.")
+def test_2_0_strategic_bombing_in_another_phase_is_an_error():
+    g = grid(1, 3)
+    w = mkworld(g, [b29(label(0, 0))])
+    p = StrikePlan(side="allies", target=label(0, 2), mission="strategic_bombing", launches=(Launch(label(0, 0), ("b29",)),),
+                   options={"target_type": "city"}, phase="naval_air")
+    assert [(f.rule, f.text) for f in RULES.assess(w, p).findings if f.level == "error"] == [
+        ("[2.0]", "strategic bombing is flown in the Strategic Warfare Phase, not in naval_air")]
+    ok = StrikePlan(**{**p.__dict__, "phase": "strategic_warfare"})
+    assert not [f for f in RULES.assess(w, ok).findings if f.level == "error"]
+
+
 test_quotes_in_rulebook = RULEBOOK.check()
