@@ -83,8 +83,29 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
                       launches=tuple(Launch(base=b, units=tuple(us)) for b, us in by_base.items()),
                       target_unit=target_unit, altitude=None if altitude is None else v.text(altitude, "altitude", 20),
                       escorts=tuple(esc), return_base=None if return_base is None else v.hex_label(gm, return_base),
-                      night=night, phase=None if phase is None else v.text(phase, "phase", 40),
+                      night=night, phase=_phase(rules, state, phase),
                       options=MappingProxyType(opts))
+
+
+def _phase(rules, state, phase: Any) -> Optional[str]:
+    """The plan's phase: text the player types; where the game's air rules read it (``reads_phase``)
+    one of the game's phases (game.toml's calendar phases, by id or by name, any case; the id is
+    kept), any other refused in one line naming it and the game's phases."""
+    if phase is None:
+        return None
+    text = v.text(phase, "phase", 40)
+    if not getattr(rules, "reads_phase", False):
+        return text
+
+    def words(s: str) -> str:
+        return " ".join(s.lower().replace("_", " ").replace("-", " ").split())
+
+    known = {p.id: p for ps in state.calendar.phases.values() for p in ps}
+    for p in known.values():
+        if words(text) in (words(p.id), words(p.name), words(p.name).removesuffix(" phase")):
+            return p.id
+    raise CampaignError(f"phase {v.show(text)} is not one of {state.game}'s phases: "
+                        + ", ".join(p.name for p in known.values()))
 
 
 def _option_name(rules, state, name: str) -> str:
