@@ -37,7 +37,7 @@ RECIPIENTS = {"us": ("uk", "ussr", "australia", "china"), "uk": ("australia", "c
 INCOME_ITEMS = {None, "seasonal income", "colony resource hexes", "captured resource hexes", "oil hexes",
                 "conquest debit"}  # the calculated income [8.2]
 SETTINGS = {"ledger_loss_cap": "next_income", "ledger_lend_lease_net": "after_losses",
-            "ledger_reserve_monthly": "listed", "ledger_oil_bonus": "included"}
+            "ledger_reserve_monthly": "listed", "ledger_oil_bonus": "included", "ledger_war_extension": "once"}
 CAP_ITEM = "Strategic Warfare loss cap"
 
 
@@ -101,15 +101,22 @@ EXTENSION_EP_PER_MONTH = 20  # [11.5]: 1 monthly game-turn 20 EPs, 2 = 40, 3 = 6
 EXTENSION_MAX_MONTHS = 3  # [11.5]: "one to three monthly game-turns (but never more)"
 
 
-def _extension_cap(book: Book, e: Entry) -> list[Finding]:
+def _extension_cap(book: Book, e: Entry, reading: str = "once") -> list[Finding]:
     """[11.5] the war is extended one to three monthly game-turns, never more: the months of every
-    War extension the side has booked (20 EPs a month), this entry's with them, are at most 3."""
+    War extension the side has booked (20 EPs a month), this entry's with them, are at most 3.
+    Setting ledger_war_extension: once (default: the duration is decided once, "the war cannot be
+    extended again") refuses a second booking; total allows several within the cap."""
     def months(x: Entry) -> int:
         return int(x.amount) // EXTENSION_EP_PER_MONTH
 
-    before = sum(months(x) for x in book.entries
-                 if x.side == e.side and x.kind == "spend" and (x.item or "").lower().startswith("war extension"))
+    prior = [x for x in book.entries
+             if x.side == e.side and x.kind == "spend" and (x.item or "").lower().startswith("war extension")]
+    before = sum(months(x) for x in prior)
     total = before + months(e)
+    if prior and reading == "once":
+        return [Finding("error", "[11.5]", f"the US decides the Extension's total duration once: {before} month(s) "
+                                           f"already booked, and the war cannot be extended again "
+                                           f"(setting ledger_war_extension=once)")]
     if total <= EXTENSION_MAX_MONTHS:
         return []
     booked = f"{before} month(s) already booked and {months(e)} more" if before else f"{months(e)} months"
@@ -216,7 +223,7 @@ class AptoEconomy:
         if item.name.startswith("War extension") and not (ctx.period == "Summer" and ctx.year == 1945):
             out.append(Finding("error", item.rule, f"{item.name} is bought in the Summer 1945 Seasonal Turn only"))
         if item.name.startswith("War extension"):
-            out += _extension_cap(book, e)
+            out += _extension_cap(book, e, setting(ctx, "ledger_war_extension"))
         return out
 
     def _available(self, book, e: Entry, ctx, what: str) -> list[Finding]:

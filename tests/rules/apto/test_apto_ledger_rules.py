@@ -431,26 +431,31 @@ def test_a_bombing_loss_from_the_strike_plotter_lands_on_the_target_nations_trac
     assert errors(check(book(), loss, APRIL)) == [] and book(loss).balance("allies", "EP:uk") == -3
 
 
-@RULEBOOK.says("The US player may opt to extend the war one to three monthly game-turns (but never more)")
-@pytest.mark.parametrize("booked, then, amount, ok", [
-    ((), "War extension 3 months", 60, True),
-    ((), "War extension 3 months", 120, False),            # two 3-month Extensions: 6 months
-    ((), "War extension 1 month", 80, False),              # four 1-month Extensions
-    (("War extension 2 months",), "War extension 1 month", 20, True),    # 3 in all
-    (("War extension 2 months",), "War extension 2 months", 40, False),  # 4 in all
-    (("War extension 3 months",), "War extension 1 month", 20, False)])
-def test_11_5_a_war_extension_is_three_monthly_turns_never_more(booked, then, amount, ok):
+@RULEBOOK.says("The US player may opt to extend the war one to three monthly game-turns (but never more)",
+               "the war cannot be extended again")
+@pytest.mark.parametrize("reading", ["once", "total"])
+@pytest.mark.parametrize("booked, then, amount, once, total", [
+    ((), "War extension 3 months", 60, None, None),
+    ((), "War extension 3 months", 120, "never more", "never more"),      # two 3-month Extensions: 6 months
+    ((), "War extension 1 month", 80, "never more", "never more"),        # four 1-month Extensions
+    (("War extension 2 months",), "War extension 1 month", 20, "extended again", None),  # 3 in all
+    (("War extension 2 months",), "War extension 2 months", 40, "extended again", "never more"),
+    (("War extension 3 months",), "War extension 1 month", 20, "extended again", "never more")])
+def test_11_5_a_war_extension_is_three_monthly_turns_never_more(reading, booked, then, amount, once, total):
     """[11.5]: 1 month 20 EPs, 2 months 40, 3 months 60, "but never more": the months of every War
-    extension the US books, this one with them, are at most 3."""
+    extension the US books, this one with them, are at most 3 under either reading of
+    ledger_war_extension; once (default) also refuses a second booking."""
     from apto_ledgerkit import calendar
     cal = calendar("Summer", 1945, 1)
     prior = [entry("allies", 0, "spend", 20 * int(name.split()[2]), item=name) for name in booked]
     b = book(entry("allies", 0, "income", 300), *prior)
-    found = errors(RULES.check(b, entry("allies", 0, "spend", amount, item=then), ctx(0, cal)))
-    if ok:
+    found = errors(RULES.check(b, entry("allies", 0, "spend", amount, item=then),
+                               ctx(0, cal, settings={"ledger_war_extension": reading})))
+    words = once if reading == "once" else total
+    if words is None:
         assert found == []
     else:
-        assert any(x.startswith("[11.5]") and "never more" in x for x in found), found
+        assert any(x.startswith("[11.5]") and words in x for x in found), found
 
 
 test_quotes_in_rulebook = RULEBOOK.check()
