@@ -9,7 +9,8 @@
     campaign ledger FILE items --side S                               what the text prices
 
 KIND is one of income, loss, spend, transfer, reserve, adjust. An entry the rules forbid exits 1
-with the rule's reason, and nothing is recorded; bad input exits 2; close-turn exits 3 (nothing
+with the rule's reason, and nothing is recorded; one recorded prints each warning and question the
+rules raise on it to stderr, one line each ("warning: [18.0.D] ...", "question: [18.9.4] ..."), exit 0; bad input exits 2; close-turn exits 3 (nothing
 recorded) if another writer moved the turn while it ran.
 """
 
@@ -97,6 +98,9 @@ def cmd_ledger(args) -> int | None:
                 emit(args, {"recorded": False, "findings": [f.to_json() for f in fs]},
                      lambda p: "refused: " + "; ".join(f"{f.ref} {f.text}" for f in fs if f.level == "error"))
                 return 1
+            for f in rec.body.findings:  # recorded, with what the rules ask or warn of: one line each
+                if f.level in ("warning", "question"):
+                    print(f"{f.level}: {f.ref} {f.text}".replace("\n", " "), file=sys.stderr)
             e0 = rec.body.entries[0]
             done(args, c, rec, f"recorded {e0['side']} {e0['kind']} {e0['amount']} {e0['account']}"
                  + (f" ({e0['item']})" if e0.get("item") else "") + f" (#{rec.seq})")

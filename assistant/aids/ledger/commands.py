@@ -100,7 +100,9 @@ class AddEntry:
         entry, findings = self.draft(s, ctx)
         if any(f.level == "error" for f in findings):
             raise RuleRefusal(findings)
-        return LedgerEntered(entries=(entry.to_json(),), what="entry")
+        body = LedgerEntered(entries=(entry.to_json(),), what="entry")
+        body._findings = tuple(findings)  # the warnings and questions reach the caller (rec.body.findings)
+        return body
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:
         if view.aid(SLICE) != fresh.aid(SLICE):

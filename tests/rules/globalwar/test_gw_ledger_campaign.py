@@ -18,7 +18,11 @@ from assistant.campaign import Campaign, CampaignError
 from assistant.cli import main
 from assistant.rules.globalwar import airtables as A
 from assistant.rules.globalwar import economy_tables as T
+from clikit import run_cli
 from gwairkit import AD_24_5, LRB_24_5, radius_rows
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("globalwar")
 
 MULTIPLES = [{"turn": str(t), "nation": "germany", "multiple": "12"} for t in (1, 2)]
 TABLES = {T.MULTIPLES: MULTIPLES, A.LRB_RADIUS: radius_rows((1, "", 6)), A.AD_LRB_CRT: AD_24_5, A.LRB_CRT: LRB_24_5}
@@ -120,3 +124,42 @@ def test_cli_refusal_exits_1_with_the_rule_and_bad_input_exits_2(camp, capsys):
     (de,) = [s for s in json.loads(out) if s["account"] == "germany"]
     assert (de["opening"], [line["amount"] for line in de["lines"]], de["closing"]) == (0, [3, -3], 0)
     assert [line["rule"] for line in de["lines"]] == ["18.0.D", "18.0.F"]  # the player-confirmed cost [18.0.F]
+
+
+@RULEBOOK.says("Neutrals may not expend PPs on fortifications.",
+               "Example: In the Production Preparation Phase of Turn 2, the Axis spends 3 PPs to build one new German "
+               "mechanized SP")
+def test_cli_a_recorded_entry_prints_the_rules_questions_on_stderr_18_9_4_and_18_2_2(camp, tmp_path):
+    """Recorded (exit 0), each question and warning the economy raises is one stderr line with its
+    rule: a neutral US's fort [18.9.4], a Mech priced against the [18.2.2] example."""
+    path = camp.path
+    camp.close()
+    home = tmp_path / "home"
+
+    def add(*argv):
+        return run_cli("ledger", path, "add", *argv, home=home)
+
+    assert add("--side", "allies", "--account", "us", "--kind", "income", "--amount", "5").returncode == 0
+    r = add("--side", "allies", "--account", "us", "--kind", "spend", "--amount", "1", "--item", "build Fort")
+    assert r.returncode == 0, r.stderr
+    assert "recorded allies spend 1 us (build Fort)" in r.stdout
+    (line,) = [x for x in r.stderr.splitlines() if "[18.9.4]" in x]
+    assert line.startswith("question: [18.9.4] neutrals may not expend PPs on fortifications") and "Germany" in line
+    assert add("--side", "axis", "--kind", "income", "--amount", "12", "--item", "production").returncode == 0
+    r = add("--side", "axis", "--kind", "spend", "--amount", "3", "--item", "build Mech", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)  # stdout stays the record's JSON
+    said = r.stderr.splitlines()
+    assert any(x.startswith("question: [18.2.2] confirm 3 PP for 1 x 'build Mech'") for x in said), said
+    assert all(x.split(":")[0] in ("warning", "question") and " [" in x for x in said), said
+    # an entry the rules say nothing of prints nothing on stderr
+    r = add("--side", "axis", "--kind", "spend", "--amount", "1", "--item", "my own item")
+    assert (r.returncode, r.stderr) == (0, "")
+    # from Python the same findings are on the record execute returns
+    with Campaign.open(path) as c:
+        c.ledger.add("allies", "income", 2, account="ussr")
+        rec = c.ledger.add("allies", "spend", 1, account="ussr", item="build Fort")
+        assert [(f.level, f.rule) for f in rec.body.findings if f.level == "question"] == [("question", "18.9.4")]
+
+
+test_quotes_in_rulebook = RULEBOOK.check()
