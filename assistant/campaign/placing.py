@@ -37,9 +37,10 @@ def unknown_kind_warning(game: str, kind: str) -> Optional[str]:
 
 def at_sea_warning(state, gm, kind: str, hex_label: str) -> Optional[str]:
     """A one-line warning when a ground combat unit (role ``combat``) is placed on an all-sea hex
-    of the campaign's map (the derived surface, or the player's correction of it); else None."""
+    of the campaign's map (the derived surface, or the player's correction of it), or when the
+    game's placement rules leave the piece's hex in doubt (``board_warning``); else None."""
     if role_of(state.game, kind) != "combat":
-        return None
+        return board_warning(state, gm, None, kind, hex_label)
     corrected = state.map_corrections.get(hex_label, {}).get("surface")
     surface = corrected if corrected is not None else gm.surfaces.get(hex_label, (None,))[0]
     if surface != "sea":
@@ -64,4 +65,41 @@ def board_refusal(state, gm, side: Optional[str], kind: str, hex_label: str) -> 
     labels = [label] + [x for x in gm.grid.labels(h) if x != label]
     corrected = state.map_corrections.get(label, {}).get("surface")
     surface = corrected if corrected is not None else gm.surfaces.get(label, (None,))[0]
-    return rules.refusal(side, kind, role_of(state.game, kind), labels, len(gm.grid.neighbors(h)), surface)
+    why = rules.refusal(side, kind, role_of(state.game, kind), labels, len(gm.grid.neighbors(h)), surface)
+    if why is None:
+        found = _in_hex(rules, state, gm, side, kind, label)
+        why = found[1] if found and found[0] == "error" else None
+    return why
+
+
+def board_warning(state, gm, side: Optional[str], kind: str, hex_label: str) -> Optional[str]:
+    """The one-line warning the game's placement rules give for a piece of ``kind`` on
+    ``hex_label`` given the pieces already there (``in_hex``: a Global War AD on a hex whose
+    country has no Industrial Hex entered yet [17.1.2.B]); None where they give none."""
+    rules = find_rules_module(state.game, "placement")
+    if rules is None or not isinstance(kind, str):
+        return None
+    try:
+        label = gm.grid.label(gm.grid.parse(hex_label))
+    except HexError:
+        return None
+    found = _in_hex(rules, state, gm, side, kind, label)
+    return found[1] if found and found[0] == "warning" else None
+
+
+def _in_hex(rules, state, gm, side, kind: str, label: str):
+    """The placement rules' ``in_hex`` (a game's optional part: the pieces in the hex seen through
+    the rules' World, built only if asked for), or None."""
+    check = getattr(rules, "in_hex", None)
+    if check is None:
+        return None
+    built: dict = {}
+
+    def world():
+        if "w" not in built:
+            from .mapfix import corrections_of
+            from .world import world_of
+            built["w"] = world_of(state, gm.graph(corrections_of(state)))
+        return built["w"]
+
+    return check(side, kind, role_of(state.game, kind), label, world)

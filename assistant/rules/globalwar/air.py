@@ -373,6 +373,10 @@ class GlobalWarAir:
         if not raid.targets and raid.ads and not raid.atomic:
             out.append(Finding("warning", "17.3.A", f"{plan.target} holds ADs but no Industrial Hex: the LRBs may attack "
                                                     "the ADs; no PP can be lost"))
+            if unknown is None:  # the board says there is none: the ADs stand where they may not
+                out.append(Finding("warning", "17.1.2.B", f"ADs may never be placed on non-Industrial Hexes: "
+                                                          f"{', '.join(a.id for a in raid.ads)} at {plan.target} stand "
+                                                          "on no Industrial Hex (not a target of PP loss)"))
         for t in raid.targets:
             if t.side == plan.side:
                 out.append(Finding("error", "17.3.A", f"{t.kind} {t.id} at {plan.target} is {plan.side}'s own"))
