@@ -162,4 +162,20 @@ def test_cli_a_recorded_entry_prints_the_rules_questions_on_stderr_18_9_4_and_18
         assert [(f.level, f.rule) for f in rec.body.findings if f.level == "question"] == [("question", "18.9.4")]
 
 
+
+@RULEBOOK.says("The PPs that are lost are lost for that turn only; they are not cumulative.")
+def test_17_3_2_the_24_5_raids_loss_after_the_pps_are_spent_is_not_carried_into_the_next_turn(camp):
+    c = camp
+    c.ledger.add("axis", "income", 12, item="production", tables=TABLES)
+    c.ledger.add("axis", "spend", 12, item="my own item")
+    raid(c)  # 8 PP lost [24.5.B], booked to Germany in the strike's turn after the PPs were spent
+    assert lines(c, "germany").closing == -8
+    rec = c.ledger.close_turn("axis")
+    assert [(e["account"], e["amount"], e["rule"]) for e in rec.body.entries if e["account"] == "germany"] == [
+        ("germany", 8, "17.3.2")]
+    c.advance()
+    nxt = {s.account: s for s in c.ledger.forecast("axis", tables=TABLES)}
+    assert nxt["germany"].opening == 0 and nxt["germany"].lines[0].amount == 12
+
+
 test_quotes_in_rulebook = RULEBOOK.check()
