@@ -47,6 +47,10 @@ def _unit(doc):
 CASES = [
     ("undo_limit -5", lambda d: d["events"][0]["payload"].update(undo_limit=-5), ["event 1", "undo_limit", "-5"]),
     ("undo_limit true", lambda d: d["events"][0]["payload"].update(undo_limit=True), ["event 1", "undo_limit"]),
+    ("setting unknown", lambda d: d["events"][0]["payload"]["settings"].update(supply_made_up="x"),
+     ["event 1", "supply_made_up"]),
+    ("setting not a choice", lambda d: d["events"][0]["payload"]["settings"].update(supply_osb_damage="maybe"),
+     ["event 1", "supply_osb_damage", "maybe"]),
     ("unit at B99999", lambda d: _unit(d).update(hex="B99999"), ["event 2", "unit_placed", "B99999"]),
     ("unit at html", lambda d: _unit(d).update(hex="<img src=x onerror=alert(1)>"), ["event 2", "<img src=x"]),
     ("side martians", lambda d: _unit(d).update(side="martians"), ["event 2", "side", "martians"]),
@@ -173,3 +177,19 @@ def test_an_aid_event_is_held_to_the_same_text_rules(tmp_path):
     with pytest.raises(CampaignFileError, match=r"event 2 \(dice_rolled\).*reason.*control character"):
         Campaign.import_json(src, tmp_path / "b.campaign")
     assert not (tmp_path / "b.campaign").exists()
+
+
+def test_a_campaign_recorded_before_a_setting_was_added_imports_with_its_default(exported, tmp_path):
+    """What was saved is never lost: a campaign created before the game gained a setting lacks it; it
+    imports whole, and the setting's documented default applies."""
+    from assistant.campaign.world import settings_of
+    from assistant.maps import load_game_spec
+
+    doc = copy.deepcopy(exported)
+    settings = doc["events"][0]["payload"]["settings"]
+    settings.pop("supply_osb_damage")
+    src = tmp_path / "older.json"
+    src.write_text(json.dumps(doc))
+    with Campaign.import_json(src, tmp_path / "older.campaign") as c:
+        assert "supply_osb_damage" not in c.state.settings
+        assert settings_of(c.state)["supply_osb_damage"] == load_game_spec("witp").settings["supply_osb_damage"].default
