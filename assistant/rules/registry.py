@@ -26,7 +26,8 @@ PARTS: dict[str, str] = {
     "odds": "CALCULATORS, name -> exact-odds calculator (`campaign odds GAME WHAT`)",
     "airmap": "range_map, a base's reach map hex -> range class (the strike plotter's map)",
     "placement": "refusal(side, kind, role, labels, neighbours, surface): why a piece may not stand on a hex "
-                 "(campaign.placing.board_refusal; PlaceUnit and MoveUnit refuse in one line)",
+                 "(campaign.placing.board_refusal; PlaceUnit and MoveUnit refuse in one line); optionally "
+                 "in_hex(...): the same with the pieces already in the hex (a refusal, or a warning)",
 }
 
 
