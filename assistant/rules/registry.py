@@ -27,7 +27,8 @@ PARTS: dict[str, str] = {
     "airmap": "range_map, a base's reach map hex -> range class (the strike plotter's map)",
     "placement": "refusal(side, kind, role, labels, neighbours, surface): why a piece may not stand on a hex "
                  "(campaign.placing.board_refusal; PlaceUnit and MoveUnit refuse in one line); optionally "
-                 "in_hex(...): the same with the pieces already in the hex (a refusal, or a warning)",
+                 "in_hex(side, kind, role, label, world): (\"error\" or \"warning\", one line) where the pieces "
+                 "already in the hex forbid the piece or leave it in doubt",
 }
 
 
