@@ -264,29 +264,30 @@ def _node_columns(gm: "GameMap", pos: dict, table: HexTable) -> dict[str, Any]:
             col[col == ""] = None
             cols[c] = col
     index = {lab: i for i, lab in enumerate(labels)}
-    for lab, attrs in territories(gm.game).items():  # whose territory: under the derived columns
-        i = index.get(lab)
-        if i is None:
-            continue
-        for k, v in attrs.items():
-            col = cols.get(k)
-            if col is None:
-                col = cols[k] = np.full(n, None, dtype=object)
-            if col[i] is None:
-                col[i] = v
-    for lab, attrs in _board(gm).items():  # what the rulebook text names: over the territories
-        i = index.get(lab)
-        if i is None:
-            continue
-        for k, v in attrs.items():
-            col = cols.get(k)
-            if col is None:
-                col = cols[k] = np.full(n, None, dtype=object)
-            col[i] = v
+    _fill(cols, index, territories(gm.game), over=False)  # whose territory: under the derived columns
+    _fill(cols, index, _board(gm), over=True)  # what the rulebook text names: over the territories
     for k, j in (("q", 0), ("r", 1)):
         col = cols[k] = np.empty(n, dtype=object)
         col[:] = [h[j] for h in pos]
     return cols
+
+
+def _fill(cols: dict[str, Any], index: Mapping[str, int], rows: Mapping[str, Mapping[str, Any]], over: bool) -> None:
+    """Each hex's attributes of ``rows`` into the columns (a new column where none is), over the
+    values there (``over``) or only where a hex has none."""
+    import numpy as np
+
+    n = len(index)
+    for lab, attrs in rows.items():
+        i = index.get(lab)
+        if i is None:
+            continue
+        for k, v in attrs.items():
+            col = cols.get(k)
+            if col is None:
+                col = cols[k] = np.full(n, None, dtype=object)
+            if over or col[i] is None:
+                col[i] = v
 
 
 def _board(gm: "GameMap") -> dict[str, Mapping[str, Any]]:
