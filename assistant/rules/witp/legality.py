@@ -29,6 +29,7 @@ BOMBARD = ("bombardment", "strategic_bombing", "strafing", "sweep", "mining", "p
 TRANSFERS = ("transfer", "strike_transfer")
 STRATEGIC = ("strategic_bombing", "mining", "port_mining", "ms_escort")
 NO_STAGING = ("cover_cap", "naval_cover", "special", "naval") + STRATEGIC  # [5.14.7]
+CAP_MISSIONS = ("cover_cap", "naval_cover")  # [5.3]: fighters only
 
 
 def q(rule: str, text: str) -> Finding:
@@ -40,6 +41,9 @@ def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional
     """L1, L2, L5-L7, L10-L12, L14, L18, L19 for one AP block."""
     m = plan.mission or "bombardment"
     out: list[Finding] = []
+    # [5.3] "Fighter AP's (only) may be assigned to CAP or escort"
+    if m in CAP_MISSIONS and u.roles and not u.fighter:
+        out.append(Finding("error", "[5.3]", f"{u.id} is not a fighter ({'/'.join(u.roles)}): only fighter APs fly CAP"))
     # L18 [11.5.8]
     if u.flag("operable") is False:
         out.append(Finding("error", "[11.5.8]", f"{u.id} is inoperable: it may not fly any mission"))

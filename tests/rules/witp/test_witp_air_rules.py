@@ -358,3 +358,16 @@ def test_4_3_1_carriers_may_not_over_stack():
                        air("a6m", "H0000", count=4, normal_range=30, carrier=True),
                        air("d3a", "H0000", count=3, normal_range=30, carrier=True)])
     assert "[4.3.1]" not in rules_of(RULES.assess(w, plan("H0300", "H0000", ["a6m", "d3a"], altitude="Low")).findings)
+
+
+@pytest.mark.parametrize("mission", ["cover_cap", "naval_cover"])
+def test_5_3_only_fighters_fly_cap(mission):
+    """[5.3] "Fighter AP's (only) may be assigned to CAP or escort": a bomber block on Cover CAP or
+    Naval Cover is an error on that unit (and so the plan); a fighter block is not."""
+    w = world(row(3, movement_area="temperate"), [air("betty", "H0000", normal_range=40, count=4, roles="B"),
+                                                   air("zero", "H0000", normal_range=40, count=4, roles="F")])
+    a = RULES.assess(w, plan("H0200", "H0000", ["betty", "zero"], mission=mission, altitude="Low"))
+    by_unit = {i.unit: i for i in a.items}
+    assert "[5.3]" in rules_of(by_unit["betty"].findings, "error")
+    assert "betty is not a fighter (B): only fighter APs fly CAP" in [f.text for f in by_unit["betty"].findings]
+    assert "[5.3]" not in rules_of(by_unit["zero"].findings, "error")
