@@ -17,7 +17,9 @@ plan's fighters take the enemy air units in turn, ``default_assign`` [4.16]); ``
 fortified), ``us_1944``; ``target_type`` (city|resource|city_resource|oil: else the text's oil hexes
 and named targets, then the board's city and resource symbols, else the rules ask [2.3]), ``capital``
 (yes|no: else Tokyo, the capital the text names, and no other, said as assumed),
-``non_home``, ``redundant``, ``night``, ``iwo_jima_waive`` (strategic bombing); ``sneak``;
+``non_home`` (yes|no: else the board's home_of and colony_of marks [2.4]), ``redundant`` (yes|no: else
+taken as no), either said as assumed where neither the player nor the board gives it, ``night``,
+``iwo_jima_waive`` (strategic bombing); ``sneak``;
 ``air_offensive`` (Currently Committed fighters may intercept [4.25]); ``result`` (a printed
 Bombing Table result entered by hand).
 """
@@ -481,7 +483,10 @@ class AptoAirRules:
         steps, findings = list(target.steps), [Finding("info", "[2.3]", x) for x in target.assumed]
         if not any(s >= 2 for s in strengths):
             findings.append(Finding("error", "[2.5]", "no unaborted bomber with a net strength of at least 2"))
-        total = bt.bombing_strength(strengths, non_home=_flag(plan, "non_home"), redundant=_flag(plan, "redundant"), oil=oil)
+        halved = self._halvings(world, plan, oil)
+        steps += halved.steps
+        findings += [Finding("info", "[2.4]", x) for x in halved.assumed]
+        total = bt.bombing_strength(strengths, non_home=halved.non_home, redundant=halved.redundant, oil=oil)
         steps.append(f"bombing strength {sum(strengths)} -> {total} after halvings [2.4]")
         if plan.night or _flag(plan, "night"):
             return "2-5", total, steps + ["night raid: always the 2-5 column, never shifted [2.8]"], findings
@@ -503,6 +508,29 @@ class AptoAirRules:
         """What the target hex is as a Strategic Target [2.3]: the plan's options, the text, the board."""
         attrs = world.graph.nodes[plan.target] if plan.target in world.graph else {}
         return bt.strategic_target(plan.target, attrs, plan.options)
+
+    def _halvings(self, world: World, plan: StrikePlan, oil: bool) -> bt.Halvings:
+        """The [2.4] halvings: the plan's options, else the board's home and colony marks, read for
+        the bombed side's income nations; what neither says is said as assumed."""
+        from .economy import NATIONS
+
+        attrs = world.graph.nodes[plan.target] if plan.target in world.graph else {}
+        home_nations = tuple(n for side in _bombed_side(world, plan).split(",") for n in NATIONS.get(side, ()))
+        return bt.halvings(plan.target, attrs, plan.options, home_nations, oil)
+
+    def _halving_note(self, world: World, plan: StrikePlan) -> str:
+        """The [2.4] halvings a ledger loss was read with, an assumed one said so."""
+        if plan.night or _flag(plan, "night"):
+            return ""
+        if self._target(world, plan).type == "oil":
+            return "; an Indonesian oil hex, never halved [2.4]"
+        h = self._halvings(world, plan, False)
+        guessed = " ".join(h.assumed)
+        said = [("halved as non-home" if h.non_home else "not halved as non-home")
+                + (" (assumed)" if "non_home=" in guessed else ""),
+                ("halved as bombed earlier this season" if h.redundant else "not halved as bombed earlier this season")
+                + (" (assumed)" if "redundant=" in guessed else "")]
+        return "; " + ", ".join(said) + " [2.4]"
 
     def _b29_modifier(self, world: World, plan: StrikePlan) -> int:
         """[2.7]: +1 to the roll per full-strength 20-20[4] B-29 (not rail, not installations); optional
@@ -678,11 +706,18 @@ class AptoAirRules:
         if eps:
             enemy, account, why = _loss_track(world, plan)
             res.ledger.append({"side": enemy, "kind": "loss", "amount": eps, "account": account,
-                               "item": "Strategic Warfare", "rule": "[2.5]", "note": f"strategic bombing of {plan.target}"})
+                               "item": "Strategic Warfare", "rule": "[2.5]",
+                               "note": f"strategic bombing of {plan.target}" + self._halving_note(world, plan)})
             res.outcome.append(f"{eps} EPs lost on {account}: {why}")
         if aa:
             res.findings.append(Finding("question", "[2.5]", "one participating bomber loses a step to AA: the player "
                                         "with the Initiative chooses which"))
+
+
+def _bombed_side(world, plan: StrikePlan) -> str:
+    """The side a strategic bombing strikes: the target hex's owner, else the plan's enemies."""
+    owner = world.control.owner(plan.target)
+    return owner if owner and owner != plan.side else ",".join(world.enemies(plan.side))
 
 
 def _loss_track(world, plan: StrikePlan) -> tuple[str, Optional[str], str]:
@@ -692,8 +727,7 @@ def _loss_track(world, plan: StrikePlan) -> tuple[str, Optional[str], str]:
     from .economy import NATIONS, ep_account, loss_account
     from .terrain import norm
 
-    owner = world.control.owner(plan.target)
-    enemy = owner if owner and owner != plan.side else ",".join(world.enemies(plan.side))
+    enemy = _bombed_side(world, plan)
     account, why = loss_account(world, enemy, plan.target)
     if account is None and len(NATIONS.get(enemy, ())) == 1:  # Japan keeps one EP Track [8.1]
         nation = NATIONS[enemy][0]

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..hexnet import truthy
 from .economy_colonies import OIL
+from .terrain import norm
 
 TABLE = "bombing_table"
 COL = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)|(\+))\s*$")
@@ -149,6 +150,64 @@ def bombing_strength(strengths: Sequence[int], *, non_home: bool = False, redund
         total = total // 2 if non_home else total
         total = total // 2 if redundant else total
     return total
+
+
+@dataclass(frozen=True)
+class Halvings:
+    """The [2.4] halvings of a strategic bombing: ``non_home``, ``redundant``, ``steps`` (each value
+    and where it came from) and ``assumed`` (what was taken without the player or the board saying
+    it, each with its rule)."""
+
+    non_home: bool
+    redundant: bool
+    steps: tuple[str, ...] = ()
+    assumed: tuple[str, ...] = ()
+
+
+def halvings(hex_label: str, attrs: Mapping[str, Any], options: Mapping[str, Any], home_nations: Sequence[str],
+             oil: bool = False) -> Halvings:
+    """Whether a strategic bombing of ``hex_label`` is halved [2.4]: from the player's options first
+    (``non_home``, ``redundant``), then the board (the hex's ``home_of`` or ``colony_of``: a home hex
+    of one of the bombed side's income nations ``home_nations`` is not halved, any other nation's
+    home hex or a colony is). The Indonesian oil hexes are never halved. Never a silent default:
+    what neither the player nor the board says is taken as no halving and said, with its rule."""
+    place = attrs.get("place") or ""
+    where = f"{hex_label} ({place})" if place else hex_label
+    if oil:
+        return Halvings(False, False, (f"{where}: an Indonesian oil hex, never halved [2.4]",))
+    steps: list[str] = []
+    assumed: list[str] = []
+    if options.get("non_home") is not None:
+        non_home = truthy(options["non_home"])
+        steps.append(f"{where}: {'a' if non_home else 'not a'} non-home or minor-nation Strategic Target, as entered: "
+                     f"{'halved' if non_home else 'not halved'} [2.4]")
+    else:
+        home, colony = norm(attrs.get("home_of")), norm(attrs.get("colony_of"))
+        if home and home in home_nations:
+            non_home = False
+            steps.append(f"{where}: a home hex of {home}, as the board marks it: not halved [2.4]")
+        elif home:
+            non_home = True
+            steps.append(f"{where}: a home hex of {home}, not of the bombed nation ({', '.join(home_nations)}), "
+                         f"as the board marks it: halved [2.4]")
+        elif colony:
+            non_home = True
+            steps.append(f"{where}: a colony of {colony}, as the board marks it: a Strategic Target in a minor "
+                         f"nation, halved [2.4]")
+        else:
+            non_home = False
+            assumed.append(f"{where}: taken for a home Strategic Target, not halved, as the board marks no home "
+                           f"nation or colony there; if it is not the bombed nation's home, give the option "
+                           f"non_home=yes [2.4]")
+    if options.get("redundant") is not None:
+        redundant = truthy(options["redundant"])
+        steps.append(f"{where}: {'already' if redundant else 'not'} successfully bombed in an earlier monthly "
+                     f"game-turn this season, as entered: {'halved' if redundant else 'not halved'} [2.4]")
+    else:
+        redundant = False
+        assumed.append(f"{where}: taken as not successfully bombed in an earlier monthly game-turn this season, "
+                       f"not halved; if it was, give the option redundant=yes [2.4]")
+    return Halvings(non_home, redundant, tuple(steps), tuple(assumed))
 
 
 def column_for(strength: int, shift: int, cols: Sequence[Column]) -> tuple[Column, list[str]]:

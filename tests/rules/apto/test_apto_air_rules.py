@@ -426,6 +426,77 @@ def test_2_3_a_target_neither_entered_nor_marked_is_asked_for_never_a_city():
     assert any(f.level == "info" and "no resource symbol is marked" in f.text for f in a.findings)
 
 
+CALCUTTA = ("if the Japanese have captured Calcutta (W 3503), any Western Ally Bomber attack strength points during a "
+            "Strategic Bombing Attack upon Calcutta would be halved (rounded down), because Calcutta is not a "
+            "Japanese home city.")
+REDUNDANT = ("Attacking Bomber strengths are always halved (rounded down) if the target hex was already successfully "
+             "bombed during a previous monthly game-turn within that same current season.")
+HALVING_COLUMNS = [{"column": c} for c in ("2-5", "6-11", "12-16", "17-24", "25-39", "40-59")]
+
+
+def halving_world(g, hexes=None):
+    s = defaults()
+    nation_side = {n: side for side, ns in SIDES.items() for n in ns}
+    pieces = (b29(),)
+    return World(game="apto", graph=g, pieces=pieces,
+                 control=Control.build(g, nation_side, hexes=hexes or {}, pieces=pieces),
+                 settings=s, sides=SIDES, tables={"bombing_table": HALVING_COLUMNS})
+
+
+@RULEBOOK.says(CALCUTTA)
+def test_2_4_captured_calcutta_is_halved_as_the_board_marks_it_a_colony_not_a_japanese_home(apto_graph):
+    """Calcutta (W 3503) held by Japan, bombed by a B-29 (20) with no option given: the board marks it
+    a colony of the UK, so the strength is halved to 10, and the working says why [2.4]."""
+    w = halving_world(apto_graph, {"W 3503": "japan"})
+    a = RULES.assess(w, bombing_plan("W 3503"))
+    assert a.extra["bombing"]["strength"] == 10
+    assert any("W 3503 (Calcutta): a colony of uk" in x and "halved [2.4]" in x for x in a.steps)
+    assert not [f for f in a.findings if f.rule == "[2.4]" and "non_home" in f.text]
+
+
+@RULEBOOK.says(REDUNDANT, "Attacking Bomber strengths are always halved (rounded down, even to \"0\" if necessary) "
+               "whenever they are bombing a non-home nation enemy-occupied Strategic Target")
+def test_2_4_tokyo_at_full_strength_says_the_halvings_it_assumed_and_the_rule(apto_graph):
+    """Tokyo (W 4533), a home hex of Japan: not halved as non-home (the board says so), and whether it
+    was bombed earlier this season no one has said: full strength, said as assumed with [2.4] --
+    on the forecast (assess) and on the result (resolve and its ledger line)."""
+    w = halving_world(apto_graph)
+    a = RULES.assess(w, bombing_plan("W 4533"))
+    assert a.extra["bombing"]["strength"] == 20
+    assert any("W 4533 (Tokyo): a home hex of japan" in x and "not halved [2.4]" in x for x in a.steps)
+    [f] = [f for f in a.findings if f.rule == "[2.4]"]
+    assert f.level == "info" and "not successfully bombed in an earlier monthly game-turn this season" in f.text
+    assert "redundant=yes" in f.text and "\n" not in f.text and "None" not in f.text
+    r = RULES.resolve(w, bombing_plan("W 4533", result="3"), [])
+    assert any(x.rule == "[2.4]" and "redundant=yes" in x.text for x in r.findings)
+    [line] = r.ledger
+    assert line["note"] == ("strategic bombing of W 4533; not halved as non-home, "
+                            "not halved as bombed earlier this season (assumed) [2.4]")
+    # entered: the second raid of the season is halved, and nothing is assumed
+    again = RULES.assess(w, bombing_plan("W 4533", redundant="yes"))
+    assert again.extra["bombing"]["strength"] == 10 and not [f for f in again.findings if f.rule == "[2.4]"]
+    assert any("as entered: halved [2.4]" in x for x in again.steps)
+
+
+@RULEBOOK.says(CALCUTTA)
+def test_2_4_a_hex_the_board_marks_no_home_nor_colony_is_said_as_assumed_home():
+    """A target with no home_of or colony_of mark: taken for a home target, not halved, and said so
+    with the option that changes it; non_home=yes entered halves it."""
+    g = grid(1, 3)
+    g.nodes[label(0, 2)]["city"] = True
+    w = halving_world(g)
+    p = StrikePlan(side="allies", target=label(0, 2), mission="strategic_bombing", launches=(Launch("W 3825", ("b29",)),))
+    a = RULES.assess(w, p)
+    assert a.extra["bombing"]["strength"] == 20
+    texts = [f.text for f in a.findings if f.rule == "[2.4]" and f.level == "info"]
+    assert len(texts) == 2 and any("non_home=yes" in t for t in texts) and any("redundant=yes" in t for t in texts)
+    both = StrikePlan(**{**p.__dict__, "options": {"non_home": "yes", "redundant": "yes"}})
+    assert RULES.assess(w, both).extra["bombing"]["strength"] == 5  # quartered
+    r = RULES.resolve(w, StrikePlan(**{**p.__dict__, "options": {"result": "2"}}), [])
+    assert r.ledger[0]["note"].endswith("not halved as non-home (assumed), not halved as bombed earlier this season "
+                                        "(assumed) [2.4]")
+
+
 SW_NO_BONUS = "This bonus does not ever apply, however, during the Strategic Warfare Phase."
 
 
