@@ -163,7 +163,7 @@ class WitpAirRules:
         for hex_, b in bases.items():
             self._capacity(world, plan, hex_, b, a)
         if staging:
-            self._staging_capacity(world, plan, units, str(staging), a)
+            self._staging_capacity(world, plan, list(zip(units, items)), str(staging), a)
         a.findings += plan_checks(world, plan, units)
         self._apat(world, plan, units, items, bases, a)
         self._exposure(world, plan, a, high)
@@ -307,30 +307,34 @@ class WitpAirRules:
         if not bad:
             _flown_by_staging(item, stg)
 
-    def _staging_capacity(self, world: World, plan: StrikePlan, units: list[AirUnit], stg: str, a: Assessment) -> None:
+    def _staging_capacity(self, world: World, plan: StrikePlan, flown: list[tuple[AirUnit, StrikeItem]], stg: str,
+                          a: Assessment) -> None:
         """[5.14.3] "The number of AP's which may use an airbase to stage through is limited by that
         forward airbase's level" (5 APs per level [4.3.1], after damage [11.5]); "AP's at a staging
-        airbase do not count against staging missions"."""
+        airbase do not count against staging missions". Over the limit, the plan and each staged
+        unit's item carry the error: none of them may fly the strike as plotted."""
         ab = airbase_at(world, stg)
         if ab is None:
             return
-        staged = [u for u in units if u.piece.hex != stg]
+        staged = [(u, it) for u, it in flown if u.piece.hex != stg and _may_stage(u)]
         if ab.level is None:
             a.findings.append(Finding("question", "[5.14.3]", f"staging airbase {stg}: level not entered; "
                                       "how many APs it may stage is unchecked"))
             return
-        if any(u.count is None for u in staged):
+        if any(u.count is None for u, _ in staged):
             a.findings.append(Finding("question", "[5.14.3]", "AP count (count) not entered for "
-                                      f"{', '.join(u.id for u in staged if u.count is None)}: staging limit unchecked"))
+                                      f"{', '.join(u.id for u, _ in staged if u.count is None)}: staging limit unchecked"))
             return
         lvl = M.operating_level(ab.level, ab.damage)
         cap = M.capacity(lvl)
-        n = sum(u.count for u in staged)
+        n = sum(u.count for u, _ in staged)
         level = f"Level {ab.level}" + (f" at {ab.damage}, operating as Level {lvl} [11.5]" if lvl != ab.level else "")
         ok = n <= cap
-        a.findings.append(Finding("info" if ok else "error", "[5.14.3]",
-                                  f"{n} AP staging through {stg} ({level}): {'within' if ok else 'over'} its "
-                                  f"capacity {cap} AP"))
+        text = f"{n} AP staging through {stg} ({level}): {'within' if ok else 'over'} its capacity {cap} AP"
+        a.findings.append(Finding("info" if ok else "error", "[5.14.3]", text))
+        if not ok:
+            for _, it in staged:
+                it.findings.append(Finding("error", "[5.14.3]", text))
 
     def _strengths(self, plan: StrikePlan, u: AirUnit, item: StrikeItem, b: dict[str, Any]) -> None:
         """Strengths at the range class (extended values at extended/extreme range, or a staging
@@ -693,6 +697,13 @@ def _flown_by_staging(item: StrikeItem, stg: str) -> None:
     item.findings = [f for f in item.findings if f not in direct]
     item.extra.pop("extreme_column", None)
     item.findings.insert(0, Finding("info", "[5.14]", f"direct flight {d:g} MP; flown by staging via {stg} instead"))
+
+
+def _may_stage(u: AirUnit) -> bool:
+    """[5.14] "All AP's, except US B-29's, may conduct air strikes via staging"; [5.14.7]
+    "Carrier-based AP's may not fly staging strikes": those are judged on the direct flight and
+    stage no AP through the forward base [5.14.3]."""
+    return not u.carrier and str(u.attr("bomber_class", "")).lower() != "b29"
 
 
 def _passes(world: World) -> bool:

@@ -10,7 +10,10 @@ import pytest
 from assistant.maps import load_map
 from assistant.rules.strike import Launch, StrikePlan
 from assistant.rules.witp.air import RULES
+from rulebooks import Quotes
 from witpkit import piece, row, world
+
+RULEBOOK = Quotes("witp")
 
 
 def air(id, hex_, side="japan", **attrs):
@@ -211,6 +214,41 @@ def test_5_14_3_a_level_1_airbase_stages_at_most_5_aps():
     assert "[5.14.3]" not in rules_of(RULES.assess(_stagers(level=1), p5).findings, "error")
 
 
+@RULEBOOK.says('a Level-1 airbase may be used to "stage" a maximum of 5 AP\'s (of any eligible type, or types) in any '
+               'given Air Phase.')
+def test_5_14_3_every_staged_unit_over_the_limit_reads_illegal():
+    """[5.14.3] "a Level-1 airbase may be used to "stage" a maximum of 5 AP's (of any eligible type,
+    or types)": 3 B-17 + 3 B-25 APs through a Level-1 base exceed it together, so neither block may
+    fly the strike as plotted: each one's item carries the error (and reads illegal), and the
+    plan keeps its own."""
+    p = plan("H0600", "H0000", ["b17", "b25"], side="allies", altitude="High", options={"staging": "H0300"})
+    a = RULES.assess(_stagers(level=1), p)
+    for item in a.items:
+        over = [f for f in item.findings if f.rule == "[5.14.3]" and f.level == "error"]
+        assert len(over) == 1 and "6 AP staging through H0300" in over[0].text, item.unit
+        assert not item.legal and item.to_json()["legal"] is False
+    assert "[5.14.3]" in rules_of(a.findings, "error")
+    ok = RULES.assess(_stagers(level=2), p)
+    assert all(it.legal for it in ok.items) and "[5.14.3]" not in rules_of(ok.findings, "error")
+
+
+@RULEBOOK.says("All AP's, except US B-29's, may conduct air strikes via staging",
+               "Carrier-based AP's may not fly staging strikes.")
+def test_5_14_3_b29s_and_carrier_aps_stage_nothing_through_the_forward_base():
+    """[5.14.3] counts APs "of any eligible type": US B-29s [5.14] and carrier-based APs [5.14.7]
+    may not stage (each is an error on its own item, judged on the direct flight), so they do not
+    fill the forward base's limit: 4 B-17 APs and 2 B-29 APs through a Level-1 base stage 4."""
+    w = world(row(7), [field("fwd", "H0300", side="allies", level=1),
+                       air("b17", "H0000", side="allies", nation="us", normal_range=18, count=4),
+                       air("b29", "H0000", side="allies", nation="us", normal_range=18, count=2, bomber_class="b29")])
+    a = RULES.assess(w, plan("H0600", "H0000", ["b17", "b29"], side="allies", altitude="High",
+                             options={"staging": "H0300"}))
+    assert [f.text for f in a.findings if f.rule == "[5.14.3]"] == [
+        "4 AP staging through H0300 (Level 1): within its capacity 5 AP"]
+    b17, b29 = a.items
+    assert b17.legal and "[5.14]" in rules_of(b29.findings, "error")
+
+
 def test_5_14_3_aps_based_at_the_staging_airbase_do_not_count():
     """[5.14.3] "Airbases may stage AP's up to their airbasing capacity whether or not they have
     AP's already assigned there. Thus, AP's at a staging airbase do not count against staging
@@ -371,3 +409,6 @@ def test_5_3_only_fighters_fly_cap(mission):
     assert "[5.3]" in rules_of(by_unit["betty"].findings, "error")
     assert "betty is not a fighter (B): only fighter APs fly CAP" in [f.text for f in by_unit["betty"].findings]
     assert "[5.3]" not in rules_of(by_unit["zero"].findings, "error")
+
+
+test_quotes_in_rulebook = RULEBOOK.check()
