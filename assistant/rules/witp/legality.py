@@ -22,7 +22,12 @@ from .airunits import AirUnit
 # ([45.3.2] Philippines, [48.1.2] Japan, [48.5.2] Manchuria, [44.1.2] Australia, [44.4.2] India,
 # [45.2.2] the Hawaiian Islands).
 GARRISON_AREAS = ("Philippines", "Japan", "Manchuria", "Australia", "India", "Hawaiian Islands")
-REGIONS_READ = GARRISON_AREAS  # every region name the witp rules read (a test holds the map to them)
+# China as the map names it for [47.21]: the region China and the Chinese provinces the Japanese
+# hold at 13/41 ([47.5.6] "List of Chinese Provinces": Kwangtung, Fukien, Shansi, Chekiang,
+# Kiangsu); Tibet and Inner Mongolia the text does not place, so a hex there may be in China.
+CHINA = ("China", "Kwangtung", "Fukien", "Shansi", "Chekiang", "Kiangsu")
+NOT_PLACED = ("Tibet", "Inner Mongolia")
+REGIONS_READ = GARRISON_AREAS + CHINA + NOT_PLACED  # every region name the witp rules read (a test holds the map to them)
 
 NAVAL = ("naval", "special")
 BOMBARD = ("bombardment", "strategic_bombing", "strafing", "sweep", "mining", "port_mining")
@@ -188,7 +193,29 @@ def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Fi
         out.append(q("[4.4.6]", "announce the transfer if the destination is within enemy recon range, enemy combat APs' "
                      "range, or adjacent to / occupied by enemy ground units"))
     if plan.side != "japan":  # [47.21] limits Allied APs in China; it says nothing of Japanese ones
-        out.append(q("[47.21]", "China: Allied APs (other than the AVG) only within the CATF / 14th AF radius once deployed"))
+        where = in_china(world, [("the target", plan.target)] + [("launch base", h) for h in
+                                                                 dict.fromkeys(u.piece.hex for u in units)])
+        if where:
+            out.append(q("[47.21]", f"{'; '.join(where)}: Allied APs (other than the AVG) base in and operate from "
+                         "China only within the CATF / 14th AF HQ's command radius once deployed [47.21.1], [47.21.6]"))
     if m in ("transfer",):
         out.append(q("[4.4.8]", "a captured base: operable APs able to make a Special Strike emergency-transfer, others eliminated"))
+    return out
+
+
+def in_china(world: World, hexes: list[tuple[str, str]]) -> list[str]:
+    """[47.21] "These HQ's, if and when deployed, regulate Allied air operations in China": of
+    ``hexes`` (what each is, its label), those in China by the map's region (``CHINA``), or that
+    may be (a region the text does not place, or a land hex of no region), each as the question
+    names it. A sea hex is in no territory."""
+    out = []
+    for what, hex_ in hexes:
+        node = world.graph.nodes[hex_]
+        region = node.get("region")
+        if region in CHINA:
+            out.append(f"{what} {hex_} is in China" + ("" if region == "China" else f" ({region} [47.5.6])"))
+        elif region in NOT_PLACED:
+            out.append(f"{what} {hex_} is in {region}, which the text does not place: in China?")
+        elif not region and str(node.get("surface") or "").lower() != "sea":
+            out.append(f"{what} {hex_}: the map names no region for it: in China?")
     return out

@@ -411,4 +411,42 @@ def test_5_3_only_fighters_fly_cap(mission):
     assert "[5.3]" not in rules_of(by_unit["zero"].findings, "error")
 
 
+
+# ----- [47.21] Allied air operations in China ----------------------------------------------------------
+@RULEBOOK.says("These HQ's, if and when deployed, regulate Allied air operations in China, excluding the AVG",
+               "Following the deployment of the CATF HQ, Allied AP's may base in, and operate from, Chinese airbases "
+               "within the Command Radius (eight hexes) of the CATF HQ.")
+def test_47_21_the_china_question_is_asked_only_of_a_strike_in_or_from_china():
+    """[47.21] regulates Allied air operations in China: on the shipped map a B-17 strike from
+    Kunming (A3811, China) on Canton (B1140, Kwangtung: a Chinese province [47.5.6]) is asked it,
+    and so is one from Kunming on Hanoi (B0342, French Indo-China); one from Port Moresby (E1018)
+    on Rabaul (E1613) is not, nor a Japanese strike on Kunming."""
+    g = load_map("witp").graph()
+    pieces = [air("b17k", "A3811", side="allies", nation="us", normal_range=200, count=2),
+              air("b17m", "E1018", side="allies", nation="us", normal_range=200, count=2),
+              air("g4m", "B1140", normal_range=200, count=2)]
+    w = world(g, pieces)
+
+    def asked(target, base, unit, side="allies"):
+        a = RULES.assess(w, plan(target, base, [unit], side=side, altitude="High"))
+        return [f.text for f in a.findings if f.rule == "[47.21]" and f.level == "question"]
+
+    canton = asked("B1140", "A3811", "b17k")
+    assert len(canton) == 1 and "B1140" in canton[0] and "A3811" in canton[0]
+    assert asked("B0342", "A3811", "b17k")
+    assert asked("E1613", "E1018", "b17m") == []
+    assert asked("A3811", "B1140", "g4m", side="japan") == []
+
+
+def test_47_21_a_land_hex_of_no_known_region_is_asked_a_sea_hex_is_not():
+    """Where the map names no region for a land hex it cannot say whether the hex is in China
+    [47.21]: the question stays; a sea hex is in no country's territory."""
+    pieces = [air("b17", "H0000", side="allies", nation="us", normal_range=40, count=2)]
+    land = RULES.assess(world(row(4, surface="land"), pieces), plan("H0300", "H0000", ["b17"], side="allies",
+                                                                       altitude="High"))
+    assert "[47.21]" in rules_of(land.findings, "question")
+    sea = RULES.assess(world(row(4), pieces), plan("H0300", "H0000", ["b17"], side="allies", altitude="High"))
+    assert "[47.21]" not in rules_of(sea.findings)
+
+
 test_quotes_in_rulebook = RULEBOOK.check()
