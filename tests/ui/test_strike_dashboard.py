@@ -114,16 +114,14 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
 
         # Resolve once: with entered dice when the rules ask for dice, else the page says so. A
         # strike beyond normal range that lost an AP in combat rolls the return roll [6.3.3].
+        page.click(".ca-strike-tabs .lm-TabBar-tab:has-text('Resolve')")
         if not page.query_selector(".ca-strike-dice-list li"):
-            page.fill(".ca-strike-options input", f"eliminated.{unit}=1")
-            # Assess clears its outputs, then fills them: wait for a dice note that replaced the old one
-            # (read mid-way, the note is empty).
-            page.eval_on_selector_all(".ca-strike-dice-needed :is(.ca-strike-dice-list, .ca-strike-no-dice)",
-                                      "els => els.forEach(e => e.dataset.old = '1')")
-            page.click(".ca-strike-assess")
+            # the losses are entered per unit in the results form the page built from the plan
+            page.wait_for_selector(".ca-strike-result-eliminated input", timeout=30_000)
+            page.fill(".ca-strike-result-eliminated input >> nth=0", "1")
+            page.press(".ca-strike-result-eliminated input >> nth=0", "Enter")
             page.wait_for_function(
-                "() => !document.querySelector('.ca-strike-dice-needed [data-old]') && "
-                "document.querySelector('.ca-strike-dice-needed .ca-strike-dice-list li, "
+                "() => document.querySelector('.ca-strike-dice-needed .ca-strike-dice-list li, "
                 ".ca-strike-dice-needed .ca-strike-no-dice')", timeout=30_000)
         page.click(".ca-strike-tabs .lm-TabBar-tab:has-text('Resolve')")
         if page.query_selector(".ca-strike-dice-list li"):

@@ -20,7 +20,7 @@ from ...campaign.errors import CampaignError
 from ...campaign.world import world_of
 from ...cli.common import FILE, CliError, add_command, done, emit, opened, seed_number
 from .commands import ResolveStrike
-from .engine import StrikeNeeds, assess, odds_rows, plan_of, reach, tables_from
+from .engine import StrikeNeeds, air_units_at, assess, dice_line, odds_rows, plan_of, reach, tables_from
 from .events import strike_log
 
 COMMANDS = {
@@ -75,12 +75,14 @@ def _side(args, state, gm):
             return state.units[uid].side
     if args.bases:
         base = v.hex_label(gm, args.bases[0])
-        sides = sorted({u.side for u in state.units.values() if u.hex == base})
+        sides = sorted({state.units[uid].side for uid in air_units_at(state, base)})
         if len(sides) == 1:
             return sides[0]
+        if not sides:
+            raise CliError(f"--from {base}: no air unit is based there")
         names = {sd.id: sd.name for sd in state.sides}
-        held = " and ".join(names.get(sd, sd) for sd in sides) or "no unit"
-        raise CliError(f"--from {base} holds {held}: name the striking side (--side)")
+        held = " and ".join(names.get(sd, sd) for sd in sides)
+        raise CliError(f"--from {base} holds air units of {held}: name the striking side (--side)")
     raise CliError("name the striking side (--side), a launching --unit or a --from base")
 
 
@@ -103,7 +105,7 @@ def cmd_strike(args) -> None:
                 raise CliError(e.text("cli")) from None
             res = rec.body.resolution
             done(args, c, rec, lambda d: "\n".join([f"strike {rec.body.strike_id} on {plan.target} (#{rec.seq})",
-                                                    f"dice: {' '.join(map(str, res['dice']))}", *res["outcome"]]))
+                                                    dice_line(res["dice"]), *res["outcome"]]))
             return
         world = world_of(s, c.graph(), tables=tables)
         if plan.launches:

@@ -26,6 +26,7 @@ from ...rules.strike import (
     missing,
     rules_for,
 )
+from ...rules.kinds import find_kind
 from ...rules.world import World
 
 
@@ -58,9 +59,9 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
         by_base.setdefault(u.hex, []).append(u.id)
     for b in bases:
         hex_ = v.hex_label(gm, b)
-        here = [u.id for u in state.units.values() if u.hex == hex_ and u.side == side]
+        here = air_units_at(state, hex_, side)
         if not here:
-            raise CampaignError(f"no {side} unit at {hex_} to launch")
+            raise CampaignError(f"no {side} air unit at {hex_} to launch")
         by_base.setdefault(hex_, [])
         for uid in here:
             if uid not in by_base[hex_]:
@@ -85,6 +86,18 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
                       escorts=tuple(esc), return_base=None if return_base is None else v.hex_label(gm, return_base),
                       night=night, phase=_phase(rules, state, phase),
                       options=MappingProxyType(opts))
+
+
+def air_units_at(state, hex_: str, side: Optional[str] = None) -> list[str]:
+    """The air units (their kind's role ``air``) based at ``hex_`` (of ``side``, if given): what a
+    base launches; the airfield and the ground units there do not fly."""
+    return [u.id for u in state.units.values()
+            if u.hex == hex_ and (side is None or u.side == side) and _role(state.game, u.kind) == "air"]
+
+
+def _role(game: str, kind: str) -> Optional[str]:
+    k = find_kind(game, kind)
+    return k.role if k else None
 
 
 def _phase(rules, state, phase: Any) -> Optional[str]:
@@ -147,22 +160,30 @@ class StrikeNeeds(CampaignError):
         self.head, self.needs, self.any_of = head, tuple(needs), any_of
         super().__init__(self.text("cli"))
 
-    def text(self, surface: str) -> str:
-        parts = [_need_text(n, surface) for n in self.needs]
+    def text(self, surface: str, unit_options: Sequence[str] = ()) -> str:
+        """``unit_options``: the per-unit results a page asks in its results form, not in Options."""
+        parts = [_need_text(n, surface, tuple(unit_options)) for n in self.needs]
         joined = (" or " if self.any_of else "; and ").join(parts)
         return f"cannot resolve yet, {self.head}: {joined}; nothing recorded"
 
 
-def _need_text(n, surface: str) -> str:
+def _need_text(n, surface: str, unit_options: tuple[str, ...] = ()) -> str:
     if n.kind == "table":
         if surface == "page":
             return f"enter {n.title} ({n.name}) on the Rule tables page {n.rule}"
         return (f"enter {n.title} {n.rule} (--table {n.name}=CSV, or once for the campaign: "
                 f"campaign table import FILE {n.name} CSV)")
     value = n.values or "VALUE"
+    if surface == "page" and n.name.partition(".")[0] in unit_options:
+        return f"enter {n.title} under Results in the Resolve tab {n.rule}"
     if surface == "page":
         return f"enter {n.title} in Options as {n.name}={value} {n.rule}"
     return f"give {n.title} with --option {n.name}={value} {n.rule}"
+
+
+def dice_line(dice: Sequence[int]) -> str:
+    """The dice a resolution used, as the page and the CLI say it: none where the rules name none."""
+    return f"dice: {' '.join(map(str, dice))}" if dice else "dice: none (the rules name no dice for this strike)"
 
 
 def odds_rows(odds: Any, label: str = "") -> list[tuple[str, Optional[str], Optional[float]]]:

@@ -35,7 +35,7 @@ from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_order, text_style, unit_marks
 from .commands import ResolveStrike
-from .engine import StrikeNeeds, _wrap, air_rules, assess, needs, odds_rows, plan_of, reach
+from .engine import StrikeNeeds, _wrap, air_rules, assess, dice_line, needs, odds_rows, plan_of, reach
 from .events import strike_log
 
 NAMESPACE = "strike"
@@ -190,6 +190,8 @@ class StrikeWidget(Page):
                                       description="Assess", icon="search", button_style="info")
         self.findings = self.part(w.HTML(), "findings")
         self.odds = self.part(w.HTML(), "odds-box")
+        self.results = self.part(w.VBox(), "results")  # per-unit results, built from the assessed plan
+        self._result_boxes: dict[tuple[str, str], w.Text] = {}
         self.dice_note = self.part(w.HTML(), "dice-needed")
         self.dice = self.part(w.Text(description="Dice", placeholder="faces in order, e.g. 4,6",
                                      layout=w.Layout(width=FULL)), "dice")
@@ -205,7 +207,7 @@ class StrikeWidget(Page):
         plan_box = w.VBox([self.mission, w.HBox([self.altitude, self.night]), self.launch, self.escorts,
                            self.target_unit, self.return_base, self.options, self.assess_btn, self.findings,
                            self.odds])
-        resolve_box = w.VBox([self.dice_note, self.dice, w.HBox([self.resolve_btn, self.roll_btn])])
+        resolve_box = w.VBox([self.results, self.dice_note, self.dice, w.HBox([self.resolve_btn, self.roll_btn])])
         self.tabs = self.tab_set({"Reach": w.VBox([self.reach_table, self.chosen]), "Plan & findings": plan_box,
                                   "Resolve": resolve_box, "Strike log": self.log})
         # The hex box under the click mode: a hex typed and Enter is a click, so it is the target, or
@@ -356,12 +358,57 @@ class StrikeWidget(Page):
         """The plan from the page's inputs (checked by ``plan_of``)."""
         if self.target is None:
             raise CampaignError("choose a target hex on the map first")
+        options = validate.key_values(option_items(self.options.value), "option")
+        options.update(self._results(options, set(self.launch.value) | set(self.escorts.value)))
         return plan_of(self.campaign.state, self.campaign.map, side=self.side.value, target=self.target,
                        units=list(self.launch.value), mission=self.mission.value or None,
                        altitude=self.altitude.value or None, escorts=list(self.escorts.value),
                        night=self.night.value, target_unit=self.target_unit.value or None,
-                       return_base=self.return_base.value.strip() or None,
-                       options=validate.key_values(option_items(self.options.value), "option"))
+                       return_base=self.return_base.value.strip() or None, options=options)
+
+    def _results(self, typed: dict, planned: set) -> dict[str, int]:
+        """The results form's entries for the planned units as the rules' per-unit options
+        (``NAME.UNIT``): a count (a whole number, 0 or more); blank is not given."""
+        out: dict[str, int] = {}
+        for (name, uid), box in self._result_boxes.items():
+            text = box.value.strip()
+            if not text or uid not in planned:
+                continue
+            key = f"{name}.{uid}"
+            what = f"{self._result_title(name)[0]} by {self._unit_name(uid)}"
+            if not text.isdigit():
+                raise CampaignError(f"{what}: {validate.show(text)} is not a whole number of 0 or more")
+            if key in typed:
+                raise CampaignError(f"{what} is entered under Results and in Options: enter it once")
+            out[key] = int(text)
+        return out
+
+    def _result_title(self, name: str) -> tuple[str, str]:
+        """A per-unit result as the rules name it (``unit_results``: title and rule)."""
+        titles = getattr(air_rules(self.campaign.game), "unit_results", {}) or {}
+        return titles.get(name, (name.replace("_", " "), ""))
+
+    def _build_results(self, a: Assessment) -> None:
+        """The results form: one box per assessed unit for each result the rules read per unit
+        (witp: the APs each lost in air-to-air or AA combat [6.3]), kept across assessments."""
+        names = tuple(getattr(air_rules(self.campaign.game), "unit_results", {}) or {})
+        units = list(dict.fromkeys(it.unit for it in a.items if it.unit))
+        old = self._result_boxes
+        self._result_boxes = {}
+        rows: list[w.Widget] = []
+        for name in names:
+            title, rule = self._result_title(name)
+            rows.append(w.HTML(f"<div class='{self.css('results-head')}'><b>Results</b>: {esc(title)} "
+                               f"<span class='ca-rule'>{esc(rule)}</span> (blank: not known yet)</div>"))
+            for uid in units:
+                box = old.get((name, uid))
+                if box is None:
+                    box = self.part(w.Text(placeholder="-", layout=w.Layout(width="80px")), f"result-{name}")
+                    self.on_change(box, lambda _c: None if self._quiet else self._dice_for_plan(), "results")
+                    box.continuous_update = False
+                self._result_boxes[(name, uid)] = box
+                rows.append(w.HBox([w.Label(self._unit_name(uid), layout=w.Layout(width="300px")), box]))
+        self.results.children = rows
 
     def assess(self) -> Optional[Assessment]:
         """Assess the plan: findings with rules, odds, exposure drawn, dice needed."""
@@ -374,13 +421,13 @@ class StrikeWidget(Page):
             if not plan.launches:
                 raise CampaignError("choose at least one launching air unit")
             a = assess(self.world(), plan)
-            needed = _wrap(air_rules(self.campaign.game).dice_needed, self.world(), plan)
-            short = needs(self.world(), plan)
         except CampaignError as e:
             self.fail(e)
             return None
         self.ok()
         self.assessment = a
+        self._build_results(a)
+        self._dice_for_plan(plan)
         parts = [findings_html(a.findings, self.prefix, "Strike")]
         for it in a.items:
             head = (f"<b>{esc(self._unit_name(it.unit))}</b> from {esc(it.base)}: {num(it.distance)} "
@@ -402,15 +449,32 @@ class StrikeWidget(Page):
             self.findings.value += (f"<div class='ca-strike-exposure'><b>Interception exposure</b>: {len(at)} enemy "
                                     f"base(s)/CAP ({esc(', '.join(sorted(at)))}) marked on the map"
                                     + (f"; {len(exposed)} route hex(es) exposed, shaded" if exposed else "") + "</div>")
+        return a
+
+    def _dice_for_plan(self, plan=None) -> None:
+        """What resolving the plan needs, shown under the results: what the player must still
+        enter, or the dice in order (entered or rolled), or none; the dice box and "Roll for me"
+        only where the rules name dice."""
+        try:
+            plan = plan if plan is not None else self.plan()
+            needed = _wrap(air_rules(self.campaign.game).dice_needed, self.world(), plan)
+            short = needs(self.world(), plan)
+        except CampaignError as e:
+            self.fail(e)
+            return
+        rolled = bool(needed) and short is None
+        self.dice.layout.display = self.roll_btn.layout.display = None if rolled else "none"
+        self.resolve_btn.description = "Resolve with these dice" if rolled else "Record the result"
         if short is not None:
-            self.dice_note.value = f"<div class='ca-strike-needs'>{esc(short.text('page'))}</div>"
+            results = tuple(getattr(air_rules(self.campaign.game), "unit_results", {}) or {})
+            self.dice_note.value = f"<div class='ca-strike-needs'>{esc(short.text('page', results))}</div>"
         elif needed:
             self.dice_note.value = ("<div>Dice, in this order:</div><ol class='ca-strike-dice-list'>"
                                     + "".join(f"<li>{esc(n)}</li>" for n in needed) + "</ol>")
         else:
             self.dice_note.value = ("<div class='ca-strike-no-dice'>The rules name no dice for this strike: "
-                                    "resolve it at the table (see the questions in the findings).</div>")
-        return a
+                                    "resolve it at the table (see the questions in the findings) and record "
+                                    "the result.</div>")
 
     def _exposure(self, a: Assessment) -> tuple[set[str], set[str]]:
         at: set[str] = set()
@@ -475,25 +539,29 @@ class StrikeWidget(Page):
         the page if the rules or the dice refuse. Returns the event record or None."""
         try:
             faces = None
+            plan = self.plan()
             if isinstance(dice, str):
                 faces = read_faces(dice)
-                if not faces:
+                if not faces and _wrap(air_rules(self.campaign.game).dice_needed, self.world(), plan):
                     raise CampaignError("enter the dice read off the table (or press Roll for me)")
             elif dice is not None:
                 faces = list(dice)
-            rec = self.campaign.execute(ResolveStrike(plan=self.plan(), dice=faces))
+            rec = self.campaign.execute(ResolveStrike(plan=plan, dice=faces))
         except StrikeNeeds as e:
-            self.fail(CampaignError(e.text("page")))
+            results = tuple(getattr(air_rules(self.campaign.game), "unit_results", {}) or {})
+            self.fail(CampaignError(e.text("page", results)))
             return None
         except CampaignError as e:
             self.fail(e)
             return None
         res = rec.body.resolution
         self.ok(f"<div class='ca-strike-resolved'>Strike {rec.body.strike_id} on {esc(rec.body.target)} recorded "
-                 f"(#{rec.seq}); dice {' '.join(map(str, res['dice']))}: {esc('; '.join(res['outcome']))}</div>")
+                 f"(#{rec.seq}); {esc(dice_line(res['dice']))}: {esc('; '.join(res['outcome']))}</div>")
         with self.quietly():  # what this strike recorded is not one click from being recorded again
             self.dice.value = self.options.value = self.return_base.value = ""
             self.target_unit.value = NONE
+            for box in self._result_boxes.values():
+                box.value = ""
         return rec
 
     def _show_log(self, state) -> None:

@@ -76,7 +76,7 @@ def plan(c, **kw):
 @pytest.mark.parametrize("change, named", [
     (dict(side="martians"), "martians"), (dict(target="Q99"), "Q99"), (dict(units=["nobody"]), "nobody"),
     (dict(units=["kido-butai"]), "japan"), (dict(mission="picnic"), "picnic"),
-    (dict(bases=["B3327"]), "no allies unit at B3327"), (dict(target_unit="ghost"), "ghost"),
+    (dict(bases=["B3327"]), "no allies air unit at B3327"), (dict(target_unit="ghost"), "ghost"),
     (dict(options={"bad key!": 1}), "bad key!"),
 ])
 def test_plans_are_checked_at_the_edge(camp, change, named):
@@ -85,9 +85,12 @@ def test_plans_are_checked_at_the_edge(camp, change, named):
     assert named in str(e.value) and "\n" not in str(e.value)
 
 
-def test_launches_group_units_by_base(camp):
+def test_a_base_launches_its_air_units_only(camp):
+    """A base launches the air units based there: the HQ in the same hex does not fly (it was
+    launched, and the rules refused the plan as "not an air unit")."""
+    assert camp.state.units["us-sw-pacific-hq"].hex == "E1737"
     p = plan(camp, bases=["E1737"])
-    assert [(launch.base, sorted(launch.units)) for launch in p.launches] == [("E1737", ["b17", "b26", "us-sw-pacific-hq"])]
+    assert [(launch.base, sorted(launch.units)) for launch in p.launches] == [("E1737", ["b17", "b26"])]
 
 
 def test_entered_dice_apply_once_and_undo_redo(camp):
@@ -173,7 +176,7 @@ def test_cli_strike_from_a_base_takes_the_side_of_its_units(camp, capsys):
     assert out["side"] == "allies" and "b17" in {i["unit"] for i in out["items"]}
     assert main(["strike", str(path), "--target", "E2418", "--from", "A0101"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "error: --from A0101 holds no unit: name the striking side (--side)", err
+    assert err == "error: --from A0101: no air unit is based there", err
 
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -1,0 +1,111 @@
+"""A strike resolved as a player does it at the table, on the real witp rules and the shipped map:
+the losses each unit took entered in a form the page builds from the assessed plan (they were typed
+as ``eliminated.<unit id>=N`` into the free-text Options), the dice box and "Roll for me" only where
+the rules name dice (a strike with none was recorded with an empty "dice :"), and ``--from HEX``
+launching the air units based in that hex (it took the airfield and the ground units there)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant.aids.strike import widget as W
+from assistant.aids.strike.events import strike_log
+from assistant.cli import main
+from assistant.ui.kit import attach
+
+G4M = "kwajalein-g4m"  # the scenario's G4M Betty at Kwajalein (E3301): 132 MP from Lunga, extended range
+
+
+def plotted(guadalcanal, options: str = ""):
+    """The page with the scenario's G4M plotted against Lunga (E2418), and assessed."""
+    v = attach(W.StrikeWidget, guadalcanal, interval=60).view
+    v.side.value = "japan"
+    v.choose_target("E2418")
+    v.launch.value = (G4M,)
+    v.mission.value = "bombardment"
+    v.altitude.value = "Medium"
+    v.options.value = options
+    assert v.assess() is not None, v.problem
+    return v
+
+
+def box(v, unit: str):
+    return v._result_boxes[("eliminated", unit)]
+
+
+def test_the_losses_form_is_built_from_the_plan_and_read_per_unit(guadalcanal):
+    v = plotted(guadalcanal)
+    assert list(v._result_boxes) == [("eliminated", G4M)]
+    head = v.results.children[0].value
+    assert "APs lost in air-to-air or AA combat" in head and "[6.3]" in head
+    assert "G4M Betty (Kwajalein detachment) [sample]" in v.results.children[1].children[0].value
+    # nothing entered: the page asks for the result, by the form's name, not an Options key
+    assert "under Results in the Resolve tab [6.3]" in v.dice_note.value
+    assert "eliminated." not in v.dice_note.value
+    # [6.3.3] at extended range an AP type with eliminations rolls 1D10 on its return
+    box(v, G4M).value = "1"
+    assert "1d10: extended-range return roll" in v.dice_note.value and "[6.3.3]" in v.dice_note.value
+    assert v.roll_btn.layout.display is None and v.dice.layout.display is None
+    v.dice.value = "1"
+    rec = v.resolve(v.dice.value)
+    assert rec is not None, v.problem
+    (logged,) = strike_log(guadalcanal.state)
+    assert logged.resolution["plan"]["options"] == {f"eliminated.{G4M}": 1}
+    assert guadalcanal.state.units[G4M].attrs["count"] == 2  # 3 APs, 1 lost, the roll (1) not above its rating
+    assert box(v, G4M).value == ""  # not one click from being recorded twice
+
+
+@pytest.mark.parametrize("typed, words", [
+    ("x", "APs lost in air-to-air or AA combat by G4M Betty (Kwajalein detachment) [sample]: 'x' is not a whole number"),
+    ("-1", "'-1' is not a whole number of 0 or more"),
+])
+def test_a_bad_loss_is_one_line_naming_the_unit_and_records_nothing(guadalcanal, typed, words):
+    v = plotted(guadalcanal)
+    before = guadalcanal.state.last_seq
+    box(v, G4M).value = typed
+    assert v.resolve("1") is None
+    assert words in v.problem and "\n" not in v.problem
+    assert guadalcanal.state.last_seq == before
+
+
+def test_a_loss_given_twice_is_refused(guadalcanal):
+    v = plotted(guadalcanal, options=f"eliminated.{G4M}=1")
+    box(v, G4M).value = "1"
+    assert v.resolve("1") is None and "entered under Results and in Options: enter it once" in v.problem
+
+
+def test_where_the_rules_name_no_dice_there_is_no_roll_and_the_result_is_recorded_without_dice(guadalcanal):
+    """[11.5] an S result read off the Bombardment of Ports & Airbases Table makes no APs
+    inoperable by dice; with no losses the rules name no die at all."""
+    v = plotted(guadalcanal, options="damage_result=S")
+    assert "name no dice" in v.dice_note.value
+    assert v.roll_btn.layout.display == "none" and v.dice.layout.display == "none"
+    assert v.resolve_btn.description == "Record the result"
+    rec = v.resolve(v.dice.value)
+    assert rec is not None, v.problem
+    assert "dice: none (the rules name no dice for this strike)" in v.message.value
+    assert rec.body.resolution["dice"] == []
+
+
+def test_the_cli_says_no_dice_where_the_rules_name_none(guadalcanal, capsys):
+    path = guadalcanal.path
+    guadalcanal.close()
+    assert main(["strike", str(path), "--target", "E2418", "--unit", G4M, "--mission", "bombardment",
+                 "--altitude", "Medium", "--option", "damage_result=S", "--resolve"]) == 0
+    out = capsys.readouterr().out
+    assert "dice: none (the rules name no dice for this strike)" in out and "\ndice: \n" not in out
+
+
+def test_from_a_base_launches_the_air_units_based_there(guadalcanal, capsys):
+    """Lunga (E2418) holds the 1st Marine Division, the Lunga airfield and the F4Fs, and a
+    Japanese construction unit: --from takes the F4Fs, the only air unit, and their side."""
+    at = {u.id for u in guadalcanal.state.units.values() if u.hex == "E2418"}
+    assert {"1st-marine-division", "lunga-airfield", "cactus-f4f", "ijn-construction-units"} <= at
+    path = guadalcanal.path
+    guadalcanal.close()
+    assert main(["strike", str(path), "--target", "E3301", "--from", "E2418", "--mission", "sweep",
+                 "--altitude", "Medium", "--json"]) == 0, capsys.readouterr().err
+    out = json.loads(capsys.readouterr().out)
+    assert out["side"] == "allies" and [i["unit"] for i in out["items"]] == ["cactus-f4f"]
