@@ -334,9 +334,13 @@ class LedgerWidget(Page):
             self.fail(e)
             return None
         e0 = rec.body.entries[0]
+        said = [f for f in getattr(rec.body, "findings", ()) if f.level in ("warning", "question")]
         self.ok(f"<div class='ca-ledger-recorded'>Recorded {esc(self.side_word(e0['side']))} {esc(e0['kind'])} "
                  f"{num(e0['amount'])} {esc(self.account_word(e0['account']))}" + (f" ({esc(e0['item'])})" if e0.get("item") else "")
-                 + f" (#{rec.seq}); undo it from the campaign dashboard's history.</div>")
+                 + f" (#{rec.seq}); undo it from the campaign dashboard's history.</div>"
+                 + (f"<div class='{self.css('recorded-findings')}'>"
+                    + findings_html(said, self.prefix, "The rules ask or warn of the recorded entry:") + "</div>"
+                    if said else ""))
         with self.quietly():  # a recorded entry leaves no form behind to record twice
             self.item.value = self.amount.value = self.note.value = self.arrives.value = self.values.value = ""
         self.check_note.value = self.price_note.value = ""
