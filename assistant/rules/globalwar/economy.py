@@ -56,6 +56,12 @@ def power_of(account: str) -> str:
     return account[:-len(MAINT)] if account.endswith(MAINT) else account
 
 
+def power_name(power: str) -> str:
+    """A Major Power as the rules name it ("US", "Germany", "Commonwealth"), from its id or account."""
+    power = power_of(power)
+    return power.upper() if power in ("us", "uk", "ussr") else power.replace("_", " ").title()
+
+
 def game_turn(ctx: LedgerContext) -> int:
     return ctx.world.turn if ctx.world.turn is not None else ctx.turn
 
@@ -87,8 +93,7 @@ class GlobalWarEconomy:
 
     def account_name(self, account: str) -> str:
         """A power's PP ("Germany PP") and its maintenance pool [18.10] ("Germany maintenance")."""
-        power = account[:-len(MAINT)] if account.endswith(MAINT) else account
-        named = power.upper() if power in ("us", "uk", "ussr") else power.replace("_", " ").title()
+        named = power_name(account)
         return f"{named} maintenance" if account.endswith(MAINT) else f"{named} PP"
 
     def accounts(self, side: str) -> tuple[str, ...]:
@@ -150,7 +155,7 @@ class GlobalWarEconomy:
         if entry.kind == "income" and verb == PRODUCTION and entry.account in POWERS.get(entry.side, ()):
             prod = production(ctx.world, entry.side, entry.account, game_turn(ctx))
             if prod.multiple is not None and entry.amount != prod.pooled:
-                out.append(Finding("warning", "18.0.D", f"the map gives {entry.account} {prod.pooled} PP this turn, "
+                out.append(Finding("warning", "18.0.D", f"the map gives {power_name(entry.account)} {prod.pooled} PP this turn, "
                                                         f"not {_n(entry.amount)}: " + "; ".join(prod.steps())))
         if entry.kind == "loss" and "ih_pp" in entry.data and setting(ctx, "air_pp_loss_cap") == "output":
             cap = _whole(entry.data, "ih_pp", 1)
@@ -163,14 +168,14 @@ class GlobalWarEconomy:
             if after < 0:
                 rule = "18.10.C" if maint_acc else "18.0.E"
                 what = "maintenance capacity" if maint_acc else "PP"
-                out.append(Finding("error", rule, f"{power} has {_n(before)} {what} left this turn; "
+                out.append(Finding("error", rule, f"{power_name(power)} has {_n(before)} {what} left this turn; "
                                                   f"{entry.kind} of {_n(entry.amount)} would leave {_n(after)}"))
         if entry.kind in ("spend", "transfer") and not maint_acc:
             out += self._independent(book, entry)
         if entry.kind in ("spend", "transfer", "income") and not maint_acc:
             left = book.balance(entry.side, acc, entry.turn - 1)
             if left > 0:
-                out.append(Finding("warning", "18.5.1", f"{power} carries {_n(left)} PP from an earlier turn: "
+                out.append(Finding("warning", "18.5.1", f"{power_name(power)} carries {_n(left)} PP from an earlier turn: "
                                                         f"unused PPs are lost (close that turn)"))
         return out
 
@@ -199,7 +204,7 @@ class GlobalWarEconomy:
         pooled -= sum(max(0, drawn[r] - own[r]) for r in own)
         if pooled < 0:
             where = ", ".join(f"{_n(v)} PP in {r}" for r, v in own.items())
-            return [Finding("error", "18.7.6.C", f"{power_of(entry.account)}'s pooled PPs fall to {_n(pooled)}: "
+            return [Finding("error", "18.7.6.C", f"{power_name(entry.account)}'s pooled PPs fall to {_n(pooled)}: "
                                                  f"{where} produced independently pay only for units appearing "
                                                  f"there (the entry's value appears=...)")]
         return []
@@ -211,7 +216,7 @@ class GlobalWarEconomy:
         if entry.kind != "spend":
             return [Finding("error", "18.0.E", f"'{verb} {t}' is paid for: kind spend, not {entry.kind}")]
         if entry.account.endswith(MAINT):
-            return [Finding("error", "18.0.E", f"builds are paid from {power_of(entry.account)}'s PPs, "
+            return [Finding("error", "18.0.E", f"builds are paid from {power_name(entry.account)}'s PPs, "
                                                f"not its maintenance capacity")]
         if verb == "undeplete" and t not in T.UNDEPLETE:
             return [Finding("error", "18.0.E", f"only Surf-As and ASWs are undepleted, not {t}")]
@@ -228,7 +233,7 @@ class GlobalWarEconomy:
         out += self._arrival(entry, ctx, verb, t)
         power = power_of(entry.account)
         if t == "Fort" and power in NEUTRAL_UNTIL:
-            out.append(Finding("question", "18.9.4", f"neutrals may not expend PPs on fortifications: is {power} "
+            out.append(Finding("question", "18.9.4", f"neutrals may not expend PPs on fortifications: is {power_name(power)} "
                                                      f"at war with {NEUTRAL_UNTIL[power]}?"))
         if power in APPEARS and verb in ("build", "rebuild") and not entry.data.get("appears"):
             out.append(Finding("question", APPEARS[power], f"in which country will it appear ({', '.join(REGIONS[power])})? "
@@ -267,7 +272,7 @@ class GlobalWarEconomy:
         last, now = started(entry.turn - 1), started(entry.turn)
         limit = last + 1
         if now + qty > limit:
-            return [Finding("error", "18.9.1", f"{power_of(entry.account)} started {last} {t} last turn: at most "
+            return [Finding("error", "18.9.1", f"{power_name(entry.account)} started {last} {t} last turn: at most "
                                                f"{limit} this turn ({now} started already, {qty} more asked)")]
         return []
 

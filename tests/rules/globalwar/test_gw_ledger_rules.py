@@ -195,7 +195,7 @@ def test_18_0_E_no_spending_beyond_the_pps_available_the_boundary_is_allowed():
     assert errors(RULES.check(b, ok, ctx(w))) == []
     over = e("axis", "spend", 7, "germany", item="my own item")
     (f,) = errors(RULES.check(b, over, ctx(w)))
-    assert f.rule == "18.0.E" and "germany has 6 PP left" in f.text and "-1" in f.text
+    assert f.rule == "18.0.E" and "Germany has 6 PP left" in f.text and "-1" in f.text
 
 
 @RULEBOOK.says("PPs may not be accumulated from turn to turn. If they are not used immediately, they are lost.")
@@ -231,7 +231,7 @@ def test_17_3_2_a_loss_beyond_the_turns_pps_is_not_carried_into_the_next_turn():
     t2 = t1.with_entry(e("axis", "income", 8, "germany", item="production", turn=2))
     assert errors(RULES.check(t2, e("axis", "spend", 8, "germany", turn=2), ctx(w, turn=2))) == []
     (f,) = errors(RULES.check(t2, e("axis", "spend", 9, "germany", turn=2), ctx(w, turn=2)))
-    assert f.rule == "18.0.E" and "germany has 8 PP left" in f.text
+    assert f.rule == "18.0.E" and "Germany has 8 PP left" in f.text
     # Turn 1 closed: the close ends the loss with the turn, and Turn 2 opens at 0
     closing = RULES.close_turn(t1, "axis", ctx(w))
     assert [(x.account, x.kind, x.amount, x.rule) for x in closing] == [("germany", "adjust", 3, "17.3.2")]
