@@ -191,3 +191,11 @@ def event_json(campaign, record) -> dict:
 def done(args: argparse.Namespace, campaign, record, text: Callable[[Any], str] | str) -> None:
     """Report one recorded event: its JSON with --json, else ``text``."""
     emit(args, event_json(campaign, record), text)
+
+
+def tell(findings, levels: tuple[str, ...] = ("error", "warning", "question")) -> None:
+    """What the rules said of an entry that was recorded (errors advise, they did not refuse it),
+    one line each on stderr, ``level: [rule] text``: the exit status stays 0."""
+    for f in findings:
+        if f.level in levels:
+            print(escape_line(f"{f.level}: {f.ref} {f.text}"), file=sys.stderr)

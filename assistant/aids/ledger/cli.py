@@ -22,7 +22,7 @@ import sys
 from ...campaign import validate as v
 from ...campaign.csvout import frame_csv
 from ...campaign.errors import CampaignError
-from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from ...cli.common import FILE, CliError, add_command, done, emit, opened, tell
 from ...numbertext import is_numeral
 from ...rules.ledger import KINDS
 from .commands import AddEntry, CloseTurn, RuleRefusal
@@ -98,9 +98,7 @@ def cmd_ledger(args) -> int | None:
                 emit(args, {"recorded": False, "findings": [f.to_json() for f in fs]},
                      lambda p: "refused: " + "; ".join(f"{f.ref} {f.text}" for f in fs if f.level == "error"))
                 return 1
-            for f in rec.body.findings:  # recorded, with what the rules ask or warn of: one line each
-                if f.level in ("warning", "question"):
-                    print(f"{f.level}: {f.ref} {f.text}".replace("\n", " "), file=sys.stderr)
+            tell(rec.body.findings, ("warning", "question"))  # recorded, with what the rules ask or warn of
             e0 = rec.body.entries[0]
             done(args, c, rec, f"recorded {e0['side']} {e0['kind']} {e0['amount']} {e0['account']}"
                  + (f" ({e0['item']})" if e0.get("item") else "") + f" (#{rec.seq})")

@@ -18,7 +18,7 @@ from ...campaign import validate as v
 from ...campaign.dicenotation import read_faces
 from ...campaign.errors import CampaignError
 from ...campaign.world import world_of
-from ...cli.common import FILE, CliError, add_command, done, emit, opened, seed_number
+from ...cli.common import FILE, CliError, add_command, done, emit, opened, seed_number, tell
 from .commands import ResolveStrike
 from .engine import StrikeNeeds, air_units_at, assess, dice_line, odds_rows, plan_of, reach, tables_from
 from .events import strike_log
@@ -104,6 +104,7 @@ def cmd_strike(args) -> None:
             except StrikeNeeds as e:
                 raise CliError(e.text("cli")) from None
             res = rec.body.resolution
+            tell(rec.body.findings)  # recorded: what the rules forbid, warn of or ask, on stderr
             done(args, c, rec, lambda d: "\n".join([f"strike {rec.body.strike_id} on {plan.target} (#{rec.seq})",
                                                     dice_line(res["dice"]), *res["outcome"]]))
             return

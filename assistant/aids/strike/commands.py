@@ -53,13 +53,26 @@ class ResolveStrike:
         summary = "; ".join(res.outcome[:2]) or "resolved"
         resolution = res.to_json()
         resolution["tables"] = {k: list(v) for k, v in (self.tables or {}).items()}  # what it was resolved with
-        return StrikeResolved(strike_id=s.aid(SLICE).next_id, side_id=self.plan.side, target=self.plan.target,
+        body = StrikeResolved(strike_id=s.aid(SLICE).next_id, side_id=self.plan.side, target=self.plan.target,
                               summary_text=summary[:300], resolution=resolution)
+        if not ctx.recorded:  # a new entry: what the rules say of it reaches whoever made it
+            body._findings = told(_wrap(rules.assess, world, self.plan)) + tuple(res.findings)
+        return body
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:
         if view.units != fresh.units:
             return "units have changed since the strike was assessed"
         return None
+
+
+def told(a) -> tuple:
+    """The assessment's findings a player must hear when the strike is recorded: its errors (the
+    rules advise, they do not refuse), warnings and questions, the plan's first, each once."""
+    out: dict = {}
+    for f in [*a.findings, *(f for it in a.items for f in it.findings)]:
+        if f.level != "info":
+            out.setdefault(f, None)
+    return tuple(out)
 
 
 def _check_entered(dice: Any, specs, needed) -> list[int]:

@@ -556,7 +556,8 @@ class StrikeWidget(Page):
             return None
         res = rec.body.resolution
         self.ok(f"<div class='ca-strike-resolved'>Strike {rec.body.strike_id} on {esc(rec.body.target)} recorded "
-                 f"(#{rec.seq}); {esc(dice_line(res['dice']))}: {esc('; '.join(res['outcome']))}</div>")
+                 f"(#{rec.seq}); {esc(dice_line(res['dice']))}: {esc('; '.join(res['outcome']))}</div>"
+                + findings_html(list(rec.body.findings), self.prefix, "The rules on this strike:"))
         with self.quietly():  # what this strike recorded is not one click from being recorded again
             self.dice.value = self.options.value = self.return_base.value = ""
             self.target_unit.value = NONE

@@ -109,3 +109,28 @@ def test_from_a_base_launches_the_air_units_based_there(guadalcanal, capsys):
                  "--altitude", "Medium", "--json"]) == 0, capsys.readouterr().err
     out = json.loads(capsys.readouterr().out)
     assert out["side"] == "allies" and [i["unit"] for i in out["items"]] == ["cactus-f4f"]
+
+
+def test_what_the_rules_ask_of_a_recorded_strike_reaches_the_player_everywhere(guadalcanal, capsys, tmp_path):
+    """The plan's questions ([5.1.1] "has it flown a strike this phase?") and warnings ([6.3.3]
+    extended range) reach whoever recorded the strike: on the record (Python), on the page, and on
+    stderr from the CLI with exit 0; an export of the campaign still imports."""
+    v = plotted(guadalcanal, options="damage_result=S")
+    rec = v.resolve("")
+    rules = {(f.level, f.rule) for f in rec.body.findings}
+    assert {("question", "[5.1.1]"), ("warning", "[6.3.3]")} <= rules
+    assert "info" not in {f.level for f in rec.body.findings}
+    assert "[5.1.1]" in v.message.value and "has it flown a strike this phase?" in v.message.value
+    guadalcanal.undo()
+    (out,) = guadalcanal.export(tmp_path / "out", "json")
+    path = guadalcanal.path
+    guadalcanal.close()
+    assert main(["strike", str(path), "--target", "E2418", "--unit", G4M, "--mission", "bombardment",
+                 "--altitude", "Medium", "--option", "damage_result=S", "--resolve"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert f"question: [5.1.1] {G4M}: has it flown a strike this phase? (missions_this_phase)" in err
+    assert any(line.startswith("warning: [6.3.3]") for line in err), err
+    from assistant.campaign import Campaign
+    with Campaign.open(path) as c:
+        (again,) = c.export(tmp_path / "again", "json")
+    Campaign.import_json(again, tmp_path / "copy.campaign").close()
