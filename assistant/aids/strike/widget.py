@@ -165,6 +165,10 @@ class StrikeWidget(Page):
                                              layout=w.Layout(width="150px")), "altitude")
         self.night = self.part(w.Checkbox(description="Night", value=False, indent=False,
                                           layout=w.Layout(width="80px")), "night")
+        self.phase = self.part(w.Dropdown(description="Phase", options=[("-", NONE)], layout=w.Layout(width=FULL)),
+                               "phase")
+        self._phase_followed = True  # the campaign's phase is shown until the player chooses another
+        self.on_change(self.phase, self._on_phase, "phase")
         for x in (self.mission, self.night):
             self.on_change(x, self._on_plan_input, "strike options")
         self.on_change(self.altitude, self._on_plan_input, "altitude")
@@ -204,7 +208,7 @@ class StrikeWidget(Page):
         self.range_note = self.part(w.HTML(), "range-note")
         self.clear_btn = self.button("clear", self.clear, "clear strike overlays",
                                      description="Clear map", icon="eraser", layout=w.Layout(width="auto"))
-        plan_box = w.VBox([self.mission, w.HBox([self.altitude, self.night]), self.launch, self.escorts,
+        plan_box = w.VBox([self.mission, w.HBox([self.altitude, self.night]), self.phase, self.launch, self.escorts,
                            self.target_unit, self.return_base, self.options, self.assess_btn, self.findings,
                            self.odds])
         resolve_box = w.VBox([self.results, self.dice_note, self.dice, w.HBox([self.resolve_btn, self.roll_btn])])
@@ -364,7 +368,8 @@ class StrikeWidget(Page):
                        units=list(self.launch.value), mission=self.mission.value or None,
                        altitude=self.altitude.value or None, escorts=list(self.escorts.value),
                        night=self.night.value, target_unit=self.target_unit.value or None,
-                       return_base=self.return_base.value.strip() or None, options=options)
+                       return_base=self.return_base.value.strip() or None, options=options,
+                       phase=self.phase.value or None)
 
     def _results(self, typed: dict, planned: set) -> dict[str, int]:
         """The results form's entries for the planned units as the rules' per-unit options
@@ -634,6 +639,7 @@ class StrikeWidget(Page):
                 self.mission.value = keep if keep in {v for _, v in missions} else NONE
             self._altitudes(state.game)
             self._night(state.game)
+            self._phases(state)
             self._plan_parts(state.game)
         self.show_samples(state)
         if self.problem is None or self.target is not None:
@@ -665,6 +671,29 @@ class StrikeWidget(Page):
         self.night.layout.display = None if rule else "none"
         if not rule:
             self.night.value = False
+
+    def _phases(self, state) -> None:
+        """The phase the strike is flown in, where the game's air rules read it (``reads_phase``:
+        apto [4.18], [2.0]): the game's phases, the campaign's own shown until the player chooses
+        another; a game whose rules read no phase shows none."""
+        try:
+            reads = bool(getattr(air_rules(state.game), "reads_phase", False))
+        except CampaignError:
+            reads = False
+        self.phase.layout.display = None if reads else "none"
+        phases = {p.id: p.name for ps in state.calendar.phases.values() for p in ps} if reads else {}
+        options = [("-", NONE)] + [(name, pid) for pid, name in phases.items()]
+        if list(self.phase.options) != options:
+            keep = self.phase.value
+            self.phase.options = options
+            self.phase.value = keep if keep in phases else NONE
+        now = state.turn.phase.id if state.turn.phase is not None else NONE
+        if self._phase_followed and now in phases:
+            self.phase.value = now
+
+    def _on_phase(self, _change) -> None:
+        if not self._quiet:
+            self._phase_followed = False
 
     def _plan_parts(self, game: str) -> None:
         """Escorts, Target unit and Return base only where the game's air rules read them

@@ -134,3 +134,32 @@ def test_what_the_rules_ask_of_a_recorded_strike_reaches_the_player_everywhere(g
     with Campaign.open(path) as c:
         (again,) = c.export(tmp_path / "again", "json")
     Campaign.import_json(again, tmp_path / "copy.campaign").close()
+
+
+def test_the_phase_is_offered_where_the_rules_read_it_and_follows_the_campaign(tmp_path):
+    """apto [4.18] the own-base +1 never applies in the Strategic Warfare Phase [2.0]: the page
+    offers the game's phases (the campaign's own shown until the player chooses another) and the
+    plan carries it; witp's air rules read no phase, so its page shows none."""
+    from assistant.campaign import Campaign
+
+    with Campaign.create(tmp_path / "a.campaign", game="apto") as c:
+        while c.state.turn.phase is None or c.state.turn.phase.id != "strategic_warfare":
+            c.advance("phase")
+        v = attach(W.StrikeWidget, c, interval=60).view
+        assert v.phase.layout.display is None
+        assert ("Strategic Warfare Phase", "strategic_warfare") in v.phase.options
+        assert v.phase.value == "strategic_warfare"
+        c.advance("phase")
+        v.refresh()
+        assert v.phase.value == "naval_air"  # followed the campaign
+        v.phase.value = "strategic_warfare"  # the player's choice stays
+        c.advance("phase")
+        v.refresh()
+        assert v.phase.value == "strategic_warfare"
+        v.target = c.map.grid.label(next(iter(c.map.grid.all_hexes)))
+        assert v.plan().phase == "strategic_warfare"
+
+
+def test_witp_page_offers_no_phase(guadalcanal):
+    v = attach(W.StrikeWidget, guadalcanal, interval=60).view
+    assert v.phase.layout.display == "none" and v.phase.value == ""
