@@ -11,7 +11,15 @@ Plan options (``StrikePlan.options``): ``staging`` (hex of the forward base [5.1
 unit lost in air-to-air/AA combat, for [6.3.3]); ``resource_value`` [56.4.2] / ``port``
 (major|minor) [56.4.3]; ``japan_initiative`` (levels) [56.4.2]; ``damage_result`` (S|D1-D4 read
 off the Bombardment of Ports & Airbases Table) [11.5]; ``l1_cp`` (1 CP per AP paid) [4.3.2];
-``after_transfer`` [4.4.3]; ``supply_category`` (A-F, overrides the tracer's) [32.2.2].
+``after_transfer`` [4.4.3]; ``supply_category`` (A-F, overrides the tracer's) [32.2.2];
+``escort_type`` (loose|close|both) and ``escort_altitude.<unit>`` (Low|Medium|High, one per escort)
+[5.3.1].
+
+Escorts (``StrikePlan.escorts``) are assessed as fully as the strike: each is an item after the
+strike's (``extra["role"] = "escort"``, ``extra["altitude"]`` its plotted altitude), with its
+distance from its own base, its range class (an escort flies with its strike "in the same manner
+as other AP's" [5.3.1], so extreme range [5.15] is read for it as for them), staging [5.14.7], the
+unit checks that apply to it (not [5.1.2]) and its strengths at its own altitude.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from . import tables as T
 from .airrange import ALTITUDES, from_hex, range_class, to_target, unknown_area
 from .airrange import altitude as parse_altitude
 from .airunits import AirUnit, air_unit, airbase_at
-from .legality import TRANSFERS, plan_checks, unit_checks
+from .legality import TRANSFERS, escort_altitude, escort_checks, escort_type, plan_checks, unit_checks
 
 MISSIONS = ("bombardment", "naval", "special", "strafing", "sweep", "escort", "cover_cap", "naval_cover",
             "joint", "transfer", "strike_transfer", "air_transport", "air_assault", "strategic_bombing",
@@ -63,8 +71,11 @@ class WitpAirRules:
     # the plan options these rules read (the module's docstring says what each is); eliminated.<unit>
     # is one per unit
     options = ("staging", "apat", "apat_percent", "resource_value", "port", "japan_initiative", "damage_result",
-               "l1_cp", "after_transfer", "supply_category")
-    unit_options = ("eliminated",)
+               "l1_cp", "after_transfer", "supply_category", "escort_type")
+    unit_options = ("eliminated", "escort_altitude")
+    # the per-unit options that are results read off the table, as the rules name them, with the rule
+    # (what a page's results form asks once per unit of the plan)
+    unit_results = {"eliminated": ("APs lost in air-to-air or AA combat", "[6.3]")}
     night = "[14.0]"  # the rule that a night mission changes: the plotter offers the choice
 
     # ----- reach ---------------------------------------------------------------------------------
@@ -139,6 +150,7 @@ class WitpAirRules:
     def assess(self, world: World, plan: StrikePlan) -> Assessment:
         plan = _normal(plan)
         units = self._plan_units(world, plan)
+        escorts = self._escorts(world, plan)
         staging = plan.options.get("staging")
         items = self.reach(world, plan.side, plan.target, units=[u.id for u in units],
                            mission=plan.mission, altitude=plan.altitude)
@@ -154,18 +166,22 @@ class WitpAirRules:
                 item.findings.append(Finding("error", "[5.0]", f"{u.id} is at {u.piece.hex}, not at a launch base of the plan"))
             item.findings += unit_checks(world, plan, u, b.get("level"), bool(staging))
             if staging:
-                self._staging(world, plan, u, item, str(staging))
+                self._staging(world, plan, u, item, str(staging), plan.altitude)
             if item.range_class in ("extended", "extreme") and plan.mission not in TRANSFERS:
                 self._exemption(world, plan, u, item, high)
             if plan.mission == "strike_transfer":
                 self._strike_transfer(world, plan, u, item, high)
-            self._strengths(plan, u, item, b)
+            self._strengths(plan, u, item, b, plan.altitude)
+        escorted = [self._escort(world, plan, e, units, bases, a) for e in escorts]
+        a.items = items + escorted
         for hex_, b in bases.items():
             self._capacity(world, plan, hex_, b, a)
         if staging:
-            self._staging_capacity(world, plan, list(zip(units, items)), str(staging), a)
-        a.findings += plan_checks(world, plan, units)
-        self._apat(world, plan, units, items, bases, a)
+            self._staging_capacity(world, plan, list(zip(units + escorts, a.items)), str(staging), a)
+        a.findings += plan_checks(world, plan, units, escorts)
+        if escorts and escort_type(plan):
+            a.extra["escort_type"] = escort_type(plan)
+        self._apat(world, plan, units + escorts, a.items, bases, a)
         self._exposure(world, plan, a, high)
         self._strategic(world, plan, units, items, a)
         a.extra["bases"] = {h: {k: v for k, v in b.items() if k != "airbase"} for h, b in bases.items()}
@@ -183,6 +199,42 @@ class WitpAirRules:
         if not out:
             raise ValueError(f"no {plan.side} air units in the plan against {plan.target}")
         return out
+
+    def _escorts(self, world: World, plan: StrikePlan) -> list[AirUnit]:
+        """The plan's escorts [5.3.1]: air units of the plan's side, each once."""
+        out = []
+        for uid in plan.escorts:
+            p = world.piece(uid)
+            if p.role != "air":
+                raise ValueError(f"escort {uid} is not an air unit (its kind {p.kind!r} has role {p.role!r})")
+            if p.side != plan.side:
+                raise ValueError(f"escort {uid} is {p.side}'s, not {plan.side}'s")
+            if uid in (u.id for u in out):
+                raise ValueError(f"escort {uid} is listed twice")
+            out.append(air_unit(p))
+        return out
+
+    def _escort(self, world: World, plan: StrikePlan, e: AirUnit, units: list[AirUnit], bases: dict[str, Any],
+                a: Assessment) -> StrikeItem:
+        """[5.3.1] an escort, "assigned to an already-existing strike plot in the same manner as other
+        AP's", at "the altitude at which each escorting AP will operate": its distance from its own
+        base and range class [4.1], [5.15], staging [5.14.7], the unit checks that apply to it
+        (fighters only [5.3]; not the per-G/T bombardment restriction [5.1.2]) and its strengths."""
+        alt = escort_altitude(plan, e.id)
+        item = self.reach(world, plan.side, plan.target, units=[e.id], mission="escort", altitude=alt)[0]
+        item.extra["role"] = "escort"
+        item.extra["altitude"] = alt
+        b = bases.get(e.piece.hex) or self._base(world, plan, e.piece.hex, a)
+        bases[e.piece.hex] = b
+        staging = plan.options.get("staging")
+        item.findings += escort_checks(plan, e, units, alt)
+        item.findings += unit_checks(world, plan, e, b.get("level"), bool(staging), escort=True, altitude=alt)
+        if staging:
+            self._staging(world, plan, e, item, str(staging), alt)
+        if item.range_class in ("extended", "extreme"):
+            self._exemption(world, plan, e, item, alt == "High")
+        self._strengths(plan, e, item, b, alt)
+        return item
 
     def _base(self, world: World, plan: StrikePlan, hex_: str, a: Assessment) -> dict[str, Any]:
         """Operating level after damage [11.5] and supply category [32.2.2]; capacity [4.3.1]."""
@@ -274,12 +326,14 @@ class WitpAirRules:
             a.findings.append(Finding("error", "[4.3.1]", f"{hex_}: {aps} carrier APs over air capacity {cap}: "
                                       "carriers may not over-stack"))
 
-    def _staging(self, world: World, plan: StrikePlan, u: AirUnit, item: StrikeItem, stg: str) -> None:
-        """[5.14] two legs: base -> staging base -> target; either may be extended [5.14.1]."""
+    def _staging(self, world: World, plan: StrikePlan, u: AirUnit, item: StrikeItem, stg: str,
+                 altitude: Optional[str]) -> None:
+        """[5.14] two legs: base -> staging base -> target; either may be extended [5.14.1]; flown
+        at ``altitude`` (High: mountain hexsides not doubled [5.1.8])."""
         net = world.net
         if stg not in net.index:
             raise KeyError(f"staging hex {stg} is not on the map")
-        high = plan.altitude == "High"
+        high = altitude == "High"
         leg1 = from_hex(net, u.piece.hex, high, passes_double=_passes(world)).distance(stg)
         leg2 = to_target(net, plan.target, high, passes_double=_passes(world)).distance(stg)
         ab = airbase_at(world, stg)
@@ -336,9 +390,11 @@ class WitpAirRules:
             for _, it in staged:
                 it.findings.append(Finding("error", "[5.14.3]", text))
 
-    def _strengths(self, plan: StrikePlan, u: AirUnit, item: StrikeItem, b: dict[str, Any]) -> None:
+    def _strengths(self, plan: StrikePlan, u: AirUnit, item: StrikeItem, b: dict[str, Any],
+                   altitude: Optional[str]) -> None:
         """Strengths at the range class (extended values at extended/extreme range, or a staging
-        leg flown extended [5.14.1], [5.15]) and altitude [5.2]; Level-1 base -1 [4.3.2] (C)."""
+        leg flown extended [5.14.1], [5.15]) and ``altitude`` [5.2] (the strike's, or an escort's
+        own [5.3.1]); Level-1 base -1 [4.3.2] (C)."""
         stg = item.extra.get("staging")
         ext = item.range_class in ("extended", "extreme") or bool(stg and "extended" in stg["classes"])
         out: dict[str, Any] = {"range": "extended" if ext else "normal"}
@@ -351,9 +407,9 @@ class WitpAirRules:
             if raw is None:
                 continue
             if key == "air_combat":
-                v = M.altitude_strength(raw, plan.altitude or "", u.bomber, bool(u.flag("elite")))
+                v = M.altitude_strength(raw, altitude or "", u.bomber, bool(u.flag("elite")))
             else:
-                v = M.bomber_strength(M.parse_rating(raw)[0], rated, plan.altitude or "", key,
+                v = M.bomber_strength(M.parse_rating(raw)[0], rated, altitude or "", key,
                                       fighter_bomber="FB" in u.roles[:1])
                 l1 = (str(u.attr("bomber_class", "")).lower() == "twin" and b.get("level") == 1
                       and not plan.options.get("l1_cp"))
@@ -361,7 +417,7 @@ class WitpAirRules:
             out[key] = v
         item.extra["strengths"] = out
         if len(out) > 1:
-            item.steps.append(f"[5.2];[4.1] at {plan.altitude or '?'} and {out['range']} range: "
+            item.steps.append(f"[5.2];[4.1] at {altitude or '?'} and {out['range']} range: "
                               + ", ".join(f"{k} {v}" for k, v in out.items() if k != "range"))
 
     def _exemption(self, world: World, plan: StrikePlan, u: AirUnit, item: StrikeItem, high: bool) -> None:
@@ -516,9 +572,9 @@ class WitpAirRules:
             if world.settings.get("air_apat_roll", "per_type") == "single":
                 out.append(("2d6: Air Point Availability, all AP types [9.0]", ("apat", None)))
             else:
-                for item in a.items:
+                for item in _once(a.items):
                     out.append((f"2d6: Air Point Availability, {item.unit} [9.0]", ("apat", item.unit)))
-        for item in a.items:
+        for item in _once(a.items):
             lost = _int_opt(plan, f"eliminated.{item.unit}")
             if lost and item.extra.get("extended_losses"):
                 out.append((f"1d10: extended-range return roll, {item.unit} [6.3.3]", ("return", item.unit)))
@@ -581,7 +637,7 @@ class WitpAirRules:
         want = sum(_count(n) for n, _ in rolls)
         if len(dice) != want:
             raise ValueError(f"this strike needs {want} dice ({'; '.join(n for n, _ in rolls)}), not {len(dice)}")
-        items = {i.unit: i for i in a.items}
+        items = {i.unit: i for i in _once(a.items)}
         k = 0
         for notation, (what, arg) in rolls:
             n = _count(notation)
@@ -599,11 +655,11 @@ class WitpAirRules:
         if pct is not None and "apat" in a.extra:
             if pct > 100:
                 raise ValueError(f"option apat_percent {pct} is not 0-100")
-            for item in a.items:
+            for item in _once(a.items):
                 n = air_unit(world.piece(item.unit)).count or 0
                 got = A.available(n, pct)
                 res.outcome.append(f"[9.0] {item.unit}: printed {pct}% of {n} = {got} available, {n - got} aborted [9.1]")
-        for item in a.items:  # eliminations not rolled for (normal range, or exempt) [6.3.3]
+        for item in _once(a.items):  # eliminations not rolled for (normal range, or exempt) [6.3.3]
             lost = _int_opt(plan, f"eliminated.{item.unit}")
             if lost and not item.extra.get("extended_losses"):
                 _lose(world, item.unit, lost, res, f"{item.unit}: {lost} eliminated [6.3]")
@@ -613,7 +669,7 @@ class WitpAirRules:
 
     def _resolve_apat(self, world, plan, a, unit, dr, res) -> None:
         table = world.tables.get(A.TABLE)
-        targets = [i for i in a.items if unit is None or i.unit == unit]
+        targets = [i for i in _once(a.items) if unit is None or i.unit == unit]
         for item in targets:
             ap = item.extra.get("apat")
             if not ap:
@@ -643,8 +699,9 @@ class WitpAirRules:
               f"{value}: {lost} eliminated{' doubled to ' + str(total) if doubled else ', no additional loss'}")
 
     def _resolve_mining(self, world, plan, a, die, res) -> None:
-        aps = sum((air_unit(world.piece(i.unit)).count or 0) for i in a.items if i.range_class not in (None, "out_of_range"))
-        ext = any(i.range_class in ("extended", "extreme") or i.extra.get("staging") for i in a.items)
+        miners = [i for i in a.items if i.extra.get("role") != "escort"]  # [56.4.2]: the escort mines nothing
+        aps = sum((air_unit(world.piece(i.unit)).count or 0) for i in miners if i.range_class not in (None, "out_of_range"))
+        ext = any(i.range_class in ("extended", "extreme") or i.extra.get("staging") for i in miners)
         drm = M.mining_drm(ext, _int_opt(plan, "japan_initiative") or 0, plan.night)
         if plan.mission == "mining":
             rule = "[56.4.2]"
@@ -697,6 +754,18 @@ def _flown_by_staging(item: StrikeItem, stg: str) -> None:
     item.findings = [f for f in item.findings if f not in direct]
     item.extra.pop("extreme_column", None)
     item.findings.insert(0, Finding("info", "[5.14]", f"direct flight {d:g} MP; flown by staging via {stg} instead"))
+
+
+def _once(items: list[StrikeItem]) -> list[StrikeItem]:
+    """One item per AP block, the first: an escort also launched in the strike (an error on its
+    escort item [5.1.1]) is rolled for and loses APs once."""
+    seen: set[Optional[str]] = set()
+    out = []
+    for it in items:
+        if it.unit not in seen:
+            seen.add(it.unit)
+            out.append(it)
+    return out
 
 
 def _may_stage(u: AirUnit) -> bool:

@@ -7,15 +7,21 @@ Unit attributes read (``data/games/witp/kinds.toml``, Air Points): ``missions_th
 ``night_rated`` [14.2], ``strategic_role`` [4.5.2], ``operable`` [11.5.8], ``bomber_class``
 [4.3.2], ``carrier`` / ``carrier_supplied`` [18.3]. Target unit: ``contacted``, ``dummy``,
 ``at_sea`` [5.1.6], [5.14].
+
+Escorts [5.3.1] are checked as units of their own (``unit_checks`` with ``escort=True`` at their
+plotted altitude, and ``escort_checks``); the plan options they read are ``escort_type`` (loose,
+close or both) and ``escort_altitude.<unit>`` (Low, Medium or High), each read by its function
+here.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from ..strike import Finding, StrikePlan
 from ..world import World
 from .airmath import BOMBER_MINIMUM, allowed_altitudes
+from .airrange import altitude as parse_altitude
 from .airunits import AirUnit
 
 # The areas whose air garrison minimums a transfer may break, by the territories' names on the map
@@ -35,6 +41,7 @@ TRANSFERS = ("transfer", "strike_transfer")
 STRATEGIC = ("strategic_bombing", "mining", "port_mining", "ms_escort")
 NO_STAGING = ("cover_cap", "naval_cover", "special", "naval") + STRATEGIC  # [5.14.7]
 CAP_MISSIONS = ("cover_cap", "naval_cover")  # [5.3]: fighters only
+ESCORT_TYPES = ("loose", "close", "both")  # [5.3.1] "the type of escort ("loose, close," or both)"
 
 
 def q(rule: str, text: str) -> Finding:
@@ -42,13 +49,19 @@ def q(rule: str, text: str) -> Finding:
 
 
 def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional[int],
-                staging: bool) -> list[Finding]:
-    """L1, L2, L5-L7, L10-L12, L14, L18, L19 for one AP block."""
-    m = plan.mission or "bombardment"
+                staging: bool, *, escort: bool = False, altitude: Optional[str] = None) -> list[Finding]:
+    """L1, L2, L5-L7, L10-L12, L14, L18, L19 for one AP block; with ``escort`` for an escort of the
+    plan's strike [5.3.1], flying at its own ``altitude`` (None: not plotted)."""
+    strike = plan.mission or "bombardment"
+    m = "escort" if escort else strike
+    alt = altitude if escort else plan.altitude
     out: list[Finding] = []
     # [5.3] "Fighter AP's (only) may be assigned to CAP or escort"
-    if m in CAP_MISSIONS and u.roles and not u.fighter:
-        out.append(Finding("error", "[5.3]", f"{u.id} is not a fighter ({'/'.join(u.roles)}): only fighter APs fly CAP"))
+    if (m in CAP_MISSIONS or escort) and u.roles and not u.fighter:
+        out.append(Finding("error", "[5.3]", f"{u.id} is not a fighter ({'/'.join(u.roles)}): only fighter APs "
+                           + ("escort" if escort else "fly CAP")))
+    elif escort and not u.roles:
+        out.append(q("[5.3]", f"{u.id}: its role (roles) not entered: only fighter APs escort"))
     # L18 [11.5.8]
     if u.flag("operable") is False:
         out.append(Finding("error", "[11.5.8]", f"{u.id} is inoperable: it may not fly any mission"))
@@ -63,12 +76,12 @@ def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional
     if last is None:
         out.append(q("[5.1.5]", f"{u.id}: did it strike in the preceding phase? (struck_last_phase)"))
     elif last:
-        if m == "special" and not u.flag("last_strike_night"):
+        if strike == "special" and not u.flag("last_strike_night"):
             out.append(Finding("info", "[5.8.3]", f"{u.id} struck last phase: allowed for a Special Strike vs a TF"))
         elif not plan.options.get("after_transfer"):
             out.append(Finding("error", "[5.1.5]", f"{u.id} struck in the preceding phase: no strikes in two successive phases"))
-    # L5 [5.1.2], [5.1.3]
-    if m in BOMBARD or plan.night:
+    # L5 [5.1.2], [5.1.3]; [5.3.1] "Escort missions are not considered bombardment missions"
+    if not escort and (m in BOMBARD or plan.night):
         k = u.whole("bombardment_missions")
         if k is None:
             out.append(q("[5.1.2]", f"{u.id}: bombardment missions already flown this G/T? (bombardment_missions)"))
@@ -84,16 +97,19 @@ def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional
             out.append(Finding("error", "[5.1.4]", f"{u.id}: at most one Air Assault per game turn"))
     # L7 [5.2.3], [7.1 B]
     rating = u.attr("air_combat")
-    if plan.altitude is None:
+    if alt is None and escort:
+        out.append(q("[5.3.1]", f"{u.id}: at what altitude does it escort? The strike plot must indicate it "
+                     f"(escort_altitude.{u.id} Low, Medium or High)"))
+    elif alt is None:
         out.append(q("[5.2]", f"{u.id}: at what altitude does it fly? (altitude Low, Medium or High)"))
     elif rating is None:
         out.append(q("[5.2.3]", f"{u.id}: air combat rating (air_combat, e.g. 4L) not entered: altitude legality unknown"))
     else:
         ok = allowed_altitudes(rating, bomber=u.bomber, elite=bool(u.flag("elite")))
-        if plan.altitude not in ok:
-            out.append(Finding("error", "[5.2.3]", f"{u.id} ({rating}) may not fly at {plan.altitude}: its air combat "
+        if alt not in ok:
+            out.append(Finding("error", "[5.2.3]", f"{u.id} ({rating}) may not fly at {alt}: its air combat "
                                f"strength would be zero or less (allowed: {', '.join(ok) or 'none'})"))
-        if m in NAVAL and u.roles and u.roles[0] == "T" and plan.altitude != "Low":
+        if m in NAVAL and u.roles and u.roles[0] == "T" and alt != "Low":
             out.append(Finding("error", "[4.2.1]", f"{u.id}: torpedo bombers must use a Low approach mode vs ships"))
     # L10 [4.3.2]
     cls = u.attr("bomber_class")
@@ -125,8 +141,16 @@ def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional
             out.append(q("[14.2]", f"{u.id}: night-rated? (night_rated) only night-rated BMRs attack ships at night"))
         elif not nr:
             out.append(Finding("error", "[14.2]", f"{u.id} is not night-rated: it may not attack ships at night"))
-    # L14 [4.5.2], [5.13.3]
-    if u.flag("strategic_role") and m not in TRANSFERS + STRATEGIC:
+    # L14 [4.5.2], [5.13.3]; [55.1.4] escorts of a strategic strike "also must be assigned a strategic role"
+    if escort and strike == "strategic_bombing":
+        role = u.flag("strategic_role")
+        if role is None:
+            out.append(q("[55.1.4]", f"{u.id}: has it a strategic role (strategic_role)? Escorts of a strategic strike "
+                         "must be assigned one"))
+        elif not role:
+            out.append(Finding("error", "[55.1.4]", f"{u.id} has no strategic role: escorts of a strategic strike "
+                               "must be assigned one"))
+    elif u.flag("strategic_role") and strike not in TRANSFERS + STRATEGIC:
         out.append(Finding("error", "[4.5.2]", f"{u.id} has a strategic role this cycle: air transfers only"))
     # L19 [18.3]
     if u.carrier:
@@ -138,8 +162,49 @@ def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional
     return out
 
 
-def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Finding]:
-    """L3, L4, L8, L9 (the plan), and the questions L13, L15-L17, L20 leave."""
+def escort_checks(plan: StrikePlan, e: AirUnit, units: list[AirUnit], altitude: Optional[str]) -> list[Finding]:
+    """What only an escort of the plan's strike answers to: it is not also a striking unit
+    [5.1.1], it flies by day [14.0], and it escorts the strike's altitude [5.0]."""
+    out: list[Finding] = []
+    if e.id in {u.id for u in units}:
+        out.append(Finding("error", "[5.1.1];[5.3.1]", f"{e.id} is also launched in the strike it escorts: an AP may "
+                           "only perform one strike per phase"))
+    if plan.night:
+        out.append(Finding("error", "[14.0]", f"{e.id}: no escort mission may ever be flown at night"))
+    if altitude is not None and plan.altitude is not None and altitude != plan.altitude:
+        out.append(Finding("warning", "[5.0]", f"{e.id} escorts at {altitude}, the strike flies at {plan.altitude}: "
+                           "fighters only provide escort to the single altitude assigned them"))
+    return out
+
+
+def escort_altitude(plan: StrikePlan, unit: str) -> Optional[str]:
+    """[5.3.1] the altitude at which escort ``unit`` will operate (option ``escort_altitude.<unit>``),
+    Low, Medium or High; None where not plotted; any other value is an error naming it."""
+    v = plan.options.get(f"escort_altitude.{unit}")
+    if v is None or v == "":
+        return None
+    try:
+        return parse_altitude(v)
+    except ValueError:
+        raise ValueError(f"option escort_altitude.{unit} {v!r} is not Low, Medium or High [5.3.1]") from None
+
+
+def escort_type(plan: StrikePlan) -> Optional[str]:
+    """[5.3.1] the type of escort (option ``escort_type``): loose, close or both; None where not
+    plotted; any other value is an error naming it."""
+    v = plan.options.get("escort_type")
+    if v is None or v == "":
+        return None
+    t = str(v).strip().lower()
+    if t not in ESCORT_TYPES:
+        raise ValueError(f"option escort_type {v!r} is not {', '.join(ESCORT_TYPES[:-1])} or {ESCORT_TYPES[-1]} [5.3.1]")
+    return t
+
+
+def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit],
+                escorts: Sequence[AirUnit] = ()) -> list[Finding]:
+    """L3, L4, L8 (the plan's escort type and night), L9 (the plan), and the questions L13, L15-L17,
+    L20 leave; each escort's own checks are on its item (``unit_checks``, ``escort_checks``)."""
     m = plan.mission or "bombardment"
     out: list[Finding] = []
     if len(plan.launches) > 1:  # L3 [5.1.7], [5.10]
@@ -161,12 +226,17 @@ def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Fi
                 out.append(Finding("error", "[5.1.6]", f"{t.id} is not contacted: naval strikes only vs contacted TFs"))
     else:
         out.append(Finding("info", "[5.1.6]", "ground targets are always contacted"))
-    # L8 [5.3], [14.0]
-    for e in plan.escorts:
-        eu = world.piece(e)
-        codes = str(eu.attr("roles") or eu.attr("ap_type") or "").upper().replace(",", "/").split("/")
-        if codes and codes[0] and codes[0] not in ("F", "HF", "FTR", "FB"):
-            out.append(Finding("error", "[5.3]", f"escort {e} is not a fighter: only fighters escort"))
+    # L8 [5.3.1], [14.0]: the plan's part; [5.3] fighters only is on each escort's item
+    kind = escort_type(plan)
+    if plan.escorts and kind is None:
+        out.append(q("[5.3.1]", "the strike plot must indicate the type of escort: escort_type loose, close or both"))
+    elif kind is not None and not plan.escorts:
+        out.append(Finding("warning", "[5.3.1]", f"escort type {kind} plotted, but the strike has no escort"))
+    for key in plan.options:
+        head, _, unit = str(key).partition(".")
+        if head == "escort_altitude" and unit not in plan.escorts:
+            escort_altitude(plan, unit)
+            out.append(Finding("warning", "[5.3.1]", f"option {key}: {unit} is not an escort of this strike"))
     if plan.night and plan.escorts:
         out.append(Finding("error", "[14.0]", "no escort at night"))
     # L9 [5.14]
@@ -183,7 +253,7 @@ def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Fi
                 out.append(Finding("error", "[5.14.7]", f"{u.id}: carrier-based APs may not stage"))
             if str(u.attr("bomber_class", "")).lower() == "b29":
                 out.append(Finding("error", "[5.14]", f"{u.id}: US B-29s may not stage"))
-        blocks = {str(u.attr("block") or u.name) for u in units}
+        blocks = {str(u.attr("block") or u.name) for u in [*units, *escorts]}
         out.append(Finding("info", "[5.14.4]", f"staging costs 1 CP per block type staged: {len(blocks)} CP"))
         out.append(q("[5.14]", f"are both airbases (launch and {stg}) linked? [28]"))
     # questions the state cannot answer
@@ -194,7 +264,7 @@ def plan_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[Fi
                      "range, or adjacent to / occupied by enemy ground units"))
     if plan.side != "japan":  # [47.21] limits Allied APs in China; it says nothing of Japanese ones
         where = in_china(world, [("the target", plan.target)] + [("launch base", h) for h in
-                                                                 dict.fromkeys(u.piece.hex for u in units)])
+                                                                 dict.fromkeys(u.piece.hex for u in [*units, *escorts])])
         if where:
             out.append(q("[47.21]", f"{'; '.join(where)}: Allied APs (other than the AVG) base in and operate from "
                          "China only within the CATF / 14th AF HQ's command radius once deployed [47.21.1], [47.21.6]"))
