@@ -192,7 +192,9 @@ class StrikeRules(Protocol):
     # (absent: all of them), so a page offers only those; ``options``, the names of the plan
     # options the rules read, and ``unit_options``, those given once per unit as NAME.UNIT (any
     # other option is refused, not ignored); ``unit_results``, {NAME: (title, rule)} for the unit
-    # options that are counts read off the table (a page asks them per unit of the plan)
+    # options that are counts read off the table (a page asks them per unit of the plan);
+    # ``flag_options`` (yes or no) and ``option_choices`` ({NAME: the words it may be}): the values
+    # checked where they are entered
 
     def reach(self, world: World, side: str, target: str, *, units: Sequence[str] = (),
               mission: Optional[str] = None, altitude: Optional[str] = None) -> list[StrikeItem]:

@@ -79,7 +79,8 @@ def plan_of(state, gm, *, side: Any, target: Any, units: Iterable[Any] = (), bas
                        return_base=return_base)
     opts = {}
     for k, val in (options or {}).items():
-        opts[_option_name(rules, state, v.key(k, "option name"))] = v.scalar(val, f"option {k}")
+        name = _option_name(rules, state, v.key(k, "option name"))
+        opts[name] = _option_value(rules, name, v.scalar(val, f"option {k}"))
     return StrikePlan(side=side, target=target, mission=mission,
                       launches=tuple(Launch(base=b, units=tuple(us)) for b, us in by_base.items()),
                       target_unit=target_unit, altitude=None if altitude is None else v.text(altitude, "altitude", 20),
@@ -135,6 +136,31 @@ def _option_name(rules, state, name: str) -> str:
         raise CampaignError(f"option {name!r}: {unit!r} is not a unit of this campaign")
     listed = ", ".join([*known, *(f"{p}.UNIT" for p in per_unit)]) or "none"
     raise CampaignError(f"option {name!r} is not one of {state.game}'s strike options: {listed}")
+
+
+FLAG_WORDS = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False, "false": False, "0": False}
+
+
+def _option_value(rules, name: str, value: Any) -> Any:
+    """An option's value checked against the game's words where its rules name them: a switch
+    (``flag_options``) is yes or no (true/false, 1/0; kept as True/False), a choice
+    (``option_choices``: {name: words}) one of its words in any case (kept as the rules spell it);
+    any other value is refused naming it and what it may be (``atomic=flase`` was an atomic raid)."""
+    head = name.partition(".")[0]
+    text = str(value).strip().lower()
+    if head in getattr(rules, "flag_options", ()):
+        if isinstance(value, bool):
+            return value
+        if text not in FLAG_WORDS:
+            raise CampaignError(f"option {name} {v.show(value)} is not yes or no")
+        return FLAG_WORDS[text]
+    words = (getattr(rules, "option_choices", None) or {}).get(head)
+    if words:
+        for word in words:
+            if text == str(word).lower():
+                return word
+        raise CampaignError(f"option {name} {v.show(value)} is not one of {', '.join(map(str, words))}")
+    return value
 
 
 def _read_by_the_rules(rules, game: str, **given: Any) -> None:

@@ -182,6 +182,13 @@ class StrikeWidget(Page):
         self.escorts = self.part(w.SelectMultiple(description="Escorts", options=[], rows=3,
                                                   layout=w.Layout(width=FULL)), "escorts")
         self.on_change(self.launch, lambda _c: self._sync_escorts(), "escorts")
+        # how the escorts fly, where the rules read it (witp [5.3.1]: the type of escort and each
+        # escorting AP's altitude): rows built for the escorts chosen
+        self.escort_form = self.part(w.VBox(), "escort-form")
+        self._escort_altitudes: dict[str, w.Dropdown] = {}
+        self.escort_type = self.part(w.Dropdown(description="Escort", options=[("-", NONE)],
+                                                layout=w.Layout(width=FULL)), "escort-type")
+        self.on_change(self.escorts, lambda _c: self._escort_rows(), "escorts")
         self.options = self.part(w.Text(description="Options", layout=w.Layout(width=FULL),
                                         placeholder="key=value, ... (the game's switches, e.g. apat_percent=80)"),
                                  "options")
@@ -209,6 +216,7 @@ class StrikeWidget(Page):
         self.clear_btn = self.button("clear", self.clear, "clear strike overlays",
                                      description="Clear map", icon="eraser", layout=w.Layout(width="auto"))
         plan_box = w.VBox([self.mission, w.HBox([self.altitude, self.night]), self.phase, self.launch, self.escorts,
+                           self.escort_form,
                            self.target_unit, self.return_base, self.options, self.assess_btn, self.findings,
                            self.odds])
         resolve_box = w.VBox([self.results, self.dice_note, self.dice, w.HBox([self.resolve_btn, self.roll_btn])])
@@ -364,12 +372,54 @@ class StrikeWidget(Page):
             raise CampaignError("choose a target hex on the map first")
         options = validate.key_values(option_items(self.options.value), "option")
         options.update(self._results(options, set(self.launch.value) | set(self.escorts.value)))
+        options.update(self._escort_options(options))
         return plan_of(self.campaign.state, self.campaign.map, side=self.side.value, target=self.target,
                        units=list(self.launch.value), mission=self.mission.value or None,
                        altitude=self.altitude.value or None, escorts=list(self.escorts.value),
                        night=self.night.value, target_unit=self.target_unit.value or None,
                        return_base=self.return_base.value.strip() or None, options=options,
                        phase=self.phase.value or None)
+
+    def _escort_rows(self) -> None:
+        """A row per chosen escort with its altitude (where the rules read ``escort_altitude`` per
+        unit), and the type of escort (where they read ``escort_type``), kept across changes."""
+        if self._quiet:
+            return
+        rules = air_rules(self.campaign.game)
+        rows: list[w.Widget] = []
+        chosen = list(self.escorts.value)
+        types = (getattr(rules, "option_choices", None) or {}).get("escort_type")
+        if chosen and types:
+            opts = [("-", NONE)] + [(str(t), str(t)) for t in types]
+            if list(self.escort_type.options) != opts:
+                self.escort_type.options = opts
+            rows.append(self.escort_type)
+        old, self._escort_altitudes = self._escort_altitudes, {}
+        if "escort_altitude" in getattr(rules, "unit_options", ()):
+            alts = [("-", NONE)] + [(a, a) for a in getattr(rules, "altitudes", ())]
+            for uid in chosen:
+                box = old.get(uid) or self.part(w.Dropdown(options=alts, layout=w.Layout(width="130px")),
+                                                "escort-altitude")
+                self._escort_altitudes[uid] = box
+                rows.append(w.HBox([w.Label(f"{self._unit_name(uid)} flies at", layout=w.Layout(width="300px")),
+                                    box]))
+        self.escort_form.children = rows
+
+    def _escort_options(self, typed: dict) -> dict[str, str]:
+        """The escort form as the rules' options (``escort_type``, ``escort_altitude.UNIT``) for the
+        escorts chosen; one also typed in Options is refused (entered twice)."""
+        out: dict[str, str] = {}
+        chosen = set(self.escorts.value)
+        if chosen and self.escort_type.value and self.escort_type in self.escort_form.children:
+            out["escort_type"] = self.escort_type.value
+        for uid, box in self._escort_altitudes.items():
+            if uid in chosen and box.value:
+                out[f"escort_altitude.{uid}"] = box.value
+        for key in out:
+            if key in typed:
+                raise CampaignError(f"{key.replace('_', ' ').split('.')[0]} is chosen on the page and typed in "
+                                    "Options: give it once")
+        return out
 
     def _results(self, typed: dict, planned: set) -> dict[str, int]:
         """The results form's entries for the planned units as the rules' per-unit options

@@ -73,6 +73,11 @@ class WitpAirRules:
     options = ("staging", "apat", "apat_percent", "resource_value", "port", "japan_initiative", "damage_result",
                "l1_cp", "after_transfer", "supply_category", "escort_type")
     unit_options = ("eliminated", "escort_altitude")
+    # the values checked where a plan is entered: switches (yes or no) and the options' words
+    flag_options = ("l1_cp", "after_transfer")
+    option_choices = {"apat": ("emergency", "plotted"), "port": ("major", "minor"),
+                      "damage_result": ("S", "D1", "D2", "D3", "D4"), "supply_category": ("A", "B", "C", "D", "E", "F"),
+                      "escort_type": ("loose", "close", "both")}
     # the per-unit options that are results read off the table, as the rules name them, with the rule
     # (what a page's results form asks once per unit of the plan)
     unit_results = {"eliminated": ("APs lost in air-to-air or AA combat", "[6.3]")}

@@ -69,3 +69,32 @@ def test_known_options_still_plot(demo, capsys):
                  "--option", "eliminated.kwajalein-g4m=1"])
     out, err = capsys.readouterr()
     assert code == 0 and "strike on E2418 by japan" in out, err
+
+
+@pytest.mark.parametrize("option, named", [
+    ("l1_cp=maybe", "option l1_cp 'maybe' is not yes or no"),
+    ("apat=emergncy", "option apat 'emergncy' is not one of emergency, plotted"),
+    ("damage_result=D5", "option damage_result 'D5' is not one of S, D1, D2, D3, D4"),
+    ("escort_type=tight", "option escort_type 'tight' is not one of loose, close, both"),
+])
+def test_a_value_outside_the_games_words_is_refused_where_it_is_entered(demo, capsys, option, named):
+    """A switch read as "anything but no" took ``apat=emergncy`` as a plotted strike and
+    ``l1_cp=maybe`` as paid: the value is checked against the rules' words where it is entered."""
+    before = file_fingerprint(demo)
+    code = main(["strike", str(demo), "--target", "E2418", "--side", "japan", "--option", option])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and named in err, err
+    assert file_fingerprint(demo)[:2] == before[:2]
+
+
+def test_a_switch_given_as_no_is_no(demo):
+    """[4.3.2] twin-engined bombers at a Level-1 base count double for capacity "unless 1 CP per AP
+    is paid": ``l1_cp=no`` was read as paid (any text but blank was true); it is kept as False."""
+    from assistant.aids.strike.engine import plan_of
+
+    with Campaign.open(demo) as c:
+        words = {text: plan_of(c.state, c.map, side="japan", target="E2418", units=["kwajalein-g4m"],
+                               options={"l1_cp": text}).options["l1_cp"] for text in ("no", "No", "0", "yes", "TRUE")}
+        assert words == {"no": False, "No": False, "0": False, "yes": True, "TRUE": True}
+        plan = plan_of(c.state, c.map, side="japan", target="E2418", units=["kwajalein-g4m"], options={"apat": "Emergency"})
+        assert plan.options["apat"] == "emergency"
