@@ -1,4 +1,5 @@
-"""witp command links [28.10]-[31]: which HQs are linked to an Ultimate Command Source, and which
+"""witp command links [28.10]-[31]: which HQs are linked to an Ultimate Command Source (an HQ left
+with enemy ground units and no friendly one is Involuntarily Disbanded [29.0]), and which
 hexes their sea radii, OSBs, ports and emergency links reach -- a handful of multi-source searches
 per trace call, never one per unit: a clear search links (``Reach.hit``), a penalised one run only
 for pieces not linked explains why (``Links.diagnose``).
@@ -6,7 +7,8 @@ for pieces not linked explains why (``Links.diagnose``).
 Unit attributes read:
 - HQ: ``hq_type`` (army | fleet | combined | specialist | soviet [29.2]), ``sea_radius`` (printed
   Sea Command Radius, overwater hexes [29.1]), ``nations`` (optional: the nations it may link, e.g.
-  "australia" for an Australian M.D. HQ [29.2.8]-[29.2.11]), ``ijn`` (an IJN Fleet HQ [29.2.7]),
+  "australia" for an Australian M.D. HQ [29.2.10], "dutch" for the KNIL HQ [29.2.11], a US or CW
+  HQ's list [29.2.8], [29.2.9]), ``ijn`` (an IJN Fleet HQ [29.2.7]),
   ``exempt`` (may stand outside a port: NCAC, CATF, 14th AF, embarked, New Delhi [29.0]);
 - OSB: ``hq`` (id of its HQ [29.5]), ``damage`` (S | D1..D4; else its port's damage);
 - UCS pieces: ``area`` (mapedge area name, [32.9] extras); Air Points: see ``blocking``;
@@ -56,11 +58,28 @@ def nations_of(v: Any) -> tuple[str, ...]:
     return tuple(str(s) for s in v)
 
 
+# [29.2.8]-[29.2.11] the rule that limits an HQ to some nations' units, by the HQ's nation
+NATION_RULES = {"us": "[29.2.8]", "britain": "[29.2.9]", "india": "[29.2.9]", "australia": "[29.2.9]",
+                "new_zealand": "[29.2.9]", "dutch": "[29.2.11]"}
+
+
+def nations_rule(hq: Piece, allowed: tuple[str, ...]) -> str:
+    """The rule of ``hq``'s nations limit: an HQ that links only Australian units is an Australian
+    M.D. HQ [29.2.10] ("may activate/control/link only Australian units"); only Dutch ones the KNIL
+    Army HQ [29.2.11]; else its nation's HQ rule: US [29.2.8], CW [29.2.9]; [29.2] when unknown."""
+    only = set(allowed)
+    if only == {"australia"}:
+        return "[29.2.10]"
+    if only == {"dutch"}:
+        return "[29.2.11]"
+    return NATION_RULES.get(str(hq.nation or "").lower(), "[29.2]")
+
+
 def capable(hq: Piece, p: Piece, klass: str) -> Optional[str]:
     """None if ``hq`` may link ``p``; else why not, with the rule [29.2], [29.2.7]-[29.2.11]."""
     allowed = nations_of(hq.attr("nations"))
     if allowed and p.nation and p.nation not in allowed:
-        return f"[29.2.8] {hq.id} may link only {', '.join(allowed)} units, not {p.nation}"
+        return f"{nations_rule(hq, allowed)} {hq.id} may link only {', '.join(allowed)} units, not {p.nation}"
     t = hq.attr("hq_type")
     if klass == INSTALLATION or t is None:
         return None
@@ -193,6 +212,7 @@ class HQLink:
     steps: list[str] = field(default_factory=list)
     radius: Optional[float] = None
     why: Optional[Callable[[], list[Reason]]] = None  # the cut path's diagnosis, worked out when asked
+    disbanded: bool = False  # [29.0] Involuntarily Disbanded: enemy ground units in its hex, no friendly one
 
     def all_reasons(self) -> list[Reason]:
         """The reasons, with the diagnosis of a cut path to the UCS (once)."""
@@ -416,6 +436,13 @@ class Links:
             out.reasons.append(Reason("[29.0]", f"{hq.hex} is not a hex of the map"))
             return out
         node = net.index[hq.hex]
+        enemy = self.gby.get(node)
+        if enemy:  # [29.0]: it is no longer on the map to link anything
+            out.disbanded = True
+            out.reasons.append(Reason("[29.0]", f"{hq.id} is Involuntarily Disbanded: enemy ground units "
+                                                f"({', '.join(enemy)}) in {hq.hex} and no friendly ground unit; it goes "
+                                                "to the Availability Box (back in Strategic G/Ts only, for 20 CP)"))
+            return out
         ok, question = self.port_ok_for_hq(node)
         if question:
             out.steps.append(question)
