@@ -243,9 +243,14 @@ class Economy(Protocol):
         """The entries that close ``side``'s turn (carry-over, expiry, loss caps), unrecorded."""
         ...
 
-    # Optional: ``POINTS`` (what its amounts count, "EP"; default "points") and
+    # Optional: ``POINTS`` (what its amounts count, "EP"; default "points"),
     # ``amount_step(settings) -> (step, rule)`` (the smallest part of a point an amount may hold
-    # under the game's settings, and the rule that makes it; default whole points).
+    # under the game's settings, and the rule that makes it; default whole points),
+    # ``close_findings(book, side, ctx) -> list[Finding]`` (what the rules judge of the turn as it
+    # closes, e.g. witp's air-block minimum [52.4.2]; none by default) and
+    # ``unpriced_account(side, kind, item, to_account) -> (account, findings)`` (the account of an
+    # item it does not price when the player names none, with what to ask; default the first one).
+    # A priced item with no account named books to its ``Priced.account``.
 
 
 def amount_field(eco: Any, settings: Mapping[str, Any]) -> NumberField:

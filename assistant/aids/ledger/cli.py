@@ -11,7 +11,8 @@
 KIND is one of income, loss, spend, transfer, reserve, adjust. An entry the rules forbid exits 1
 with the rule's reason, and nothing is recorded; one recorded prints each warning and question the
 rules raise on it to stderr, one line each ("warning: [18.0.D] ...", "question: [18.9.4] ..."), exit 0; bad input exits 2; close-turn exits 3 (nothing
-recorded) if another writer moved the turn while it ran.
+recorded) if another writer moved the turn while it ran; close-turn prints what the rules judge of
+the closing turn the same way (e.g. witp's air-block minimum of a Production Phase [52.4.2]).
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ def cmd_ledger(args) -> int | None:
     if a == "close-turn":
         with opened(args.file) as c:
             rec = c.execute(CloseTurn(side=args.side))
+            tell(rec.body.findings, ("warning", "question"))  # what the rules judge of the turn as it closes
             done(args, c, rec, lambda d: "\n".join([f"closed {args.side}'s {c.state.turn.label} (#{rec.seq})"] + [
                 f"  {e['kind']} {e['amount']} {e['account']}" + (f" ({e['item']})" if e.get("item") else "")
                 + (f" {_ref(e['rule'])}" if e.get("rule") else "") for e in rec.body.entries]))

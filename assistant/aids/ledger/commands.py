@@ -59,14 +59,15 @@ class AddEntry:
         accounts = eco.accounts(side)
         if not accounts:
             raise CampaignError(f"{side} keeps no {s.game} ledger account")
-        account = accounts[0] if self.account is None else v.text(self.account, "account", 20)
-        if account not in accounts:
+        account = None if self.account is None else v.text(self.account, "account", 20)
+        if account is not None and account not in accounts:
             raise CampaignError(f"account {account!r} is not one of {side}'s: {', '.join(accounts)}")
         item = v.optional_text(self.item, "item", max_len=80)
         field = amount_field(eco, settings_of(s))
         amount = None if self.amount is None else amount_of(self.amount, field)  # read before the map is built
         lctx = context_of(s, graph_of(s, ctx.map), self.tables)
         rule = ""
+        priced = None
         if item is not None:
             priced = next((p for p in eco.catalogue(side, lctx) if p.item.lower() == item.lower()), None)
             if priced is not None:
@@ -87,6 +88,16 @@ class AddEntry:
             if to_account not in eco.accounts(target_side) and not (self.kind == "reserve"):
                 raise CampaignError(f"account {to_account!r} is not one of {target_side}'s: "
                                     f"{', '.join(eco.accounts(target_side))}")
+        asked: list[Finding] = []
+        if account is None:  # the account the rules book a priced item to; else the game's (or its first)
+            if priced is not None:
+                account = priced.account
+            elif item is not None and hasattr(eco, "unpriced_account"):
+                account, asked = eco.unpriced_account(side, self.kind, item, to_account)
+            else:
+                account = accounts[0]
+            if account not in accounts:
+                raise CampaignError(f"{item} books to {account!r}, not one of {side}'s accounts: {', '.join(accounts)}")
         data = {}
         if self.data is not None:
             for k, val in dict(self.data).items():
@@ -94,7 +105,7 @@ class AddEntry:
         entry = Entry(side=side, turn=s.turn.index, kind=self.kind, amount=amount, account=account, item=item,
                       note=v.optional_text(self.note, "note", max_len=200), rule=rule, to_side=to_side,
                       to_account=to_account, data=data, id=s.aid(SLICE).next_id)
-        return entry, list(eco.check(book_of(s), entry, lctx))
+        return entry, list(asked) + list(eco.check(book_of(s), entry, lctx))
 
     def build(self, s, ctx: Context) -> LedgerEntered:
         entry, findings = self.draft(s, ctx)
@@ -127,6 +138,8 @@ class CloseTurn:
             raise CampaignError(f"{side}'s {s.turn.label} is closed already (undo the close to redo it)")
         lctx = context_of(s, graph_of(s, ctx.map), self.tables)
         drafts = eco.close_turn(book, side, lctx)
+        judged = getattr(eco, "close_findings", None)  # what the rules judge of the turn as it closes
+        findings = tuple(judged(book, side, lctx)) if judged is not None else ()
         next_id = s.aid(SLICE).next_id
         entries = []
         for i, e in enumerate(drafts):
@@ -137,7 +150,9 @@ class CloseTurn:
             entries.append(Entry(side=side, turn=s.turn.index, kind="adjust", amount=0, account=acc,
                                  item="close of turn", note="nothing to carry over or expire", rule="",
                                  data={"close": True}, id=next_id).to_json())
-        return LedgerEntered(entries=tuple(entries), what=f"close of {s.turn.label}")
+        body = LedgerEntered(entries=tuple(entries), what=f"close of {s.turn.label}")
+        body._findings = findings  # the warnings and questions reach the caller (rec.body.findings)
+        return body
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:
         if view.aid(SLICE) != fresh.aid(SLICE):

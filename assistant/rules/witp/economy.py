@@ -41,6 +41,7 @@ ITEM_US_PP = "US PP income"
 ITEM_JAPAN_PP = "Japanese PP income"
 ITEM_JAPAN_CP = "Japanese CP income"
 ITEM_EWR = "Emergency War Reserve growth"
+ITEM_ISE_HYUGA = "Ise/Hyuga hybrid carrier conversion"
 
 
 def _setting(ctx: LedgerContext, name: str, default: str, choices: tuple) -> str:
@@ -111,7 +112,7 @@ class WitpEconomy:
                        "50 CP at the start; ships only"),
                 Priced(ITEM_STOCKPILE, "spend", "CP", R.STOCKPILE_CP, "[53.2.3]",
                        "5 CP buy 1 Co-Prosperity Sphere resource point (Command Phase; no maximum)"),
-                Priced("Ise/Hyuga hybrid carrier conversion", "spend", "PP", 2, "[60.6.1]",
+                Priced(ITEM_ISE_HYUGA, "spend", "PP", 2, "[60.6.1]",
                        "2 PP each, 7 cycles, from 0/7/42; counts as a ship for [53.7.1]"),
                 Priced("APB repair", "spend", "CP", 3, "[60.2.1]", "3 CP per level (plus 1 MSP, permanent)"),
             ]
@@ -166,6 +167,7 @@ class WitpEconomy:
         out: list[Finding] = []
         e = entry
         out += self._check_balance(book, e)
+        out += self._check_priced_account(e, ctx)
         if e.side == "japan":
             out += self._check_strategic_reserve(book, e)
         if e.kind == "transfer" and e.account == "CP" and e.to_account == "HQ":
@@ -191,6 +193,32 @@ class WitpEconomy:
         elif "ics" in e.data or "em" in e.data:
             out += self._check_figures(e)
         return out
+
+    def _check_priced_account(self, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        """An item the rules price is paid in the points its rule names: CP [28] or PP [51] (or MSP,
+        stockpiled resource points) -- e.g. the Ise/Hyuga conversion "costs 2 PP's" [60.6.1]. Another
+        account of the same points (an HQ's CP, the reserve) is the player's choice."""
+        name = (e.item or "").strip().lower()
+        priced = next((p for p in self.catalogue(e.side, ctx) if p.item.lower() == name), None) if name else None
+        if priced is None or _points(priced.account) == _points(e.account):
+            return []
+        return [Finding("error", priced.rule, f"{priced.item} is paid in {ACCOUNT_NAMES.get(priced.account, priced.account)}"
+                                              f" ({priced.account}), not {e.account}")]
+
+    def unpriced_account(self, side: str, kind: str, item: str, to_account: Optional[str]) -> tuple[str, list[Finding]]:
+        """The account of an entry naming an item the rules do not price, when the player names none
+        (``AddEntry`` asks): an allocation to an HQ, the reserve or a future operation comes from the
+        cycle's allotment, CP -- "the CP's allotted to each side are in turn allocated to HQ's, to
+        "reserve," or to "future operations."" [29.0]; anything else is booked to CP with a question
+        naming the item and the accounts, as the rules do not say whether it is CP [28.0] or PP [51.0]."""
+        accounts = self.accounts(side)
+        allocation = (kind == "reserve" and to_account in (None, "reserve")) or (
+            kind == "transfer" and to_account in ("HQ", "reserve", "future_ops") and ">" not in item)
+        if allocation:
+            return "CP", []
+        return accounts[0], [Finding("question", "[28.0];[51.0]", f"'{item}' is not an item the rules price: booked to "
+                                                                   f"{accounts[0]}; name its account if it is another "
+                                                                   f"({', '.join(accounts)})")]
 
     @staticmethod
     def _check_ao(e: Entry) -> list[Finding]:
@@ -398,15 +426,20 @@ class WitpEconomy:
         unit, count = B.unit_of(e)
         if not unit:
             return out + [Finding("error", "[52.4.1]", "name the unit type initiated (item, e.g. 'CV' or '2 CV')")]
-        prev_turn = self._previous_production(book, ctx)
-        prev = B.initiated(book, e.side, unit, prev_turn) if prev_turn is not None else 0
         now = B.initiated(book, e.side, unit, ctx.turn) + count
-        cap = R.unit_gearing_cap(prev)
         if e.side == "japan" and unit in ("MSU", "APB"):
-            cap = now  # [53.7.2] "MSU's: No per-turn restrictions apply" (the allowable-builds pool [53.10] does)
-        if now > cap:
-            out.append(Finding("error", "[52.4.1]", f"at most {cap} {unit} may be initiated this Production Phase "
-                                                    f"({prev} in the previous one, + 1); {now} asked"))
+            prev, basis = None, ""  # [53.7.2] "MSU's: No per-turn restrictions apply" (the allowable-builds pool [53.10] does)
+        else:
+            prev, basis, gearing = self._previous_initiated(book, e, ctx, unit)
+            out += gearing
+        if prev is not None:
+            cap = R.unit_gearing_cap(prev)
+            if now > cap:
+                out.append(Finding("error", "[52.4.1]", f"at most {cap} {unit} may be initiated this Production Phase "
+                                                        f"({prev} in the previous one{basis}, + 1); {now} asked"))
+            elif basis:
+                out.append(Finding("info", "[52.4.1]", f"{now} {unit} of at most {cap} ({prev} in the previous "
+                                                       f"one{basis}, + 1)"))
         if "delay" in e.data:
             try:
                 delay = int(e.data["delay"])
@@ -420,6 +453,7 @@ class WitpEconomy:
                     a = R.arrival_cycle(c, delay)
                     out.append(Finding("info", "[52.5]", f"{unit} arrives 0/{a[0]}/{a[1]:02d}, usable from G/T 1/{a[0]}/{a[1]:02d}"))
         out += self._check_shares(book, e, ctx)
+        out += self._air_status(book, e, ctx)
         return out
 
     def _check_shares(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
@@ -430,23 +464,10 @@ class WitpEconomy:
         cat = B.category_of(e, R.SHIP_TYPES)
         unit, count = B.unit_of(e)
         c = self._cycle(ctx)
-        if e.side == "japan" and cat == "ship":
-            if unit in ("MSU", "APB"):
+        if e.side == "japan":
+            out += self._one_ship(book, e, ctx)
+            if cat == "ship" and unit in ("MSU", "APB"):
                 return out
-            def counted(x: Entry) -> int:
-                if not (x.side == "japan" and x.turn == ctx.turn and x.kind == "spend" and x.account == "PP"
-                        and B.category_of(x, R.SHIP_TYPES) == "ship"):
-                    return 0
-                u, k = B.unit_of(x)
-                if unit == "CD":
-                    return k if u == "CD" else 0
-                return 0 if u in ("MSU", "APB", "CD") else k
-
-            ships = sum(counted(x) for x in book.entries)
-            if ships + count > 1:
-                rule = "[53.7.2]" if unit == "CD" else "[53.7.1]"
-                out.append(Finding("error", rule, f"Japan may initiate at most one {'CD' if unit == 'CD' else 'ship'} "
-                                                  "in a Production Phase"))
         if cat not in ("air", "ship"):
             return out
         if e.side != "japan" and c is not None and c >= B.ordinal(R.SHARES_LIFTED):
@@ -466,6 +487,138 @@ class WitpEconomy:
                                                     f"({R.share_cap(received)}) plus {_num(accumulated)} accumulated may "
                                                     f"go to {cat}s: {_num(spent)} asked"))
         return out
+
+    @staticmethod
+    def _ship_kind(x: Entry) -> Optional[str]:
+        """What a Japanese PP spend is for [53.7.1]: "ship", "sub" (sub points), "cd" [53.7.2], or None
+        (no ship, or MS production: "No restrictions apply to Japanese MS production"). The
+        Ise/Hyuga conversion is "considered a naval unit, in regards to 53.7.1" [60.6.1]."""
+        if (x.item or "").strip().lower() == ITEM_ISE_HYUGA.lower():
+            return "ship"
+        if B.category_of(x, R.SHIP_TYPES) != "ship":
+            return None
+        unit, _ = B.unit_of(x)
+        if unit in ("MSU", "APB"):
+            return None
+        return {"CD": "cd", "SS": "sub"}.get(unit, "ship")
+
+    def _one_ship(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        """[53.7.1] Japan initiates at most one ship in a Production Phase, "up to 4 sub points" being
+        a "single ship" (1-4 sub points one ship, 5 two); [53.7.2] at most one CD besides."""
+        kind = self._ship_kind(e)
+        if kind is None:
+            return []
+        phase = [x for x in book.entries if x.side == "japan" and x.turn == ctx.turn and x.kind == "spend"
+                 and x.account == "PP"] + [e]
+        n = {"ship": 0, "sub": 0, "cd": 0}
+        for x in phase:
+            k = self._ship_kind(x)
+            if k is not None:
+                n[k] += B.unit_of(x)[1]
+        if kind == "cd":
+            if n["cd"] > 1:
+                return [Finding("error", "[53.7.2]", f"Japan may initiate at most one CD in a Production Phase: "
+                                                     f"{n['cd']} asked")]
+            return []
+        ships = n["ship"] + R.sub_ships(n["sub"])
+        if ships > 1:
+            subs = f" with {n['sub']} sub points (up to 4 are a single ship)" if n["sub"] else ""
+            return [Finding("error", "[53.7.1]", f"Japan may initiate at most one ship in a Production Phase: "
+                                                 f"{ships}{subs} asked")]
+        return []
+
+    def _air_rule(self, side: str, ctx: LedgerContext) -> Optional[str]:
+        """The rule that holds ``side`` to the air-block minimum this turn: [52.4.2] for the US until
+        0/1/44 ("Commencing with cycle 0/1/44 ... permanently lifted"), [53.7] for Japan (its 1st
+        bullet applies, the listed exceptions disregarded); None outside a Production Phase."""
+        if not self._strategic(ctx):
+            return None
+        if side == "japan":
+            return "[53.7]"
+        c = self._cycle(ctx)
+        return None if c is not None and c >= B.ordinal(R.SHARES_LIFTED) else "[52.4.2]"
+
+    def _air_spent(self, book: Book, side: str, turn: int, extra: Optional[Entry] = None):
+        spends = [x for x in book.entries if x.side == side and x.turn == turn and x.kind == "spend"
+                  and x.account == "PP"] + ([extra] if extra is not None else [])
+        return sum((x.amount for x in spends if B.category_of(x, R.SHIP_TYPES) == "air"), 0)
+
+    def _pp_received(self, book: Book, side: str, turn: int):
+        """The PP ``side`` received in the Production Phase of ``turn``; None when none is recorded."""
+        got = [x.amount for x in book.entries if x.side == side and x.turn == turn and x.kind == "income"
+               and x.account == "PP"]
+        return sum(got, 0) if got else None
+
+    def _air_status(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
+        """A PP spend's running status of the [52.4.2] air-block minimum (judged as the phase closes)."""
+        rule = self._air_rule(e.side, ctx)
+        received = self._pp_received(book, e.side, ctx.turn) if rule else None
+        if received is None:
+            return []
+        air, need = self._air_spent(book, e.side, ctx.turn, e), R.air_minimum(received)
+        return [Finding("info", rule, f"air blocks this Production Phase: {_num(air)} PP of the at least {need} "
+                                      f"(30% of {_num(received)} PP received, rounded up); judged as the turn closes")]
+
+    def close_findings(self, book: Book, side: str, ctx: LedgerContext) -> list[Finding]:
+        """What the rules judge of ``side``'s turn as it closes (the close's warnings and questions).
+
+        [52.4.2] "At least 30% (rounded up) of the total PP's received (not accumulated) in a given
+        cycle must be used to initiate the production of air blocks" -- for Japan too [53.7]; lifted
+        for the US from 0/1/44. It is judged here, as the Production Phase (the Strategic G/T)
+        closes, not on each spend: the PP are received and spent in that phase ("all PP's must be
+        spent in the Production Phase in which they are received", 25 % kept at most [52.4.3]), so
+        only its close knows what went to air blocks (each PP spend shows the running status as an
+        info). Every PP spent on air blocks in the phase counts (points are alike: those kept from
+        before are not restricted, so the air blocks are taken as bought with the new ones first).
+        A warning with the numbers when short; a question when the PP received are not recorded
+        (asked only of a side that keeps PP in this ledger)."""
+        rule = self._air_rule(side, ctx)
+        if rule is None:
+            return []
+        air = self._air_spent(book, side, ctx.turn)
+        received = self._pp_received(book, side, ctx.turn)
+        if received is None:
+            if not B.has_entries(book, side, "PP"):
+                return []
+            return [Finding("question", rule, f"the PP received this Production Phase are not recorded: at least 30% "
+                                              f"(rounded up) of them must go to air blocks ({_num(air)} PP did)")]
+        need = R.air_minimum(received)
+        if air < need:
+            return [Finding("warning", rule, f"air blocks got {_num(air)} PP this Production Phase: at least 30% "
+                                             f"(rounded up) of the {_num(received)} PP received = {need} must")]
+        return [Finding("info", rule, f"air blocks got {_num(air)} PP this Production Phase: at least {need} "
+                                      f"(30% of {_num(received)} PP received, rounded up)")]
+
+    def _previous_initiated(self, book: Book, e: Entry, ctx: LedgerContext,
+                            unit: str) -> tuple[Optional[int], str, list[Finding]]:
+        """[52.4.1] units of ``unit`` type initiated in the previous Production Phase: (how many, the
+        reading it rests on, findings); how many is None where it is not known.
+
+        The book counts them when the calendar holds the previous cycle's Production Phase. The
+        campaign's first Production Phase has none before it, and the text does not say what "the
+        previous Production Phase" is then (the scenario booklets are not in it): the entry's value
+        previous=N gives it, else the setting ``ledger_first_production_gearing`` decides -- ``ask``
+        (default): a question to the player, the limit not checked; ``zero``: none were initiated
+        before, so at most one of each type."""
+        prev_turn = self._previous_production(book, ctx)
+        if prev_turn is not None:
+            return B.initiated(book, e.side, unit, prev_turn), "", []
+        if "previous" in e.data:
+            try:
+                n = int(str(e.data["previous"]))
+                if n < 0:
+                    raise ValueError
+            except ValueError:
+                return None, "", [Finding("error", "[52.4.1]", f"the entry's value previous={e.data['previous']} must "
+                                                               "be a whole number of units")]
+            return n, " (the entry's value previous=N)", []
+        reading = _setting(ctx, "ledger_first_production_gearing", "ask", R.FIRST_PRODUCTION_READINGS)
+        if reading == "zero":
+            return 0, " (reading zero: none before the campaign's first Production Phase)", []
+        return None, "", [Finding("question", "[52.4.1]", f"the campaign's first Production Phase: how many {unit} "
+                                                          "were initiated in the previous one is not known (reading "
+                                                          "ask): give the entry's value previous=N to check at most "
+                                                          "N + 1")]
 
     def _previous_production(self, book: Book, ctx: LedgerContext) -> Optional[int]:
         cycle = self._cycle(ctx)
@@ -691,6 +844,11 @@ class WitpEconomy:
 
 # [53.5.3] the ten Industrial Centres' hexes (Osaka and Tokyo hold two each).
 INDUSTRIAL_CENTRE_HEXES = ("B3029", "B3227", "B3527", "B3626", "B3627", "B3627", "B3727", "D0226", "D0326", "D0326")
+
+
+def _points(account: str) -> str:
+    """What an account holds: PP, MSP, stockpiled resource points, or CP (every other account)."""
+    return account if account in ("PP", "MSP", "stockpile") else "CP"
 
 
 def _china(hq: str) -> bool:

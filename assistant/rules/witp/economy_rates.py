@@ -14,6 +14,7 @@ from typing import Any, Mapping, Optional, Sequence
 FOUR_THREE_READINGS = ("floor", "groups")
 CADRE_READINGS = ("example", "literal")
 PP_ROUNDINGS = ("down", "nearest", "exact")
+FIRST_PRODUCTION_READINGS = ("ask", "zero")  # [52.4.1] in the campaign's first Production Phase
 
 GEARING_FLOOR = 20          # [28.4] "or 20 CP's--whichever is greater"
 FUTURE_OPS_PER_TURN = 50    # [28.5] "a maximum of 50 CP's per Strategic G/T"
@@ -207,6 +208,15 @@ def share_cap(received: int | Fraction) -> int:
 def air_minimum(received: int | Fraction) -> int:
     """[52.4.2] at least 30 % (rounded up) of the PP received go to air blocks."""
     return math.ceil(Fraction(received) * 3 / 10) if received > 0 else 0
+
+
+SUB_POINTS_A_SHIP = 4  # [53.7.1] "up to 4 sub points may be considered as a "single ship.""
+
+
+def sub_ships(sub_points: int) -> int:
+    """[53.7.1] the "ships" ``sub_points`` initiated in one Production Phase count as: up to 4 sub
+    points are a single ship (1-4: one; 5: two)."""
+    return math.ceil(Fraction(sub_points, SUB_POINTS_A_SHIP)) if sub_points > 0 else 0
 
 
 SHARES_LIFTED = (1, 44)  # [52.4.2] "Commencing with cycle 0/1/44" (US only; [53.7] keeps them for Japan)
