@@ -38,7 +38,7 @@ from .events import (
     UnitUpdated,
 )
 from .model import CampaignState, MapPin
-from .placing import board_refusal
+from .placing import board_refusal, placement_findings
 
 MAX_DICE = 100
 
@@ -113,8 +113,11 @@ class PlaceUnit:
                 raise CampaignError(why)
         sample = v.boolean(self.sample, "sample")
         uid = v.auto_unit_id(s, name, kind) if self.id is None else v.new_unit_id(s, self.id)
-        return UnitPlaced(unit=UnitData(id=uid, side=side, nation=nation, kind=kind, category=self.category,
+        body = UnitPlaced(unit=UnitData(id=uid, side=side, nation=nation, kind=kind, category=self.category,
                                         name=name, hex=hex_, attrs=attrs, sample=sample))
+        if not ctx.recorded:  # what the placement rules warn of reaches the caller (rec.body.findings)
+            body._findings = placement_findings(s, ctx.map, side, kind, hex_)
+        return body
 
     def conflict(self, view, fresh, ctx):
         return None
@@ -163,7 +166,10 @@ class MoveUnit:
         why = None if ctx.recorded else board_refusal(s, ctx.map, u.side, u.kind, hex_)
         if why:  # where the rules allow the piece nowhere but certain hexes [28.10.1]
             raise CampaignError(why)
-        return UnitMoved(unit_id=u.id, hex=hex_, from_hex=u.hex)
+        body = UnitMoved(unit_id=u.id, hex=hex_, from_hex=u.hex)
+        if not ctx.recorded:  # the same warnings as placing it there (rec.body.findings)
+            body._findings = placement_findings(s, ctx.map, u.side, u.kind, hex_)
+        return body
 
     def conflict(self, view, fresh, ctx):
         return _unit_conflict(self.unit_id, view, fresh)

@@ -255,6 +255,15 @@ class UnitPlaced(EventBody):
     type: ClassVar[str] = "unit_placed"
     unit: UnitData
 
+    # what the placement rules warned of as it was recorded (``placing.placement_findings``): on the
+    # record ``execute`` returns, never stored
+    _findings: tuple = PrivateAttr(default=())
+
+    @property
+    def findings(self) -> tuple:
+        """The placement rules' warnings (``rules.findings.Finding``) when it was recorded."""
+        return self._findings
+
     def apply(self, b, rec):
         if self.unit.id in b.units:
             raise FoldError(f"unit {self.unit.id!r} is already on the map")
@@ -279,6 +288,15 @@ class UnitMoved(EventBody):
     unit_id: str
     hex: str
     from_hex: str
+
+    # what the placement rules warned of as it was recorded (``placing.placement_findings``): on the
+    # record ``execute`` returns, never stored
+    _findings: tuple = PrivateAttr(default=())
+
+    @property
+    def findings(self) -> tuple:
+        """The placement rules' warnings (``rules.findings.Finding``) when it was recorded."""
+        return self._findings
 
     def apply(self, b, rec):
         u = b.unit(self.unit_id)

@@ -7,6 +7,7 @@ Allied mapedge areas at the map's edge [28.10.1]), the one-line refusal ``board_
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ..hexes import HexError
@@ -47,6 +48,22 @@ def at_sea_warning(state, gm, kind: str, hex_label: str) -> Optional[str]:
         return None
     return (f"{hex_label} is open sea on the map: the {kind} is at sea there (embarked); "
             f"if it is ashore, the hex is mistyped or the map needs a surface correction")
+
+
+def placement_findings(state, gm, side: Optional[str], kind: str, hex_label: str) -> tuple:
+    """The warnings a piece of ``kind`` of ``side`` raises standing on ``hex_label``, the same when it
+    is placed or moved there: a ground combat unit at sea (``at_sea_warning``) and the doubt the
+    game's placement rules leave (``board_warning``: a Global War AD [17.1.2.B]). Each a
+    ``rules.findings.Finding`` whose rule is the first one its text cites (none: the map's own)."""
+    from ..rules.findings import Finding
+
+    said = [at_sea_warning(state, gm, kind, hex_label) if role_of(state.game, kind) == "combat" else None,
+            board_warning(state, gm, side, kind, hex_label)]
+    out = []
+    for text in dict.fromkeys(x for x in said if x):
+        cited = re.search(r"\[([0-9][0-9A-Za-z.]*)\]", text)
+        out.append(Finding("warning", cited.group(1) if cited else "", text))
+    return tuple(out)
 
 
 def board_refusal(state, gm, side: Optional[str], kind: str, hex_label: str) -> Optional[str]:

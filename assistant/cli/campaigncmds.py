@@ -10,10 +10,10 @@ from typing import Callable
 from ..campaign import Campaign
 from ..campaign import commands as cmds
 from ..campaign.events import EventRecord
-from ..campaign.placing import at_sea_warning, unknown_kind_warning
+from ..campaign.placing import unknown_kind_warning
 from ..campaign.validate import key_values
 from ..rules.kinds import find_kind, load_kinds
-from .common import FILE, CliError, add_command, done, emit, event_json, game_name, opened, seq_number
+from .common import FILE, CliError, add_command, done, emit, escape_line, event_json, game_name, opened, seq_number
 
 # The top-level commands, read by the CLI without importing this module (see ``assistant.cli``); the
 # ``map`` group is hexcmds', extended here with ``set``, ``side`` and ``upgrade``.
@@ -166,10 +166,16 @@ def cmd_place(args) -> None:
         u = rec.body.unit
         role = (f"kind {kind.kind}, role {kind.role} [{kind.rule}]" if kind else
                 f"{unknown_kind_warning(c.game, u.kind)} (campaign kinds {c.game})")
-        warning = at_sea_warning(c.state, c.map, u.kind, u.hex)
-        if warning:
-            print(f"warning: {warning}", file=sys.stderr)
+        _tell(rec)
         done(args, c, rec, f"placed {u.id} at {u.hex} (#{rec.seq}); {role}")
+
+
+def _tell(rec: EventRecord) -> None:
+    """What the placement rules warn of where a piece was placed or moved (a Global War AD off an
+    Industrial Hex [17.1.2.B], a ground unit at sea): one stderr line each, the text citing its
+    rule; recorded all the same (exit 0)."""
+    for f in getattr(rec.body, "findings", ()):
+        print(escape_line(f"{f.level}: {f.text}"), file=sys.stderr)
 
 
 def cmd_kinds(args) -> None:
@@ -197,6 +203,7 @@ def cmd_kinds(args) -> None:
 def cmd_move(args) -> None:
     with opened(args.file) as c:
         rec = c.move_unit(args.unit, args.hex)
+        _tell(rec)
         done(args, c, rec, f"moved {rec.body.unit_id} {rec.body.from_hex} -> {rec.body.hex} (#{rec.seq})")
 
 

@@ -30,7 +30,7 @@ from ..campaign.events import said
 from ..campaign.orders import HELP as ORDERS_HELP
 from ..campaign.orders import OrdersError, give_orders
 from ..campaign.places import example_label
-from ..campaign.placing import at_sea_warning, needed_values, unknown_kind_warning
+from ..campaign.placing import needed_values, unknown_kind_warning
 from ..campaign.validate import key_values
 from ..rules.kinds import load_kinds
 from .controlpart import ControlPart
@@ -350,13 +350,18 @@ class CampaignDashboard(Page):
         if not kind:
             raise ValueError("no kind: type or choose what the unit or installation is")
         attrs = self._pairs(self.place_attrs.value, "values")  # the counter values the rules read
-        self.campaign.place_unit(self.side.value, kind, hex_, name=self.name.value.strip() or None,
-                                 nation=self.nation.value or None, category=self.category.value,
-                                 attrs=attrs or None)
+        rec = self.campaign.place_unit(self.side.value, kind, hex_, name=self.name.value.strip() or None,
+                                       nation=self.nation.value or None, category=self.category.value,
+                                       attrs=attrs or None)
         self.name.value = ""
         self.place_attrs.value = ""
-        warnings = [x for x in (unknown_kind_warning(self.campaign.game, kind),
-                                at_sea_warning(self.campaign.state, self.campaign.map, kind, hex_)) if x]
+        self._tell([unknown_kind_warning(self.campaign.game, kind)], rec)
+
+    def _tell(self, also: list, rec) -> None:
+        """Beside the hex: the warnings of a piece placed or moved there (the placement rules' on the
+        record, ``rec.body.findings``: a Global War AD off an Industrial Hex [17.1.2.B], a ground unit
+        at sea), each citing its rule."""
+        warnings = [x for x in also if x] + [f.text for f in getattr(rec.body, "findings", ())]
         self.hex_hint.value = "".join(f"<div class='ca-place-warning'>{html.escape(x)}</div>" for x in warnings)
 
     @staticmethod
@@ -372,7 +377,7 @@ class CampaignDashboard(Page):
         return key_values(items)
 
     def _move(self, _b=None) -> None:
-        self.campaign.move_unit(self._chosen_unit(), self._hex())
+        self._tell([], self.campaign.move_unit(self._chosen_unit(), self._hex()))
 
     def _ask_remove(self, _b=None) -> None:
         """Remove asks first, naming the unit, its side and its hex."""

@@ -7,9 +7,10 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from ...cli.common import FILE, CliError, add_command, done, emit, opened
+from ...cli.common import FILE, CliError, add_command, done, emit, escape_line, opened
 from ...paths import read_limited
 from .commands import FIXED, ImportTypes, PlaceByType, read_csv, type_rows
 from .events import unit_types
@@ -84,4 +85,6 @@ def cmd_place(args) -> None:
     with opened(args.file) as c:
         rec = c.execute(PlaceByType(type=args.type_name, hex=args.hex, side=args.side, name=args.name, id=args.id))
         u = rec.body.unit
+        for f in getattr(rec.body, "findings", ()):  # the placement rules' warnings: recorded all the same, exit 0
+            print(escape_line(f"{f.level}: {f.text}"), file=sys.stderr)
         done(args, c, rec, f"placed {u.id} ({u.attrs.get('oob_type')}, {u.kind}) at {u.hex} (#{rec.seq})")

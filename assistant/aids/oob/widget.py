@@ -182,7 +182,9 @@ class OobWidget(Page):
             return None
         u = rec.body.unit
         self.place_name.value = ""  # a placed unit's name is not left to place it twice
-        self.place_status.value = f"<span style='color:{OK}'>placed {esc(u.id)} at {esc(u.hex)} (#{rec.seq})</span>"
+        self.place_status.value = (f"<span style='color:{OK}'>placed {esc(u.id)} at {esc(u.hex)} (#{rec.seq})</span>"
+                                   + "".join(f"<div class='{self.css('place-warning')}'>{esc(f.level)}: {esc(f.text)}</div>"
+                                             for f in getattr(rec.body, "findings", ())))
         self.refresh()
         return rec.seq
 
