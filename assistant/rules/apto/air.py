@@ -607,6 +607,10 @@ class AptoAirRules:
         elif plan.mission == "strategic_bombing":
             self._resolve_bombing(world, plan, list(dice), res)
         else:
+            if not plan.mission:  # never "None: ..."
+                resolved = ", ".join(MISSION_NAMES[m] for m in ("interception", "strafe", "air_naval",
+                                                                 "strategic_bombing"))
+                raise ValueError(f"choose the mission to resolve: the rules resolve {resolved}")
             raise ValueError(f"{MISSION_NAMES.get(plan.mission, plan.mission)}: the rules resolve nothing for it "
                              f"(resolve it at the table)")
         return res

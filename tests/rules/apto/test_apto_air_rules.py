@@ -497,6 +497,16 @@ def test_2_4_a_hex_the_board_marks_no_home_nor_colony_is_said_as_assumed_home():
                                         "(assumed) [2.4]")
 
 
+def test_a_plan_with_no_mission_is_asked_for_one_never_none():
+    g = grid(1, 3)
+    w = mkworld(g, [b29(label(0, 0))])
+    p = StrikePlan(side="allies", target=label(0, 2), launches=(Launch(label(0, 0), ("b29",)),))
+    with pytest.raises(ValueError) as e:
+        RULES.resolve(w, p, [])
+    assert str(e.value).startswith("choose the mission to resolve: the rules resolve Air Interception [4.13]")
+    assert "None" not in str(e.value)
+
+
 SW_NO_BONUS = "This bonus does not ever apply, however, during the Strategic Warfare Phase."
 
 
