@@ -108,9 +108,25 @@ class Assessment:
     steps: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def legal(self) -> bool:
+        """The verdict on the whole plan: no error on it nor on any of its items (escorts included)."""
+        return not any(f.level == "error" for f in self.findings) and all(i.legal for i in self.items)
+
+    def verdict(self) -> str:
+        """The verdict in one line, as the page and the CLI say it."""
+        errors = sum(f.level == "error" for f in self.findings) + sum(
+            f.level == "error" for i in self.items for f in i.findings)
+        asked = sum(f.level == "question" for f in self.findings) + sum(
+            f.level == "question" for i in self.items for f in i.findings)
+        head = (f"ILLEGAL: the plan breaks the rules ({errors} error{'s' if errors != 1 else ''})" if errors
+                else "legal: no rule the state decides is broken")
+        return head + (f"; {asked} question{'s' if asked != 1 else ''} for the table" if asked else "")
+
     def to_json(self) -> dict[str, Any]:
         return _with_odds_and_extra(
             {"target": self.plan.target, "side": self.plan.side, "mission": self.plan.mission,
+             "legal": self.legal, "verdict": self.verdict(),
              "items": [i.to_json() for i in self.items], "findings": [f.to_json() for f in self.findings],
              "steps": list(self.steps)},
             self.odds, self.extra)

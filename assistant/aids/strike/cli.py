@@ -121,9 +121,12 @@ def cmd_strike(args) -> None:
 
 def _text(p) -> str:
     lines = [f"strike on {p['target']} by {p['side']}" + (f" ({p['mission']})" if p.get("mission") else "")]
+    if p.get("verdict"):
+        lines.append(f"  {p['verdict']}")
     for it in p["items"]:
         dist = "-" if it["distance"] is None else f"{it['distance']} {it['distance_unit']}"
-        lines.append(f"  {it['unit'] or '-':<26} from {it['base']:<8} {dist:<10} {it['range_class'] or '-'}"
+        role = f" ({it['role']})" if it.get("role") else ""
+        lines.append(f"  {(it['unit'] or '-') + role:<26} from {it['base']:<8} {dist:<10} {it['range_class'] or '-'}"
                      + ("" if it["legal"] else "  ILLEGAL"))
         for f in it["findings"]:
             ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"

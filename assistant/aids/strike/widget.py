@@ -483,9 +483,12 @@ class StrikeWidget(Page):
         self.assessment = a
         self._build_results(a)
         self._dice_for_plan(plan)
-        parts = [findings_html(a.findings, self.prefix, "Strike")]
+        verdict = self.css("legal" if a.legal else "illegal")
+        parts = [f"<div class='{self.css('verdict')} {verdict}'><b>{esc(a.verdict())}</b></div>",
+                 findings_html(a.findings, self.prefix, "Strike")]
         for it in a.items:
-            head = (f"<b>{esc(self._unit_name(it.unit))}</b> from {esc(it.base)}: {num(it.distance)} "
+            role = f" ({it.extra['role']})" if it.extra.get("role") else ""
+            head = (f"<b>{esc(self._unit_name(it.unit))}</b>{esc(role)} from {esc(it.base)}: {num(it.distance)} "
                     f"{esc(it.distance_unit)}, {esc(it.range_class or '-')}" + ("" if it.legal else " — ILLEGAL"))
             parts.append(f"<div class='ca-strike-assessed-item'>{head}</div>" + findings_html(it.findings, self.prefix))
         if a.steps:

@@ -6,6 +6,7 @@ ratios [37.1.3]. Pure functions of numbers."""
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import Iterable, Optional, Sequence
 
@@ -31,19 +32,18 @@ def half_down(x: Fraction | float) -> int:
 
 # ----- altitude [5.2] ----------------------------------------------------------------------------
 def parse_rating(rating: object) -> tuple[int, Optional[str]]:
-    """An air combat rating "4L" -> (4, "Low"); "3" -> (3, None) (no altitude designation)."""
-    s = str(rating).strip().upper()
-    alt = None
-    if s and s[-1] in "LMH":
-        alt = {"L": "Low", "M": "Medium", "H": "High"}[s[-1]]
-        s = s[:-1]
-    try:
-        value = int(s)
-    except ValueError:
-        raise ValueError(f"air combat rating {rating!r} is not a number with an optional L/M/H") from None
-    if value < 0:
-        raise ValueError(f"air combat rating {rating!r} is below 0")
-    return value, alt
+    """An air combat rating as the counters print it (kinds.toml ``air_combat``): "4L" -> (4, "Low");
+    "3" -> (3, None) (no altitude designation); "2(3)L" -> (2, "Low"): the parenthesized return-fire
+    strength "remain[s] the same, regardless of operating altitude" [5.2.2], so altitude reads the
+    unparenthesized one."""
+    m = _RATING.fullmatch(str(rating).strip().upper())
+    if m is None:
+        raise ValueError(f"air combat rating {rating!r} is not written like 4L or 2(3)L") from None
+    alt = {"L": "Low", "M": "Medium", "H": "High"}.get(m.group(3) or "")
+    return int(m.group(1)), alt
+
+
+_RATING = re.compile(r"([0-9]{1,2})(?:\(([0-9]{1,2})\))?([LMH])?")
 
 
 def altitude_strength(rating: object, flown: str, bomber: bool = False, elite: bool = False) -> int:

@@ -163,3 +163,61 @@ def test_the_phase_is_offered_where_the_rules_read_it_and_follows_the_campaign(t
 def test_witp_page_offers_no_phase(guadalcanal):
     v = attach(W.StrikeWidget, guadalcanal, interval=60).view
     assert v.phase.layout.display == "none" and v.phase.value == ""
+
+
+def test_escorts_are_plotted_and_judged_on_the_page_as_fully_as_the_units_they_escort(guadalcanal):
+    """[5.3.1] "the strike plot must indicate both the type of escort ("loose, close," or both), and
+    the altitude at which each escorting AP will operate": the page offers both for the escorts
+    chosen; an escort beyond its range [5.15] makes the escort, and so the plan, illegal."""
+    c = guadalcanal
+    c.place_unit("allies", "Airfield", "E2317", category="installation", attrs={"level": 3}, id="af")
+    c.place_unit("allies", "Air Points", "E2317", name="B-17", id="b17",
+                 attrs={"roles": "B", "count": 2, "normal_range": 60, "extended_range": 90, "air_combat": "2(3)H"})
+    c.place_unit("allies", "Air Points", "E2317", name="P-39", id="p39",
+                 attrs={"roles": "F", "count": 2, "normal_range": 12, "extended_range": 15, "air_combat": "2L"})
+    v = attach(W.StrikeWidget, c, interval=60).view
+    v.side.value = "allies"
+    v.choose_target("E2723")  # 48 MP from E2317: the B-17's normal range, past the P-39's extended 15 + 6
+    v.launch.value = ("b17",)
+    v.escorts.value = ("p39",)
+    v.mission.value = "bombardment"
+    v.altitude.value = "High"
+    assert v.escort_type in v.escort_form.children
+    assert [o for _, o in v.escort_type.options] == ["", "loose", "close", "both"]
+    (alt,) = v._escort_altitudes.values()
+    a = v.assess()
+    assert [(i.unit, i.extra.get("role")) for i in a.items] == [("b17", None), ("p39", "escort")]
+    # nothing chosen: asked, never assumed
+    assert "[5.3.1]" in v.findings.value and "question" in v.findings.value
+    v.escort_type.value = "close"
+    alt.value = "Low"
+    assert v.plan().options["escort_type"] == "close" and v.plan().options["escort_altitude.p39"] == "Low"
+    a = v.assess()
+    escort = a.items[1]
+    assert not escort.legal and any(f.rule == "[5.15]" and f.level == "error" for f in escort.findings)
+    assert not a.legal and "ILLEGAL: the plan breaks the rules" in v.findings.value
+    assert "P-39</b> (escort)" in v.findings.value
+    v.options.value = "escort_type=loose"
+    assert v.assess() is None and "typed in Options: give it once" in v.problem
+
+
+def test_the_cli_judges_escorts_and_gives_the_plans_verdict(guadalcanal, capsys):
+    c = guadalcanal
+    c.place_unit("allies", "Airfield", "E2317", category="installation", attrs={"level": 3}, id="af")
+    c.place_unit("allies", "Air Points", "E2317", name="B-17", id="b17",
+                 attrs={"roles": "B", "count": 2, "normal_range": 60, "extended_range": 90, "air_combat": "2(3)H"})
+    c.place_unit("allies", "Air Points", "E2317", name="P-39", id="p39",
+                 attrs={"roles": "F", "count": 2, "normal_range": 12, "extended_range": 15, "air_combat": "2L"})
+    path = c.path
+    c.close()
+    args = ["strike", str(path), "--target", "E2723", "--unit", "b17", "--escort", "p39", "--mission", "bombardment",
+            "--altitude", "High", "--option", "escort_type=close", "--option", "escort_altitude.p39=Low"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "ILLEGAL: the plan breaks the rules" in out
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("p39 (escort)"))
+    assert "48 MP" in line and "ILLEGAL" in line
+    assert "error: [5.15] 48 MP is beyond maximum range 15 + 6 MP" in out
+    assert main(args + ["--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["legal"] is False and payload["items"][1]["role"] == "escort"

@@ -40,6 +40,18 @@ def test_5_2_3_a_1L_ap_may_operate_only_at_low():
         M.parse_rating("x4")
 
 
+@RULEBOOK.says('"Return-fire" (parenthesized) air combat strengths remain the same, regardless of operating altitude.')
+def test_5_2_2_a_rating_with_return_fire_reads_its_unparenthesized_strength():
+    """A counter's "2(3)H" is accepted where it is entered (kinds.toml) and was refused by the rules
+    ("not a number with an optional L/M/H"): altitude reads the unparenthesized 2."""
+    assert M.parse_rating("2(3)H") == (2, "High")
+    assert M.parse_rating("12(3)") == (12, None)
+    assert M.altitude_strength("2(3)H", "Medium", bomber=True) == 1
+    for bad in ("2(3", "(3)H", "2(3)X"):
+        with pytest.raises(ValueError, match="is not written like 4L or 2"):
+            M.parse_rating(bad)
+
+
 @RULEBOOK.says('Thus, a Level "8" airfield could operate 40 AP\'s')
 @RULEBOOK.says("A Level-2 A/F at \"D1\" damage level functions as a Level-1 A/F")
 def test_4_3_1_capacity_and_11_5_damage():
