@@ -34,7 +34,7 @@ from .control import SetControl, control_of
 from .errors import CampaignError, StaleViewError
 from .events import EventRecord
 from .places import find_hex, find_hexes
-from .placing import at_sea_warning, unknown_kind_warning
+from .placing import placement_findings, unknown_kind_warning
 
 VERBS = ("move", "place", "remove", "control", "set")
 GRAMMAR = {
@@ -285,7 +285,7 @@ def _place(args: list[str], usage: str) -> Place:
 @dataclass(frozen=True)
 class Given:
     """Orders recorded: the one event, how many orders it holds, and warnings by line number
-    (a ground unit placed on open sea)."""
+    (a ground unit placed or moved on open sea, a Global War AD off an Industrial Hex)."""
 
     record: EventRecord
     count: int
@@ -349,9 +349,12 @@ def give_orders(campaign, text: str) -> Given:
     state, gm = campaign.state, campaign.map
     warnings = []
     for o, body in zip(orders, rec.body.inner):
-        if isinstance(o.command, Place):
-            u = body.unit
-            for why in (unknown_kind_warning(state.game, u.kind), at_sea_warning(state, gm, u.kind, u.hex)):
-                if why:
-                    warnings.append((o.line, why))
+        if isinstance(o.command, (Place, Move)):  # a move hears what placing there would (a Global War AD [17.1.2.B])
+            placed = isinstance(o.command, Place)
+            u = body.unit if placed else state.units.get(body.unit_id)
+            if u is None:  # removed by a later line
+                continue
+            said = [unknown_kind_warning(state.game, u.kind)] if placed else []
+            said += [f.text for f in placement_findings(state, gm, u.side, u.kind, u.hex if placed else body.hex)]
+            warnings += [(o.line, why) for why in said if why]
     return Given(record=rec, count=len(orders), warnings=warnings)

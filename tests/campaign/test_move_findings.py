@@ -73,6 +73,16 @@ def test_17_1_2_B_page_move_shows_the_warning_beside_the_hex(camp, tmp_path):
         p.close()
 
 
+@RULEBOOK.says("ADs may never be placed on non-Industrial Hexes.")
+def test_17_1_2_B_turn_orders_warn_of_a_move_by_its_line(camp):
+    from assistant.campaign.orders import give_orders
+
+    given = give_orders(camp, f"# the AD forward\nmove ad1 {FRANCE}")
+    assert camp.state.units["ad1"].hex == FRANCE
+    [(line, why)] = given.warnings
+    assert line == 2 and why.startswith(SAID)
+
+
 def test_a_ground_unit_moved_onto_open_sea_is_warned_as_placing_it_there(tmp_path):
     with Campaign.create(tmp_path / "w.campaign", game="witp", scenario="guadalcanal-1942") as c:
         sea = next(h for h, (surface, _) in sorted(c.map.surfaces.items()) if surface == "sea" and h.startswith("E"))
