@@ -25,8 +25,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Optional, Sequence
 
+from ...maps.gamespec import load_game_spec
 from .. import odds
 from ..board import gap
 from ..hexnet import truthy
@@ -43,13 +45,34 @@ MISSION_NAMES = {BOMBING: "Combat mission: LRBs attack an Industrial Hex [17.3]"
                  TRANSFER: "Transfer mission: a new base hex [17.1.7.C]"}
 TRANSFER_MULTIPLE = 3  # [17.1.7.C] "its one-way MA is three times its combat range or radius"
 MAX_AD_PER_HEX = 10    # [17.2.2]
-AIR_PHASES = {"axis": ("A1", "A2"), "allies": ("A3", "A4")}  # [4.2.3]
+AIR_PHASES = {"axis": ("A1", "A2"), "allies": ("A3", "A4")}  # [4.2.3]: the Axis's Air Stage, then the Allies'
+AIR_SIDE = {"axis": "Axis", "allies": "Allied"}  # as [4.2.3] names the phases
 SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {  # name -> (default, choices); game.toml documents them
     "air_neutral_overflight": ("violation", ("violation", "country")),
     "air_pp_loss_cap": ("output", ("output", "none")),
     "air_abomb_abort": ("returns", ("returns", "lost")),
 }
 LRB, AD, BOMB = "lrb", "ad", "atomic bomb"
+
+
+@lru_cache(maxsize=None)
+def phase_names() -> dict[str, str]:
+    """Each phase's id and its name in the sequence of play [4.2] (game.toml's calendar phases)."""
+    cal = load_game_spec("globalwar").calendar
+    return {p.id: p.name for ps in (cal.phases.values() if cal else ()) for p in ps}
+
+
+def phase_id(phase: Any) -> Optional[str]:
+    """The phase ``phase`` names, by its id or its name (any case, "Phase" optional) [4.2]; None
+    for text that names none (the strike plotter refuses it before the rules see it)."""
+    def words(x: str) -> str:
+        return " ".join(str(x).lower().replace("_", " ").replace("-", " ").split())
+
+    said = words(phase)
+    for pid, name in phase_names().items():
+        if said in (words(pid), words(name), words(name).removesuffix(" phase")):
+            return pid
+    return None
 
 
 def setting(world: World, name: str) -> str:
@@ -151,6 +174,7 @@ class GlobalWarAir:
     # attack LRBs [17.3.B]), no target unit (LRBs attack Industrial Hexes and ADs [17.3.A]), no
     # return base (an LRB returns to the base hex its mission originated at [17.1.7.A]).
     reads = ("mission", "options")
+    reads_phase = True  # the plan's phase is read [4.2.3]: the plotter checks it is one of the game's
     options = ("atomic", "lrb_losses", "ad_losses")  # the plan options these rules read (see the docstring)
 
     # ----- reach -------------------------------------------------------------------------------
@@ -334,9 +358,12 @@ class GlobalWarAir:
         a = Assessment(plan=plan, items=items)
         if not ids:
             a.findings.append(Finding("question", "17.3.1.A", "no LRBs chosen for this mission"))
-        if plan.phase is not None and plan.side in AIR_PHASES and plan.phase not in AIR_PHASES[plan.side]:
-            a.findings.append(Finding("warning", "4.2.3", f"{plan.side} air missions fly in phases "
-                                                          f"{' and '.join(AIR_PHASES[plan.side])}, not {plan.phase}"))
+        if plan.phase is not None and plan.side in AIR_PHASES and phase_id(plan.phase) not in AIR_PHASES[plan.side]:
+            names = phase_names()
+            fly = " and the ".join(names.get(x, x) for x in AIR_PHASES[plan.side])
+            pid = phase_id(plan.phase)
+            a.findings.append(Finding("warning", "4.2.3", f"{AIR_SIDE[plan.side]} air missions fly in the {fly}, "
+                                                          f"not in the {names[pid] if pid else plan.phase}"))
         if mission == TRANSFER:
             if truthy(plan.options.get("atomic")):
                 a.findings.append(Finding("info", "17.6.3.B", "an LRB fleet may carry atomic bombs on a transfer"))

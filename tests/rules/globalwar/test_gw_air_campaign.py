@@ -14,6 +14,9 @@ from assistant.campaign import Campaign, CampaignError
 from assistant.campaign.world import world_of
 from assistant.rules.globalwar import airtables as T
 from gwairkit import AD_24_5, LRB_24_5, radius_rows, write_csv
+from rulebooks import Quotes
+
+RULEBOOK = Quotes("globalwar")
 
 TABLES = {T.LRB_RADIUS: radius_rows((1, "", 6)), T.AD_LRB_CRT: AD_24_5, T.LRB_CRT: LRB_24_5}
 
@@ -59,6 +62,43 @@ def test_a_cell_not_entered_is_one_line_and_records_nothing(camp):
 def test_an_unknown_mission_is_named(camp):
     with pytest.raises(CampaignError, match="'picnic'"):
         plan(camp, mission="picnic")
+
+
+AIR_STAGE = ("4.2.3.3 Allied Air Movement Phase This is identical to the 4.2.3.1, except the roles are reversed. "
+             "4.2.3.4 Allied Air Combat Phase")
+
+
+@RULEBOOK.says(AIR_STAGE)
+@pytest.mark.parametrize("typed", ["Allied Air Combat Phase", "allied air movement", "A4"])
+def test_4_2_3_the_allied_air_stage_by_its_name_or_id_is_accepted_and_kept_as_its_id(camp, typed):
+    p = plan(camp, phase=typed)
+    assert p.phase in ("A3", "A4")
+    a = engine.assess(world_of(camp.state, camp.graph(), tables=TABLES), p)
+    assert not [f for f in a.findings if f.rule == "4.2.3"]
+
+
+@RULEBOOK.says(AIR_STAGE)
+def test_4_2_3_another_phase_is_warned_in_the_games_words_and_a_bad_one_refused_in_one_line(camp, tmp_path):
+    a = engine.assess(world_of(camp.state, camp.graph(), tables=TABLES), plan(camp, phase="Axis Air Combat Phase"))
+    [f] = [f for f in a.findings if f.rule == "4.2.3"]
+    assert f.level == "warning" and f.text == ("Allied air missions fly in the Allied Air Movement Phase and the "
+                                               "Allied Air Combat Phase, not in the Axis Air Combat Phase")
+    with pytest.raises(CampaignError) as e:
+        plan(camp, phase="Bombing")
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("phase 'Bombing' is not one of globalwar's phases: Maintenance and "
+                                              "Resource Allocation Phase, First Axis Naval Movement and Combat Phase")
+    assert "Allied Air Combat Phase" in msg
+    from clikit import run_cli
+
+    path = camp.path
+    camp.close()
+    r = run_cli("strike", path, "--side", "allies", "--target", "W3020", "--unit", "lrb1", "--phase", "Bombing",
+                home=tmp_path / "home")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "phase 'Bombing' is not one of globalwar's phases" in r.stderr
+    r = run_cli("strike", path, "--side", "allies", "--target", "W3020", "--unit", "lrb1", "--phase", "Allied Air Combat",
+                home=tmp_path / "home")
+    assert r.returncode == 0, r.stderr
 
 
 # ----- the odds as a reader sees them: CLI text and the page's table -------------------------------
@@ -141,3 +181,6 @@ def test_a_target_whose_industrial_hexes_are_not_entered_is_a_question_not_an_er
         assert e.level == "error" and "holds no Industrial Hex or AD" in e.text
     finally:
         c.close()
+
+
+test_quotes_in_rulebook = RULEBOOK.check()
