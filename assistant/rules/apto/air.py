@@ -690,6 +690,8 @@ class AptoAirRules:
     def _resolve_bombing(self, world: World, plan: StrikePlan, dice: list[int], res: Resolution) -> None:
         col, total, steps, findings = self._bombing_column(world, plan)
         res.outcome += steps
+        # what was assumed ([2.3], [2.4]) is in the outcome too: the working wherever it is read
+        res.outcome += [f"assumed: {f.text}" for f in findings if f.level == "info"]
         res.findings += findings
         typed = _opt(plan, "result")
         if typed is not None:

@@ -469,6 +469,7 @@ def test_2_4_tokyo_at_full_strength_says_the_halvings_it_assumed_and_the_rule(ap
     assert "redundant=yes" in f.text and "\n" not in f.text and "None" not in f.text
     r = RULES.resolve(w, bombing_plan("W 4533", result="3"), [])
     assert any(x.rule == "[2.4]" and "redundant=yes" in x.text for x in r.findings)
+    assert any(x.startswith("assumed: W 4533 (Tokyo): taken as not successfully bombed") for x in r.outcome)
     [line] = r.ledger
     assert line["note"] == ("strategic bombing of W 4533; not halved as non-home, "
                             "not halved as bombed earlier this season (assumed) [2.4]")
