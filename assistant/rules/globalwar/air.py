@@ -546,6 +546,9 @@ class GlobalWarAir:
             for lrb in aborted:
                 res.changes.append(_set(world, lrb, aborted=True))
                 res.outcome.append(f"LRB {lrb} aborts and returns to base at once (24.5.A)")
+            for f in _losses_assumed(raid, dead + aborted, ads_lost):
+                res.findings.append(f)
+                res.outcome.append(f"assumed: {f.text} [{f.rule}]")
         survivors = [lrb for lrb in raid.lrbs if lrb.id not in gone]
         if raid.atomic:
             self._atomic(world, raid, survivors, dead, aborted, res)
@@ -592,6 +595,19 @@ class GlobalWarAir:
         else:
             res.outcome.append(f"the carrier aborted: atomic bomb {bomb.id} returns to base intact "
                                f"(setting air_abomb_abort=returns) [17.6.1.B]")
+
+
+def _losses_assumed(raid: Raid, lrbs_lost: Sequence[str], ads_lost: Sequence[str]) -> list[Finding]:
+    """[17.3.1.B] gives how many ADs and LRBs are lost, not which nor who chooses: where the player
+    named none (options ``lrb_losses``, ``ad_losses``) and there was a choice, the listed order was
+    taken, and the result says so."""
+    out = []
+    for lost, pool, option, what in ((lrbs_lost, raid.lrbs, "lrb_losses", "LRB"), (ads_lost, raid.ads, "ad_losses", "AD")):
+        if lost and len(pool) > len(lost) and raid.plan.options.get(option) is None:
+            out.append(Finding("info", "17.3.1.B", f"the {what}s lost are {', '.join(lost)}, the first listed: the "
+                                                   f"rules give how many, not which; to choose, give the option "
+                                                   f"{option}=ID,ID..."))
+    return out
 
 
 def _set(world: World, pid: str, **attrs: Any) -> dict[str, Any]:

@@ -70,6 +70,16 @@ def test_which_lrb_aborts_is_entered_the_rules_saying_how_many_not_which():
         RULES.resolve(w, raid(w, options={"lrb_losses": "zz"}), [4, 3])
     (f,) = [f for f in RULES.assess(w, raid(w)).findings if "lrb_losses" in f.text]
     assert f.rule == "17.3.1.B" and "not which" in f.text
+    # resolved with neither named, the result says which it took: the loss order is no silent default
+    r = RULES.resolve(w, raid(w), [4, 3])
+    said = [f.text for f in r.findings if f.rule == "17.3.1.B"]
+    assert said == ["the LRBs lost are cw1, the first listed: the rules give how many, not which; to choose, give "
+                    "the option lrb_losses=ID,ID...",
+                    "the ADs lost are ad1, the first listed: the rules give how many, not which; to choose, give "
+                    "the option ad_losses=ID,ID..."]
+    assert [x for x in r.outcome if x.startswith("assumed: ")] == [f"assumed: {x} [17.3.1.B]" for x in said]
+    r = RULES.resolve(w, raid(w, options={"lrb_losses": "us1", "ad_losses": "ad5"}), [4, 3])
+    assert not [f for f in r.findings if f.rule == "17.3.1.B"]
 
 
 def test_24_5_odds_by_hand_from_the_revealed_cells():
@@ -224,6 +234,7 @@ def test_a_transfer_needs_no_dice():
     "If the LRB carrying the atomic bomb gets through the Air Defense of an Industrial Hex, that Industrial Hex is automatically destroyed.",
     "If all LRBs are shot down, the bomb is considered to be destroyed, and there is no effect of detonation.",
     "the defender (non-phasing side) rolls a die under the appropriate Differential Column",
+    "The result is how many ADs are destroyed and how many LRB units are destroyed or aborted.",
 ])
 def test_the_rules_in_the_rulebooks_own_words(words):
     assert_says("globalwar", words)
