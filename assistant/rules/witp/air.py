@@ -37,11 +37,13 @@ from . import tables as T
 from .airrange import ALTITUDES, from_hex, range_class, to_target, unknown_area
 from .airrange import altitude as parse_altitude
 from .airunits import AirUnit, air_unit, airbase_at
+from . import asw as W
 from .legality import TRANSFERS, escort_altitude, escort_checks, escort_type, plan_checks, unit_checks
+from .mining import mining_checks
 
 MISSIONS = ("bombardment", "naval", "special", "strafing", "sweep", "escort", "cover_cap", "naval_cover",
             "joint", "transfer", "strike_transfer", "air_transport", "air_assault", "strategic_bombing",
-            "mining", "port_mining", "ms_escort")
+            W.ASW, "mining", "port_mining", "ms_escort")
 APAT_MISSIONS = {"cover_cap": "cover_cap", "naval_cover": "naval_cover"}
 # Each mission as the rules name it, with the rule that describes it: what the plotter offers.
 MISSION_NAMES = {
@@ -53,7 +55,8 @@ MISSION_NAMES = {
     "strategic_bombing": "Strategic Bombing [55.0]",
     "mining": "Strategic Mining: Co-Prosperity Sphere hexes [56.4.2]",
     "port_mining": "Strategic Mining: Japanese Homeland Ports [56.4.3]",
-    "ms_escort": "MS Escort (Japanese) [57.1]"}
+    "ms_escort": "MS Escort (Japanese) [57.1]",
+    W.ASW: W.NAME}
 
 
 @dataclass(frozen=True)
@@ -71,10 +74,10 @@ class WitpAirRules:
     # the plan options these rules read (the module's docstring says what each is); eliminated.<unit>
     # is one per unit
     options = ("staging", "apat", "apat_percent", "resource_value", "port", "japan_initiative", "damage_result",
-               "l1_cp", "after_transfer", "supply_category", "escort_type")
+               "l1_cp", "after_transfer", "supply_category", "escort_type") + W.OPTIONS
     unit_options = ("eliminated", "escort_altitude")
     # the values checked where a plan is entered: switches (yes or no) and the options' words
-    flag_options = ("l1_cp", "after_transfer")
+    flag_options = ("l1_cp", "after_transfer") + W.FLAG_OPTIONS
     option_choices = {"apat": ("emergency", "plotted"), "port": ("major", "minor"),
                       "damage_result": ("S", "D1", "D2", "D3", "D4"), "supply_category": ("A", "B", "C", "D", "E", "F"),
                       "escort_type": ("loose", "close", "both")}
@@ -155,6 +158,8 @@ class WitpAirRules:
     def assess(self, world: World, plan: StrikePlan) -> Assessment:
         plan = _normal(plan)
         units = self._plan_units(world, plan)
+        if plan.mission == W.ASW:  # [5.13]: an ASW role, not a strike
+            return W.asw_assessment(world, plan, units)
         escorts = self._escorts(world, plan)
         staging = plan.options.get("staging")
         items = self.reach(world, plan.side, plan.target, units=[u.id for u in units],
@@ -184,6 +189,9 @@ class WitpAirRules:
         if staging:
             self._staging_capacity(world, plan, list(zip(units + escorts, a.items)), str(staging), a)
         a.findings += plan_checks(world, plan, units, escorts)
+        by_unit = {i.unit: i for i in items}
+        for uid, f in mining_checks(world, plan, units):  # [56.0]-[56.4.4]
+            (a.findings if uid is None else by_unit[uid].findings).append(f)
         if escorts and escort_type(plan):
             a.extra["escort_type"] = escort_type(plan)
         self._apat(world, plan, units + escorts, a.items, bases, a)
@@ -571,6 +579,8 @@ class WitpAirRules:
 
     def _rolls(self, world: World, plan: StrikePlan) -> list[tuple[str, tuple]]:
         plan = _normal(plan)
+        if plan.mission == W.ASW:
+            return W.asw_rolls(world, plan, self._plan_units(world, plan))
         a = self.assess(world, plan)
         out: list[tuple[str, tuple]] = []
         if "apat" in a.extra and plan.options.get("apat_percent") is None and world.tables.get(A.TABLE):
@@ -603,8 +613,11 @@ class WitpAirRules:
         or the port's size [56.4.3] for strategic mining; the Air Point Availability Table or its
         printed percentage when the table must be rolled [9.0]; and, when the plan asks the rules
         for nothing they resolve, the Bombardment of Ports & Airbases Table result [11.5] or the
-        APs lost in air-to-air/AA combat [6.3] (the rest of a strike is resolved at the table)."""
+        APs lost in air-to-air/AA combat [6.3] (the rest of a strike is resolved at the table); for
+        ASW, what [5.13.4] leaves to the player (``asw.asw_missing``)."""
         plan = _normal(plan)
+        if plan.mission == W.ASW:
+            return W.asw_missing(world, plan, self._plan_units(world, plan))
         a = self.assess(world, plan)
         if plan.mission == "mining" and plan.options.get("resource_value",
                                                          world.graph.nodes[plan.target].get("resource_value")) is None:
@@ -633,6 +646,8 @@ class WitpAirRules:
 
     def resolve(self, world: World, plan: StrikePlan, dice: Sequence[int]) -> Resolution:
         plan = _normal(plan)
+        if plan.mission == W.ASW:  # [5.13.4]: its own dice (doubles rolled again)
+            return W.asw_resolve(world, plan, self._plan_units(world, plan), dice)
         need = self.missing(world, plan)
         if need is not None:
             raise need

@@ -23,6 +23,7 @@ from ..world import World
 from .airmath import BOMBER_MINIMUM, allowed_altitudes
 from .airrange import altitude as parse_altitude
 from .airunits import AirUnit
+from .asw import asw_role_check
 
 # The areas whose air garrison minimums a transfer may break, by the territories' names on the map
 # ([45.3.2] Philippines, [48.1.2] Japan, [48.5.2] Manchuria, [44.1.2] Australia, [44.4.2] India,
@@ -152,6 +153,9 @@ def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional
                                "must be assigned one"))
     elif u.flag("strategic_role") and strike not in TRANSFERS + STRATEGIC:
         out.append(Finding("error", "[4.5.2]", f"{u.id} has a strategic role this cycle: air transfers only"))
+    asw = asw_role_check(u, strike)  # [5.13.3] an AP holding an ASW role flies nothing else
+    if asw is not None:
+        out.append(asw)
     # L19 [18.3]
     if u.carrier:
         sup = u.flag("carrier_supplied")

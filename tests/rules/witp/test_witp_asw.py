@@ -1,7 +1,7 @@
 """witp ASW missions (assistant/rules/witp/asw.py) from the rulebook's words [5.13]-[5.13.5],
 [22.7.1], [58.1 B]: eligibility, the screening value (the [5.13.2] Noumea example on the shipped
-map), the ASW search suppression DRM, the sub points sunk, and the [5.13.3] role check. The tests
-marked xfail run the same through ``air.RULES`` (mission ``asw``): they pass once air.py is wired.
+map), the ASW search suppression DRM, the sub points sunk, and the [5.13.3] role check, each also
+through ``air.RULES`` (mission ``asw``) as the strike plotter asks it.
 
 Hand-built worlds are one row of tropical hexes H0000, H0100, ... (hex distance = the difference
 of the column numbers; 6 air MP per hex [17.13.3]). Ranges and search values are samples: the text
@@ -373,10 +373,8 @@ def test_a_friendly_or_misplaced_subron_is_an_error():
 
 
 # ----- through the strike plotter's rules (air.RULES), once wired ------------------------------------------
-WIRED = pytest.mark.xfail(strict=True, reason="wired into air.py by the lead")
 
 
-@WIRED
 def test_rules_assess_asw_noumea_through_the_plotter():
     from assistant.rules.witp.air import RULES
     g = load_map("witp").graph()
@@ -389,7 +387,6 @@ def test_rules_assess_asw_noumea_through_the_plotter():
     assert not [f for i in a.items for f in i.findings if f.level == "error"]
 
 
-@WIRED
 def test_rules_dice_and_resolution_of_asw_suppression_through_the_plotter():
     from assistant.rules.witp.air import RULES
     units = [pby(count=3)]
@@ -404,7 +401,6 @@ def test_rules_dice_and_resolution_of_asw_suppression_through_the_plotter():
     assert RULES.resolve(w, yes, [1, 2]).changes == []
 
 
-@WIRED
 def test_rules_an_ap_holding_an_asw_role_flies_no_strike_through_the_plotter():
     from assistant.rules.witp.air import RULES
     u = tbf(asw_role="yes", missions_this_phase=0, struck_last_phase="no", air_combat="2L")
@@ -415,7 +411,6 @@ def test_rules_an_ap_holding_an_asw_role_flies_no_strike_through_the_plotter():
     assert "error" in levels(a.items[0].findings, "[5.13.3]")
 
 
-@WIRED
 def test_rules_asw_eligibility_through_the_plotter():
     from assistant.rules.witp.air import RULES
     u = tbf(carrier="yes", training="yes")

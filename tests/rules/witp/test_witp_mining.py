@@ -2,7 +2,7 @@
 [56.0]-[56.4.4], on the shipped map where the text names the hexes (Brunei C1305 [53.4], Yokohama,
 D0226 in the text, B4026 on the shipped map where map B lies over D [2.1.3]) and on a hand-built
 row of hexes H0000, H0100, ... otherwise; and the witp turn the checks read (``turn_of``). The tests
-marked xfail run the checks through ``air.RULES``: they pass once air.py is wired."""
+run the checks through ``air.RULES``."""
 
 from dataclasses import replace
 from types import MappingProxyType
@@ -249,10 +249,8 @@ def test_other_missions_are_not_checked():
 
 
 # ----- through the strike plotter's rules (air.RULES), once wired ------------------------------------------
-WIRED = pytest.mark.xfail(strict=True, reason="wired into air.py by the lead")
 
 
-@WIRED
 def test_rules_mining_eligibility_through_the_plotter():
     from assistant.rules.witp.air import RULES
     units = [b24(), b24("b17", type_name="B-17F")]
@@ -265,7 +263,6 @@ def test_rules_mining_eligibility_through_the_plotter():
     assert [f.level for f in a.findings if f.rule == "[56.4.2]"] == ["info"]
 
 
-@WIRED
 def test_rules_port_mining_eligibility_through_the_plotter():
     from assistant.rules.witp.air import RULES
     u = b24("tbm", type_name="TBM-1", carrier="yes", carrier_supplied="yes")
