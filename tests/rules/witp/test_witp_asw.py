@@ -419,4 +419,57 @@ def test_rules_asw_eligibility_through_the_plotter():
     assert levels(a.items[0].findings, "[58.1 B]") == ["error"]
 
 
+# ----- the declarations the ASW rules read (game.toml, kinds.toml) --------------------------------------------
+def test_setting_air_asw_suppression_is_declared_with_the_rules_readings():
+    from assistant.maps.gamespec import load_game_spec
+
+    s = load_game_spec("witp").settings[asw.SUPPRESSION_SETTING]
+    assert s.default == "per_base" and tuple(s.choices) == asw.SUPPRESSION_READINGS
+    assert "[5.13.4]" in s.rule and "per_base" in s.doc and "total" in s.doc
+
+
+@pytest.mark.parametrize("kind, attr, type_, rule", [
+    ("Air Points", "search_short", "int", "[5.13]"), ("Air Points", "search_long", "int", "[5.13.4]"),
+    ("Air Points", "asw_role", "bool", "[5.13.3]"), ("Air Points", "training", "bool", "[58.1.B]"),
+    ("Subron", "sub_points", "int", "[5.13.4]")])
+def test_the_attributes_asw_reads_are_declared(kind, attr, type_, rule):
+    from assistant.rules.kinds import find_kind
+
+    k = find_kind("witp", kind)
+    assert k is not None and k.specs[attr].type == type_ and rule in k.specs[attr].rule
+    if kind == "Subron":
+        assert (k.kind, k.role, k.category) == ("Subron", "naval", "unit")
+
+
+@RULEBOOK.says(DIVIDE, DOUBLES)
+def test_5_13_4_in_a_campaign_the_counters_values_are_checked_and_a_doubles_sinks_a_sub_point(tmp_path):
+    """A new campaign: 3 PBY APs holding an ASW role at Noumea E3231 and a Japanese Subron of 6 sub
+    points 2 hexes away: the values checked as declared (a bad one refused, naming its rule), +2 on
+    its search (3 / 2 = 1.5, .5 up), and a doubles sinks one of its sub points."""
+    from assistant.campaign import Campaign, CampaignError
+    from assistant.campaign.world import world_of
+    from assistant.rules.witp.air import RULES
+
+    with Campaign.create(tmp_path / "w.campaign", game="witp") as c:
+        c.place_unit("allies", "Air Points", "E3231", nation="us", id="pby",
+                     attrs={"type_name": "PBY-5 Catalina", "count": "3", "search_short": "3", "search_long": "2",
+                            "asw_role": "yes", "normal_range": "60", "extended_range": "120"})
+        with pytest.raises(CampaignError, match=r"\[22\.4\]"):
+            c.place_unit("japan", "Subron", "E3233", nation="japan", attrs={"sub_points": "six"})
+        with pytest.raises(CampaignError, match=r"\[5\.13\]"):
+            c.place_unit("allies", "Air Points", "E3231", nation="us", attrs={"search_short": "many"})
+        w = world_of(c.state, c.graph())
+        hexes = w.net.search([w.net.index["E3231"]])
+        sea = next(h for h in sorted(w.graph.nodes) if w.graph.nodes[h]["surface"] == "sea"
+                   and hexes.dist.item(w.net.index[h]) == 2)
+        c.place_unit("japan", "Subron", sea, nation="japan", id="ss", attrs={"sub_points": 6})
+        w = world_of(c.state, c.graph())
+        assert (w.piece("ss").kind, w.piece("ss").role) == ("Subron", "naval")
+        p = StrikePlan(side="allies", target=sea, mission="asw", launches=(Launch("E3231", ("pby",)),),
+                       target_unit="ss", options=MappingProxyType({"suppressed": "yes"}))
+        res = RULES.resolve(w, p, [4, 4, 1, 2])
+        assert f"[5.13.4] ASW search DRM +2 on the subron's search at {sea}" in res.outcome
+        assert res.changes == [{"unit": "ss", "set": {"sub_points": 5}, "before": {"sub_points": 6}}]
+
+
 test_quotes_in_rulebook = RULEBOOK.check()

@@ -1,6 +1,8 @@
 """witp's board [28.10.1]: the Homeland Resource Centers [53.4] lists are Japanese Ultimate Command
 Sources on the shipped map; the Allied mapedge areas are printed on the map only, so with none
-entered an Allied HQ's link cannot be told: it asks, naming them, never "isolated"."""
+entered an Allied HQ's link cannot be told: it asks, naming them, never "isolated". The
+Co-Prosperity Sphere Resource Centers [53.4] lists are on the shipped map with their values, read
+by strategic mining [56.4.2]."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ def hq(c, side, hex_, id_, **attrs):
 
 
 @RULEBOOK.says(JAPAN_UCS, "| (Kure) | B3327 | 5 |", "| Tokyo | D0326 | 30 |")
-@pytest.mark.parametrize("row", [r.hex for r in board_rows("witp")])
+@pytest.mark.parametrize("row", [r.hex for r in board_rows("witp") if r.kind == "homeland_resource"])
 def test_each_homeland_resource_center_is_a_japanese_ucs_on_the_shipped_map(witp, row):
     """Each board.csv row read by the rule that reads it: a Japanese HQ in that hex is linked, its
     Ultimate Command Source the hex itself (a port there or not: asked, not refused [29.0])."""
@@ -60,6 +62,48 @@ def test_an_allied_hq_with_no_mapedge_area_entered_asks(witp):
 def test_a_japanese_trace_is_not_asked_about_the_allied_mapedge_areas(witp):
     hq(witp, "japan", "B3327", "hq-j")
     assert "mapedge" not in witp.supply.unit("hq-j").explain()
+
+
+# ----- [53.4] the Co-Prosperity Sphere Resource Centers, read by strategic mining [56.4.2] -----------------
+CPS = "Eligible target hexes are any coastal hex adjacent to any Japanese Co-Prosperity Sphere Resource hex."
+CPS_TABLE = [("Palembang", "C0212", 28), ("Balikpapan", "C1511", 9), ("Brunei", "C1305", 9),
+             ("Soerabaja", "C1117", 7), ("Tarakan", "C1606", 5), ("Bangka I.", "C0311", 4), ("Medan", "A3332", 3),
+             ("Harbin", "B2614", 3), ("Mukden", "B2319", None)]
+
+
+@RULEBOOK.says("CO-PROSPERITY SPHERE CENTERS", *(f"| {p} | {h} | {v} |" for p, h, v in CPS_TABLE if v),
+               "| Mukden | B2319 |")
+def test_the_co_prosperity_sphere_centers_are_the_texts_table():
+    """board.csv holds [53.4]'s table as printed: each place, its hex, its value (Mukden's is not
+    printed: yes); Palembang C0212 is A4037 on the shipped map, where map A lies over C [2.1.3]."""
+    rows = [(r.place, r.hex, r.attrs["cps_resource"]) for r in board_rows("witp") if r.kind == "cps_resource"]
+    assert rows == [(p, h, str(v) if v else "yes") for p, h, v in CPS_TABLE]
+    gm = load_map("witp")
+    assert gm.grid.label(gm.grid.parse("C0212")) == "A4037"
+    for place, hex_, value in CPS_TABLE:
+        node = gm.graph().nodes[gm.grid.label(gm.grid.parse(hex_))]
+        assert place.split()[0] in node["place"] and node["cps_resource"] == (str(value) if value else "yes")
+
+
+@RULEBOOK.says(CPS)
+@pytest.mark.parametrize("place, row, value", CPS_TABLE, ids=[p for p, _, _ in CPS_TABLE])
+def test_each_cps_resource_center_makes_the_coastal_hexes_beside_it_mining_targets(witp, place, row, value):
+    """Each board.csv row read by the rule that reads it: every coastal hex around the Resource hex
+    is an eligible [56.4.2] target naming it with its value (none around the inland Harbin and
+    Mukden); a new campaign's board holds them all, nothing to enter [53.4]."""
+    from assistant.campaign.world import world_of
+    from assistant.rules.witp import mining as Mn
+
+    gm = witp.map
+    label = gm.grid.label(gm.grid.parse(row))
+    g = witp.graph()
+    w = world_of(witp.state, g)
+    coast = [h for h in g.neighbors(label) if g.nodes[h]["surface"] == "coastal"]
+    assert bool(coast) == (place not in ("Harbin", "Mukden")), coast
+    for h in coast:
+        assert (label, value) in Mn.cps_neighbours(w, h), h
+    status = witp.board.report().status("cps_resource")
+    assert status.complete and label in [e.hex for e in status.named]
 
 
 test_quotes_in_rulebook = RULEBOOK.check()
