@@ -39,7 +39,7 @@ from .airrange import altitude as parse_altitude
 from .airunits import AirUnit, air_unit, airbase_at
 from . import asw as W
 from .legality import TRANSFERS, escort_altitude, escort_checks, escort_type, plan_checks, unit_checks
-from .mining import mining_checks
+from .mining import mining_checks, resource_value
 
 MISSIONS = ("bombardment", "naval", "special", "strafing", "sweep", "escort", "cover_cap", "naval_cover",
             "joint", "transfer", "strike_transfer", "air_transport", "air_assault", "strategic_bombing",
@@ -619,8 +619,7 @@ class WitpAirRules:
         if plan.mission == W.ASW:
             return W.asw_missing(world, plan, self._plan_units(world, plan))
         a = self.assess(world, plan)
-        if plan.mission == "mining" and plan.options.get("resource_value",
-                                                         world.graph.nodes[plan.target].get("resource_value")) is None:
+        if plan.mission == "mining" and resource_value(world, plan)[0] is None:
             return Unresolvable("strategic mining", [Need("option", "resource_value", "the Co-Prosperity Sphere "
                                                           "Resource hex's value", "[56.4.2]", "N")])
         if plan.mission == "port_mining" and plan.options.get("port") in (None, ""):
@@ -725,10 +724,10 @@ class WitpAirRules:
         drm = M.mining_drm(ext, _int_opt(plan, "japan_initiative") or 0, plan.night)
         if plan.mission == "mining":
             rule = "[56.4.2]"
-            value = plan.options.get("resource_value", world.graph.nodes[plan.target].get("resource_value"))
+            value, where = resource_value(world, plan)
             if value is None:
                 raise ValueError("mining: the Co-Prosperity Sphere Resource hex's value (resource_value) is needed [56.4.2]")
-            value = int(value)
+            res.outcome.append(f"{rule} the Resource hex's value {value}: {where}")
         else:
             rule = "[56.4.3]"
             port = str(plan.options.get("port") or "").lower()

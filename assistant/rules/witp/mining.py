@@ -21,8 +21,7 @@ Readings (where the text leaves a choice):
 - "Beginning with the 4/43 cycle" [56.0]: from the first turn of cycle 4/43 in the calendar's
   order (Strategic G/T 0/4/43 when the Strategic G/T opens its cycle, G/T 1/4/43 when it closes it);
 - "Commencing with cycle 0/11/43" [5.13.2] (``asw.py``): from Strategic G/T 0/11/43 on;
-- "adjacent to" [56.4], [56.4.2], [56.4.3]: setting ``air_mining_target`` (not declared in
-  game.toml yet; its default applies): ``adjacent`` (default: the hexes around a Resource hex or a
+- "adjacent to" [56.4], [56.4.2], [56.4.3]: setting ``air_mining_target``: ``adjacent`` (default: the hexes around a Resource hex or a
   port, as the text says; the port's or Resource hex's own hex is not adjacent to itself) or
   ``adjacent_or_itself`` (the Resource or port hex itself may be mined too: the examples mine "off
   Brunei" [56.4.2] but "against Yokohama (a major port)" [56.4.3]);
@@ -238,6 +237,24 @@ def cps_neighbours(world: World, target: str) -> Optional[list[tuple[str, Option
             value = None
         out.append((h, value))
     return out
+
+
+def resource_value(world: World, plan: StrikePlan) -> tuple[Optional[int], str]:
+    """[56.4.2] "the Co-Prosperity Sphere Resource hex's value" a mining strike multiplies, and
+    where it was read: the player's ``resource_value``, else the mined hex's own ``resource_value``,
+    else the one Resource hex the board marks beside the mined hex (its ``cps_resource``). None
+    where none is known, or two Resource hexes are beside it (the player says which)."""
+    given = plan.options.get("resource_value")
+    if given is not None:
+        return int(given), "the value entered"
+    own = world.graph.nodes[plan.target].get("resource_value")
+    if own is not None:
+        return int(own), f"{plan.target}'s resource_value"
+    beside = [(h, v) for h, v in (cps_neighbours(world, plan.target) or []) if v is not None]
+    if len(beside) == 1:
+        (h, v), = beside
+        return v, f"the Resource hex {h} beside {plan.target} (value {v} [53.4])"
+    return None, ""
 
 
 def _homeland(world: World, hex_: str) -> Optional[bool]:

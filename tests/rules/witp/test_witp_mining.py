@@ -324,8 +324,6 @@ def test_56_4_2_the_example_off_brunei_reads_the_value_from_the_board(off_brunei
 
 
 @RULEBOOK.says(EXAMPLE, EXAMPLE_DIE, EXAMPLE_MSP)
-@pytest.mark.xfail(strict=True, reason="air.py resolves with resource_value (a plan option, or the mined hex's own "
-                   "resource_value), not the cps_resource of the Resource hex beside the mined hex [56.4.2]")
 def test_56_4_2_the_example_off_brunei_resolves_9_msp_from_the_board(off_brunei):
     """The die 6, -1 at extended range: 5 -> 50% of 9 x 2 = 9 MSP, the value read off the board."""
     from assistant.rules.witp.air import RULES
@@ -333,7 +331,8 @@ def test_56_4_2_the_example_off_brunei_resolves_9_msp_from_the_board(off_brunei)
     w, p = off_brunei
     assert RULES.missing(w, p) is None
     res = RULES.resolve(w, p, [6])
-    assert res.outcome == ["[56.4.2] 9 x 2 AP = 18; 1D6 6-1 = 5 -> 50%: 9 MSP"]
+    assert res.outcome == ["[56.4.2] the Resource hex's value 9: the Resource hex C1305 beside C1205 (value 9 [53.4])",
+                           "[56.4.2] 9 x 2 AP = 18; 1D6 6-1 = 5 -> 50%: 9 MSP"]
     assert [(e["account"], e["amount"]) for e in res.ledger] == [("MSP", 9)]
 
 
