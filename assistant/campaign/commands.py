@@ -116,7 +116,7 @@ class PlaceUnit:
         body = UnitPlaced(unit=UnitData(id=uid, side=side, nation=nation, kind=kind, category=self.category,
                                         name=name, hex=hex_, attrs=attrs, sample=sample))
         if not ctx.recorded:  # what the placement rules warn of reaches the caller (rec.body.findings)
-            body._findings = placement_findings(s, ctx.map, side, kind, hex_)
+            body.told(placement_findings(s, ctx.map, side, kind, hex_))
         return body
 
     def conflict(self, view, fresh, ctx):
@@ -168,7 +168,7 @@ class MoveUnit:
             raise CampaignError(why)
         body = UnitMoved(unit_id=u.id, hex=hex_, from_hex=u.hex)
         if not ctx.recorded:  # the same warnings as placing it there (rec.body.findings)
-            body._findings = placement_findings(s, ctx.map, u.side, u.kind, hex_)
+            body.told(placement_findings(s, ctx.map, u.side, u.kind, hex_))
         return body
 
     def conflict(self, view, fresh, ctx):

@@ -66,6 +66,20 @@ class EventBody(Stored):
     type: ClassVar[str] = ""
     schema_version: ClassVar[int] = 1
     undoable: ClassVar[bool] = True
+    # what the rules said of it as it was recorded (``told``): on the record ``execute`` returns,
+    # never stored, so an event read back from the file, or rebuilt on import, has none
+    _findings: tuple = PrivateAttr(default=())
+
+    @property
+    def findings(self) -> tuple:
+        """The rules' findings (``rules.findings.Finding``: warnings, questions, errors that advised)
+        on the entry when it was recorded."""
+        return self._findings
+
+    def told(self, findings) -> "EventBody":
+        """This event with what the rules said of it as it is recorded (``findings``)."""
+        self._findings = tuple(findings)
+        return self
 
     def apply(self, b: "Builder", rec: "EventRecord") -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -255,15 +269,6 @@ class UnitPlaced(EventBody):
     type: ClassVar[str] = "unit_placed"
     unit: UnitData
 
-    # what the placement rules warned of as it was recorded (``placing.placement_findings``): on the
-    # record ``execute`` returns, never stored
-    _findings: tuple = PrivateAttr(default=())
-
-    @property
-    def findings(self) -> tuple:
-        """The placement rules' warnings (``rules.findings.Finding``) when it was recorded."""
-        return self._findings
-
     def apply(self, b, rec):
         if self.unit.id in b.units:
             raise FoldError(f"unit {self.unit.id!r} is already on the map")
@@ -288,15 +293,6 @@ class UnitMoved(EventBody):
     unit_id: str
     hex: str
     from_hex: str
-
-    # what the placement rules warned of as it was recorded (``placing.placement_findings``): on the
-    # record ``execute`` returns, never stored
-    _findings: tuple = PrivateAttr(default=())
-
-    @property
-    def findings(self) -> tuple:
-        """The placement rules' warnings (``rules.findings.Finding``) when it was recorded."""
-        return self._findings
 
     def apply(self, b, rec):
         u = b.unit(self.unit_id)

@@ -11,6 +11,7 @@ import re
 from typing import Optional
 
 from ..hexes import HexError
+from ..rules.findings import Finding
 from ..rules.kinds import find_kind, role_of
 from ..rules.registry import find_rules_module
 
@@ -55,8 +56,6 @@ def placement_findings(state, gm, side: Optional[str], kind: str, hex_label: str
     is placed or moved there: a ground combat unit at sea (``at_sea_warning``) and the doubt the
     game's placement rules leave (``board_warning``: a Global War AD [17.1.2.B]). Each a
     ``rules.findings.Finding`` whose rule is the first one its text cites (none: the map's own)."""
-    from ..rules.findings import Finding
-
     said = [at_sea_warning(state, gm, kind, hex_label) if role_of(state.game, kind) == "combat" else None,
             board_warning(state, gm, side, kind, hex_label)]
     out = []

@@ -112,8 +112,7 @@ class AddEntry:
         if any(f.level == "error" for f in findings):
             raise RuleRefusal(findings)
         body = LedgerEntered(entries=(entry.to_json(),), what="entry")
-        body._findings = tuple(findings)  # the warnings and questions reach the caller (rec.body.findings)
-        return body
+        return body.told(findings)  # the warnings and questions reach the caller (rec.body.findings)
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:
         if view.aid(SLICE) != fresh.aid(SLICE):
@@ -151,8 +150,7 @@ class CloseTurn:
                                  item="close of turn", note="nothing to carry over or expire", rule="",
                                  data={"close": True}, id=next_id).to_json())
         body = LedgerEntered(entries=tuple(entries), what=f"close of {s.turn.label}")
-        body._findings = findings  # the warnings and questions reach the caller (rec.body.findings)
-        return body
+        return body.told(findings)  # the warnings and questions reach the caller (rec.body.findings)
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:
         if view.aid(SLICE) != fresh.aid(SLICE):

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from pydantic import PrivateAttr
 
 from ...campaign.accessors import register_accessor
 from ...campaign.events import FoldError, Paired, register_event, undo_pair
@@ -68,15 +67,6 @@ class LedgerEntered(_Body):
     """Ledger entries recorded (a player's entry, or a turn's close)."""
 
     type: ClassVar[str] = "ledger_entered"
-    # what the game's economy said of the entry as it was recorded (warnings, questions, notes): on
-    # the record ``execute`` returns, never stored (an event read back from the file has none)
-    _findings: tuple = PrivateAttr(default=())
-
-    @property
-    def findings(self) -> tuple:
-        """The rules' findings (``rules.findings.Finding``) on the entry when it was recorded."""
-        return self._findings
-
     def apply(self, b, rec):
         w: _Working = b.aid(SLICE)
         for e in self.entries:

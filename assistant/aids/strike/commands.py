@@ -56,7 +56,7 @@ class ResolveStrike:
         body = StrikeResolved(strike_id=s.aid(SLICE).next_id, side_id=self.plan.side, target=self.plan.target,
                               summary_text=summary[:300], resolution=resolution)
         if not ctx.recorded:  # a new entry: what the rules say of it reaches whoever made it
-            body._findings = told(_wrap(rules.assess, world, self.plan)) + tuple(res.findings)
+            body.told(told(_wrap(rules.assess, world, self.plan)) + tuple(res.findings))
         return body
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Optional
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict
 
 from ...campaign.accessors import register_accessor
 from ...campaign.events import FoldError, Paired, register_event, undo_pair
@@ -95,15 +95,6 @@ class StrikeResolved(_StrikeBody):
     """A strike resolved: its dice and outcome logged, its unit changes applied."""
 
     type: ClassVar[str] = "strike_resolved"
-    # what the rules said of the strike as it was recorded (the plan's errors, warnings and questions,
-    # and the resolution's): on the record ``execute`` returns, never stored
-    _findings: tuple = PrivateAttr(default=())
-
-    @property
-    def findings(self) -> tuple:
-        """The rules' findings (``rules.findings.Finding``) on the strike when it was recorded."""
-        return self._findings
-
     def apply(self, b, rec):
         log: StrikeLog = b.aid(SLICE)
         if any(s.id == self.strike_id for s in log.strikes):
