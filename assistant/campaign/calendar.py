@@ -15,14 +15,15 @@ import datetime
 import numbers
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..maps.gamefile import Origin, Period, Phase, Slot
 from .errors import CampaignError
 
-__all__ = ["Calendar", "Origin", "Period", "Phase", "Slot", "TurnInfo", "build_calendar"]
+__all__ = ["Calendar", "Origin", "Period", "Phase", "Slot", "TurnInfo", "build_calendar", "next_turn_where",
+           "steps_to"]
 
 
 class Calendar(BaseModel):
@@ -192,6 +193,50 @@ class TurnInfo:
 
     def __str__(self) -> str:
         return self.title
+
+
+def next_turn_where(calendar: Calendar, from_index: int, phase_index: int,
+                    predicate: Callable[[TurnInfo], bool], *, years: int = 2) -> Optional[TurnInfo]:
+    """The first position after (``from_index``, ``phase_index``) where ``predicate`` holds: the
+    TurnInfo of that turn and phase, for a refusal that depends on the calendar to name where the
+    entry is allowed ("the next Strategic G/T is Strategic G/T 0/1/42"). The positions are the ones
+    ``Calendar.step(..., "phase")`` walks (each phase of each turn; a turn with no phases is one
+    position), so a predicate on the turn alone (``t.kind == "strategic"``) finds that turn's first
+    phase, and one on the phase (``t.phase.id == "C"``) the next such phase, in this turn or a later one.
+    None when no position within ``years`` calendar years (nor before the game's last turn) holds.
+    Pure: reads the calendar only."""
+    index, phase = int(from_index), int(phase_index)
+    horizon = index + max(1, years) * len(calendar.slots) * len(calendar.periods)
+    while True:
+        try:
+            index, phase = calendar.step(index, phase, "phase")
+        except CampaignError:  # past the game's last turn
+            return None
+        if index > horizon:
+            return None
+        info = calendar.turn(index, phase)
+        if predicate(info):
+            return info
+
+
+def steps_to(calendar: Calendar, from_index: int, phase_index: int, to_index: int, to_phase: int = 0) -> tuple[str, ...]:
+    """The advances (each "turn" or "phase", as ``Campaign.advance`` takes them) that bring the turn
+    marker from (``from_index``, ``phase_index``) to (``to_index``, ``to_phase``): whole turns to
+    reach the turn, then phases inside it. Empty when already there; CampaignError when the target
+    is behind (the marker only goes forward) or not a phase of its turn."""
+    here, there = (int(from_index), int(phase_index)), (int(to_index), int(to_phase))
+    count = len(calendar.phases_of(there[0]))
+    if there[1] < 0 or (there[1] >= count and not (count == 0 and there[1] == 0)):
+        raise CampaignError(f"{calendar.turn(there[0]).label} has no phase {there[1] + 1}")
+    if there < here:
+        raise CampaignError(f"{calendar.turn(*there).title} is behind {calendar.turn(*here).title}; "
+                            "the turn marker only goes forward")
+    out: list[str] = []
+    if there[0] > here[0]:
+        out += ["turn"] * (there[0] - here[0])
+        here = (there[0], 0)
+    out += ["phase"] * (there[1] - here[1])
+    return tuple(out)
 
 
 def build_calendar(raw: Mapping[str, Any], settings: Mapping[str, Any]) -> Calendar:

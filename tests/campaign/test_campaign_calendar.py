@@ -144,3 +144,31 @@ def test_phase_steps_roll_into_the_next_turn():
 def test_unknown_label_is_refused():
     with pytest.raises(CampaignError, match="is not a turn"):
         cal("witp").find("G/T 9/9/42")
+
+
+# ----- where an entry is next allowed -----------------------------------------------------------
+def test_next_turn_where_finds_the_next_strategic_turn_rule_50_0():
+    from assistant.campaign.calendar import next_turn_where, steps_to
+
+    c = cal("witp")
+    t = next_turn_where(c, 1, 3, lambda t: t.kind == "strategic")
+    assert (t.index, t.phase_index, t.label) == (5, 0, "Strategic G/T 0/1/42")
+    assert steps_to(c, 1, 3, t.index, t.phase_index) == ("turn",) * 4
+    # a phase of the current turn that is still ahead is found in this turn
+    t = next_turn_where(c, 1, 0, lambda t: t.phase is not None and t.phase.name == "Ground Phase")
+    assert (t.index, t.phase.name) == (1, "Ground Phase")
+    assert steps_to(c, 1, 0, 1, t.phase_index) == ("phase",) * t.phase_index
+    # one already passed is next turn's
+    t2 = next_turn_where(c, 1, 8, lambda t: t.phase is not None and t.phase.name == "Ground Phase")
+    assert t2.index == 2 and steps_to(c, 1, 8, 2, t2.phase_index) == ("turn",) + ("phase",) * t2.phase_index
+
+
+def test_next_turn_where_stops_at_the_games_last_turn_rule_22_3_A():
+    from assistant.campaign.calendar import next_turn_where, steps_to
+
+    c = cal("globalwar")
+    assert c.last_turn is not None
+    assert next_turn_where(c, c.last_turn - 1, 0, lambda t: t.index >= c.last_turn) is None
+    assert next_turn_where(c, 0, 0, lambda t: False) is None
+    with pytest.raises(CampaignError, match="only goes forward"):
+        steps_to(c, 3, 0, 2, 0)
