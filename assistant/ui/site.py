@@ -73,7 +73,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from .pagekernels import PageKernels, PageRender
-from .pages import BOARD_PAGE, ENV_ORDER, DashboardNotebook, served_dashboards
+from .pages import ANALYSIS, BOARD_PAGE, ENV_ORDER, HOME, PLAY, SECTIONS, SETUP, DashboardNotebook, served_dashboards
 from .sitelog import (
     LOG_DATEFMT,
     LOG_FORMAT,
@@ -162,13 +162,56 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margi
 dt { color: #666; } dd { margin: 0; }
 code { font-size: 0.92em; word-break: break-all; }
 ul.ca-dashboards { list-style: none; margin: 0; padding: 0; }
-ul.ca-dashboards li { margin: 6px 0; }
+ul.ca-dashboards li { margin: 8px 0; }
 a.ca-dashboard-link { font-size: 1.1em; font-weight: 600; color: #1d4f91; text-decoration: none; }
 a.ca-dashboard-link:hover { text-decoration: underline; }
-.ca-file-name { color: #888; font-size: 0.9em; margin-left: 8px; }
+.ca-page-line { display: block; color: #444; margin: 1px 0 0; }
+.ca-section-note { color: #666; font-size: 0.92em; margin: -4px 0 8px; }
+.ca-section-note + .ca-section-note { margin-top: 0; }
+.ca-section-note a { color: #1d4f91; }
 .ca-error { color: #8a0014; font-weight: bold; }
 .ca-note { color: #666; font-size: 0.9em; }
 """
+
+
+# The home page's sections (``pages.SECTIONS``): heading and the line under it.
+SECTION_HEADINGS = {
+    PLAY: ("Playing a turn", "In the order a turn uses them: the turn and its moves, then supply, air strikes, "
+                             "and the points to spend."),
+    SETUP: ("Setting up", "From your game box: before the first turn, or when a page says something is missing."),
+    ANALYSIS: ("For analysts", "Questions answered from the campaign's tables, in Python; they change nothing."),
+}
+# Set-up that lives inside the campaign dashboard (HOME), as tabs of its own (a test holds these
+# names to the dashboard's tabs): (tab, what it does there).
+SETUP_IN_CAMPAIGN = (("Orders", "place or move many pieces at once"),
+                     ("Control", "who holds a whole region or country"),
+                     ("Map editor", "correct hexes and hexsides"))
+
+
+def page_sections(dashboards: list[DashboardNotebook]) -> str:
+    """The pages as the home page lists them: a section per kind (``SECTION_HEADINGS``, in
+    ``pages.SECTIONS`` order, an empty one left out), each page its link and its one line."""
+    e = html.escape
+    home = next((d for d in dashboards if d.name == HOME), None)
+    out = []
+    for section in SECTIONS:
+        pages = [d for d in dashboards if d.section == section]
+        if not pages:
+            continue
+        heading, note = SECTION_HEADINGS[section]
+        note = f"<p class='ca-section-note'>{e(note)}</p>"
+        if section == SETUP and home is not None:
+            tabs = " · ".join(f"<b>{e(tab)}</b> ({e(what)})" for tab, what in SETUP_IN_CAMPAIGN)
+            note += (f"<p class='ca-section-note ca-in-campaign'>Also in the <a class=\"ca-setup-home\" "
+                     f'href="/voila/render/{e(home.name)}">{e(home.title)}</a> page, as its tabs: {tabs}.</p>')
+        items = "".join(
+            f"<li class='ca-page' data-page='{e(d.name)}'>"
+            f'<a class="ca-dashboard-link" href="/voila/render/{e(d.name)}" title="{e(d.name)}">{e(d.title)}</a>'
+            + (f"<span class='ca-page-line'>{e(d.description)}</span>" if d.description else "")
+            + "</li>" for d in pages)
+        out.append(f"<section class='ca-pages ca-pages-{section}'><h2>{e(heading)}</h2>"
+                   f"{note}<ul class='ca-dashboards'>{items}</ul></section>")
+    return "".join(out)
 
 
 def home_page(campaign_file: Optional[Path], dashboards: list[DashboardNotebook], cull_after: int = 0) -> str:
@@ -199,11 +242,8 @@ def home_page(campaign_file: Optional[Path], dashboards: list[DashboardNotebook]
                         f"answers that need them say so. Enter them in {board_link}.</dd>" if s.board else "")
                      + "</dl>")
             title = f"{s.file.name} · Campaign Assistant"
-    links = "".join(
-        f'<li><a class="ca-dashboard-link" href="/voila/render/{e(d.name)}">{e(d.title)}</a>'
-        f"<span class='ca-file-name'>{e(d.name)}</span></li>" for d in dashboards)
-    if not links:
-        links = "<li class='ca-error'>No dashboards are served.</li>"
+    listing = page_sections(dashboards) or ("<section class='ca-pages'><h2>Pages</h2><ul class='ca-dashboards'>"
+                                            "<li class='ca-error'>No dashboards are served.</li></ul></section>")
     culling = (f" A kernel whose page has been gone for {cull_after} s without saying so (a crashed tab, "
                "a computer put to sleep) is shut down too; reload such a page to get a new one."
                if cull_after > 0 else "")
@@ -214,8 +254,8 @@ def home_page(campaign_file: Optional[Path], dashboards: list[DashboardNotebook]
         f"<title>{e(title)}</title><style>{HOME_CSS}</style></head><body><main>"
         "<h1>Campaign Assistant</h1>"
         "<p class='ca-sub'>Player aid for the campaign below. Every page shares this one campaign file.</p>"
-        f"<section class='ca-campaign'><h2>Campaign</h2>{about}</section>"
-        f"<section><h2>Dashboards</h2><ul class='ca-dashboards'>{links}</ul></section>"
+        f"<section class='ca-campaign'><h2>This campaign</h2>{about}</section>"
+        f"{listing}"
         "<p class='ca-note'>Each dashboard page runs its own Python kernel on this computer; closing or "
         f"reloading the page shuts it down.{culling} Reload this page to see the campaign's current turn.</p>"
         "</main></body></html>")

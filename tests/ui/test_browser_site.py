@@ -1,9 +1,11 @@
 """The served site in a real browser:
 ``campaign serve`` prints one URL, a home page of our own that names the campaign and links every
-dashboard, with no network fetch and no console error (every page, each with its tabs, is opened and
-held to that by test_browser_1366.py; the kernels of pages that are reloaded, closed or vanish:
-test_browser_kernel_pool.py). Waits are bounded polls, never speed
-claims. Screenshots go to ``test-artifacts/``.
+dashboard, with no network fetch and no console error. The home page leads a player's question to
+the page that answers it: each page has one name and one line saying what it answers, the player
+aids first in the order a turn uses them, set-up next, the analysts' pages last under their own
+heading. Every page, each with its tabs, is opened and held to the same by test_browser_1366.py;
+the kernels of pages that are reloaded, closed or vanish: test_browser_kernel_pool.py. Waits are
+bounded polls, never speed claims. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -75,6 +77,53 @@ def test_one_url_opens_our_home_page_naming_the_campaign_and_linking_every_dashb
         settle(page, 500)
         assert page.url == served.base + "/"  # the key went into a cookie and out of the address
         assert page.query_selector("a.ca-dashboard-link") is not None
+        assert probe.blocked == [] and probe.console_errors == [], (probe.blocked, probe.console_errors)
+    finally:
+        ctx.close()
+
+
+# A newcomer's questions, as a player asks them, with the words of the question the page's one line
+# must say, and the page that answers it.
+QUESTIONS = (("is my division in supply?", "supply", "supply.ipynb"),
+             ("can my bombers reach that hex?", "reach", "strike.ipynb"),
+             ("how many points can I spend?", "points", "ledger.ipynb"))
+PLAYER_AIDS = ("campaign.ipynb", "supply.ipynb", "strike.ipynb", "ledger.ipynb")
+LAPTOP = {"width": 1366, "height": 768}
+# The home page in reading order: every heading and every page's link with its one line.
+READING_ORDER = """() => Array.from(document.querySelectorAll('h2, li.ca-page')).map(el => el.tagName === 'H2'
+  ? {heading: el.textContent.trim()}
+  : {page: el.querySelector('a.ca-dashboard-link').getAttribute('href').split('/').pop(),
+     name: el.querySelector('a.ca-dashboard-link').textContent.trim(),
+     line: (el.querySelector('.ca-page-line') || {textContent: ''}).textContent.trim(),
+     bottom: el.getBoundingClientRect().bottom})"""
+
+
+def test_a_player_with_a_supply_strike_or_ledger_question_opens_the_right_page_first(served, browser):
+    ctx, page, probe = fresh_page(browser, LAPTOP)
+    try:
+        page.goto(served.home_url, wait_until="load", timeout=60_000)
+        settle(page)
+        uishot(page, "site-02-home-1366")  # what a player sees first, without scrolling
+        shot(page, "site-02-home-1366-whole")
+        order = page.evaluate(READING_ORDER)
+        links = [x for x in order if "page" in x]
+        names = [x["name"] for x in links]
+        assert len(set(names)) == len(names) == len(find_dashboards()), names  # one name per page
+        assert all(x["line"] for x in links), links  # and each says what it answers
+        for question, words, answer in QUESTIONS:
+            first = next((x for x in links if words in x["line"].lower()), None)
+            assert first is not None and first["page"] == answer, (question, first)
+            assert first["bottom"] <= LAPTOP["height"], (question, first)  # on the first screen
+        # The analysts' pages: last, under a heading of their own, after every player aid.
+        where = {x.get("heading", x.get("page")): i for i, x in enumerate(order)}
+        analysts = next(i for i, x in enumerate(order) if "analyst" in x.get("heading", "").lower())
+        assert all(where[name] < analysts for name in PLAYER_AIDS), order
+        assert where["analysis.ipynb"] > analysts and not any("heading" in x for x in order[analysts + 1:]), order
+        setting_up = next(i for i, x in enumerate(order) if x.get("heading") == "Setting up")
+        assert all(where[name] < setting_up for name in PLAYER_AIDS) and where["board.ipynb"] > setting_up
+        in_campaign = page.inner_text("section.ca-pages-setup .ca-in-campaign")  # set-up inside the Campaign page
+        assert "Campaign page, as its tabs" in in_campaign, in_campaign
+        assert all(f"{tab} (" in in_campaign for tab in ("Orders", "Control", "Map editor")), in_campaign
         assert probe.blocked == [] and probe.console_errors == [], (probe.blocked, probe.console_errors)
     finally:
         ctx.close()

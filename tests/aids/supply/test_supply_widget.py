@@ -343,7 +343,7 @@ def test_the_notebook_is_thin_and_stored_without_outputs():
     assert all(c["outputs"] == [] and c["execution_count"] is None for c in code)
     src = "".join("".join(c["source"]) for c in code)
     assert "dashboard(SupplyWidget)" in src and len(src.splitlines()) <= 4
-    assert nb["metadata"]["title"] == "Supply"
+    assert nb["metadata"]["title"] == "Supply tracer"
 
 
 def test_the_notebook_executes_top_to_bottom(tmp_path, monkeypatch, home):
