@@ -19,19 +19,17 @@ MAX_SIDE = 100_000  # pixels: a larger "image size" is a mistake, not a scan
 
 
 def image_size(path: Any) -> tuple[str, int, int]:
-    """(absolute path, width, height) of an image on this machine (only its header is read)."""
-    from PIL import UnidentifiedImageError
-
-    from .picture import open_image
+    """(absolute path, width, height) of an image on this machine, decoded whole: a truncated or
+    corrupt file is refused here, before anything is recorded (``picture.whole_size``)."""
+    from .picture import whole_size
 
     p = Path(v.text(str(path) if isinstance(path, Path) else path, "image path", max_len=4096)).expanduser()
     if not p.is_file():
         raise CampaignError(f"image {str(p)!r} is not a file on this machine")
     try:
-        with open_image(p) as im:
-            w, h = im.size
-    except (UnidentifiedImageError, OSError):
-        raise CampaignError(f"image {str(p)!r} is not a picture Pillow can read") from None
+        w, h = whole_size(p)
+    except OSError as e:  # the file cannot be opened (permissions, gone meanwhile)
+        raise CampaignError(f"image {str(p)!r} cannot be read ({e.strerror or e})") from None
     return str(p.resolve()), int(w), int(h)
 
 

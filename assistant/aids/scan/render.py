@@ -1,8 +1,8 @@
 """The scan as one picture in the board plane: the image warped once by its affine transform
 (Pillow, in C: no per-hex work), with leaflet bounds for an ``ImageOverlay`` under the grid.
 
-A missing or unreadable image is not an error: ``notice`` says so in one line, and nothing is
-drawn (the alignment stays in the campaign for when the file is back).
+A missing, unreadable or damaged image is not an error: ``notice`` says so in one line, and nothing
+is drawn (the alignment stays in the campaign for when the file is back).
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from typing import Optional
 
 from PIL import Image
 
-from ...campaign.errors import CampaignError
 from .align import Affine
 from .events import Scan
-from .picture import open_image
+from .picture import damage, open_image
 
 MAX_PX = 2048  # longest side of the warped picture (the browser scales it)
 
@@ -31,19 +30,21 @@ class Warped:
 
 
 def notice(name: str, scan: Scan) -> Optional[str]:
-    """One line if the scan's image cannot be shown on this machine, else None."""
+    """One line if the scan's image cannot be shown on this machine, else None: missing, not a
+    picture, claiming too many pixels, truncated or corrupt (decoded whole, once per version of
+    the file: ``picture.damage``), or of another size than it was aligned at."""
     p = Path(scan.path)
     if not p.is_file():
         return f"scan {name}: image {scan.path} is not on this machine (the alignment is kept)"
     try:
-        with open_image(p) as im:
-            if im.size != (scan.width, scan.height):
-                return (f"scan {name}: image {scan.path} is {im.size[0]}x{im.size[1]}, "
-                        f"aligned at {scan.width}x{scan.height}: align it again")
-    except OSError:
-        return f"scan {name}: image {scan.path} cannot be read (the alignment is kept)"
-    except CampaignError as e:  # its header claims more pixels than a picture may have
-        return f"scan {name}: {e} (the alignment is kept)"
+        problem, size = damage(p)
+    except OSError as e:
+        return f"scan {name}: image {scan.path} cannot be read ({e.strerror or e}) (the alignment is kept)"
+    if problem is not None:  # not a picture, too many pixels, truncated or corrupt
+        return f"scan {name}: {problem} (the alignment is kept)"
+    if size != (scan.width, scan.height):
+        return (f"scan {name}: image {scan.path} is {size[0]}x{size[1]}, "
+                f"aligned at {scan.width}x{scan.height}: align it again")
     return None
 
 

@@ -14,6 +14,7 @@ and size go into the campaign.
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -27,7 +28,7 @@ from ...ui.html import esc
 from ...ui.page import Page
 from .commands import AlignScan, RemoveScan, image_size
 from .events import Scan, scans_of
-from .picture import open_image
+from .picture import open_image, whole_size
 from .render import grid_lines, notice, warp
 
 NAMESPACE = "scan"
@@ -115,19 +116,16 @@ class ScanWidget(Page):
     def load(self, path) -> None:
         """Show the image at ``path`` for picking (its size is read; its pixels stay here)."""
         try:
-            full, width, height = image_size(str(path).strip())
+            full, width, height = image_size(str(path).strip())  # decoded whole: a damaged file is refused
+            preview = _preview(Path(full))
         except CampaignError as e:
             self._say(self.one_line(e), error=True)
             return
-        with open_image(Path(full)) as im:
-            im.thumbnail((PREVIEW_PX, PREVIEW_PX))
-            buf = io.BytesIO()
-            im.convert("RGB").save(buf, format="PNG")
         self.image_path, self.image_size = full, (width, height)
         self.path.value = full
         k = self._k()
         self.image_layer.bounds = [[-height * k, 0], [0, width * k]]
-        self.image_layer.url = data_url(buf.getvalue())
+        self.image_layer.url = data_url(preview)
         self.image_map.center = (-height * k / 2, width * k / 2)
         self.image_map.zoom = 0
         self.pixels = [None, None, None]
@@ -145,9 +143,20 @@ class ScanWidget(Page):
             return
         f = files[0] if isinstance(files, (list, tuple)) else next(iter(files.values()))
         name = Path(str(f["name"])).name or "scan.png"
+        content = bytes(f["content"])
+        try:  # decoded whole before anything is written: a refused upload leaves nothing on disk
+            whole_size(content, name)
+        except CampaignError as e:
+            self._say(self.one_line(e), error=True)
+            return
         self.upload_dir.mkdir(parents=True, exist_ok=True)
         target = self.upload_dir / name
-        target.write_bytes(bytes(f["content"]))
+        part = target.with_name(f".{name}.{os.getpid()}.part")  # then renamed: no half-written scan
+        try:
+            part.write_bytes(content)
+            os.replace(part, target)
+        finally:
+            part.unlink(missing_ok=True)
         self.load(target)
 
     def pick_pixel(self, x: float, y: float) -> None:
@@ -248,11 +257,16 @@ class ScanWidget(Page):
                 self._drop(name)
         for name, scan in sorted(scans.items()):
             note = notice(name, scan)
+            if note is None:
+                try:
+                    self._draw(name, scan)
+                except (OSError, ValueError, SyntaxError, EOFError, MemoryError, CampaignError) as e:
+                    # its file changed under the page, or the picture cannot be drawn: this scan's
+                    # line says so, the other scans and the rest of the page go on
+                    note = f"scan {name}: image {scan.path} cannot be drawn ({_reason(e)}) (the alignment is kept)"
             if note:
                 notes.append(note)
                 self._drop(name)
-                continue
-            self._draw(name, scan)
         self.notices.value = "".join(f"<div class='ca-scan-notice' style='color:#8d6e63'>{esc(n)}</div>"
                                      for n in notes)
         options = sorted(scans)
@@ -304,6 +318,23 @@ class ScanWidget(Page):
     def close(self) -> None:
         for name in list(self._layers):
             self._drop(name)
+
+
+def _preview(path: Path) -> bytes:
+    """The image at ``path`` as a PNG of at most PREVIEW_PX a side, for picking pixels."""
+    try:
+        with open_image(path) as im:
+            im.thumbnail((PREVIEW_PX, PREVIEW_PX))
+            buf = io.BytesIO()
+            im.convert("RGB").save(buf, format="PNG")
+    except (OSError, ValueError, SyntaxError, EOFError) as e:  # changed since it was read whole
+        raise CampaignError(f"image {str(path)!r} is damaged ({_reason(e)}): save or copy it again") from None
+    return buf.getvalue()
+
+
+def _reason(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 scan_dashboard = ScanWidget.open  # the page on a campaign file (default: $CAMPAIGN_FILE, the demo)
