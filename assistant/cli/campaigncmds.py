@@ -275,6 +275,8 @@ def cmd_advance(args) -> None:
 
 
 def cmd_export(args) -> None:
+    if not args.to.strip():  # Path("") is the current folder: the export would land wherever this runs
+        raise CliError(f"--to {args.to!r} names no folder: give the folder to write into (--to . for this one)")
     with opened(args.file, readonly=True) as c:
         paths = c.export(Path(args.to), args.format)
     emit(args, [str(p) for p in paths], lambda ps: "\n".join(f"wrote {p}" for p in ps))
