@@ -239,7 +239,12 @@ class SupplyWidget(Page):
         self._whatif_changed()
 
     def clear_whatif(self) -> None:
+        """No what-if anywhere on the page: none traced, the Without box empty, and a click on the
+        map traces the hex again (it adds no hypothetical enemy)."""
         self._with_enemy, self._without = (), ()
+        with self.quietly():
+            self.without.value = NONE
+            self.click_mode.value = "trace"
         self._whatif_changed()
 
     def _whatif_changed(self) -> None:
