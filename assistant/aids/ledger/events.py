@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-
 from ...campaign.accessors import register_accessor
 from ...campaign.events import FoldError, Paired, register_event, undo_pair
 from ...campaign.model import Stored

@@ -29,15 +29,16 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ..findings import Entry
 from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
 from . import airmath as M
 from . import apat as A
+from . import asw as W
 from . import tables as T
 from .airrange import ALTITUDES, from_hex, range_class, to_target, unknown_area
 from .airrange import altitude as parse_altitude
 from .airunits import AirUnit, air_unit, airbase_at
-from . import asw as W
 from .legality import TRANSFERS, escort_altitude, escort_checks, escort_type, plan_checks, unit_checks
 from .mining import mining_checks, resource_value
 
@@ -257,12 +258,13 @@ class WitpAirRules:
             carriers = all(air_unit(p).carrier for p in world.at(hex_) if p.role == "air" and p.side == plan.side)
             if not carriers:
                 a.findings.append(Finding("question", "[4.3]", f"no airfield known at {hex_} (an Airfield piece or the "
-                                          "hex's airfield level): capacity and bomber minimums unchecked"))
+                                          "hex's airfield level): capacity and bomber minimums unchecked",
+                                          enter=Entry(attrs=("airfield",), hex=hex_, values=("N",))))
             return out
         cat = self._category(world, plan, ab)
         out["supply_category"] = cat
         if ab.level is None:
-            a.findings.append(Finding("question", "[4.3.1]", f"airbase at {hex_}: level not entered"))
+            a.findings.append(_level_question("[4.3.1]", f"airbase at {hex_}", ab, ""))
             return out
         mode = world.settings.get("air_supply_capacity_minimum", "level")
         sup = T.AIR[cat].base_capacity_levels if cat else 0
@@ -330,8 +332,9 @@ class WitpAirRules:
         tfs = [p for p in world.at(hex_) if p.side == plan.side and p.kind.lower() == "carrier task force"]
         caps = [p.attr("air_capacity") for p in tfs]
         if not tfs or any(c is None for c in caps):
-            a.findings.append(Finding("question", "[4.3.1]", f"{hex_}: carrier air capacity (air_capacity of the "
-                                      "carrier task force) not entered: over-stacking unchecked"))
+            unknown = [p.id for p, c in zip(tfs, caps) if c is None] or ["a carrier task force"]
+            a.findings.append(Finding("question", "[4.3.1]", f"{hex_}: carrier air capacity of {', '.join(unknown)} "
+                                      "not entered (air_capacity): over-stacking unchecked"))
             return
         from .layers import number
         cap = sum(int(number(p.id, "air_capacity", c, whole=True)) for p, c in zip(tfs, caps))
@@ -385,8 +388,8 @@ class WitpAirRules:
             return
         staged = [(u, it) for u, it in flown if u.piece.hex != stg and _may_stage(u)]
         if ab.level is None:
-            a.findings.append(Finding("question", "[5.14.3]", f"staging airbase {stg}: level not entered; "
-                                      "how many APs it may stage is unchecked"))
+            a.findings.append(_level_question("[5.14.3]", f"staging airbase {stg}", ab,
+                                              "; how many APs it may stage is unchecked"))
             return
         if any(u.count is None for u, _ in staged):
             a.findings.append(Finding("question", "[5.14.3]", "AP count (count) not entered for "
@@ -529,7 +532,8 @@ class WitpAirRules:
                 out.append({"unit": p.id, "base": p.hex, "distance": res.distance(p.hex),
                             "how": "within normal range: Cover CAP if plotted, emergency cover via the APAT [5.3.3], [9.1]"})
             elif u.normal is None:
-                a.findings.append(Finding("question", "[5.3]", f"enemy fighter {p.id}: normal range not entered"))
+                a.findings.append(Finding("question", "[5.3]", f"enemy fighter {p.id}: normal range not entered "
+                                          "(normal_range)"))
         # the route: enemy fighters whose normal range reaches a hex the strike flies over (one
         # search per enemy fighter base, limited to its longest normal range) [6.1], [5.3.3]
         route = {h for it in a.items for h in it.path[1:-1]}
@@ -757,6 +761,15 @@ class WitpAirRules:
             res.changes.append({"unit": ab.piece.id, "set": {"damage": level, "s_results": s_count}, "before": before})
         else:
             res.findings.append(Finding("info", "[11.5]", f"{plan.target}: mark the airfield {level} (no airfield piece to change)"))
+
+
+def _level_question(rule: str, what: str, ab, tail: str) -> Finding:
+    """An airbase whose level is not entered [4.3.1]: its Airfield (or Seaplane Base) piece's
+    ``level``, else the hex's ``airfield`` level (the map editor)."""
+    if ab.piece is not None:
+        return Finding("question", rule, f"{what} ({ab.piece.id}): level not entered (level){tail}")
+    return Finding("question", rule, f"{what}: level not entered (the hex's airfield level){tail}",
+                   enter=Entry(attrs=("airfield",), hex=ab.hex, values=("N",)))
 
 
 def _flown_by_staging(item: StrikeItem, stg: str) -> None:

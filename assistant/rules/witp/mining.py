@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Optional
 
 from ...maps.gamespec import load_game_spec
+from ..findings import When
 from ..hexnet import truthy
 from ..strike import Finding, StrikePlan
 from ..world import World
@@ -336,18 +337,22 @@ def mining_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[
     if plan.side != "allies":
         plan_(Finding("error", "[56.0]", f"strategic mining is the Allied player's: not the {plan.side} player's"))
     t = turn_of(world)
+    # where on the calendar strategic mining is allowed: the next such turn is named where it is refused
+    allowed = When(kind="strategic", phase="Strategic Bombing Phase", from_turn=number_of(None, MINING_FROM, world.settings),
+                   says="the Strategic Bombing Phase of a Strategic G/T from the 4/43 cycle on")
     if t is None:
         plan_(q("[56.0]", "strategic mining begins with the 4/43 cycle: which turn is it? (the world has no turn)"))
         strat = strategic_now(world, plan)
         if strat is False:
             plan_(Finding("error", "[50.0 C]", f"strategic mining strikes are plotted and flown in the Strategic "
-                          f"Bombing Phase of a Strategic G/T, not in the {plan.phase}"))
+                          f"Bombing Phase of a Strategic G/T, not in the {plan.phase}", when=allowed))
     else:
         if not reached(world, None, MINING_FROM):
-            plan_(Finding("error", "[56.0]", f"strategic mining begins with the 4/43 cycle: {t.label} is before it"))
+            plan_(Finding("error", "[56.0]", f"strategic mining begins with the 4/43 cycle: {t.label} is before it",
+                          when=allowed))
         if not t.strategic:
             plan_(Finding("error", "[50.0 C]", f"strategic mining strikes are plotted and flown in the Strategic "
-                          f"Bombing Phase of a Strategic G/T, not in {t.label}"))
+                          f"Bombing Phase of a Strategic G/T, not in {t.label}", when=allowed))
     # [56.0] a coastal (or island) hex
     c = coastal(world, plan.target)
     if c is None:
