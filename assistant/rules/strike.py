@@ -92,7 +92,8 @@ class StrikeItem:
         return _with_odds_and_extra(
             {"unit": self.unit, "base": self.base, "distance": _num(self.distance),
              "distance_unit": self.distance_unit, "range_class": self.range_class, "path": list(self.path),
-             "findings": [f.to_json() for f in self.findings], "legal": self.legal, "steps": list(self.steps)},
+             "findings": [f.to_json(told=True) for f in self.findings], "legal": self.legal,
+             "steps": list(self.steps)},
             self.odds, self.extra)
 
 
@@ -127,7 +128,7 @@ class Assessment:
         return _with_odds_and_extra(
             {"target": self.plan.target, "side": self.plan.side, "mission": self.plan.mission,
              "legal": self.legal, "verdict": self.verdict(),
-             "items": [i.to_json() for i in self.items], "findings": [f.to_json() for f in self.findings],
+             "items": [i.to_json() for i in self.items], "findings": [f.to_json(told=True) for f in self.findings],
              "steps": list(self.steps)},
             self.odds, self.extra)
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+import shlex
 import sys
 
 from ...campaign import validate as v
@@ -19,8 +20,9 @@ from ...campaign.dicenotation import read_faces
 from ...campaign.errors import CampaignError
 from ...campaign.world import world_of
 from ...cli.common import FILE, CliError, add_command, done, emit, opened, seed_number, tell
+from ...rules.findings import Entry, When
 from .commands import ResolveStrike
-from .engine import StrikeNeeds, air_units_at, assess, dice_line, odds_rows, plan_of, reach, tables_from
+from .engine import StrikeNeeds, air_units_at, assess, dice_line, odds_rows, plan_of, reach, tables_from, when_text
 from .events import strike_log
 
 COMMANDS = {
@@ -105,6 +107,8 @@ def cmd_strike(args) -> None:
                 raise CliError(e.text("cli")) from None
             res = rec.body.resolution
             tell(rec.body.findings)  # recorded: what the rules forbid, warn of or ask, on stderr
+            for line in _where_lines([f.to_json(told=True) for f in rec.body.findings], args.file, c.state, "  "):
+                print(line, file=sys.stderr)
             done(args, c, rec, lambda d: "\n".join([f"strike {rec.body.strike_id} on {plan.target} (#{rec.seq})",
                                                     dice_line(res["dice"]), *res["outcome"]]))
             return
@@ -116,10 +120,27 @@ def cmd_strike(args) -> None:
             items = reach(world, plan.side, plan.target, mission=plan.mission, altitude=plan.altitude)
             payload = {"target": plan.target, "side": plan.side, "mission": plan.mission,
                        "items": [i.to_json() for i in items], "findings": [], "steps": []}
-    emit(args, payload, _text)
+    emit(args, payload, lambda p: _text(p, args.file, s))
 
 
-def _text(p) -> str:
+def _where_lines(findings, file, state, indent: str) -> list[str]:
+    """Under the findings: the command that enters each value a question asks for, and where on
+    the calendar each refusal that depends on it is next allowed (with the advances that go there)."""
+    out: list[str] = []
+    quoted = shlex.quote(str(file))
+    for f in findings:
+        e = f.get("enter")
+        if e and e.get("table"):
+            out.append(f"{indent}to enter: " + Entry(table=e["table"]).command(quoted, state.game if state else ""))
+        elif e:
+            out.append(f"{indent}to enter: " + e["command"].replace(" FILE ", f" {quoted} ", 1))
+        when = f.get("when")
+        if when and state is not None:
+            out.append(f"{indent}{when_text(state, When(**when), quoted)}")
+    return list(dict.fromkeys(out))
+
+
+def _text(p, file: str = "FILE", state=None) -> str:
     lines = [f"strike on {p['target']} by {p['side']}" + (f" ({p['mission']})" if p.get("mission") else "")]
     if p.get("verdict"):
         lines.append(f"  {p['verdict']}")
@@ -131,11 +152,13 @@ def _text(p) -> str:
         for f in it["findings"]:
             ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"
             lines.append(f"      {f['level']}: {ref} {f['text']}")
+            lines += _where_lines([f], file, state, "        ")
         if it.get("odds"):
             lines += _odds_lines(it["odds"], "      ")
     for f in p.get("findings", []):
         ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"
         lines.append(f"  {f['level']}: {ref} {f['text']}")
+        lines += _where_lines([f], file, state, "    ")
     if p.get("odds"):
         lines += _odds_lines(p["odds"], "  ")
     lines += [f"  {s}" for s in p.get("steps", [])]

@@ -13,7 +13,7 @@ from ...campaign.importcheck import rebuilds
 from ...campaign.mapfix import corrections_of
 from ...campaign.world import world_of
 from ...rules.strike import StrikePlan
-from .engine import StrikeNeeds, _wrap, air_rules, needs
+from .engine import StrikeNeeds, _wrap, air_rules, assess, entries, needs
 from .events import SLICE, StrikeResolved
 
 MAX_DICE = 400
@@ -56,7 +56,7 @@ class ResolveStrike:
         body = StrikeResolved(strike_id=s.aid(SLICE).next_id, side_id=self.plan.side, target=self.plan.target,
                               summary_text=summary[:300], resolution=resolution)
         if not ctx.recorded:  # a new entry: what the rules say of it reaches whoever made it
-            body.told(told(_wrap(rules.assess, world, self.plan)) + tuple(res.findings))
+            body.told(told(assess(world, self.plan)) + tuple(entries(world, res.findings)))
         return body
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:

@@ -26,7 +26,8 @@ from ...rules.strike import (
     missing,
     rules_for,
 )
-from ...rules.kinds import find_kind
+from ...rules.findings import Entry, When, with_entries
+from ...rules.kinds import find_kind, load_kinds
 from ...rules.world import World
 
 
@@ -135,7 +136,29 @@ def _option_name(rules, state, name: str) -> str:
             return name
         raise CampaignError(f"option {name!r}: {unit!r} is not a unit of this campaign")
     listed = ", ".join([*known, *(f"{p}.UNIT" for p in per_unit)]) or "none"
+    kinds = [k.kind for k in load_kinds(state.game).values() if head in k.specs]
+    if kinds:  # a value of the unit itself, which the rules read off the unit (globalwar maintained)
+        raise UnitValue(head, kinds, f"{state.game}'s strike options are {listed}")
     raise CampaignError(f"option {name!r} is not one of {state.game}'s strike options: {listed}")
+
+
+class UnitValue(CampaignError):
+    """A unit's own value (``attr``, declared by ``kinds``) typed as a strike option: it is set on
+    the unit, where the rules read it. ``text(surface)`` says where (``"cli"``: the command;
+    ``"page"``: the campaign page's Units tab)."""
+
+    def __init__(self, attr: str, kinds, options: str):
+        self.attr, self.kinds, self.options = attr, tuple(kinds), options
+        self.entry = Entry(attrs=(attr,), unit="UNIT")
+        super().__init__(self.text("cli"))
+
+    def text(self, surface: str) -> str:
+        head = (f"{self.attr} is a value of each {' or '.join(self.kinds)} unit, not a strike option: "
+                f"it is set on the unit, where the rules read it")
+        if surface == "page":
+            return (f"{head}: on the campaign page choose the unit in Units, type {self.attr}=VALUE and press Set "
+                    f"({self.options})")
+        return f"{head}: campaign update FILE UNIT {self.attr}=VALUE ({self.options})"
 
 
 FLAG_WORDS = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False, "false": False, "0": False}
@@ -242,7 +265,10 @@ def _wrap(fn, *args, **kw):
 def reach(world: World, side: str, target: str, *, units: Sequence[str] = (), mission: Optional[str] = None,
           altitude: Optional[str] = None) -> list[StrikeItem]:
     """Every friendly air unit (or only ``units``) against ``target``: distance, range class, path."""
-    return _wrap(air_rules(world.game).reach, world, side, target, units=units, mission=mission, altitude=altitude)
+    items = _wrap(air_rules(world.game).reach, world, side, target, units=units, mission=mission, altitude=altitude)
+    for it in items:
+        it.findings = entries(world, it.findings)
+    return items
 
 
 def needs(world: World, plan: StrikePlan) -> Optional[StrikeNeeds]:
@@ -252,8 +278,52 @@ def needs(world: World, plan: StrikePlan) -> Optional[StrikeNeeds]:
 
 
 def assess(world: World, plan: StrikePlan) -> Assessment:
-    """The plan assessed: items, findings with rules, exposure, odds."""
-    return _wrap(air_rules(world.game).assess, world, plan)
+    """The plan assessed: items, findings with rules, exposure, odds; each question about a unit's
+    value told where it is entered (``entries``)."""
+    a = _wrap(air_rules(world.game).assess, world, plan)
+    a.findings = entries(world, a.findings)
+    for it in a.items:
+        it.findings = entries(world, it.findings)
+    return a
+
+
+def entries(world: World, findings: Sequence) -> list:
+    """``findings`` with each question that names a unit's attribute told where it is entered
+    (``rules.findings.entry_in``: the campaign page's Units tab, ``campaign update``)."""
+    return with_entries(findings, {p.id: p.kind for p in world.pieces}, world.game)
+
+
+# ----- where and when, as each surface says it ---------------------------------------------------
+def next_allowed(state, when: When):
+    """The next turn or phase after the campaign's where ``when`` holds (a calendar ``TurnInfo``),
+    or None: none within two years of the calendar, or the game ends first. The current position
+    when it holds already (the plan named another phase)."""
+    from ...campaign.calendar import next_turn_where
+
+    now = state.turn
+    if when.holds(now):
+        return now
+    return next_turn_where(state.calendar, now.index, now.phase_index, when.holds)
+
+
+def when_text(state, when: When, file: Optional[str] = None) -> str:
+    """A calendar refusal's where and when, in words: the next turn or phase it is allowed in,
+    and (``file``: the CLI) the advance commands that go there."""
+    from ...campaign.calendar import steps_to
+
+    t = next_allowed(state, when)
+    if t is None:
+        return f"allowed in {when.says or 'no turn this campaign reaches'}: no such turn before the game ends"
+    if t.index == state.turn.index and t.phase_index == state.turn.phase_index:
+        return f"allowed now ({t.title}): choose it as the strike's phase"
+    text = f"next allowed: {t.title}"
+    if file is not None:
+        steps = steps_to(state.calendar, state.turn.index, state.turn.phase_index, t.index, t.phase_index)
+        turns, phases = steps.count("turn"), steps.count("phase")
+        how = ([f"campaign advance {file}" + (f" ({turns} times)" if turns > 1 else "")] if turns else []) + \
+              ([f"campaign advance {file} --phase" + (f" ({phases} times)" if phases > 1 else "")] if phases else [])
+        text += " (" + ", then ".join(how) + ")"
+    return text
 
 
 def tables_from(game: str, specs: Iterable[str]) -> dict[str, list[dict[str, str]]]:

@@ -32,10 +32,11 @@ from ...campaign.world import world_of
 from ...hexes import HexError
 from ...rules.strike import Assessment, StrikeItem
 from ...ui.errors import ErrorPanel
-from ...ui.html import error_line, esc, findings_html, num, rule_ref
+from ...ui.html import enter_html, error_line, esc, findings_html, linked, num, rule_ref
 from ...ui.page import Page, side_order, text_style, unit_marks
 from .commands import ResolveStrike
-from .engine import StrikeNeeds, _wrap, air_rules, assess, dice_line, needs, odds_rows, plan_of, reach
+from .engine import (StrikeNeeds, UnitValue, _wrap, air_rules, assess, dice_line, needs, next_allowed, odds_rows,
+                     plan_of, reach, when_text)
 from .events import strike_log
 
 NAMESPACE = "strike"
@@ -123,6 +124,32 @@ def range_map_of(game: str, rules) -> Optional[Any]:
     return getattr(find_rules_module(game, "airmap"), "range_map", None)
 
 
+def options_hint(game: str) -> str:
+    """The Options field's placeholder: key=value items, with this game's own options (its air
+    rules' ``options``) as the example, never another game's."""
+    try:
+        rules = air_rules(game)
+    except CampaignError:
+        return "key=value, …"
+    names = list(getattr(rules, "options", None) or ())
+    if not names:
+        return f"{game}'s air rules read no options"
+    return f"key=value, … ({game}: {', '.join(names[:5])}{', …' if len(names) > 5 else ''})"
+
+
+def options_tip(game: str) -> Optional[str]:
+    """Every option the game's air rules read, with the words of each that has them."""
+    try:
+        rules = air_rules(game)
+    except CampaignError:
+        return None
+    flags = getattr(rules, "flag_options", None) or ()
+    choices = getattr(rules, "option_choices", None) or {}
+    parts = [f"{n}=yes or no" if n in flags else f"{n}={'|'.join(map(str, choices[n]))}" if n in choices else n
+             for n in getattr(rules, "options", None) or ()]
+    return f"{game}'s strike options: " + ", ".join(parts) if parts else None
+
+
 class StrikeWidget(Page):
     """The strike plotter's page: click a target, see who reaches it, plan and assess the strike
     with the rules' findings and odds, resolve it with dice, read the turn's strike log."""
@@ -190,8 +217,9 @@ class StrikeWidget(Page):
                                                 layout=w.Layout(width=FULL)), "escort-type")
         self.on_change(self.escorts, lambda _c: self._escort_rows(), "escorts")
         self.options = self.part(w.Text(description="Options", layout=w.Layout(width=FULL),
-                                        placeholder="key=value, ... (the game's switches, e.g. apat_percent=80)"),
+                                        placeholder=options_hint(self.campaign.game)),
                                  "options")
+        self.options.tooltip = options_tip(self.campaign.game)
         self.target_unit = self.part(w.Dropdown(description="Target unit", options=[("-", NONE)],
                                                 layout=w.Layout(width=FULL)), "target-unit")
         self.return_base = self.part(w.Text(description="Return base", layout=w.Layout(width=FULL),
@@ -200,6 +228,16 @@ class StrikeWidget(Page):
         self.assess_btn = self.button("assess", self.assess, "assess strike",
                                       description="Assess", icon="search", button_style="info")
         self.findings = self.part(w.HTML(), "findings")
+        # A refusal that depends on the calendar offers to go where it is allowed (asks first).
+        self._go_to: Optional[tuple[int, int]] = None
+        self.go_btn = self.button("go", self._ask_go, "go to the turn the rules allow",
+                                  description="Go there…", icon="forward", layout=w.Layout(width="auto"))
+        self.go_text = self.part(w.HTML(), "go-text")
+        self.go_yes = self.button("go-yes", self._go, "advance the turn marker", description="Yes, advance",
+                                  icon="forward", button_style="warning", layout=w.Layout(width="auto"))
+        self.go_no = self.button("go-no", self._drop_go, "cancel", description="Cancel", layout=w.Layout(width="auto"))
+        self.go_confirm = w.VBox([self.go_text, w.HBox([self.go_yes, self.go_no])], layout=w.Layout(display="none"))
+        self.go_box = self.part(w.VBox([self.go_btn, self.go_confirm], layout=w.Layout(display="none")), "go-box")
         self.odds = self.part(w.HTML(), "odds-box")
         self.results = self.part(w.VBox(), "results")  # per-unit results, built from the assessed plan
         self._result_boxes: dict[tuple[str, str], w.Text] = {}
@@ -218,7 +256,7 @@ class StrikeWidget(Page):
         plan_box = w.VBox([self.mission, w.HBox([self.altitude, self.night]), self.phase, self.launch, self.escorts,
                            self.escort_form,
                            self.target_unit, self.return_base, self.options, self.assess_btn, self.findings,
-                           self.odds])
+                           self.go_box, self.odds])
         resolve_box = w.VBox([self.results, self.dice_note, self.dice, w.HBox([self.resolve_btn, self.roll_btn])])
         self.tabs = self.tab_set({"Reach": w.VBox([self.reach_table, self.chosen]), "Plan & findings": plan_box,
                                   "Resolve": resolve_box, "Strike log": self.log})
@@ -267,6 +305,7 @@ class StrikeWidget(Page):
         self.items = []
         self.assessment = None
         self.findings.value = self.odds.value = self.dice_note.value = ""
+        self._offer_go(None)
         if self.target is None or not self.side.value:
             self._show_reach()
             return
@@ -301,7 +340,8 @@ class StrikeWidget(Page):
                 f"<td class='ca-strike-distance'>{num(it.distance)} {esc(it.distance_unit)}</td>"
                 f"<td class='ca-strike-class'>{esc(it.range_class or '-')}</td>"
                 f"<td>{'' if it.legal else '<b style=color:#b00020>ILLEGAL</b> '}"
-                + (f"<span class='ca-rule'>{esc(rule_ref(first.rule))}</span> {esc(first.text)}" if first else "")
+                + (f"<span class='ca-rule'>{esc(rule_ref(first.rule))}</span> {linked(first.text)}"
+                   + enter_html(first.enter, self._names()) if first else "")
                 + "</td></tr>")
         if self.target is not None and not self.items and self.problem is None:
             body = "<div class='ca-strike-none'>No friendly air unit of this side is on the map.</div>"
@@ -465,6 +505,79 @@ class StrikeWidget(Page):
                 rows.append(w.HBox([w.Label(self._unit_name(uid), layout=w.Layout(width="300px")), box]))
         self.results.children = rows
 
+    def fail(self, e: BaseException, head: Optional[str] = None) -> None:
+        """A refusal in one line; one that says where to enter what is missing (a table the rules
+        need, a unit's own value typed as an option) in the page's words, its page a link."""
+        if isinstance(e, StrikeNeeds):
+            text = e.text("page", tuple(getattr(air_rules(self.campaign.game), "unit_results", {}) or {}))
+        elif isinstance(e, UnitValue):
+            text = e.text("page")
+        else:
+            super().fail(e, head)
+            return
+        self.problem = text
+        self.message.value = (f"<div class='{self.css('error')}'><b>{esc(head or self.FAIL_HEAD)}</b>: "
+                              f"{linked(text)}</div>")
+
+    def _names(self) -> dict:
+        """The units' names by id (where a question says to choose a unit, by the name it is listed by)."""
+        return self.per_state("unit-names", lambda state: {u.id: u.name for u in state.units.values() if u.name})
+
+    # ----- where the calendar allows what the rules refuse -------------------------------------
+    def _when_html(self, f) -> str:
+        """A finding that depends on the calendar: the next turn or phase where it is allowed."""
+        return f" <span class='{self.css('when')}'>&rarr; {esc(when_text(self.campaign.state, f.when))}</span>"
+
+    def _offer_go(self, a: Optional[Assessment]) -> None:
+        """Offer to go to the next turn or phase where an error of the assessment is allowed (the
+        first such error's), or hide the offer."""
+        self._go_to = None
+        self.go_confirm.layout.display = "none"
+        state = self.campaign.state
+        for f in [*(a.findings if a else ()), *(f for it in (a.items if a else ()) for f in it.findings)]:
+            if f.level != "error" or f.when is None:
+                continue
+            t = next_allowed(state, f.when)
+            if t is not None and (t.index, t.phase_index) != (state.turn.index, state.turn.phase_index):
+                self._go_to = (t.index, t.phase_index)
+                self.go_btn.description = f"Go to {t.title}…"
+                self.go_btn.tooltip = (f"Advance the turn marker to {t.title}, where {rule_ref(f.rule)} allows it "
+                                       "(asks first)")
+                break
+        self.go_box.layout.display = None if self._go_to else "none"
+
+    def _ask_go(self) -> None:
+        from ...campaign.calendar import steps_to
+
+        if self._go_to is None:
+            return
+        state = self.campaign.state
+        steps = steps_to(state.calendar, state.turn.index, state.turn.phase_index, *self._go_to)
+        there = state.calendar.turn(*self._go_to).title
+        turns, phases = steps.count("turn"), steps.count("phase")
+        n = " and ".join(x for x in (f"{turns} turn{'s' if turns != 1 else ''}" if turns else "",
+                                     f"{phases} phase{'s' if phases != 1 else ''}" if phases else "") if x)
+        self.go_text.value = (f"<div>Advance the turn marker from <b>{esc(state.turn.title)}</b> to "
+                              f"<b>{esc(there)}</b> ({esc(n)}, each undoable from the campaign page's History)?</div>")
+        self.go_confirm.layout.display = None
+
+    def _drop_go(self) -> None:
+        self.go_confirm.layout.display = "none"
+
+    def _go(self) -> None:
+        """Advance the campaign to the turn and phase offered (the campaign's advance, step by step)."""
+        from ...campaign.calendar import steps_to
+
+        self.go_confirm.layout.display = "none"
+        if self._go_to is None:
+            return
+        state = self.campaign.state
+        self._phase_followed = True  # the plan's phase follows the campaign's there
+        for step in steps_to(state.calendar, state.turn.index, state.turn.phase_index, *self._go_to):
+            self.campaign.advance(step)
+        self._go_to = None
+        self.go_box.layout.display = "none"
+
     def assess(self) -> Optional[Assessment]:
         """Assess the plan: findings with rules, odds, exposure drawn, dice needed."""
         self.assessment = None
@@ -485,16 +598,18 @@ class StrikeWidget(Page):
         self._dice_for_plan(plan)
         verdict = self.css("legal" if a.legal else "illegal")
         parts = [f"<div class='{self.css('verdict')} {verdict}'><b>{esc(a.verdict())}</b></div>",
-                 findings_html(a.findings, self.prefix, "Strike")]
+                 findings_html(a.findings, self.prefix, "Strike", when=self._when_html, names=self._names())]
         for it in a.items:
             role = f" ({it.extra['role']})" if it.extra.get("role") else ""
             head = (f"<b>{esc(self._unit_name(it.unit))}</b>{esc(role)} from {esc(it.base)}: {num(it.distance)} "
                     f"{esc(it.distance_unit)}, {esc(it.range_class or '-')}" + ("" if it.legal else " — ILLEGAL"))
-            parts.append(f"<div class='ca-strike-assessed-item'>{head}</div>" + findings_html(it.findings, self.prefix))
+            parts.append(f"<div class='ca-strike-assessed-item'>{head}</div>"
+                         + findings_html(it.findings, self.prefix, when=self._when_html, names=self._names()))
         if a.steps:
             parts.append("<details><summary>working</summary><ul>"
                          + "".join(f"<li>{esc(s)}</li>" for s in a.steps) + "</ul></details>")
         self.findings.value = "".join(parts) or "<div>No findings.</div>"
+        self._offer_go(a)
         odds = [("strike", a.odds)] + [(self._unit_name(it.unit), it.odds) for it in a.items]
         self.odds.value = "".join(f"<div><b>Odds</b> ({esc(k)})</div>" + odds_html(o) for k, o in odds if o)
         at, exposed = self._exposure(a)
@@ -525,7 +640,7 @@ class StrikeWidget(Page):
         self.resolve_btn.description = "Resolve with these dice" if rolled else "Record the result"
         if short is not None:
             results = tuple(getattr(air_rules(self.campaign.game), "unit_results", {}) or {})
-            self.dice_note.value = f"<div class='ca-strike-needs'>{esc(short.text('page', results))}</div>"
+            self.dice_note.value = f"<div class='ca-strike-needs'>{linked(short.text('page', results))}</div>"
         elif needed:
             self.dice_note.value = ("<div>Dice, in this order:</div><ol class='ca-strike-dice-list'>"
                                     + "".join(f"<li>{esc(n)}</li>" for n in needed) + "</ol>")
@@ -606,8 +721,7 @@ class StrikeWidget(Page):
                 faces = list(dice)
             rec = self.campaign.execute(ResolveStrike(plan=plan, dice=faces))
         except StrikeNeeds as e:
-            results = tuple(getattr(air_rules(self.campaign.game), "unit_results", {}) or {})
-            self.fail(CampaignError(e.text("page", results)))
+            self.fail(e)
             return None
         except CampaignError as e:
             self.fail(e)
@@ -615,7 +729,8 @@ class StrikeWidget(Page):
         res = rec.body.resolution
         self.ok(f"<div class='ca-strike-resolved'>Strike {rec.body.strike_id} on {esc(rec.body.target)} recorded "
                  f"(#{rec.seq}); {esc(dice_line(res['dice']))}: {esc('; '.join(res['outcome']))}</div>"
-                + findings_html(list(rec.body.findings), self.prefix, "The rules on this strike:"))
+                + findings_html(list(rec.body.findings), self.prefix, "The rules on this strike:",
+                                when=self._when_html, names=self._names()))
         with self.quietly():  # what this strike recorded is not one click from being recorded again
             self.dice.value = self.options.value = self.return_base.value = ""
             self.target_unit.value = NONE
@@ -670,7 +785,7 @@ class StrikeWidget(Page):
         self.range_note.value = ""
 
     def write_buttons(self) -> list[w.Button]:
-        return [self.resolve_btn, self.roll_btn]
+        return [self.resolve_btn, self.roll_btn, self.go_btn, self.go_yes]
 
     def refresh(self, state=None) -> None:
         """Redraw from the campaign's state: units, reach of the target, the log."""

@@ -13,6 +13,7 @@ of ``assistant.aids.<aid>.cli``. Hex control, which the tracer reads, is set wit
 
 from __future__ import annotations
 
+import shlex
 import sys
 
 from ...campaign import validate as v
@@ -100,11 +101,11 @@ def cmd_trace(args) -> None:
         if args.unit:
             traces = trace_units(world, args.unit, whatif or None)
             payload = traces[0].to_json() if len(traces) == 1 else {"items": [t.to_json() for t in traces]}
-            emit(args, payload, lambda _: "\n\n".join(t.explain() for t in traces))
+            emit(args, payload, lambda _: "\n\n".join(explained(t, c.state, args.file) for t in traces))
         elif args.hex:
             side = v.side(c.state, args.side)
             t = trace_hex(world, v.hex_label(c.map, args.hex), side, whatif or None)
-            emit(args, t.to_json(), lambda _: t.explain())
+            emit(args, t.to_json(), lambda _: explained(t, c.state, args.file))
         else:
             side = v.side(c.state, args.side)
             report = trace_side(world, side, whatif or None)
@@ -112,6 +113,18 @@ def cmd_trace(args) -> None:
                 frame_csv(_items_frame(report), sys.stdout)
                 return
             emit(args, report.to_json(), lambda _: _report_text(report))
+
+
+def explained(t, state, file: str) -> str:
+    """A trace's working (``Trace.explain``) and, for each value it asks for that the player
+    enters, the command that enters it (a unit's: ``campaign update``; a table: ``campaign table
+    import``)."""
+    from ...rules.findings import entry_in
+
+    units = {u.id: u.kind for u in state.units.values()}
+    said = [r.text for r in t.reasons] + list(t.steps)
+    found = dict.fromkeys(e for e in (entry_in(x, units, state.game) for x in said) if e is not None)
+    return "\n".join([t.explain(), *(f"  to enter: {e.command(shlex.quote(str(file)), state.game)}" for e in found)])
 
 
 def _history(args, c) -> None:

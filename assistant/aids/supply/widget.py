@@ -34,7 +34,8 @@ from ...hexes import HexError
 from ...rules.board import ASKS
 from ...ui.board import unit_marker_radius
 from ...ui.errors import ErrorPanel
-from ...ui.html import error_line, esc, rule_ref
+from ...rules.findings import entry_in
+from ...ui.html import enter_html, error_line, esc, linked, rule_ref
 from ...ui.page import Page, side_order, unit_marks
 from ...ui.userdirs import user_cache_dir
 from . import plots
@@ -447,10 +448,10 @@ class SupplyWidget(Page):
                         f"{esc(' → '.join(t.path))}</span></div>")
         if t.reasons:
             items = "".join(f"<li class='ca-supply-reason'><span class='ca-rule'>{esc(rule_ref(r.rule))}</span> "
-                            f"{esc(r.text)}</li>" for r in t.reasons)
+                            f"{self._said(r.text)}</li>" for r in t.reasons)
             rows.append(f"<div>Why:</div><ul>{items}</ul>")
         if t.steps:
-            items = "".join(f"<li class='ca-supply-step'>{esc(x)}</li>" for x in t.steps)
+            items = "".join(f"<li class='ca-supply-step'>{self._said(x)}</li>" for x in t.steps)
             rows.append(f"<details open><summary>Working ({len(t.steps)} step{'s' if len(t.steps) != 1 else ''})"
                         f"</summary><ul>{items}</ul></details>")
         return banner + "".join(rows)
@@ -523,12 +524,19 @@ class SupplyWidget(Page):
                 + (" <span class='ca-sample'>[sample]</span>" if u is not None and u.sample else "")
                 + f"</td><td style='color:{self._status_colour(t.status, t.supplied)}'><b>{esc(t.status)}</b></td>"
                 f"<td>{_num(t.length)}{' / ' + _num(t.limit) if t.limit is not None else ''}</td>"
-                f"<td>{esc(rule_ref(why.rule)) + ' ' + esc(why.text) if why else ''}</td></tr>")
+                f"<td>{esc(rule_ref(why.rule)) + ' ' + self._said(why.text) if why else ''}</td></tr>")
         banner = ("<div class='ca-supply-whatif'><b>WHAT-IF</b>: hypothetical, not the campaign</div>"
                   if self.whatif else "")
         return (f"{banner}<div>{esc(self.side_name(report.side))}: {head or 'nothing to trace'}</div>"
                 "<table><tr><th>hex</th><th>unit</th><th>status</th><th>length</th><th>first reason</th></tr>"
                 + "".join(rows) + "</table>")
+
+    def _said(self, text: str) -> str:
+        """A line of the rules' working as HTML: the pages it names linked (Board set-up, the Rule
+        tables page), and where a value it asks for is entered (a unit's: the campaign page)."""
+        kinds, names = self.per_state("unit-kinds", lambda state: (
+            {u.id: u.kind for u in state.units.values()}, {u.id: u.name for u in state.units.values() if u.name}))
+        return linked(text) + enter_html(entry_in(text, kinds, self.campaign.game), names)
 
     def _status_colour(self, status: str, supplied: bool) -> str:
         """One colour per status for the page's life: greens/blues supplied, reds/oranges cut, and

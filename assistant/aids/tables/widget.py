@@ -17,23 +17,17 @@ from ...campaign.errors import CampaignError
 from ...campaign.printedtables import tables_of
 from ...campaign.tableschema import TableSchema, check_csv, check_grid, schemas, to_csv
 from ...ui.errors import ErrorPanel
+from ...ui.html import aids_reading
 from ...ui.page import Page
 from .commands import SetTable
 
 MAX_GRID_ROWS = 80  # larger tables are edited as CSV text
 
 
-# Who reads a table, as a player knows it: the rules module's first word -> the aid that asks it.
-READERS = {"air": "the strike plotter", "apat": "the strike plotter", "airrange": "the strike plotter",
-           "bombing": "the strike plotter", "odds": "the odds", "economy": "the production ledger",
-           "supply": "the supply tracer", "command": "the supply tracer", "layers": "the supply tracer"}
-
-
 def readers(used_by) -> str:
     """The aids that read a table (its ``used_by`` rules modules said as the aids a player uses:
     ``assistant/rules/witp/apat.py`` is the strike plotter), in order, once each."""
-    names = [READERS.get(u.rsplit("/", 1)[-1].removesuffix(".py").split("_")[0], "the rules") for u in used_by]
-    return ", ".join(dict.fromkeys(names))
+    return ", ".join(aids_reading(used_by))
 
 
 def _schema_html(s: TableSchema) -> str:

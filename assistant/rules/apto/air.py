@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
+from ..findings import When
 from ..hexnet import truthy
 from ..odds import as_json
 from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
@@ -124,7 +125,7 @@ class AptoAirRules:
             steps.append(f"{p.id}: range halved by weather, {num(p, 'range', 0)} -> {rng} (round down) [1.3]")
         if rng is None:
             return StrikeItem(unit=p.id, base=p.hex, distance=None, distance_unit="hexes", range_class=None,
-                              findings=[Finding("question", "[4.12]", f"{p.id} has no range attr: enter its printed range")])
+                              findings=[Finding("question", "[4.12]", f"{p.id}: its printed range is not entered (range)")])
         if in_sea_area(p, target):
             return StrikeItem(unit=p.id, base=p.hex, distance=0, distance_unit="hexes", range_class="in the area",
                               path=[target], findings=[Finding("info", "[4.15]", f"{p.id} is aboard a carrier in "
@@ -196,7 +197,8 @@ class AptoAirRules:
                                               f"({', '.join(sorted(ok))}), not {plan.return_base}"))
         if plan.mission == "strategic_bombing" and strategic_warfare(plan) is False:
             a.findings.append(Finding("error", "[2.0]", f"strategic bombing is flown in the Strategic Warfare Phase, "
-                                      f"not in {plan.phase}"))
+                                      f"not in {plan.phase}",
+                                      when=When(phase="strategic_warfare", says="the Strategic Warfare Phase")))
         if plan.mission == "strategic_bombing":
             for b, p in launched:
                 if kind_of(p) != "B":
@@ -497,7 +499,7 @@ class AptoAirRules:
         steps.append(f"target {ttype}{' (capital)' if target.capital and not oil else ''}: shift {shift:+d} [2.3]")
         rows = world.tables.get(bt.TABLE)
         if not rows:
-            findings.append(Finding("question", "[2.5]", f"enter the Bombing Table ({bt.TABLE} template) or the printed "
+            findings.append(Finding("question", "[2.5]", f"enter the Bombing Table (table {bt.TABLE}) or the printed "
                                     f"result for strength {total}, shift {shift:+d}"))
             return None, total, steps, findings
         col, notes = bt.column_for(total, shift, bt.columns(rows))

@@ -259,7 +259,7 @@ class GlobalWarAir:
     def _radius(self, world: World, p: Piece, fs: list[Finding]) -> Optional[int]:
         if not T.has(world.tables, T.LRB_RADIUS):
             fs.append(Finding("question", "17.1.3.A", f"the LRB radius varies from turn to turn (Turn Record Track): "
-                                                      f"enter table {T.LRB_RADIUS} (templates/{T.LRB_RADIUS}.csv)"))
+                                                      f"its table is not entered (table {T.LRB_RADIUS})"))
             return None
         if world.turn is None:
             fs.append(Finding("question", "17.1.3.A", "which Game-Turn is it? the LRB radius depends on it"))

@@ -41,6 +41,7 @@ import re
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
+from ..findings import When
 from ..hexnet import truthy
 from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
@@ -153,7 +154,8 @@ def eligibility(world: World, plan: StrikePlan, u: AirUnit) -> list[Finding]:
                              f"assigned only during Strategic G/T's, not in {when}"))
             else:
                 out.append(Finding("error", "[5.13.3]", f"{u.id}: APs may be assigned ASW roles only during "
-                                   f"Strategic G/T's, not in {when}"))
+                                   f"Strategic G/T's, not in {when}",
+                                   when=When(kind="strategic", says="a Strategic G/T")))
     return out
 
 

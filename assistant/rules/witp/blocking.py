@@ -72,8 +72,8 @@ def air_block(world: SupplyWorld, side: str, reading: str) -> AirBlock:
             continue
         rng = p.attr("normal_range")
         if rng is None:
-            out.notes.append(f"[29.8.1] {p.id}: normal range not entered; it blocks within 4 hexes "
-                             "(the most the rule allows) -- enter normal_range")
+            out.notes.append(f"[29.8.1] {p.id}: normal range not entered (normal_range); it blocks within 4 "
+                             "hexes, the most the rule allows")
             rng = float("inf")
         try:
             rng = float(rng)

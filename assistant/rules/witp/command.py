@@ -599,8 +599,8 @@ class Links:
                 more = f" and {len(unknown) - 8} more" if len(unknown) > 8 else ""
                 out.append(Reason("[29.7]", "player question: ground MP not entered for " + ", ".join(unknown[:8])
                                   + more
-                                  + " (the Ground Movement Table is not in the text; set ground_mp or a "
-                                  "terrain table) -- the overland length cannot be counted"))
+                                  + " (the Ground Movement Table is not in the text; set each hex's ground_mp, or "
+                                  "enter table ground_mp) -- the overland length cannot be counted"))
         if radius != np.inf and length > radius and not (not sea and out):
             out.append(Reason(rule, f"out of range: {labels[node]} is {length:g} {unit} from "
                                     f"{labels[path[-1]]}, limit {radius:g}"))

@@ -490,7 +490,7 @@ class _Tracer:
                            f"a hex ({s.get('supply_rail_rounding', 'per_hex')}); sea only from a linked port")
             if (x is None or y is None) and self.net.column("surface")[node] == "land":
                 t.steps.append("[32.3.1] player question: an inland base needs the ground MP of the hexes "
-                               "on its way (ground_mp or a terrain table)")
+                               "on its way (each hex's ground_mp, or table ground_mp)")
         else:
             raise ValueError(f"setting supply_distance_reading {reading!r} is not hexes or traced")
         t.extra.update({"y": _n(y), "x": _n(x), "tsd": None, "category": None})
