@@ -228,3 +228,26 @@ def find_kind(game: str, name: str) -> Optional[Kind]:
 def role_of(game: str, name: str) -> str:
     k = find_kind(game, name)
     return k.role if k else OTHER
+
+
+@lru_cache(maxsize=None)
+def read_by(game: str) -> Mapping[str, tuple[str, ...]]:
+    """Which of ``game``'s rules modules read each attribute a kind declares: attribute -> the
+    modules (``assistant/rules/<game>/<module>.py``, by name: "air", "command") whose code names
+    it as a string (``p.attr("sea_radius")``), in file order; an attribute no module names is left
+    out (the rules may build its name: its kind's rule still says where it is read)."""
+    import ast
+    from pathlib import Path
+
+    declared = {a for k in load_kinds(game).values() for a in k.specs}
+    folder = Path(__file__).resolve().parent / game
+    out: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("*.py")) if folder.is_dir() else ():
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        named = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        for a in sorted(declared & named):
+            out.setdefault(a, []).append(path.stem)
+    return MappingProxyType({a: tuple(ms) for a, ms in out.items()})

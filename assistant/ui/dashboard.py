@@ -32,9 +32,10 @@ from ..campaign.orders import OrdersError, give_orders
 from ..campaign.places import example_label
 from ..campaign.placing import needed_values, unknown_kind_warning
 from ..campaign.validate import key_values
-from ..rules.kinds import load_kinds
+from ..rules.kinds import find_kind, load_kinds, read_by
 from .controlpart import ControlPart
 from .errors import ErrorPanel
+from .html import aids_reading, esc, rule_ref
 from .kit import DashboardPage, dashboard
 from .mapview import side_colour
 from .page import Page, header_html, side_order, unit_marks
@@ -72,6 +73,9 @@ STYLE = """<style>
 .ca-orders-refused ul { margin: 2px 0; padding-left: 18px; }
 .ca-orders-done { background: #e8f5e9; border: 1px solid #2e7d32; padding: 3px 6px; }
 .ca-tabs > .lm-TabBar .lm-TabBar-tab { flex: 0 1 auto !important; min-width: 0 !important; padding: 0 8px; }
+.ca-kind-attrs .widget-html-content { white-space: normal; overflow-wrap: anywhere; font-size: 11px; line-height: 1.3; }
+.ca-kind-attrs ul { margin: 1px 0 3px 0; padding-left: 16px; }
+.ca-kind-attrs li { margin: 0; }
 </style>"""
 
 
@@ -88,6 +92,28 @@ def list_entry(hex_: str, name: str, side: str, sample: bool, width: int = LIST_
     if len(name) > room:
         name = name[: max(room - 1, 1)].rstrip() + "…"
     return f"{hex_:<6} {name}{tail}"
+
+
+def kind_attrs_html(game: str, kind: str) -> str:
+    """What the Place form says of the chosen kind, in full (it wraps): the values it is not
+    placed without, then every value its rules read, each with the aid that reads it, the rule
+    and what it is (the kind's declaration in kinds.toml); empty for a kind the game does not declare."""
+    k = find_kind(game, kind) if isinstance(kind, str) and kind.strip() else None
+    if k is None or not k.specs and not k.requires:
+        return ""
+    need = needed_values(game, k.kind)
+    head = (f"<div><b>{esc(k.kind)}</b> <span class='ca-rule'>{esc(rule_ref(k.rule))}</span>"
+            + (f": needs <b class='ca-kind-needs'>{esc(need)}</b>" if need else "") + "</div>")
+    readers = read_by(game)
+    rows = []
+    for name, spec in sorted(k.specs.items(), key=lambda kv: (not kv[1].required, kv[0])):
+        who = ", ".join(aids_reading(readers.get(name, ()))) or "the rules"
+        rows.append(f"<li class='ca-kind-attr'><b>{esc(name)}</b> &mdash; read by {esc(who)} "
+                    f"<span class='ca-rule'>{esc(rule_ref(spec.rule))}</span>: {esc(spec.doc)}"
+                    f" <span style='color:#666'>({esc(spec.allowed())})</span></li>")
+    values = (f"<div>The values its rules read (enter them under Values now, or later with Set):</div>"
+              f"<ul>{''.join(rows)}</ul>") if rows else ""
+    return head + values
 
 
 def _attrs_table(attrs) -> str:
@@ -170,6 +196,9 @@ class CampaignDashboard(Page):
         self.nation.add_class("ca-nation")
         self.place_attrs = w.Text(description="Values", placeholder=PLACE_VALUES_HINT, layout=w.Layout(width="250px"))
         self.place_attrs.add_class("ca-place-attrs")
+        # The chosen kind in full: what it needs and every value its rules read, with who reads it.
+        self.kind_attrs = w.HTML(layout=w.Layout(width=FULL))
+        self.kind_attrs.add_class("ca-kind-attrs")
         self.kind.observe(g(self._on_kind, "choose kind"), names="value")
         self.place_btn = w.Button(description="Place here", icon="plus", button_style="primary",
                                   layout=w.Layout(width="auto", flex="0 0 auto"))
@@ -215,7 +244,8 @@ class CampaignDashboard(Page):
             w.HBox([self.attrs_field, self.attrs_btn]),
             w.HBox([w.HTML("<b>Place</b>", layout=w.Layout(width="60px")), self.category],
                    layout=w.Layout(align_items="center")),
-            self.side, self.kind, self.name, self.nation, w.HBox([self.place_attrs, self.place_btn])])
+            self.side, self.kind, self.name, self.nation, w.HBox([self.place_attrs, self.place_btn]),
+            self.kind_attrs])
 
         orders_box = self._orders_box()
 
@@ -341,6 +371,7 @@ class CampaignDashboard(Page):
         need = needed_values(self.campaign.game, self.kind.value)
         self.place_attrs.placeholder = f"needs {need}" if need else PLACE_VALUES_HINT
         self.place_attrs.tooltip = self.place_attrs.placeholder
+        self.kind_attrs.value = kind_attrs_html(self.campaign.game, self.kind.value)
 
     def _place(self, _b=None) -> None:
         hex_ = self._hex()
