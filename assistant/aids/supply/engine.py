@@ -32,9 +32,10 @@ class WhatIf:
     def __bool__(self) -> bool:
         return bool(self.with_enemy or self.without)
 
-    def describe(self) -> list[str]:
+    def describe(self, names: Optional[dict[str, Optional[str]]] = None) -> list[str]:
+        """One line per change; a unit left out by its name (``names``: id -> name) where it has one."""
         out = [f"what-if: an enemy unit{' of ' + s if s else ''} at {h}" for h, s in self.with_enemy]
-        out += [f"what-if: without {u}" for u in self.without]
+        out += [f"what-if: without {(names or {}).get(u) or u}" for u in self.without]
         return out
 
 
@@ -80,6 +81,7 @@ def apply_whatif(world: SupplyWorld, whatif: WhatIf, side: Optional[str] = None)
 
 
 def _traced(world: SupplyWorld, side: str, pieces: Sequence[Piece], whatif: Optional[WhatIf]) -> list[Trace]:
+    names = names_of(world)  # before the what-if takes its units away
     if whatif:
         world = apply_whatif(world, whatif, side)
         gone = set(whatif.without)
@@ -92,7 +94,7 @@ def _traced(world: SupplyWorld, side: str, pieces: Sequence[Piece], whatif: Opti
         traces = rules.trace(world, side, list(pieces))
     except ValueError as e:  # a bad counter value or setting the rules name in one line
         raise CampaignError(str(e)) from None
-    notes = whatif.describe() if whatif else []
+    notes = whatif.describe(names) if whatif else []
     for t in traces:
         t.errors_as(CampaignError)  # a bad value met when the working is read: the same one line
         if notes:
@@ -108,7 +110,7 @@ def trace_units(world: SupplyWorld, unit_ids: Iterable[str], whatif: Optional[Wh
         if u not in by_id:
             raise CampaignError(f"unit {u!r} is not in this campaign")
         if whatif and u in whatif.without:
-            raise CampaignError(f"unit {u!r} is both traced and left out: trace it or leave it out")
+            raise CampaignError(f"{by_id[u].name or u} is both traced and left out: trace it or leave it out")
     out: dict[str, Trace] = {}
     for side in dict.fromkeys(by_id[u].side for u in wanted):
         pieces = [by_id[u] for u in wanted if by_id[u].side == side]
@@ -138,4 +140,9 @@ def trace_side(world: SupplyWorld, side: str, whatif: Optional[WhatIf] = None) -
         raise CampaignError(f"side {side!r} is not one of {', '.join(world.sides)}")
     pieces = [p for p in world.pieces if p.side == side and not p.hypothetical]
     return SideReport(side=side, items=_traced(world, side, pieces, whatif),
-                      whatif=whatif.describe() if whatif else [])
+                      whatif=whatif.describe(names_of(world)) if whatif else [])
+
+
+def names_of(world: SupplyWorld) -> dict[str, Optional[str]]:
+    """Each piece's name by its id (None for a piece without one)."""
+    return {p.id: p.name for p in world.pieces}

@@ -62,3 +62,18 @@ def test_clear_what_ifs_clears_them_everywhere_on_the_page(view):
     assert "No what-if" in v.whatif_note.value and v.errors.records == []
     v.map.select("E2621")  # a click traces again, it adds no what-if
     assert v.whatif.with_enemy == () and v.subject.kind == "hex"
+
+
+def test_what_ifs_and_refusals_say_the_unit_by_its_name(view):
+    """A unit left out is said by its name in the working's banner and its steps, and tracing it
+    while it is left out is refused naming it (its id was said: "unit 'us-sw-pacific-hq' ...")."""
+    v = view
+    v.side.value = "allies"
+    v.unit.value = "1st-marine-division"
+    v.without.value = "us-sw-pacific-hq"
+    v.without_btn.click()
+    assert "without US SW PACIFIC HQ" in v.working.value and "us-sw-pacific-hq" not in v.working.value
+    v.without.value = "1st-marine-division"
+    v.without_btn.click()
+    assert v.problem == "1st Marine Division is both traced and left out: trace it or leave it out"
+    assert v.errors.records == []

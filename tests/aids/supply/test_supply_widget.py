@@ -177,7 +177,7 @@ def test_engine_refusals_are_one_line_on_the_page(view, camp):
     view.unit.value = "1st-marine-division"
     view.without.value = "1st-marine-division"
     view.without_btn.click()  # the engine refuses to trace a unit it leaves out
-    assert view.trace is None and view.problem == "unit '1st-marine-division' is both traced and left out: trace it or leave it out"
+    assert view.trace is None and view.problem == "1st Marine Division is both traced and left out: trace it or leave it out"
     assert "Cannot trace" in view.working.value and "Traceback" not in view.working.value
     assert view.errors.records == []
     assert W.PATH not in view.map.overlays_in("supply")
