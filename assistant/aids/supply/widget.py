@@ -385,11 +385,16 @@ class SupplyWidget(Page):
                 self.map.clear_overlay(ENDS)
         self.working.value = self._working_html()
 
+    def _names(self) -> dict[str, Optional[str]]:
+        """Each unit's name by its id (None: it has none), as the page says a unit."""
+        return self.per_state("unit-names", lambda state: {u.id: u.name for u in state.units.values()})
+
     def _working_html(self) -> str:
         s, t = self.subject, self.trace
         whatif = self.whatif
         banner = (f"<div class='ca-supply-whatif'><b>WHAT-IF</b>: hypothetical — "
-                  f"{esc('; '.join(x.removeprefix('what-if: ') for x in whatif.describe()))}</div>" if whatif else "")
+                  f"{esc('; '.join(x.removeprefix('what-if: ') for x in whatif.describe(self._names())))}</div>"
+                  if whatif else "")
         if s is None:
             return banner + ("<div class='ca-supply-empty' style='color:#666'>Pick a unit above, or click a hex on "
                              "the map to trace a hypothetical unit of the side there.</div>")
