@@ -19,13 +19,14 @@ Entry kinds, one vocabulary for all games (the game's own line names go in ``ite
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Protocol, Sequence
 
 from ..numbertext import NumberField
-from .findings import Finding
+from .findings import Finding, When
 from .registry import MissingRules, rules_module
 
 if TYPE_CHECKING:  # the ledger's context carries a World; the ledger's arithmetic needs no graph
@@ -187,7 +188,10 @@ class Book:
 @dataclass(frozen=True)
 class Priced:
     """An item whose cost (or income) the text gives: the amount (None when it depends on a table
-    the player enters), the account and kind it books to, and the rule."""
+    the player enters), the account and kind it books to, and the rule. ``fixed``: the price fixes
+    the entry's amount (its price times how many, ``priced_amount``); False where the rules let the
+    player pay more (apto's refuelling may be over-spent [3.14]): the price is then the amount
+    offered, not the only one taken."""
 
     item: str
     kind: str
@@ -195,6 +199,7 @@ class Priced:
     amount: Optional[Number]
     rule: str
     doc: str = ""
+    fixed: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {"item": self.item, "kind": self.kind, "account": self.account, "amount": _num(self.amount),
@@ -205,7 +210,11 @@ class Priced:
 class LedgerContext:
     """What an economy may consult besides the book: the rules' world (map, pieces, control,
     settings, the player's tables, the supply tracer through it), the turn in force (calendar
-    index, label, kind, year, period such as a season) and every turn's label."""
+    index, label, kind, year, period such as a season) and every turn's label. ``where`` (given by
+    the ledger aid, None elsewhere) finds the first calendar position after the one in force where
+    a predicate holds (``campaign.calendar.next_turn_where``): a position has ``index``, ``label``,
+    ``kind``, ``period``, ``year`` and ``phase`` (with ``name``), so a refusal that depends on the
+    calendar names the next turn it is allowed in (``Timing``)."""
 
     world: World
     turn: int
@@ -214,6 +223,205 @@ class LedgerContext:
     year: Optional[int] = None
     period: str = ""
     labels: Mapping[int, str] = field(default_factory=_frozen)
+    where: Optional[Callable[[Callable[[Any], bool]], Any]] = field(default=None, compare=False, repr=False)
+
+
+# ----- where on the calendar an entry is allowed ------------------------------------------------
+@dataclass(frozen=True)
+class Timing:
+    """Where on the calendar the rules allow an entry: a turn of one of ``kinds`` (the calendar's
+    slot kinds: apto "seasonal"/"monthly", witp "strategic"), of ``period`` and ``year`` where given
+    (apto's War extension: the Summer 1945 Seasonal Turn), done in the phase named ``phase`` (where
+    the page takes the player; the entry itself is judged by its turn). ``noun`` is how the rules
+    call such a turn ("Seasonal Turn"), ``says`` the refusal in the rules' words ("EP income is
+    determined in a Seasonal Turn"), ``rule`` its rule. An economy's optional ``when(entry, ctx)``
+    gives the timings of an entry; its check refuses through ``timing_findings``."""
+
+    noun: str
+    says: str
+    rule: str
+    kinds: tuple[str, ...] = ()
+    phase: str = ""
+    period: str = ""
+    year: Optional[int] = None
+
+    def allows(self, kind: str, period: Any = "", year: Any = None) -> bool:
+        """Whether a turn of ``kind`` (in ``period`` of ``year``) is one this timing allows."""
+        return ((not self.kinds or kind in self.kinds) and (not self.period or period == self.period)
+                and (self.year is None or year == self.year))
+
+    def allows_now(self, ctx: LedgerContext) -> bool:
+        return self.allows(ctx.turn_kind, ctx.period, ctx.year)
+
+    def when(self) -> Optional[When]:
+        """The timing as a finding's ``When`` (a kind of turn and its phase), as every aid's
+        findings say where on the calendar they are allowed; None where a ``When`` cannot say it
+        (several kinds, a season of one year)."""
+        if len(self.kinds) > 1 or self.period or self.year is not None:
+            return None
+        return When(kind=self.kinds[0] if self.kinds else "", phase=self.phase, says=f"a {self.noun}")
+
+    def at(self, position: Any, phase: bool = True) -> bool:
+        """Whether the calendar ``position`` (a ``TurnInfo``) is one: its turn allowed and, with
+        ``phase``, the phase named ``phase`` (any phase where none is named)."""
+        if not self.allows(getattr(position, "kind", ""), getattr(position, "period", ""),
+                           getattr(position, "year", None)):
+            return False
+        if not phase or not self.phase:
+            return True
+        p = getattr(position, "phase", None)
+        return p is not None and str(getattr(p, "name", "")).lower() == self.phase.lower()
+
+
+def next_allowed(ctx: LedgerContext, timings: Sequence[Timing]) -> Any:
+    """The first calendar position after the one in force where every timing holds: in the phase
+    the timings name, else the turn's first phase; None where the context has no calendar
+    (``where``) or none comes within its horizon (nor before the game's last turn)."""
+    if ctx.where is None or not timings:
+        return None
+    if any(t.phase for t in timings):
+        found = ctx.where(lambda pos: all(t.at(pos) for t in timings))
+        if found is not None:
+            return found
+    return ctx.where(lambda pos: all(t.at(pos, phase=False) for t in timings))
+
+
+def where_next(ctx: LedgerContext, timings: Sequence[Timing]) -> str:
+    """Where the entry is next allowed, in words ("the next Seasonal Turn is Autumn Seasonal Turn
+    1937, 3 turns ahead"); "" without a calendar to look in."""
+    if ctx.where is None or not timings:
+        return ""
+    t = timings[0]
+    pos = next_allowed(ctx, timings)
+    if pos is None:
+        return f"no {t.noun} comes later in the game"
+    ahead = int(pos.index) - int(ctx.turn)
+    phase = getattr(getattr(pos, "phase", None), "name", "")
+    at = f" ({phase})" if phase and any(x.phase for x in timings) else ""
+    return f"the next {t.noun} is {pos.label}{at}, {ahead} turn{'' if ahead == 1 else 's'} ahead"
+
+
+def timing_findings(timings: Sequence[Timing], ctx: LedgerContext) -> list[Finding]:
+    """The refusal of each timing the turn in force does not meet, naming where the entry is next
+    allowed (``where_next``) when the context has a calendar."""
+    out = []
+    for t in timings:
+        if t.allows_now(ctx):
+            continue
+        nxt = where_next(ctx, [t])
+        out.append(Finding("error", t.rule, f"{t.says}, not in {ctx.turn_label}" + (f": {nxt}" if nxt else ""),
+                           when=t.when()))
+    return out
+
+
+# ----- the values an entry carries (its ``data``) -----------------------------------------------
+@dataclass(frozen=True)
+class DataKey:
+    """A value of an entry's ``data`` the rules read: for entries of ``kinds`` (every kind when
+    empty), under ``rule``, meaning ``doc``. ``fact``: a figure the rules read from the latest entry
+    that records it (witp's EM, apto's US-held cities), so an entry of amount 0 may carry it."""
+
+    kinds: tuple[str, ...] = ()
+    rule: str = ""
+    doc: str = ""
+    fact: bool = False
+
+
+#: The values the ledger itself reads, whatever the game: an entry's arrival turn (the build
+#: queue), how many of a priced item it pays for, and the demo's sample mark.
+LEDGER_DATA: Mapping[str, DataKey] = MappingProxyType({
+    "arrives": DataKey(("spend",), "", "the turn the unit paid for arrives (a turn label or a calendar index): the "
+                                       "build queue"),
+    "qty": DataKey((), "", "how many of a priced item the entry pays for: the amount is qty x its price"),
+    "sample": DataKey((), "", "a sample entry of the demo, not from the rulebook"),
+})
+
+
+def data_keys(eco: Any) -> Optional[Mapping[str, DataKey]]:
+    """Every value an entry of ``eco``'s game may carry: the ledger's own (``LEDGER_DATA``) and the
+    game's (its ``DATA_KEYS``); None where the economy declares none (every value is taken)."""
+    own = getattr(eco, "DATA_KEYS", None)
+    if own is None:
+        return None
+    return {**LEDGER_DATA, **own}
+
+
+def data_findings(eco: Any, kind: str, data: Mapping[str, Any]) -> Optional[str]:
+    """Why ``data`` cannot go with an entry of ``kind`` in ``eco``'s game, in one line, or None: a
+    number that is not finite (1e999999, nan, inf: nothing can read it), or a name no rule of the
+    game reads for that kind of entry (it would be recorded and mean nothing)."""
+    for k, v in data.items():
+        if not _finite(v):
+            return f"value {k}={v} is not a finite number: no rule can read it"
+    keys = data_keys(eco)
+    if keys is None:
+        return None
+    for k in data:
+        spec = keys.get(k)
+        if spec is None:
+            usable = sorted(n for n, s in keys.items() if not s.kinds or kind in s.kinds)
+            return (f"value {k} is not one the rules read for {_a(kind)} entry of {eco.game}: nothing would read "
+                    f"it (they read " + (", ".join(usable) if usable else "none") + ")")
+        if spec.kinds and kind not in spec.kinds:
+            return (f"value {k} is read for {' or '.join(spec.kinds)} entries ({spec.doc}), "
+                    f"not for {_a(kind)} entry")
+    return None
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
+def _finite(v: Any) -> bool:
+    if isinstance(v, bool) or v is None:
+        return True
+    if isinstance(v, (int, Fraction)):
+        return True
+    if isinstance(v, float):
+        return math.isfinite(v)
+    text = str(v).strip()
+    try:
+        return math.isfinite(float(text))
+    except (ValueError, OverflowError):
+        return True  # text that is no number is read as text (or refused by the rule that reads it)
+
+
+@dataclass(frozen=True)
+class TableNeed:
+    """A printed table the rules' income needs and the player has not entered: its template name
+    (``table``, as ``campaign table import`` and the Rule tables page know it), its ``title``
+    ("Table X"), ``what`` needs it ("the seasonal EP income"), the ``rule``, and the ``accounts``
+    whose forecast lacks it (every account when empty). An economy's optional
+    ``forecast_needs(side, ctx)`` gives them."""
+
+    table: str
+    title: str
+    what: str
+    rule: str = ""
+    accounts: tuple[str, ...] = ()
+
+
+# ----- what a priced item costs -----------------------------------------------------------------
+def priced_amount(eco: Any, priced: Priced, data: Mapping[str, Any], ctx: LedgerContext) -> tuple[Optional[Number], str]:
+    """What the rules fix as the amount of an entry for ``priced`` with ``data``: the economy's own
+    ``priced_amount`` where it has one (globalwar's maintenance per SP [18.10.2]), else the price
+    times ``qty`` (1 unless given: "n items cost n times the price", apto [8.6]), and how, in words.
+    None where the rules fix no amount (no printed price, or an amount the player may choose)."""
+    own = getattr(eco, "priced_amount", None)
+    if own is not None:
+        return own(priced, data, ctx)
+    if priced.amount is None:
+        return None, ""
+    qty = quantity(data)
+    return priced.amount * qty, (f"{qty} x {_num(priced.amount)}" if qty != 1 else "")
+
+
+def quantity(data: Mapping[str, Any], key: str = "qty") -> int:
+    """``data``'s ``key`` as a count of at least 1 (1 when not given); ValueError naming it otherwise."""
+    v = data.get(key, 1)
+    if isinstance(v, bool) or not str(v).strip().isdigit() or int(str(v).strip()) < 1 or int(str(v).strip()) > MAX_ENTRY:
+        raise ValueError(f"value {key}={v} must be a whole number from 1 to {MAX_ENTRY}")
+    return int(str(v).strip())
 
 
 class Economy(Protocol):
@@ -251,6 +459,16 @@ class Economy(Protocol):
     # ``unpriced_account(side, kind, item, to_account) -> (account, findings)`` (the account of an
     # item it does not price when the player names none, with what to ask; default the first one).
     # A priced item with no account named books to its ``Priced.account``.
+    # ``when(entry, ctx) -> list[Timing]`` (where on the calendar the rules allow the entry; its
+    # check refuses through ``timing_findings``, naming the next turn it is allowed in),
+    # ``DATA_KEYS`` (``{name: DataKey}``: the values of an entry's data its rules read; declared,
+    # every other name is refused), ``priced_amount(priced, data, ctx) -> (amount, how)`` (what a
+    # priced item's entry must amount to; default its price x qty), ``arrival(entry, ctx) ->
+    # Optional[int]`` (the calendar turn the rules fix for a unit paid for: written as ``arrives``)
+    # and ``awaits_arrival(entry) -> bool`` (an entry the build queue must show),
+    # ``INCOME_FIGURE`` (which income figure to type where the strike plotter booked losses) and
+    # ``loss_turns(turn, kind, labels)`` (the turns whose booked losses an income entry meets),
+    # ``forecast_needs(side, ctx) -> list[TableNeed]`` (the printed tables its income lacks).
 
 
 def amount_field(eco: Any, settings: Mapping[str, Any]) -> NumberField:

@@ -28,6 +28,7 @@ SIDE = "allies"
 INCOME_ITEM = "CP income"
 INCOME = 20
 TOO_MUCH = 40
+PRICED_ITEM, PRICE = "APA/APB repair", 3  # the Allied price of [60.2.1]
 
 
 def ledger_url(served) -> str:
@@ -102,6 +103,14 @@ def test_ledger_dashboard_entry_checked_recorded_refused_and_closed(served, brow
         assert finding["rule"] in msg and finding["text"] in msg
         assert statements(served)["CP"]["closing"] == INCOME  # nothing recorded
         shot(page, "ledger-04-refused")
+
+        # A priced item sets the Amount to its price: the 40 left in the field never overrides it.
+        enter(page, ".ca-ledger-item", PRICED_ITEM)
+        page.wait_for_function(f"() => document.querySelector('.ca-ledger-amount input').value === '{PRICE}'",
+                               timeout=30_000)
+        wait_text(page, ".ca-ledger-findings", f"{PRICE} CP")
+        enter(page, ".ca-ledger-item", "")  # no item: the price the page set does not stay behind
+        page.wait_for_function("() => document.querySelector('.ca-ledger-amount input').value === ''", timeout=30_000)
 
         # Close the turn: one recorded close, and the statement says so.
         page.click(".ca-ledger-close-turn")  # it asks first

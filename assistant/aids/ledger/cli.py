@@ -8,11 +8,18 @@
     campaign ledger FILE forecast --side S                            this turn as the rules compute it
     campaign ledger FILE items --side S                               what the text prices
 
-KIND is one of income, loss, spend, transfer, reserve, adjust. An entry the rules forbid exits 1
-with the rule's reason, and nothing is recorded; one recorded prints each warning and question the
-rules raise on it to stderr, one line each ("warning: [18.0.D] ...", "question: [18.9.4] ..."), exit 0; bad input exits 2; close-turn exits 3 (nothing
-recorded) if another writer moved the turn while it ran; close-turn prints what the rules judge of
-the closing turn the same way (e.g. witp's air-block minimum of a Production Phase [52.4.2]).
+KIND is one of income, loss, spend, transfer, reserve, adjust. An item the rules price fixes the
+amount (its price, times --data qty=N): a different --amount is refused; so are an amount of 0 (0,
+-0, 00000) and a --data value that is not a finite number or that no rule of the game reads for that
+kind of entry (bad input: exit 2, nothing recorded). An entry the rules forbid exits 1 with the
+rule's reason, and nothing is recorded; a refusal of the calendar names the next turn or phase the
+entry is allowed in and the `campaign advance` commands that go there. One recorded prints each
+warning and question the rules raise on it to stderr, one line each ("warning: [18.0.D] ...",
+"question: [18.9.4] ..."), exit 0, and on stdout the arrival the rules set for a build and what the
+strike plotter already booked for the side ("note: ...", with which income figure to type);
+close-turn exits 3 (nothing recorded) if another writer moved the turn while it ran; close-turn
+prints what the rules judge of the closing turn the same way (e.g. witp's air-block minimum of a
+Production Phase [52.4.2]).
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from ...cli.common import FILE, CliError, add_command, done, emit, opened, tell
 from ...numbertext import is_numeral
 from ...rules.ledger import KINDS
 from .commands import AddEntry, CloseTurn, RuleRefusal
-from .engine import context_of, economy, forecast, frame, not_played, played_turns, statements_of
+from .engine import advance_commands, context_of, economy, forecast, frame, not_played, played_turns, statements_of
 from .views import turn_index
 
 ACTIONS = ("show", "add", "close-turn", "forecast", "items")
@@ -95,14 +102,23 @@ def cmd_ledger(args) -> int | None:
                                          to_account=args.to_account,
                                          data=v.key_values(args.data, "data") if args.data else None))
             except RuleRefusal as refusal:
-                fs = refusal.findings
-                emit(args, {"recorded": False, "findings": [f.to_json() for f in fs]},
-                     lambda p: "refused: " + "; ".join(f"{f.ref} {f.text}" for f in fs if f.level == "error"))
+                fs, at = refusal.findings, refusal.allowed_at
+                go = "" if at is None else advance_commands(c.state, at.index, at.phase_index, args.file)
+                payload = {"recorded": False, "findings": [f.to_json() for f in fs]}
+                if at is not None:
+                    payload["allowed_at"] = {"index": at.index, "label": at.label, "phase": at.phase_index,
+                                             "title": at.title, "advance": go}
+                emit(args, payload, lambda p: "refused: " + "; ".join(f"{f.ref} {f.text}" for f in fs if f.level == "error")
+                     + (f"; to go there: {go}" if go else ""))
                 return 1
             tell(rec.body.findings, ("warning", "question"))  # recorded, with what the rules ask or warn of
             e0 = rec.body.entries[0]
+            said = [f.text for f in rec.body.findings if f.level == "info" and not f.rule]  # the strike plotter's losses
             done(args, c, rec, f"recorded {e0['side']} {e0['kind']} {e0['amount']} {e0['account']}"
-                 + (f" ({e0['item']})" if e0.get("item") else "") + f" (#{rec.seq})")
+                 + (f" ({e0['item']})" if e0.get("item") else "") + f" (#{rec.seq})"
+                 + (f", arrives {c.state.calendar.turn(int(e0['data']['arrives'])).label}"
+                    if isinstance((e0.get("data") or {}).get("arrives"), int) else "")
+                 + "".join(f"\nnote: {t}" for t in said))
         return None
     if a == "close-turn":
         with opened(args.file) as c:
@@ -123,7 +139,7 @@ def cmd_ledger(args) -> int | None:
                 for p in ps) or "no priced items")
             return None
         if a == "forecast":
-            sts = forecast(s, c.graph(), side)
+            sts = forecast(s, c.graph(), side, file=args.file)
         else:
             turn = _turn(c, args.turn)
             if args.csv:  # the table ledger_lines, as export writes it (of --side and --turn when given)

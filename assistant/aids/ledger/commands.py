@@ -13,18 +13,33 @@ from ...campaign.errors import CampaignError
 from ...campaign.importcheck import rebuilds
 from ...campaign.world import settings_of
 from ...numbertext import NumberField, NumberTextError, text_of
-from ...rules.ledger import KINDS, Entry, amount_field
+from ...rules.ledger import KINDS, Entry, amount_field, data_findings, data_keys, next_allowed, priced_amount
 from ...rules.strike import Finding
-from .engine import book_of, context_of, economy, graph_of
+from .engine import book_of, booked_note, context_of, economy, graph_of, timings_of
 from .events import SLICE, LedgerEntered
+from .views import ARRIVES
 
 
 class RuleRefusal(CampaignError):
-    """The rules forbid the entry: ``findings`` say why, each with its rule (the CLI exits 1)."""
+    """The rules forbid the entry: ``findings`` say why, each with its rule (the CLI exits 1).
+    ``allowed_at``: where the calendar next allows it, when the turn in force is what refuses it
+    (a calendar ``TurnInfo``: the turn, and the phase the rules do it in), else None."""
 
-    def __init__(self, findings: list[Finding]):
+    def __init__(self, findings: list[Finding], allowed_at: Any = None):
         self.findings = findings
+        self.allowed_at = allowed_at
         super().__init__("; ".join(f"{f.ref} {f.text}" for f in findings if f.level == "error"))
+
+
+def _ref(rule: str) -> str:
+    return rule if not rule or rule.startswith("[") else f"[{rule}]"
+
+
+def _records_fact(eco: Any, data) -> bool:
+    """Whether ``data`` records a figure the rules read from the latest entry that gives it (so an
+    entry of 0 points still means something: witp's em=N)."""
+    keys = data_keys(eco) or {}
+    return any(keys.get(k) is not None and keys[k].fact for k in data)
 
 
 def amount_of(value: Any, field: NumberField) -> int | Fraction:
@@ -38,7 +53,25 @@ def amount_of(value: Any, field: NumberField) -> int | Fraction:
 
 @dataclass
 class AddEntry:
-    """One entry (``kind`` from ``KINDS``); ``amount`` may be left out for an item the rules price."""
+    """One entry (``kind`` from ``KINDS``); ``amount`` may be left out for an item the rules price.
+
+    What the form may not leave to chance (each refused in one line, nothing recorded):
+
+    - an item the rules price fixes the amount: its price times ``qty`` (1 unless the entry's
+      value qty=N says how many: "n items cost n times the price", apto [8.6], globalwar 18.0.F;
+      the economy's ``priced_amount`` where it prices otherwise, e.g. globalwar's maintenance per
+      SP [18.10.2]). Left out, the amount is that; given and different, it is refused, naming both;
+    - an amount of 0 (typed 0, -0, 00000 ...) records nothing, and is refused, unless the rules
+      price the item at 0 or the entry records a figure the rules read (``DataKey.fact``: witp's
+      em=N);
+    - a value (``data``) that is not a finite number, or whose name no rule of the game reads for
+      that kind of entry (``rules.ledger.data_findings``).
+
+    An arrival the rules fix (the economy's ``arrival``: globalwar's Production Track 18.0.G-H)
+    is written into the entry's values as ``arrives`` when none is given (the rules' check says it,
+    with its rule), so the build queue holds it. What the strike plotter booked for the side is said
+    as an info (``engine.booked_note``). ``imported``: an entry rebuilt from an export, which stands
+    as it was recorded: none of the three refusals above (an export always imports), no arrival added."""
 
     side: Any
     kind: Any
@@ -50,8 +83,15 @@ class AddEntry:
     to_account: Any = None
     data: Any = None
     tables: Any = None
+    imported: bool = False
 
     def draft(self, s, ctx: Context) -> tuple[Entry, list[Finding]]:
+        entry, findings, _ = self.assess(s, ctx)
+        return entry, findings
+
+    def assess(self, s, ctx: Context) -> tuple[Entry, list[Finding], Any]:
+        """The entry, what the rules say of it, and where the calendar next allows it when the turn
+        in force does not (a calendar ``TurnInfo``; None otherwise)."""
         eco = economy(s.game)
         side = v.side(s, self.side)
         if self.kind not in KINDS:
@@ -65,18 +105,49 @@ class AddEntry:
         item = v.optional_text(self.item, "item", max_len=80)
         field = amount_field(eco, settings_of(s))
         amount = None if self.amount is None else amount_of(self.amount, field)  # read before the map is built
+        data = {}
+        if self.data is not None:
+            for k, val in dict(self.data).items():
+                data[v.key(k, "data name")] = v.scalar(val, f"data {k}")
+        bad = None if self.imported else data_findings(eco, self.kind, data)
+        if bad:
+            raise CampaignError(bad)
         lctx = context_of(s, graph_of(s, ctx.map), self.tables)
         rule = ""
         priced = None
+        told: list[Finding] = []
         if item is not None:
             priced = next((p for p in eco.catalogue(side, lctx) if p.item.lower() == item.lower()), None)
-            if priced is not None:
-                rule = priced.rule
-                if amount is None and priced.amount is not None:
-                    amount = priced.amount
+        if "qty" in data and (priced is None or priced.amount is None) and not self.imported \
+                and "qty" not in (getattr(eco, "DATA_KEYS", None) or {}):  # the game's own qty reads it
+            raise CampaignError(f"value qty counts a priced item; {item or 'an entry without an item'} has no price")
+        fixed: Any = None
+        if priced is not None:
+            rule = priced.rule
+            try:
+                fixed, how = priced_amount(eco, priced, data, lctx)
+            except ValueError as e:
+                raise CampaignError(str(e)) from None
+            if fixed is not None:
+                fixed = amount_of(fixed, field)
+                points = getattr(eco, "POINTS", "points")
+                if amount is None:
+                    amount = fixed
+                elif amount != fixed and priced.fixed and not self.imported:
+                    each = f" ({how})" if how else ""
+                    raise CampaignError(
+                        f"{priced.item} costs {text_of(fixed)} {points}{each} {_ref(priced.rule)}; amount "
+                        f"{text_of(amount)} differs: leave the amount out"
+                        + (f", or give qty=N for N of them (N x {text_of(priced.amount)})"
+                           if priced.amount and "qty" not in data else ""))
         if amount is None:
             raise CampaignError(f"give an amount{' (' + item + ' has no printed price)' if item else ''}")
         amount = amount_of(amount, field)
+        if amount == 0 and not (fixed == 0 and priced is not None) and not _records_fact(eco, data) \
+                and not self.imported:
+            raise CampaignError(f"amount {self.amount.strip() if isinstance(self.amount, str) else text_of(amount)} is "
+                                f"zero: an entry of 0 changes no balance and means nothing (give the points it "
+                                f"{'adds' if self.kind == 'income' else 'moves'})")
         if self.kind != "adjust" and amount < 0 and self.kind != "reserve":
             raise CampaignError(f"amount {text_of(amount)} must not be negative for {self.kind} (use adjust)")
         to_side = None if self.to_side is None else v.side(s, self.to_side)
@@ -98,19 +169,27 @@ class AddEntry:
                 account = accounts[0]
             if account not in accounts:
                 raise CampaignError(f"{item} books to {account!r}, not one of {side}'s accounts: {', '.join(accounts)}")
-        data = {}
-        if self.data is not None:
-            for k, val in dict(self.data).items():
-                data[v.key(k, "data name")] = v.scalar(val, f"data {k}")
         entry = Entry(side=side, turn=s.turn.index, kind=self.kind, amount=amount, account=account, item=item,
                       note=v.optional_text(self.note, "note", max_len=200), rule=rule, to_side=to_side,
                       to_account=to_account, data=data, id=s.aid(SLICE).next_id)
-        return entry, list(asked) + list(eco.check(book_of(s), entry, lctx))
+        arrival = getattr(eco, "arrival", None)
+        if arrival is not None and ARRIVES not in data and not self.imported:
+            at = arrival(entry, lctx)  # the calendar index the rules fix (their check says it, with the rule)
+            if at is not None:
+                entry = Entry(**{**entry.__dict__, "data": {**data, ARRIVES: at}})
+        book = book_of(s)
+        note = booked_note(s, side, self.kind, book)
+        if note:
+            told.append(Finding("info", "", note))
+        findings = list(asked) + list(eco.check(book, entry, lctx)) + told
+        timings = timings_of(s, entry, lctx)
+        place = next_allowed(lctx, timings) if timings else None
+        return entry, findings, place
 
     def build(self, s, ctx: Context) -> LedgerEntered:
-        entry, findings = self.draft(s, ctx)
+        entry, findings, place = self.assess(s, ctx)
         if any(f.level == "error" for f in findings):
-            raise RuleRefusal(findings)
+            raise RuleRefusal(findings, place)
         body = LedgerEntered(entries=(entry.to_json(),), what="entry")
         return body.told(findings)  # the warnings and questions reach the caller (rec.body.findings)
 
@@ -173,4 +252,4 @@ def _rebuild(b: LedgerEntered, s, ctx) -> LedgerEntered:
     e = b.entries[0]
     return AddEntry(side=e.get("side"), kind=e.get("kind"), amount=e.get("amount"), account=e.get("account"),
                     item=e.get("item"), note=e.get("note"), to_side=e.get("to_side"), to_account=e.get("to_account"),
-                    data=e.get("data")).build(s, ctx)
+                    data=e.get("data"), imported=True).build(s, ctx)

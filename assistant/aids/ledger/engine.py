@@ -49,10 +49,95 @@ def book_of(state) -> Book:
     return Book(tuple(entries), labels_of(state))
 
 
+#: How far ahead a calendar refusal looks for the next turn it is allowed in: apto's War extension
+#: is bought in the Summer 1945 Seasonal Turn only [11.5], eight years after the campaign opens.
+YEARS_AHEAD = 10
+
+
 def context_of(state, graph, tables=None, turn: Optional[int] = None) -> LedgerContext:
     t = state.calendar.turn(turn, 0) if turn is not None else state.turn
     return LedgerContext(world=world_of(state, graph, tables=tables), turn=t.index, turn_label=t.label,
-                         turn_kind=t.kind, year=t.year, period=t.period, labels=labels_of(state))
+                         turn_kind=t.kind, year=t.year, period=t.period, labels=labels_of(state),
+                         where=finder(state, t.index, t.phase_index))
+
+
+def finder(state, index: int, phase: int = 0):
+    """The calendar search an economy's calendar refusal asks (``LedgerContext.where``): the first
+    position after (``index``, ``phase``) where a predicate holds (``campaign.calendar.next_turn_where``)."""
+    from ...campaign.calendar import next_turn_where
+
+    cal = state.calendar
+    return lambda predicate: next_turn_where(cal, index, phase, predicate, years=YEARS_AHEAD)
+
+
+def timings_of(state, entry: Entry, ctx: LedgerContext) -> list:
+    """The calendar timings of ``entry`` the turn in force does not meet (the economy's ``when``)."""
+    when = getattr(economy(state.game), "when", None)
+    return [t for t in (when(entry, ctx) if when is not None else ()) if not t.allows_now(ctx)]
+
+
+def go_to(campaign, index: int, phase: int = 0) -> list:
+    """Advance ``campaign`` to the calendar position (``index``, ``phase``) through its advance
+    command, one event per step (whole turns, then phases: ``campaign.calendar.steps_to``), each
+    undoable; returns the event records. Stops at the first step refused (another writer moved
+    the turn): the steps taken stay recorded and the error is raised."""
+    from ...campaign.calendar import steps_to
+
+    now = campaign.state.turn
+    steps = steps_to(campaign.state.calendar, now.index, now.phase_index, index, phase)
+    return [campaign.advance(step) for step in steps]
+
+
+def advance_commands(state, index: int, phase: int = 0, file: str = "FILE") -> str:
+    """The CLI commands that take the campaign to (``index``, ``phase``): ``campaign advance FILE``
+    so many times, then ``--phase`` so many times."""
+    from ...campaign.calendar import steps_to
+
+    steps = steps_to(state.calendar, state.turn.index, state.turn.phase_index, index, phase)
+    turns, phases = steps.count("turn"), steps.count("phase")
+    how = ([f"campaign advance {file}" + (f" ({turns} times)" if turns > 1 else "")] if turns else []) + \
+          ([f"campaign advance {file} --phase" + (f" ({phases} times)" if phases > 1 else "")] if phases else [])
+    return ", then ".join(how)
+
+
+# ----- what other aids booked -----------------------------------------------------------------
+def handed_over(book: Book, side: str, turns: Iterable[int]) -> list[Entry]:
+    """The entries other aids booked for ``side`` in ``turns`` (the strike plotter's losses: a
+    negative id and a ``source``), in recorded order."""
+    want = set(turns)
+    return [e for e in book.entries if e.id < 0 and "source" in e.data and e.side == side and e.turn in want]
+
+
+def booked_note(state, side: str, kind: str, book: Optional[Book] = None) -> str:
+    """What the strike plotter has already booked for ``side`` in the turn in force (apto: and in
+    the season its Seasonal Turn nets: the economy's ``loss_turns``), and, for an income entry,
+    which figure to type (the game's ``INCOME_FIGURE``: the production before the strikes, as the
+    rules subtract the losses); "" when it booked nothing or the entry is neither income nor loss."""
+    if kind not in ("income", "loss"):
+        return ""
+    eco = economy(state.game)
+    book = book or book_of(state)
+    now = state.turn
+    spans = getattr(eco, "loss_turns", None)
+    turns = tuple(spans(now.index, now.kind, book.labels)) if spans is not None else (now.index,)
+    lines = handed_over(book, side, turns)
+    if not lines:
+        return ""
+    from ...rules.ledger import account_name
+
+    who = next((x.name for x in state.sides if x.id == side), side)
+    where = now.label if turns == (now.index,) else f"{book.labels.get(turns[0], turns[0])} to {now.label}"
+    parts = [f"{_n(e.amount)} {account_name(eco, e.account)} lost ({e.data['source']}"
+             + (f", {e.item}" if e.item and e.item != e.data["source"] else "")
+             + (f", {e.rule if e.rule.startswith('[') else '[' + e.rule + ']'}" if e.rule else "") + ")" for e in lines]
+    booked = (f"The strike plotter has booked for {who} in {where}: " + "; ".join(parts)
+              + ". They are in the ledger already: do not enter them again.")
+    figure = getattr(eco, "INCOME_FIGURE", "") if kind == "income" else ""
+    return f"{booked} {figure}".strip()
+
+
+def _n(x: Any) -> Any:
+    return int(x) if float(x).is_integer() else float(x)
 
 
 def accounts_of(state, sides: Optional[Iterable[str]] = None) -> dict[str, tuple[str, ...]]:
@@ -156,12 +241,40 @@ def _float(x: Any) -> Optional[float]:
     return None if x is None else float(x)
 
 
-def forecast(state, graph, side: str, tables=None) -> list[Statement]:
+def forecast_needs(state, graph, side: str, tables=None, ctx: Optional[LedgerContext] = None) -> list:
+    """The printed tables the income of ``side``'s forecast needs and the player has not entered
+    (the economy's ``forecast_needs``: apto's Table X [8.1], [8.2]), each a ``TableNeed``."""
+    fn = getattr(economy(state.game), "forecast_needs", None)
+    if fn is None:
+        return []
+    ctx = ctx or context_of(state, graph, tables)
+    return list(fn(side, ctx))
+
+
+def need_head(need) -> str:
+    """What a table the forecast needs gives, and that it is not entered ("the seasonal EP income
+    needs Table X (ep_incomes) [8.1];[8.2], not entered")."""
+    return f"{need.what} needs {need.title} ({need.table}) {need.rule}, not entered"
+
+
+def need_text(need, surface: str = "cli", file: str = "FILE") -> str:
+    """A table the forecast needs, as a surface says it: the page names the Rule tables page, the
+    CLI ``campaign table import``."""
+    where = ("enter it on the Rule tables page" if surface == "page"
+             else f"enter it with campaign table import {file} {need.table} CSV")
+    return f"{need_head(need)}: {where}"
+
+
+def forecast(state, graph, side: str, tables=None, surface: str = "cli", file: str = "FILE") -> list[Statement]:
     """``side``'s statements for the turn in force as the rules compute them: the recorded entries,
-    the income the rules fix (not yet recorded) and the close. Nothing is recorded."""
+    the income the rules fix (not yet recorded) and the close. Nothing is recorded. Its working
+    says what the strike plotter booked for the side this turn and which income figure to type,
+    and which printed table the income needs and is not entered (``surface``: how to enter it)."""
     eco = economy(state.game)
     ctx = context_of(state, graph, tables)
     book = book_of(state)
+    needs = forecast_needs(state, graph, side, tables, ctx)
+    booked = booked_note(state, side, "income", book)
     recorded = {(e.item or "").lower() for e in book.entries if e.kind == "income" and e.side == side
                 and e.turn == ctx.turn}  # a line the player recorded is not forecast again
     planned = [e for e in eco.income(book, side, ctx) if (e.item or "").lower() not in recorded]
@@ -177,6 +290,9 @@ def forecast(state, graph, side: str, tables=None) -> list[Statement]:
     for st in out:
         st.steps.append("forecast: income the rules compute and the turn's close, not recorded")
         st.steps += missing
+        st.steps += [need_text(n, surface, file) for n in needs if st.account in (n.accounts or (st.account,))]
+        if booked and st is out[0]:
+            st.steps.append(booked)
     return out
 
 
@@ -363,6 +479,22 @@ class LedgerView:
         return self.campaign.execute(AddEntry(side=side, kind=kind, amount=amount, account=account, item=item,
                                               note=note, to_side=to_side, to_account=to_account, data=data,
                                               tables=tables))
+
+    def go_to(self, where: Any):
+        """Advance the campaign to where the calendar allows an entry it refused: ``where`` is the
+        refusal (``RuleRefusal``, its ``allowed_at``) or that position; one advance event per turn
+        or phase, each undone by ``campaign.undo()``. Returns the event records.
+
+        >>> try:
+        ...     campaign.ledger.add("allies", "income", 5, account="PP")
+        ... except Exception as refusal:
+        ...     print(refusal.allowed_at.title)
+        Strategic G/T 0/9/42, Production Phase
+        """
+        place = getattr(where, "allowed_at", where)
+        if place is None or not hasattr(place, "index"):
+            raise CampaignError("nothing to go to: the refusal does not depend on the calendar")
+        return go_to(self.campaign, place.index, place.phase_index)
 
     def close_turn(self, side: Any, tables=None):
         """Close ``side``'s turn in force: the carry-over and expiry the rules compute, recorded as

@@ -125,6 +125,24 @@ def build_queue(state, side: Optional[str] = None, book: Optional[Book] = None,
     return out
 
 
+def unscheduled(state, side: Optional[str] = None, book: Optional[Book] = None) -> list:
+    """The entries of ``side`` (all sides) that pay for a unit appearing later (the economy's
+    ``awaits_arrival``: globalwar's builds [18.0.G-H]) and name no arrival turn, so the build queue
+    cannot show them: the queue says so rather than stand empty."""
+    book = book or book_of(state)
+    try:
+        from .engine import economy
+
+        awaits = getattr(economy(state.game), "awaits_arrival", None)
+    except CampaignError:
+        return []
+    if not callable(awaits):
+        return []
+    scheduled = _scheduled(state, book, side)
+    return [e for e in book.entries if (side is None or e.side == side) and e.id > 0 and ARRIVES not in e.data
+            and e.id not in scheduled and awaits(e)]
+
+
 def _scheduled(state, book: Book, side: Optional[str]) -> dict[int, int]:
     """Arrivals the game's economy schedules itself (an optional ``arrivals(book, side)`` giving
     ``{"entry", "arrives"}`` per entry, e.g. witp's Delay Cycles [52.5], [53.8]): entry id -> turn."""

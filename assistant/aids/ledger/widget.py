@@ -23,19 +23,40 @@ import ipywidgets as w
 from ...campaign import validate
 from ...campaign.commands import Context
 from ...campaign.errors import CampaignError
-from ...rules.ledger import KINDS, Book, Priced, Statement, account_name
+from ...rules.ledger import KINDS, Book, Priced, Statement, account_name, priced_amount
 from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_label, text_style
 from .commands import AddEntry, CloseTurn, RuleRefusal
-from .engine import accounts_of, book_of, context_of, economy, forecast, frame, statements_frame, statements_of
-from .views import ARRIVES, SECTION_TITLES, arrival_turn, build_queue, history, sections
+from .engine import (
+    accounts_of,
+    book_of,
+    booked_note,
+    context_of,
+    economy,
+    forecast,
+    forecast_needs,
+    frame,
+    go_to,
+    need_head,
+    statements_frame,
+    statements_of,
+)
+from .views import ARRIVES, SECTION_TITLES, arrival_turn, build_queue, history, sections, unscheduled
 
 FORM_WIDTH = "440px"
 CHART_SIZE = (5.6, 5.0)  # inches at CHART_DPI: three small panels, shown 1:1
 CHART_DPI = 100
 MAX_CHART_ACCOUNTS = 6
 NONE = ""
+TABLES_PAGE = "tables.ipynb"  # the Rule tables page, where the player enters a printed table
+ARRIVES_PLACEHOLDER = "turn label (builds)"
+
+
+def tables_link(text: str = "Rule tables") -> str:
+    """A link to the Rule tables page, opened beside this one."""
+    return (f"<a href='{TABLES_PAGE}' target='_blank' class='ca-ledger-tables-link' "
+            f"style='text-decoration:underline;color:#0d47a1'><b>{esc(text)}</b></a>")
 
 
 def signed(x: Any) -> str:
@@ -143,6 +164,8 @@ class LedgerWidget(Page):
         super().__init__(campaign, errors, log_path=log_path)
         self.findings: list = []  # the last draft's findings
         self.draft_entry = None
+        self._auto_amount: Optional[str] = None  # the Amount the page set from a price (not typed)
+        self._ctx = None  # the rules' context the priced items were read in
         self._followed_turn: Optional[int] = None  # the turn in force when the picker last followed it
         # The priced items and the forecast are computed on the rules' world, which needs the map
         # graph (~1 s to build): in a kernel (a running loop) the page is shown first, saying
@@ -183,7 +206,12 @@ class LedgerWidget(Page):
                   self.values):
             self.on_change(x, self._on_form, "check entry")
         self.price_note = self.part(w.HTML(), "price")
+        self.booked = self.part(w.HTML(), "booked")  # what the strike plotter booked: which figure to type
         self.check_note = self.part(w.HTML(), "findings")
+        # A refusal of the calendar offers to go where the entry is allowed (advance events, undoable).
+        self.goto_place = None
+        self.goto_btn = self.button("go-to", self.go_to_allowed, "go to the turn allowed", description="Go there",
+                                    icon="forward", layout=w.Layout(width="auto", display="none"))
         self.check_btn = self.button("check", self.check, "check entry",
                                      description="Check", icon="search", button_style="info")
         self.record_btn = self.button("record", self.record, "record entry",
@@ -203,7 +231,8 @@ class LedgerWidget(Page):
         form = w.VBox([w.HTML("<b>New entry</b> (recorded in the turn in force)"),
                        w.HBox([self.kind, self.account]), self.item, self.price_note,
                        w.HBox([self.amount, self.arrives]), w.HBox([self.to_side, self.to_account]), self.values,
-                       self.note, w.HBox([self.check_btn, self.record_btn]), self.check_note,
+                       self.note, self.booked, w.HBox([self.check_btn, self.record_btn]), self.check_note,
+                       self.goto_btn,
                        w.HTML("<hr style='margin:6px 0'>"), self.close_btn, self.confirm_box, self.message],
                       layout=w.Layout(width="460px", min_width="460px", padding="0 8px 0 0"))
         form.add_class("ca-ledger-form")
@@ -262,7 +291,24 @@ class LedgerWidget(Page):
         if not side or self._working:
             return []
         state = self.campaign.state
-        return list(economy(state.game).catalogue(side, context_of(state, self.campaign.graph())))
+        self._ctx = context_of(state, self.campaign.graph())
+        return list(economy(state.game).catalogue(side, self._ctx))
+
+    def form_values(self) -> dict:
+        """The Values field as the entry's data; {} while it does not read (the check says why)."""
+        try:
+            return validate.key_values(self.values.value.replace(",", " ").split(), "value")
+        except CampaignError:
+            return {}
+
+    def price_of(self, p: Priced) -> Optional[str]:
+        """The amount the rules fix for the priced item ``p`` with the form's values (its price
+        times qty; globalwar's maintenance per SP), as the Amount field shows it; None if none."""
+        try:
+            amount, _ = priced_amount(economy(self.campaign.game), p, self.form_values(), self._ctx)
+        except (ValueError, AttributeError):
+            return None
+        return None if amount is None else num(amount)
 
     def priced(self) -> Optional[Priced]:
         name = (self.item.value or "").strip().lower()
@@ -298,16 +344,21 @@ class LedgerWidget(Page):
 
     def check(self):
         """Draft the entry and show the rules' findings; nothing is recorded. Returns (entry, findings)
-        or None when the input itself is bad (one line on the page)."""
+        or None when the input itself is bad (one line on the page). A refusal of the calendar shows
+        Go there: the next turn (and phase) the rules allow the entry in."""
         self.draft_entry, self.findings = None, []
         self.check_note.value = ""
+        self._show_goto(None)
+        self.arrives.placeholder = ARRIVES_PLACEHOLDER
         try:
-            entry, findings = self.command().draft(self.campaign.state, Context(map=self.campaign.map,
-                                                                                event=lambda seq: None))
+            entry, findings, place = self.command().assess(self.campaign.state, Context(map=self.campaign.map,
+                                                                                        event=lambda seq: None))
         except CampaignError as e:
             self.fail(e, "Cannot check")
             return None
         self.draft_entry, self.findings = entry, list(findings)
+        self._show_goto(place)
+        self._show_arrival(entry)
         errors = [f for f in findings if f.level == "error"]
         verdict = ("<div class='ca-ledger-verdict ca-ledger-error'><b>The rules forbid this entry</b></div>" if errors
                    else "<div class='ca-ledger-verdict' style='color:#2e7d32'><b>The rules allow this entry</b>"
@@ -327,6 +378,7 @@ class LedgerWidget(Page):
         except RuleRefusal as r:
             self.findings = list(r.findings)
             self.check_note.value = findings_html(r.findings, self.prefix)
+            self._show_goto(r.allowed_at)
             self.fail(CampaignError("; ".join(f"{f.ref} {f.text}" for f in r.findings if f.level == "error")),
                        "Refused by the rules")
             return None
@@ -343,8 +395,73 @@ class LedgerWidget(Page):
                     if said else ""))
         with self.quietly():  # a recorded entry leaves no form behind to record twice
             self.item.value = self.amount.value = self.note.value = self.arrives.value = self.values.value = ""
+        self._auto_amount = None
+        self.amount.placeholder = "points"
+        self.arrives.placeholder = ARRIVES_PLACEHOLDER
         self.check_note.value = self.price_note.value = ""
+        self._show_goto(None)
         return rec
+
+    # ----- where the calendar allows a refused entry -------------------------------------------
+    def _show_goto(self, place) -> None:
+        """Offer Go there for ``place`` (a calendar position), or hide it (None)."""
+        self.goto_place = place
+        if place is None:
+            self.goto_btn.layout.display = "none"
+            return
+        ahead = place.index - self.campaign.state.turn.index
+        phase = f", {place.phase.name}" if place.phase is not None and place.phase_index else ""
+        self.goto_btn.description = f"Go to {place.label}{phase} ({ahead} turn{'' if ahead == 1 else 's'} ahead)"
+        self.goto_btn.tooltip = ("Advance the campaign there, one event per turn or phase, each undoable from the "
+                                 "campaign dashboard's history; the form is kept")
+        self.goto_btn.layout.display = None
+
+    def go_to_allowed(self):
+        """Advance the campaign to where the calendar allows the refused entry (``goto_place``),
+        through its advance command: one event per turn or phase, each undoable. The form keeps
+        the entry, checked again there. Returns the event records, or None (one line on the page)."""
+        place = self.goto_place
+        if place is None:
+            return None
+        try:
+            recs = go_to(self.campaign, place.index, place.phase_index)
+        except CampaignError as e:
+            self.fail(e, "Cannot go there")
+            return None
+        self._show_goto(None)
+        n = len(recs)
+        went = (f"<div class='ca-ledger-went'>Advanced to <b>{esc(self.campaign.state.turn.title)}</b> "
+                f"({n} advance{'' if n == 1 else 's'} recorded, #{recs[0].seq if recs else '-'}"
+                f"{'-#' + str(recs[-1].seq) if n > 1 else ''}: undo each from the campaign dashboard's history); "
+                "the entry is checked again here.</div>")
+        self.check()  # the form's entry, as the rules judge it where it is allowed
+        self.message.value = went + (self.message.value or "")
+        return recs
+
+    def _show_arrival(self, entry) -> None:
+        """The Arrives field says the turn the rules fix (written into the entry), or that the rules
+        ask for it (a build whose delay the player's tables do not give)."""
+        if self.arrives.value.strip():
+            return
+        at = entry.data.get(ARRIVES)
+        if isinstance(at, int):
+            self.arrives.placeholder = f"{self.campaign.state.calendar.turn(at).label} (the rules')"
+            return
+        awaits = getattr(economy(self.campaign.game), "awaits_arrival", None)
+        if awaits is not None and awaits(entry):
+            self.arrives.placeholder = "needed: the turn it appears"
+
+    def _show_booked(self) -> None:
+        """What the strike plotter booked for the side this turn, and which figure to type (income, loss)."""
+        side = self.side.value
+        note = ""
+        if side and self.kind.value in ("income", "loss"):
+            try:
+                note = booked_note(self.campaign.state, side, self.kind.value, self.current_book())
+            except CampaignError:
+                note = ""
+        self.booked.value = (f"<div class='ca-ledger-booked' style='background:#fff3e0;border:1px solid #ffb74d;"
+                             f"padding:3px 8px'>{esc(note)}</div>" if note else "")
 
     def ask_close(self) -> None:
         """Close turn asks first, naming the side and the turn it ends."""
@@ -405,18 +522,35 @@ class LedgerWidget(Page):
     def _on_form(self, change) -> None:
         if self._quiet:
             return
-        if change is not None and change.get("owner") is self.item:
-            p = self.priced()
-            if p is not None:
-                with self.quietly():
-                    self.kind.value = p.kind
-                    if p.account in {v for _, v in self.account.options}:
-                        self.account.value = p.account
+        owner = change.get("owner") if change is not None else None
+        if owner is self.item or owner is self.values:
+            self._price_amount(owner is self.item)
         self._show_price()
+        self._show_booked()
         if self.amount.value.strip() or self.priced() is not None:
             self.check()
         else:
             self.check_note.value = ""
+            self._show_goto(None)
+
+    def _price_amount(self, chosen: bool) -> None:
+        """A priced item sets the form: its kind, its account and the Amount its price fixes (times
+        the Values' qty); a later Values change recounts an Amount the page set. An Amount the page
+        set for another item is cleared when the item has no price, so it never carries over."""
+        p = self.priced()
+        leftover = self.amount.value.strip() == (self._auto_amount or "\0")
+        with self.quietly():
+            if p is not None and chosen:
+                self.kind.value = p.kind
+                if p.account in {v for _, v in self.account.options}:
+                    self.account.value = p.account
+            price = self.price_of(p) if p is not None else None
+            if price is not None and (chosen or leftover):
+                self.amount.value = price
+                self._auto_amount = price
+            elif chosen and leftover:
+                self.amount.value = ""
+                self._auto_amount = None
 
     def _on_tab(self, _change) -> None:
         if self.tabs.selected_index == 3:
@@ -462,6 +596,7 @@ class LedgerWidget(Page):
         self._show_statement()
         self._show_forecast()
         self._show_queue()
+        self._show_booked()
         if self.tabs.selected_index == 3:
             self._show_chart()
 
@@ -492,14 +627,23 @@ class LedgerWidget(Page):
                                        "of the turn in force…</div>")
             return
         try:
-            sts = forecast(self.campaign.state, self.campaign.graph(), side)
+            sts = forecast(self.campaign.state, self.campaign.graph(), side, surface="page")
+            needs = forecast_needs(self.campaign.state, self.campaign.graph(), side)
+            booked = booked_note(self.campaign.state, side, "income", self.current_book())
         except CampaignError as e:
             self.forecast_box.value = error_line(self.css("error"), self.one_line(e))
             return
         label = self.campaign.state.turn.label
+        said = "".join(
+            f"<div class='ca-ledger-need' style='background:#e3f2fd;border:1px solid #90caf9;padding:3px 8px'>"
+            f"{esc(need_head(n)[0].upper() + need_head(n)[1:])}: enter it on the {tables_link()} page.</div>"
+            for n in needs)
+        if booked:
+            said += (f"<div class='ca-ledger-booked' style='background:#fff3e0;border:1px solid #ffb74d;"
+                     f"padding:3px 8px'>{esc(booked)}</div>")
         self.forecast_box.value = (f"<div style='color:#666'>{esc(label)} as the rules compute it: the recorded "
                                    "entries, the income the rules fix and the turn's close — nothing recorded.</div>"
-                                   + statements_html(sts, "Forecast: ", named=self.named))
+                                   + said + statements_html(sts, "Forecast: ", named=self.named))
 
     def _show_queue(self) -> None:
         side = self.side.value
@@ -508,17 +652,29 @@ class LedgerWidget(Page):
         except CampaignError as e:
             self.queue.value = error_line(self.css("error"), self.one_line(e))
             return
+        try:
+            waiting = unscheduled(self.campaign.state, side, book=self.current_book()) if side else []
+        except CampaignError:
+            waiting = []
+        lacking = ""
+        if waiting:  # builds the rules cannot place: never an empty queue that hides them
+            lacking = ("<div class='ca-ledger-queue-unscheduled' style='color:#b00020'>"
+                       f"{len(waiting)} build{'' if len(waiting) == 1 else 's'} with no arrival turn, so not in the "
+                       "queue: " + ", ".join(f"#{e.id} {esc(e.item or '')} ({esc(self.current_book().labels.get(e.turn, e.turn))})"
+                                           for e in waiting)
+                       + ". Their delay is in the Production Cost Table: enter it on the " + tables_link()
+                       + " page, or record the build again with Arrives.</div>")
         if not items:
-            self.queue.value = ("<div class='ca-ledger-queue-empty' style='color:#666'>Nothing on order: an entry "
-                                "with an arrival turn (the form's Arrives) shows here.</div>")
+            self.queue.value = lacking + ("<div class='ca-ledger-queue-empty' style='color:#666'>Nothing on order: an "
+                                          "entry with an arrival turn (the form's Arrives) shows here.</div>")
             return
         rows = "".join(
             f"<tr class='ca-ledger-queue-row{' ca-ledger-due' if q.due else ''}'><td>{esc(q.item or '')}</td>"
             f"<td class='ca-num'>{num(q.amount)} {esc(q.account)}</td><td>{esc(q.ordered_label)}</td>"
             f"<td><b>{esc(q.arrives_label)}</b>{' (due)' if q.due else ''}</td>"
             f"<td class='ca-rule'>{esc(rule_ref(q.rule))}</td></tr>" for q in items)
-        self.queue.value = ("<table><tr><th>item</th><th class='ca-num'>cost</th><th>ordered</th><th>arrives</th>"
-                            f"<th>rule</th></tr>{rows}</table>")
+        self.queue.value = lacking + ("<table><tr><th>item</th><th class='ca-num'>cost</th><th>ordered</th>"
+                                      f"<th>arrives</th><th>rule</th></tr>{rows}</table>")
 
     def _show_chart(self) -> None:
         state = self.campaign.state
@@ -542,7 +698,7 @@ class LedgerWidget(Page):
                                  else "<div style='color:#666'>No entries yet.</div>")
 
     def write_buttons(self) -> list[w.Button]:
-        return [self.confirm_yes, self.record_btn, self.close_btn]
+        return [self.confirm_yes, self.record_btn, self.close_btn, self.goto_btn]
 
     def refresh(self, state=None) -> None:
         """Redraw from the campaign's state: sides, turns (following the turn in force), the views."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..ledger import Book, Entry, LedgerContext, Priced
+from ..ledger import Book, DataKey, Entry, LedgerContext, Priced, TableNeed, Timing, timing_findings
 from ..strike import Finding
 from . import economy_items as items
 from .economy_colonies import adjustments
@@ -124,6 +124,32 @@ def _extension_cap(book: Book, e: Entry, reading: str = "once") -> list[Finding]
                                        f"{booked} make {total}")]
 
 
+# ----- when on the calendar ([8.13]: the Seasonal Turn and the monthly turns) ---------------------
+SEASONAL_TURN = ("seasonal",)
+MONTHLY_TURN = ("monthly",)
+INCOME_TIMING = Timing("Seasonal Turn", "EP income is determined in a Seasonal Turn", "[8.1];[8.2]", SEASONAL_TURN,
+                       phase="Economic Income Phase")
+LOSS_TIMING = Timing("monthly turn", "Strategic Warfare losses fall in the monthly Strategic Warfare Phase",
+                     "[2.0];[8.2]", MONTHLY_TURN, phase="Strategic Warfare Phase")
+LEND_LEASE_TIMING = Timing("Seasonal Turn", "lend-lease is sent in the Lend-Lease Step of a Seasonal Turn", "[8.3]",
+                           SEASONAL_TURN, phase="Economic Income Phase")
+RESERVE_TIMING = Timing("Seasonal Turn", "EPs are assigned to or released from the Economic Reserve in a Seasonal Turn",
+                        "[8.4]", SEASONAL_TURN, phase="Economic Income Phase")
+
+#: The values of an entry's data the rules read ([9.10]: the surrender test reads the latest
+#: Japanese entry that gives them). Every other name is refused (``rules.ledger.data_findings``).
+DATA_KEYS = {
+    "us_cities": DataKey((), "[9.10]", "Japanese home cities held by supplied US land units", fact=True),
+    "soviet_roll": DataKey((), "[9.10]", "the Soviet roll of the surrender test", fact=True),
+    "manchukuo": DataKey((), "[9.10]", "Manchukuo hexes of the surrender test", fact=True),
+}
+
+#: Which income figure to type where the strike plotter booked Strategic Warfare losses [8.2].
+INCOME_FIGURE = ("Type the Seasonal income as Table X gives it, before these losses: the ledger subtracts them "
+                 "already (the worked example: income 77, losses 47, the track marked 30 [8.2]) and the Seasonal "
+                 "Turn's close caps them at that income [2.0].")
+
+
 def setting(ctx: LedgerContext, name: str) -> str:
     value = ctx.world.settings.get(name, SETTINGS[name]) if ctx.world.settings is not None else SETTINGS[name]
     return str(value)
@@ -135,6 +161,62 @@ class AptoEconomy:
 
     game: str = "apto"
     POINTS = "EP"  # every amount a whole number of Economic Points: the prices and Table X are in EPs
+    DATA_KEYS = DATA_KEYS
+    INCOME_FIGURE = INCOME_FIGURE
+
+    @staticmethod
+    def loss_turns(turn: int, kind: str, labels) -> tuple[int, ...]:
+        """The turns whose Strategic Warfare losses an income entry of ``turn`` meets: at a Seasonal
+        Turn the preceding season's monthly turns and the turn itself (the income nets them [8.2]),
+        else the turn alone."""
+        if kind != "seasonal":
+            return (turn,)
+        before = [t for t, lab in labels.items() if t < turn and "Seasonal Turn" in str(lab)]
+        first = (max(before) + 1) if before else max(0, turn - 3)
+        return tuple(range(first, turn + 1))
+
+    def forecast_needs(self, side: str, ctx: LedgerContext) -> list[TableNeed]:
+        """Table X [8.1], [8.2]: the seasonal income is computed from it; without it (or without a
+        row for a nation and the year) the forecast shows none."""
+        rows = ctx.world.tables.get(items.INCOME_TABLE) if ctx.world.tables else None
+        nations = NATIONS.get(side, ())
+        if not rows:
+            return [TableNeed(items.INCOME_TABLE, "Table X", "the seasonal EP income", "[8.1];[8.2]")]
+        if ctx.turn_kind != "seasonal" or ctx.year is None:
+            return []
+        lacking = [n for n in nations if items.income_of(rows, n, ctx.year) is None]
+        return [TableNeed(items.INCOME_TABLE, "Table X", f"{n}'s seasonal EP income in {ctx.year}", "[8.1];[8.2]",
+                          (ep_account(side, n),)) for n in lacking]
+
+    def when(self, entry: Entry, ctx: LedgerContext) -> list[Timing]:
+        """Where on the calendar the rules allow ``entry``: an item's Seasonal Turn or monthly turn,
+        the War extension's Summer 1945 Seasonal Turn [11.5]; EP income in a Seasonal Turn [8.1];
+        Strategic Warfare losses in a monthly turn [2.0]; lend-lease [8.3] and the Economic Reserve
+        [8.4] in a Seasonal Turn."""
+        out: list[Timing] = []
+        item = (items.by_name(entry.item, self.items(entry.side, ctx)) or items.by_name(entry.item, items.ITEMS)
+                if entry.item else None)
+        if item is not None and item.timing == SEASONAL:
+            out.append(Timing("Seasonal Turn", f"{item.name} is paid in a Seasonal Turn", item.rule, SEASONAL_TURN,
+                              phase="Construction Phase" if item.kind == "spend" else ""))  # purchases, construction
+        if item is not None and item.timing == MONTHLY:
+            out.append(Timing("monthly turn", f"{item.name} is paid in a monthly turn", item.rule, MONTHLY_TURN))
+        if item is not None and item.name.startswith("War extension"):
+            out.append(Timing("Summer 1945 Seasonal Turn", f"{item.name} is bought in the Summer 1945 Seasonal Turn only",
+                              item.rule, SEASONAL_TURN, period="Summer", year=1945))
+        seasonal_income = (entry.item or "").lower() in {x for x in INCOME_ITEMS if x} or entry.item is None
+        if entry.kind == "income" and seasonal_income:
+            out.append(INCOME_TIMING)
+        if entry.kind == "loss":
+            out.append(LOSS_TIMING)
+        if entry.kind == "transfer":
+            out.append(LEND_LEASE_TIMING)
+        if entry.kind == "reserve" and not nation_of(entry.side, entry.account)[1]:
+            out.append(RESERVE_TIMING)
+        kinds_said = {t.kinds for t in out if t in (INCOME_TIMING, LOSS_TIMING, LEND_LEASE_TIMING, RESERVE_TIMING)}
+        # an item's own turn, said once: "Seasonal income" is EP income, "Strategic Warfare" a loss
+        return [t for t in out if t.year is not None or t in (INCOME_TIMING, LOSS_TIMING, LEND_LEASE_TIMING,
+                                                              RESERVE_TIMING) or t.kinds not in kinds_said]
 
     # --- accounts and prices -------------------------------------------------------------
     def account_name(self, account: str) -> str:
@@ -170,7 +252,8 @@ class AptoEconomy:
             acc = (reserve_account if i.reserve_only else ep_account)(side, payers[0])
             when = {SEASONAL: "Seasonal Turn", MONTHLY: "monthly turn", ANY: "any turn"}[i.timing]
             out.append(Priced(item=i.name, kind=i.kind, account=acc, amount=i.amount, rule=i.rule,
-                              doc="; ".join(x for x in (i.doc, when, "the ER may pay it" if i.reserve_ok else "") if x)))
+                              doc="; ".join(x for x in (i.doc, when, "the ER may pay it" if i.reserve_ok else "") if x),
+                              fixed=not i.name.startswith("Refuel")))  # refuelling may be over-spent [3.14]
         return out
 
     # --- the rules on one entry -----------------------------------------------------------
@@ -188,16 +271,12 @@ class AptoEconomy:
                       "transfer": self._transfer, "reserve": self._reserve}.get(entry.kind)
         if kind_check is not None:
             out += kind_check(book, entry, ctx, nation, in_reserve, item)
-        return out
+        return timing_findings(self.when(entry, ctx), ctx) + out
 
     def _item_rules(self, book, e: Entry, ctx, item: Item, nation, in_reserve) -> list[Finding]:
         out = []
         if item.kind != e.kind:
             out.append(Finding("error", item.rule, f"{item.name} is booked as {item.kind}, not {e.kind}"))
-        if item.timing == SEASONAL and ctx.turn_kind == "monthly":
-            out.append(Finding("error", item.rule, f"{item.name} is paid in a Seasonal Turn, not in {ctx.turn_label}"))
-        if item.timing == MONTHLY and ctx.turn_kind == "seasonal":
-            out.append(Finding("error", item.rule, f"{item.name} is paid in a monthly turn, not in {ctx.turn_label}"))
         if item.nations is not None and nation not in item.nations:
             why = (" (a major power may not buy an Impromptu Offensive for another nation)"
                    if item.name.startswith("Impromptu") else "")
@@ -220,8 +299,6 @@ class AptoEconomy:
             # "All EP costs are immutable" [8.6]: n items cost n times the price (refuelling may be over-paid [3.14])
             out.append(Finding("error", item.rule, f"{item.name} costs {item.amount} EP each; {e.amount} is not a "
                                                    f"whole number of them"))
-        if item.name.startswith("War extension") and not (ctx.period == "Summer" and ctx.year == 1945):
-            out.append(Finding("error", item.rule, f"{item.name} is bought in the Summer 1945 Seasonal Turn only"))
         if item.name.startswith("War extension"):
             out += _extension_cap(book, e, setting(ctx, "ledger_war_extension"))
         return out
@@ -252,9 +329,6 @@ class AptoEconomy:
             out.append(Finding("error", "[8.4]", "income goes on the EP Track; assign it to the Economic Reserve "
                                                  "with kind reserve"))
         seasonal_income = (e.item or "").lower() in {x for x in INCOME_ITEMS if x} or e.item is None
-        if seasonal_income and ctx.turn_kind == "monthly":
-            out.append(Finding("error", "[8.1];[8.2]", f"EP income is determined in a Seasonal Turn, not in "
-                                                       f"{ctx.turn_label}"))
         if seasonal_income and nation == "us":
             out.append(Finding("question", "[8.1]", "the US receives no EP income until it is at war: is it?"))
         return out
@@ -263,9 +337,6 @@ class AptoEconomy:
         out = []
         if in_reserve:
             out.append(Finding("error", "[8.4]", "EPs in the Economic Reserve are immune to Strategic Warfare"))
-        if ctx.turn_kind == "seasonal":
-            out.append(Finding("error", "[2.0];[8.2]", f"Strategic Warfare losses fall in the monthly Strategic Warfare "
-                                                       f"Phase, not in {ctx.turn_label}"))
         after = book.balance(e.side, e.account) - e.amount
         if not in_reserve and after < 0:
             out.append(Finding("warning", "[8.1];[8.4]", deficit_note(e.account, after, setting(ctx, "ledger_loss_cap"))))
@@ -329,9 +400,6 @@ class AptoEconomy:
         if to_nation not in RECIPIENTS[nation]:
             out.append(Finding("error", "[8.3]", f"there is no lend-lease route from {nation} to {to_nation} "
                                                  f"({nation} sends to {', '.join(RECIPIENTS[nation])})"))
-        if ctx.turn_kind != "seasonal":
-            out.append(Finding("error", "[8.3]", f"lend-lease is sent in the Lend-Lease Step of a Seasonal Turn, "
-                                                 f"not in {ctx.turn_label}"))
         out += self._available(book, e, ctx, "lend-lease")
         num, den = LEND_LEASE[nation]
         net = self.net_income(book, e.side, nation, ctx)
@@ -355,9 +423,6 @@ class AptoEconomy:
         if target != want:
             out.append(Finding("error", "[8.4]", f"{nation}'s Economic Reserve is account {want}, not {target} "
                                                  f"(transfer to account {want})"))
-        if ctx.turn_kind != "seasonal":
-            out.append(Finding("error", "[8.4]", f"EPs are assigned to or released from the Economic Reserve in a "
-                                                 f"Seasonal Turn, not in {ctx.turn_label}"))
         held = book.balance(e.side, want, ctx.turn)
         if e.amount > 0:
             out += self._available(book, e, ctx, "assigning to the Economic Reserve")

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from ..board import gap
-from ..ledger import Book, Entry, LedgerContext, Priced
+from ..ledger import Book, DataKey, Entry, LedgerContext, Priced, quantity
 from ..strike import Finding
 from . import economy_tables as T
 from .economy_production import POWERS, pipeline_capacity, production
@@ -42,6 +42,24 @@ LEND_LEASE = "lend-lease"
 PRODUCTION = "production"
 CAPACITY = "maintenance capacity"
 INDEPENDENT = "production (independent)"
+
+
+#: The values of an entry's data the rules read, by the kinds of entry that carry them; every other
+#: name is refused (``rules.ledger.data_findings``). ``qty`` and ``arrives`` are the ledger's own.
+DATA_KEYS = {
+    "qty": DataKey(("spend",), "18.0.F;18.9.1", "how many units a build, rebuild or undepletion pays for"),
+    "sp": DataKey(("spend",), "18.10.2", "the SPs a maintenance entry pays for"),
+    "appears": DataKey(("spend",), "18.7.6.E;18.7.7", "the country a Commonwealth or Japanese unit appears in"),
+    "ih_pp": DataKey(("loss",), "17.3.2", "the PPs the bombed Industrial Hex produces (the loss's cap)"),
+    "region": DataKey(("income",), "18.7.6.C", "the sub-country that produced the PPs independently"),
+    "pipeline": DataKey(("transfer",), "18.8.1", "the pipeline that carries Lend-Lease (communications, PORT-PORT)"),
+    "holding_areas": DataKey(("transfer",), "18.8.1.C", "the MS counts of the pipeline's Holding Areas (4,2)"),
+}
+
+#: Which income figure to type where the strike plotter booked LRB losses: 18.0.D subtracts them.
+INCOME_FIGURE = ("Type the production as the Industrial Hexes make it before the LRB raids (home IHs operating x "
+                 "the Production Multiple + 1 per linked captured IH): 18.0.D subtracts the PPs lost to LRBs that "
+                 "turn, and the ledger has them already, so the bombed figure would count them twice (17.3.2).")
 
 
 def setting(ctx: LedgerContext, name: str) -> str:
@@ -90,6 +108,40 @@ class GlobalWarEconomy:
 
     game = "globalwar"
     POINTS = "PP"  # whole PPs: even 18.10.2's ½-PP maintenance is rounded up
+    DATA_KEYS = DATA_KEYS
+    INCOME_FIGURE = INCOME_FIGURE
+
+    def priced_amount(self, priced: Priced, data, ctx: LedgerContext) -> tuple[Optional[Any], str]:
+        """The amount a priced item's entry must be: maintenance is 18.10.2's cost of its SPs (the
+        ½ rounded up, ``ledger_maintenance_rounding``), a build, rebuild or undepletion its
+        Production Cost Table price times the units (qty) [18.0.F]."""
+        verb, name = parse_item(priced.item)
+        if verb == "maintain":
+            t = T.unit_type(name or "")
+            sp = quantity(data, "sp")
+            due = self.maintenance(t, sp, ctx) if t is not None else None
+            return due, (f"{sp} SP" if sp != 1 and due is not None else "")
+        if priced.amount is None:
+            return None, ""
+        qty = quantity(data)
+        return priced.amount * qty, (f"{qty} x {_n(priced.amount)}" if qty != 1 else "")
+
+    def arrival(self, entry: Entry, ctx: LedgerContext) -> Optional[int]:
+        """The calendar turn a build, rebuild or undepletion appears, where the rules fix it: the
+        Production Track position of its type, the turn paid plus the delay of the player's
+        Production Cost Table [18.0.G-H] (None without the table's delay: the player gives arrives).
+        The ledger writes it into the entry as ``arrives``; the check says it (18.0.H)."""
+        verb, name = parse_item(entry.item)
+        t = T.unit_type(name or "") if verb in BUILDS else None
+        if t is None or entry.kind != "spend":
+            return None
+        wait = T.delay(ctx.world.tables, verb, t)
+        return None if wait is None else entry.turn + wait
+
+    def awaits_arrival(self, entry: Entry) -> bool:
+        """A build, rebuild or undepletion: a unit that appears later [18.0.G-H] (the build queue)."""
+        verb, name = parse_item(entry.item)
+        return entry.kind == "spend" and verb in BUILDS and T.unit_type(name or "") is not None
 
     def account_name(self, account: str) -> str:
         """A power's PP ("Germany PP") and its maintenance pool [18.10] ("Germany maintenance")."""
@@ -245,21 +297,24 @@ class GlobalWarEconomy:
         entry's ``arrives`` (a calendar index) must be the turn paid plus the delay."""
         wait = T.delay(ctx.world.tables, verb, t)
         if wait is None:
-            if verb == "build" and t in T.EXAMPLE and not entry.data.get("arrives"):
-                return [Finding("question", "18.0.H", f"on which turn does it appear? the delay is in the Production "
-                                                      f"Cost Table, not in the text ([18.2.2] example only: "
-                                                      f"{T.EXAMPLE[t]}); give its arrival turn (arrives)")]
+            if not entry.data.get("arrives"):
+                example = f" ([18.2.2] example only: {T.EXAMPLE[t]})" if verb == "build" and t in T.EXAMPLE else ""
+                return [Finding("question", "18.0.H", f"on which turn does it appear? the delay of '{verb} {t}' is in "
+                                                      f"the Production Cost Table (production_costs, {verb}_turns), "
+                                                      f"not in the text{example}: give its arrival turn (arrives), or "
+                                                      f"enter the table; without it the build queue cannot show it")]
             return []
         due = entry.turn + wait
-        label = ctx.labels.get(due, f"calendar turn {due}")
+        label = ctx.labels.get(due) or f"calendar turn {due}"
         given = entry.data.get("arrives")
         if isinstance(given, str) and given.strip().lstrip("-").isdigit():
             given = int(given)
         if isinstance(given, int) and not isinstance(given, bool) and given != due:
             return [Finding("error", "18.0.H", f"'{verb} {t}' paid on {ctx.turn_label} appears {wait} turns on "
                                                f"({label}, calendar turn {due}), not calendar turn {given}")]
-        return [Finding("info", "18.0.H", f"'{verb} {t}' appears {wait} turns on: calendar turn {due} ({label}); "
-                                          f"its arrival for the build queue: arrives={due}")]
+        at = f"calendar turn {due}" + (f" ({label})" if label != f"calendar turn {due}" else "")
+        return [Finding("info", "18.0.H", f"'{verb} {t}' appears {wait} turns on (its Production Track position, "
+                                          f"18.0.G): {at}; its arrival for the build queue: arrives={due}")]
 
     def _gearing(self, book: Book, entry: Entry, t: str, qty: int) -> list[Finding]:
         """[18.9.1] new builds of a type <= those started the turn before + 1 (one always allowed,

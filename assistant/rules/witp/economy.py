@@ -19,7 +19,7 @@ import re
 from fractions import Fraction
 from typing import Any, Mapping, Optional
 
-from ..ledger import Book, Entry, LedgerContext, Priced
+from ..ledger import Book, DataKey, Entry, LedgerContext, Priced, Timing, timing_findings
 from ..strike import Finding
 from . import economy_book as B
 from . import economy_rates as R
@@ -42,6 +42,66 @@ ITEM_JAPAN_PP = "Japanese PP income"
 ITEM_JAPAN_CP = "Japanese CP income"
 ITEM_EWR = "Emergency War Reserve growth"
 ITEM_ISE_HYUGA = "Ise/Hyuga hybrid carrier conversion"
+
+
+# ----- when on the calendar: the Strategic G/T's Command and Production Phases [50.0] ------------
+STRATEGIC = ("strategic",)
+ALLOCATION_TIMING = Timing("Strategic G/T", "CP are assigned to HQs during Strategic G/Ts", "[28.4]", STRATEGIC,
+                           phase="Command Phase")
+FUTURE_OPS_TIMING = Timing("Strategic G/T", "CP go to a future operation pool during Strategic G/Ts", "[28.5]",
+                           STRATEGIC, phase="Command Phase")
+RESERVE_TIMING = Timing("Strategic G/T", "CP are placed into reserve during Strategic G/Ts", "[28.6]", STRATEGIC,
+                        phase="Command Phase")
+BUILD_TIMING = Timing("Strategic G/T", "production occurs in the Production Phase of Strategic G/Ts", "[51.0]",
+                      STRATEGIC, phase="Production Phase")
+STOCKPILE_TIMING = Timing("Strategic G/T", "resource points are stockpiled in the Command Phase of Strategic G/Ts",
+                          "[53.2.3]", STRATEGIC, phase="Command Phase")
+PP_INCOME_TIMING = Timing("Strategic G/T", "PP are received in the Production Phase of Strategic G/Ts", "[52.1]",
+                          STRATEGIC, phase="Production Phase")
+
+#: The values of an entry's data the rules read, by the kinds of entry that carry them; every other
+#: name is refused (``rules.ledger.data_findings``). ``fact``: read from the latest entry giving it.
+DATA_KEYS = {
+    "msp": DataKey((), "[28.6.1];[28.1]", "the Merchant Shipping Point total (the Japanese exchange rate, the CP "
+                                          "and PP tables)", fact=True),
+    "homeland_resources": DataKey((), "[28.1]", "the homeland resource level (Japanese Command Point Table)", fact=True),
+    "cps_resources": DataKey((), "[28.1]", "the Co-Prosperity Sphere resource level (Japanese Command Point Table)",
+                             fact=True),
+    "em": DataKey((), "[53.6.7]", "the Economic Multiple (starts at 2, never below 0)", fact=True),
+    "ics": DataKey((), "[53.5.3]", "the operational Industrial Centres (0-10)", fact=True),
+    "multiple": DataKey(("income",), "[53.6]", "the MS PP multiple (1.1 to 0.6) of a Japanese PP income"),
+    "hq": DataKey(("transfer", "spend", "adjust", "income", "loss"), "[28.4.1]", "the HQ an HQ-account entry is of"),
+    "from_hq": DataKey(("transfer",), "[28.8]", "the lending HQ"),
+    "to_hq": DataKey(("transfer",), "[28.8]", "the borrowing HQ"),
+    "new_hq": DataKey(("transfer",), "[28.4]", "a newly-deployed HQ (at most 50% of the allotment)"),
+    "previous": DataKey(("transfer", "spend"), "[28.4];[52.4.1]", "the set-up's allocation, or the units initiated "
+                                                                   "in the previous Production Phase"),
+    "china": DataKey(("transfer",), "[28.8]", "a loan into or out of an HQ inside China"),
+    "us_cw": DataKey(("transfer",), "[28.8]", "a loan between US and CW HQs"),
+    "unlike": DataKey(("transfer",), "[28.8]", "a loan between unlike HQs"),
+    "cycle": DataKey(("transfer",), "[28.5]", "the future operation's cycle (9/42)"),
+    "isolated": DataKey(("transfer", "spend"), "[28.6.3]", "reserve CP through an isolated HQ"),
+    "pairs": DataKey(("income",), "[28.7]", "AO tanker pairs' fuel capacities (12/10, 8/8)"),
+    "port": DataKey(("income",), "[28.7]", "AO tankers' port: major, minor or anchorage"),
+    "supply_base": DataKey(("income",), "[28.7]", "AO tankers at a supply base"),
+    "msb": DataKey(("income",), "[28.7]", "AO tankers at a mobile supply base"),
+    "category": DataKey(("income", "spend"), "[28.7];[52.4.2]", "AO tankers' supply category (A-F), or what a PP "
+                                                               "build is: air, ship or ground"),
+    "type": DataKey(("spend",), "[52.4.1]", "the unit type a PP build initiates"),
+    "count": DataKey(("spend",), "[52.4.1]", "how many units a PP build initiates"),
+    "delay": DataKey(("spend",), "[52.5]", "the unit's Delay Cycles on the Production Cost chart"),
+    "steps": DataKey(("spend",), "[44.4.5]", "a cadre's printed steps"),
+    "tq": DataKey(("spend",), "[44.4.5]", "a cadre's TQ"),
+    "years": DataKey(("spend",), "[44.4.5]", "the years a cadre is released early"),
+    "steps_removed": DataKey(("spend",), "[44.4.5]", "the steps a cadre release removes"),
+    "tq_lowered": DataKey(("spend",), "[44.4.5]", "the TQ steps a cadre release lowers"),
+    "deposit": DataKey(("adjust",), "[28.6.1]", "a reserve exchange: CP recorded To Reserve this cycle"),
+}
+
+#: Which figure to type where the strike plotter booked strategic mining losses [56.4].
+INCOME_FIGURE = ("The MSP lost are on the MSP account already: the MSP total the Japanese Command Point Table "
+                 "[28.1] and the PP multiple [53.6] read is the balance after them, so type CP and PP income as "
+                 "those tables give them for that total.")
 
 
 def _setting(ctx: LedgerContext, name: str, default: str, choices: tuple) -> str:
@@ -68,6 +128,38 @@ class WitpEconomy:
     game = GAME
     ACCOUNT_NAMES = ACCOUNT_NAMES
     POINTS = "points"  # CP, PP or MSP by account
+    DATA_KEYS = DATA_KEYS
+    INCOME_FIGURE = INCOME_FIGURE
+
+    @staticmethod
+    def loss_turns(turn: int, kind: str, labels) -> tuple[int, ...]:
+        """The turns whose losses an income entry of ``turn`` meets: at a Strategic G/T, those since
+        the previous one (the cycle its income is for) and the turn itself; else the turn alone."""
+        if kind != "strategic":
+            return (turn,)
+        before = [t for t, lab in labels.items() if t < turn and str(lab).startswith("Strategic")]
+        first = (max(before) + 1) if before else max(0, turn - 4)
+        return tuple(range(first, turn + 1))
+
+    def when(self, entry: Entry, ctx: LedgerContext) -> list[Timing]:
+        """Where on the calendar the rules allow ``entry``: CP allocations to HQs [28.4], the future
+        operation pool [28.5], the CP reserve [28.6] and stockpiling [53.2.3] in the Command Phase of
+        a Strategic G/T; PP received [52.1] and production [51.0] in its Production Phase."""
+        e, out = entry, []
+        if e.kind == "transfer" and e.account == "CP" and e.to_account == "HQ":
+            out.append(ALLOCATION_TIMING)
+        if e.kind == "transfer" and e.to_account == "future_ops":
+            out.append(FUTURE_OPS_TIMING)
+        if (e.kind == "reserve" or (e.kind == "transfer" and e.to_account == "reserve")) and e.account == "CP" \
+                and e.amount > 0:
+            out.append(RESERVE_TIMING)
+        if e.kind == "spend" and e.account == "PP":
+            out.append(BUILD_TIMING)
+        if (e.item or "").lower() == ITEM_STOCKPILE.lower():
+            out.append(STOCKPILE_TIMING)
+        if e.kind == "income" and e.account == "PP":
+            out.append(PP_INCOME_TIMING)
+        return out
 
     def amount_step(self, settings: Mapping[str, Any]) -> tuple[Fraction, str]:
         """Whole points, but hundredths where the Japanese PP keep their fraction (setting
@@ -166,6 +258,7 @@ class WitpEconomy:
     def check(self, book: Book, entry: Entry, ctx: LedgerContext) -> list[Finding]:
         out: list[Finding] = []
         e = entry
+        out += timing_findings(self.when(e, ctx), ctx)
         out += self._check_balance(book, e)
         out += self._check_priced_account(e, ctx)
         if e.side == "japan":
@@ -291,8 +384,6 @@ class WitpEconomy:
         hq = B.hq_of(e)
         if not hq:
             return [Finding("error", "[28.4.1]", "name the HQ the CP are allocated to (item or data hq)")]
-        if not self._strategic(ctx):
-            out.append(Finding("error", "[28.4]", f"CP are assigned to HQs during Strategic G/Ts, not in {ctx.turn_label}"))
         cycle = self._cycle(ctx)
         if cycle is None:
             return out
@@ -338,8 +429,6 @@ class WitpEconomy:
         pool = book.balance(e.side, "future_ops")
         target = self._pool_target(book, e.side)
         if e.to_account == "future_ops":
-            if not self._strategic(ctx):
-                out.append(Finding("error", "[28.5]", "CP go to a future operation pool during Strategic G/Ts"))
             added = sum((x.amount for x in book.entries if x.side == e.side and x.turn == ctx.turn
                          and x.to_account == "future_ops"), 0) + e.amount
             if added > R.FUTURE_OPS_PER_TURN:
@@ -374,8 +463,6 @@ class WitpEconomy:
         if e.amount <= 0 or e.account != "CP":
             return [] if e.amount <= 0 else [Finding("error", "[28.6]", "CP are placed into reserve from the cycle's allotment (account CP)")]
         out = []
-        if not self._strategic(ctx):
-            out.append(Finding("error", "[28.6]", "CP are placed into reserve during Strategic G/Ts"))
         cycle = self._cycle(ctx)
         if e.side == "japan":
             if self._msp(book, e.side, e) is None:
@@ -421,8 +508,6 @@ class WitpEconomy:
 
     def _check_build(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
         out = []
-        if not self._strategic(ctx):
-            out.append(Finding("error", "[51.0]", f"production occurs in the Production Phase of Strategic G/Ts, not in {ctx.turn_label}"))
         unit, count = B.unit_of(e)
         if not unit:
             return out + [Finding("error", "[52.4.1]", "name the unit type initiated (item, e.g. 'CV' or '2 CV')")]
@@ -636,8 +721,6 @@ class WitpEconomy:
             out.append(Finding("error", "[53.2.3]", "only Japan stockpiles Co-Prosperity Sphere resource points"))
         if e.kind != "spend" or e.account != "CP":
             out.append(Finding("error", "[53.2.3]", "resource points are bought by spending CP"))
-        if not self._strategic(ctx):
-            out.append(Finding("error", "[53.2.3]", "resource points are stockpiled in the Command Phase of Strategic G/Ts"))
         if Fraction(e.amount) % R.STOCKPILE_CP:
             out.append(Finding("error", "[53.2.3]", f"{_num(e.amount)} CP is not a whole number of resource points "
                                                     f"({R.STOCKPILE_CP} CP each)"))
@@ -669,8 +752,6 @@ class WitpEconomy:
 
     def _check_pp_income(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
         out = []
-        if not self._strategic(ctx):
-            out.append(Finding("error", "[52.1]", "PP are received in the Production Phase of Strategic G/Ts"))
         if e.side != "japan":
             if self._us_fixed(ctx) and e.amount != R.US_FIXED_PP:
                 out.append(Finding("error", "[52.3]", f"from cycle 0/10/44 the US receives {R.US_FIXED_PP} PP a cycle; "

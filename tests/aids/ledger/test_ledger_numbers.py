@@ -38,7 +38,8 @@ REFUSED = {
     "0x10": ["'0x10'", RANGE],
     "100000": ["'100000' is out of range", RANGE],
 }
-ACCEPTED = {" 5 ": 5, "-0": 0, "+3": 3}
+ACCEPTED = {" 5 ": 5, "-7": -7, "+3": 3}
+ZERO = ("0", "-0", "00000", "+0", " 0 ")  # an entry of 0 changes no balance: it means nothing
 
 
 events = event_rows
@@ -70,6 +71,16 @@ def test_cli_reads_a_plain_amount_exactly(capsys, witp, amount, want):
     assert json.loads(out)["payload"]["entries"][0]["amount"] == want
     with Campaign.open(witp, readonly=True) as c:
         assert c.events()[-1].body.entries[0]["amount"] == want
+
+
+@pytest.mark.parametrize("amount", ZERO, ids=repr)
+def test_cli_refuses_an_amount_of_zero_in_one_line_and_writes_nothing(capsys, witp, amount):
+    """The tester's ``--amount 0``, ``-0``, ``00000`` were recorded: an entry of 0 means nothing."""
+    before = events(witp)
+    code, out, err = run(capsys, "ledger", witp, "add", "--side", "allies", "--kind", "adjust", "--amount", amount)
+    assert code == 2 and out == "", (code, out, err)
+    assert err.startswith(f"error: amount {amount.strip()} is zero: an entry of 0 changes no balance") and err.count("\n") == 1
+    assert events(witp) == before
 
 
 def draft(path, amount):

@@ -128,7 +128,7 @@ def test_close_turn_applies_the_rules_carry_over_once(eco, guadalcanal):
 
 def test_forecast_shows_income_and_close_without_recording(eco, guadalcanal):
     v = page(guadalcanal).view
-    guadalcanal.ledger.add("allies", "spend", 0, item="nothing")
+    guadalcanal.add_note("an event before the forecast")  # (an entry of 0 is refused: it means nothing)
     before = guadalcanal.state.last_seq
     v.refresh()
     f = v.forecast_box.value

@@ -27,7 +27,8 @@ def season_of_losses(c, *losses):
     the next Seasonal Turn."""
     for amount in losses:
         c.advance()
-        c.ledger.add("japan", "loss", amount, item="Strategic Warfare")
+        if amount:  # a month without losses books nothing (an entry of 0 is refused: it means nothing)
+            c.ledger.add("japan", "loss", amount, item="Strategic Warfare")
     c.advance()
     assert c.state.turn.kind == "seasonal"
 

@@ -110,10 +110,13 @@ def test_53_2_3_and_the_mining_loss_in_japans_msp_account(camp):
     assert [line.amount for line in fc["emergency_reserve"].lines] == [5]  # 1% of 491 [28.1.2]
     assert camp.ledger.book().balance("japan", "PP") == 0  # a forecast records nothing
     camp.ledger.add("japan", "income", 80)
-    with pytest.raises(RuleRefusal, match=r"\[53.2.3\] 7 CP is not a whole number"):
+    with pytest.raises(CampaignError, match=r"^resource point stockpiled costs 5 points \[53.2.3\]; amount 7 "
+                                            r"differs: leave the amount out, or give qty=N for N of them \(N x 5\)$"):
         camp.ledger.add("japan", "spend", 7, item="resource point stockpiled")
     camp.ledger.add("japan", "spend", item="Resource point stockpiled")  # priced by the rules: 5 CP
     assert statement(camp, "japan", "CP").lines[-1].amount == -5
+    camp.ledger.add("japan", "spend", 10, item="Resource point stockpiled", data={"qty": 2})  # 2 x 5 CP
+    assert statement(camp, "japan", "CP").lines[-1].amount == -10
 
 
 def test_44_4_5_cadre_release_through_the_ledger(camp):
