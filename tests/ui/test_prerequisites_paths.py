@@ -17,7 +17,8 @@ from test_page_words import DRIVERS, GAMES, Seen, campaign_of
 pytestmark = pytest.mark.timeout(900)
 
 FILE_PATH = re.compile(r"templates/|\.csv\b|\.csv\.gz\b")
-PAGES = {name: drive for name, drive in DRIVERS.items() if name != "ledger"}
+PAGES = {name: DRIVERS[name] for name in ("strike", "supply", "campaign", "map editor", "tables", "oob", "board")
+         if name in DRIVERS}
 
 
 def test_the_scan_finds_a_file_path():
