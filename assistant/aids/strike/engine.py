@@ -15,6 +15,8 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from ...campaign import validate as v
 from ...campaign.errors import CampaignError
 from ...campaign.tableschema import check_file
+from ...rules.findings import Entry, When, with_entries
+from ...rules.kinds import find_kind, load_kinds
 from ...rules.strike import (
     Assessment,
     Launch,
@@ -26,8 +28,6 @@ from ...rules.strike import (
     missing,
     rules_for,
 )
-from ...rules.findings import Entry, When, with_entries
-from ...rules.kinds import find_kind, load_kinds
 from ...rules.world import World
 
 
