@@ -41,8 +41,9 @@ def counted(n: float, noun: str, many: Optional[str] = None) -> str:
 
 def named(text: str, names: Mapping[str, Optional[str]]) -> str:
     """``text`` with each unit id of ``names`` (id -> name; a unit without a name is left as its
-    id) said by its name. Only a whole id is replaced (not ``4th-army`` in ``4th-army-2``), and only
-    where it stands alone (a word of its own, not part of a longer token)."""
+    id) said by its name. Only a whole id is replaced (not ``4th-army`` in ``4th-army-2``), where it
+    stands alone (a word of its own, not part of a longer token) and is not given as the id ("id
+    4th-army", beside the name a text already says)."""
     if not text or not names:
         return text
     pat, table = _pattern(tuple(sorted((i, n) for i, n in names.items() if n and n != i)))
@@ -56,4 +57,4 @@ def _pattern(pairs: tuple[tuple[str, str], ...]):
     if not pairs:
         return None, {}
     ids = sorted((i for i, _ in pairs), key=len, reverse=True)  # the longest first: 4th-army-2 before 4th-army
-    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, ids)) + r")(?![\w-])"), dict(pairs)
+    return re.compile(r"(?<![\w-])(?<!\bid )(?:" + "|".join(map(re.escape, ids)) + r")(?![\w-])"), dict(pairs)

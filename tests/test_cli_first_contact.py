@@ -94,10 +94,10 @@ def test_a_duplicate_unit_name_is_refused_naming_the_unit_that_has_it(capsys, gu
     for variant in (named.name, named.name.upper(), f"  {named.name} "):
         line = one_error(capsys, "place", guadalcanal, "--side", named.side, "--kind", named.kind,
                          "--hex", named.hex, "--name", variant)
-        assert f"unit {named.id!r}" in line and named.name in line, line
+        assert f"taken by {named.name} at {named.hex} (id {named.id})" in line, line
     other = next(u for u in Campaign.open(guadalcanal, readonly=True).state.units.values() if u.id != named.id)
     line = one_error(capsys, "update", guadalcanal, other.id, f"name={named.name}")
-    assert f"unit {named.id!r}" in line
+    assert f"taken by {named.name} at {named.hex} (id {named.id})" in line
     with Campaign.open(guadalcanal, readonly=True) as c:
         assert len(c.state.units) == before
 

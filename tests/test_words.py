@@ -30,4 +30,5 @@ def test_named_says_each_unit_by_its_name():
     assert named("x4th-army, 4th-army-3, the-4th-army", names) == "x4th-army, 4th-army-3, the-4th-army"
     assert named("land-unit-1 is cut off; same", names) == "land-unit-1 is cut off; same"
     assert named("kwajalein-g4m's range", {"kwajalein-g4m": "G4M Betty"}) == "G4M Betty's range"
+    assert named("placed 4th Army (japan army, id 4th-army)", names) == "placed 4th Army (japan army, id 4th-army)"
     assert named("", names) == "" and named("text", {}) == "text"

@@ -20,6 +20,7 @@ from ..maps.calibration import NOT_AN_ANCHOR
 from ..maps.gamemap import gazetteer_rows
 from ..rules import board as rb
 from ..rules.kinds import load_kinds, role_of
+from ..words import counted
 from . import validate as v
 from .accessors import register_accessor
 from .batch import RunBatch
@@ -222,7 +223,7 @@ class EnterBoard:
         if not isinstance(texts, Sequence) or not texts:
             raise CampaignError(f"name the hexes to mark as {k.plural} (hex labels or place names)")
         if len(texts) > MAX_HEXES:
-            raise CampaignError(f"{len(texts)} hexes at once (at most {MAX_HEXES})")
+            raise CampaignError(f"{counted(len(texts), 'hex')} at once (at most {MAX_HEXES})")
         hexes: list[str] = []
         for t in texts:
             for h in lookup(ctx.map, t).all:

@@ -80,8 +80,13 @@ def _unit_conflict(unit_id: Any, view: CampaignState, fresh: CampaignState) -> O
     if not isinstance(unit_id, str) or view.units.get(unit_id) == fresh.units.get(unit_id):
         return None
     if unit_id not in fresh.units:
-        return f"unit {unit_id!r} has been removed"
-    return f"unit {unit_id!r} has been changed"
+        return f"{_said(view.units[unit_id], quoted=True)} has been removed"
+    return f"{_said(fresh.units[unit_id], quoted=True)} has been changed"
+
+
+def _said(u: Any, quoted: bool = False) -> str:
+    """A unit as a message says it: by its name, else as "unit ID" (its id is all it has)."""
+    return u.name if u.name else f"unit {u.id!r}" if quoted else f"unit {u.id}"
 
 
 @dataclass
@@ -162,7 +167,7 @@ class MoveUnit:
         u = v.unit(s, self.unit_id)
         hex_ = v.hex_label(ctx.map, self.hex)
         if hex_ == u.hex:
-            raise CampaignError(f"unit {u.id} is already at {hex_}")
+            raise CampaignError(f"{_said(u)} is already at {hex_}")
         why = None if ctx.recorded else board_refusal(s, ctx.map, u.side, u.kind, hex_)
         if why:  # where the rules allow the piece nowhere but certain hexes [28.10.1]
             raise CampaignError(why)
@@ -195,7 +200,7 @@ class UpdateUnit:
     def build(self, s, ctx):
         u = v.unit(s, self.unit_id)
         if not isinstance(self.changes, Mapping) or not self.changes:
-            raise CampaignError(f"update of {u.id} names nothing to change")
+            raise CampaignError(f"update of {_said(u)} names nothing to change")
         new, before = {}, {}
         for k, val in self.changes.items():
             v.key(k, "field or attribute name")
@@ -208,11 +213,11 @@ class UpdateUnit:
                 before[k] = getattr(u, k)
             else:
                 if val is None and k not in u.attrs:
-                    raise CampaignError(f"unit {u.id} has no attribute {k!r} to delete")
+                    raise CampaignError(f"{_said(u)} has no attribute {k!r} to delete")
                 new[k] = None if val is None else v.scalar(val, f"attribute {k}")
                 before[k] = u.attrs.get(k)
         if all(new[k] == before[k] and type(new[k]) is type(before[k]) for k in new):
-            raise CampaignError(f"unit {u.id} already has those values")
+            raise CampaignError(f"{_said(u)} already has those values")
         attrs = {k: val for k, val in {**u.attrs, **{k: new[k] for k in new if k not in UNIT_FIELDS}}.items()
                  if val is not None}
         declared = find_kind(s.game, new.get("kind", u.kind))

@@ -283,8 +283,8 @@ class UnitPlaced(EventBody):
     def summary(self, cal=None):
         u = self.unit
         what = " ".join(x for x in (u.nation, u.kind) if x)
-        named = f' "{u.name}"' if u.name else ''
-        return f"placed {u.id} ({what}{named}) at {u.hex}" + (" [sample]" if u.sample else "")
+        said = f"{u.name} ({what}, id {u.id})" if u.name else f"{u.id} ({what})"  # by its name; the id to type
+        return f"placed {said} at {u.hex}" + (" [sample]" if u.sample else "")
 
 
 @register_event
@@ -328,7 +328,7 @@ class UnitRemoved(EventBody):
         return self.unit.side
 
     def summary(self, cal=None):
-        return f"removed {self.unit_id} from {self.unit.hex}"
+        return f"removed {self.unit.name or self.unit_id} from {self.unit.hex}"
 
 
 UNIT_FIELDS = ("name", "nation", "kind", "side", "sample", "category")

@@ -37,6 +37,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
+from ..words import counted
 from .errors import BusyError, CampaignError, CampaignFileError, FileGoneError
 from .snapshots import DEFAULT_SNAPSHOT_EVERY, kept, pack, unpack
 from .tempfiles import clean_stale, locked_temp
@@ -166,7 +167,7 @@ def wal_notices(path: Path) -> list[str]:
         return []
     lost = max_frame - backfill
     what = f"{wal.name} is missing" if wal_size < 0 else f"{wal.name} was cut short ({wal_size} of {need} bytes)"
-    return [f"{what}: {lost} committed write-ahead frame(s) past the last checkpoint are not in {path.name}, "
+    return [f"{what}: {counted(lost, 'committed write-ahead frame')} past the last checkpoint {'is' if lost == 1 else 'are'} not in {path.name}, "
             f"so events committed after it may be lost"]
 
 

@@ -200,8 +200,7 @@ def unique_name(state: CampaignState, name: Optional[str], own_id: Optional[str]
     key = " ".join(name.split()).casefold()
     for u in state.units.values():
         if u.id != own_id and u.name is not None and " ".join(u.name.split()).casefold() == key:
-            raise CampaignError(f"name {name!r} is taken by unit {u.id!r} ({u.name} at {u.hex}); "
-                                f"choose another name")
+            raise CampaignError(f"name {name!r} is taken by {u.name} at {u.hex} (id {u.id}); choose another name")
     return name
 
 

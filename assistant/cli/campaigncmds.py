@@ -13,6 +13,7 @@ from ..campaign.events import EventRecord
 from ..campaign.placing import unknown_kind_warning
 from ..campaign.validate import key_values
 from ..rules.kinds import find_kind, load_kinds
+from ..words import counted, named
 from .common import FILE, CliError, add_command, done, emit, escape_line, event_json, game_name, opened, seq_number
 
 # The top-level commands, read by the CLI without importing this module (see ``assistant.cli``); the
@@ -129,8 +130,8 @@ def cmd_info(args) -> None:
         lines = [f"file       {d['file']}", f"game       {d['game']}" + (f" (scenario {d['scenario']})" if d["scenario"] else ""),
                  f"turn       {d['turn']}" + (f", {d['phase']}" if d["phase"] else ""),
                  f"events     {d['events']}", f"units      {d['units']}" + (f" ({d['sample_units']} sample)" if d["sample_units"] else ""),
-                 f"notes      {d['notes']}", f"map fixes  {d['map_corrections']} hexes, "
-                 f"{d['hexside_corrections']} hexsides", *_map_lines(d["map"]), f"integrity  {d['integrity']}"]
+                 f"notes      {d['notes']}", f"map fixes  {counted(d['map_corrections'], 'hex')}, "
+                 f"{counted(d['hexside_corrections'], 'hexside')}", *_map_lines(d["map"]), f"integrity  {d['integrity']}"]
         if d["sample_note"]:
             lines.append(f"sample     {d['sample_note']}")
         if d.get("read_only_because"):
@@ -166,16 +167,18 @@ def cmd_place(args) -> None:
         u = rec.body.unit
         role = (f"kind {kind.kind}, role {kind.role} [{kind.rule}]" if kind else
                 f"{unknown_kind_warning(c.game, u.kind)} (campaign kinds {c.game})")
-        _tell(rec)
-        done(args, c, rec, f"placed {u.id} at {u.hex} (#{rec.seq}); {role}")
+        _tell(rec, c.state)
+        said = f"{u.name} at {u.hex} (#{rec.seq}, id {u.id})" if u.name else f"{u.id} at {u.hex} (#{rec.seq})"
+        done(args, c, rec, f"placed {said}; {role}")
 
 
-def _tell(rec: EventRecord) -> None:
+def _tell(rec: EventRecord, state=None) -> None:
     """What the placement rules warn of where a piece was placed or moved (a Global War AD off an
     Industrial Hex [17.1.2.B], a ground unit at sea): one stderr line each, the text citing its
-    rule; recorded all the same (exit 0)."""
+    rule (a unit said by its name); recorded all the same (exit 0)."""
+    names = {u.id: u.name for u in state.units.values()} if state is not None else {}
     for f in getattr(rec.body, "findings", ()):
-        print(escape_line(f"{f.level}: {f.text}"), file=sys.stderr)
+        print(escape_line(f"{f.level}: {named(f.text, names)}"), file=sys.stderr)
 
 
 def cmd_kinds(args) -> None:
@@ -203,21 +206,22 @@ def cmd_kinds(args) -> None:
 def cmd_move(args) -> None:
     with opened(args.file) as c:
         rec = c.move_unit(args.unit, args.hex)
-        _tell(rec)
-        done(args, c, rec, f"moved {rec.body.unit_id} {rec.body.from_hex} -> {rec.body.hex} (#{rec.seq})")
+        _tell(rec, c.state)
+        u = c.state.units[rec.body.unit_id]
+        done(args, c, rec, f"moved {u.name or u.id} {rec.body.from_hex} -> {rec.body.hex} (#{rec.seq})")
 
 
 def cmd_remove(args) -> None:
     with opened(args.file) as c:
         rec = c.remove_unit(args.unit)
-        done(args, c, rec, f"removed {rec.body.unit_id} (#{rec.seq})")
+        done(args, c, rec, f"removed {rec.body.unit.name or rec.body.unit_id} (#{rec.seq})")
 
 
 def _record(args, change: Callable[[Campaign], EventRecord]) -> None:
     """Make one change to the campaign file and report the event it recorded in its own words."""
     with opened(args.file) as c:
         rec = change(c)
-        done(args, c, rec, f"{rec.describe(c.state.calendar)} (#{rec.seq})")
+        done(args, c, rec, f"{event_json(c, rec)['summary']} (#{rec.seq})")
 
 
 def cmd_update(args) -> None:

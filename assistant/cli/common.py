@@ -181,10 +181,12 @@ def opened(path: str, readonly: bool = False) -> Iterator[Any]:
 
 
 def event_json(campaign, record) -> dict:
-    """An event as JSON, with its turn's label and a one-line summary."""
+    """An event as JSON, with its turn's label and a one-line summary (a unit said by its name)."""
+    from ..words import named
+
     d = record.to_json()
     d["turn_label"] = campaign.state.calendar.turn(record.turn).label
-    d["summary"] = record.describe(campaign.state.calendar)
+    d["summary"] = named(record.describe(campaign.state.calendar), {u.id: u.name for u in campaign.state.units.values()})
     return d
 
 
@@ -193,9 +195,12 @@ def done(args: argparse.Namespace, campaign, record, text: Callable[[Any], str] 
     emit(args, event_json(campaign, record), text)
 
 
-def tell(findings, levels: tuple[str, ...] = ("error", "warning", "question")) -> None:
+def tell(findings, levels: tuple[str, ...] = ("error", "warning", "question"), names=None) -> None:
     """What the rules said of an entry that was recorded (errors advise, they did not refuse it),
-    one line each on stderr, ``level: [rule] text``: the exit status stays 0."""
+    one line each on stderr, ``level: [rule] text``: the exit status stays 0. ``names`` (id -> name):
+    a unit the text names by its id is said by its name."""
+    from ..words import named
+
     for f in findings:
         if f.level in levels:
-            print(escape_line(f"{f.level}: {f.ref} {f.text}"), file=sys.stderr)
+            print(escape_line(f"{f.level}: {f.ref} {named(f.text, names or {})}"), file=sys.stderr)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections import Counter
 
 from ..numbertext import NumberField
+from ..words import counted
 from .common import CliError, add_json, command_errors, emit, game_name, guard, opened
 
 #: A point on the globe as typed, in degrees (decimals, no exponent; the digits 0-9).
@@ -164,9 +166,9 @@ def map_info(game: str, model: str | None = None) -> dict:
             "cols": list(s.cols), "rows": list(s.rows),
             "anchors": f.anchors if f else 0, "rms": f.rms if f else None, "max": f.max if f else None,
             "method": f.method if f else "uncalibrated", "offset": list(s.offset),
-            "offset_basis": f.offset_basis if f else "",
+            "offset_basis": _counted_again(f.offset_basis) if f else "",
             "suspects": [r.model_dump() for r in f.suspects] if f else [],
-            "note": f.note if f else "",
+            "note": _counted_again(f.note) if f else "",
         })
     return {
         "game": game, "model": gm.model, "hexes": len(gm.grid.all_hexes),
@@ -179,6 +181,18 @@ def map_info(game: str, model: str | None = None) -> dict:
         "fixtures_failed": fit.fixtures_failed if fit else [],
         "sections": sections,
     }
+
+
+# The shipped calibrations (derived/calibration.json, part of each map's version) were written when
+# the fit said "2 anchor(s)" and "moved 1 hex": their counts are said again as the fit says them now.
+_STORED_COUNTS = re.compile(r"\b(\d+) (anchor)\(s\)|\b(moved )(\d+) (hex)\b(?!es)")
+
+
+def _counted_again(text: str) -> str:
+    def said(m):
+        return (counted(int(m[1]), m[2]) if m[1] is not None else m[3] + counted(int(m[4]), m[5]))
+
+    return _STORED_COUNTS.sub(said, text or "")
 
 
 def _map_info_text(d) -> str:

@@ -21,6 +21,7 @@ from ..hexes import Axial, Grid, GridSpec, HexError
 from ..hexes import axial as ax
 from ..hexes.grid import section_axial
 from ..hexes.layout import SQRT3_2, from_pixel_fractional, to_pixel
+from ..words import counted
 from .gamefile import GeometryModel
 from .gamespec import GameSpec
 
@@ -249,7 +250,7 @@ def fit_section(section: str, pts: pd.DataFrame, projection: Projection,
     n = len(pts)
     if int(pts.use.sum()) < MIN_ANCHORS:
         return SectionFit(section=section, anchors=n, method="placed by neighbours",
-                          note=f"only {n} anchor(s): too few to fit; placed from neighbouring sections")
+                          note=f"only {counted(n, 'anchor')}: too few to fit; placed from neighbouring sections")
     lon_ref = circular_mean_lon(pts.lon)
     x, y = project(pts.lon.to_numpy(), pts.lat.to_numpy(), lon_ref, projection, bands)
     target = pts[["x", "y"]].to_numpy()
@@ -291,7 +292,7 @@ def fit_section(section: str, pts: pd.DataFrame, projection: Projection,
     )
     notes = []
     if (~keep).any():
-        notes.append(f"{int((~keep).sum())} anchor(s) not used to fit (errata or set aside; "
+        notes.append(f"{counted(int((~keep).sum()), 'anchor')} not used to fit (errata or set aside; "
                      "their residuals are listed); rms/max are of the rest")
     if keep.sum() <= 3 and linear is None:
         notes.append(f"only {n} anchors: the fit is nearly exact by construction; residuals mean little")
@@ -371,7 +372,7 @@ def join_sections(spec: GridSpec, fits: dict[str, SectionFit], anchors: pd.DataF
 
                 best = max(cands, key=score)
                 if score(best) > score(chosen):
-                    basis += f"; moved {ax.distance(best, chosen)} hex to meet the stated seam"
+                    basis += f"; moved {counted(ax.distance(best, chosen), 'hex')} to meet the stated seam"
                     chosen = best
                 ok = met(chosen)
                 if ok:

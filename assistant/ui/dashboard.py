@@ -33,6 +33,7 @@ from ..campaign.places import example_label
 from ..campaign.placing import needed_values, unknown_kind_warning
 from ..campaign.validate import key_values
 from ..rules.kinds import find_kind, load_kinds, read_by
+from ..words import named
 from .controlpart import ControlPart
 from .errors import ErrorPanel
 from .html import aids_reading, esc, rule_ref
@@ -676,9 +677,10 @@ class CampaignDashboard(Page):
         if not events:
             return "<div style='color:#666'>No events yet.</div>"
         cal = state.calendar
+        names = {u.id: u.name for u in state.units.values()}  # a unit said by its name, as the Units list does
         rows = "".join(
             f"<tr class='ca-event'><td>#{e.seq}</td><td>{html.escape(cal.turn(e.turn).label)}</td>"
-            f"<td>{html.escape(e.describe(cal))}</td></tr>"
+            f"<td>{html.escape(named(e.describe(cal), names))}</td></tr>"
             for e in reversed(events))
         return ("<table style='font-size:12px;border-collapse:collapse' cellpadding='2'>"
                 "<tr style='text-align:left'><th>#</th><th>turn</th><th>what happened</th></tr>"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html as _html
 from typing import Any, Callable, Iterable, Mapping, Optional
 
+from ..words import named
 from .pages import BOARD_PAGE, HOME
 
 # A finding's level, as the rules grade it: the colour it is shown in, and the order (errors first).
@@ -77,9 +78,10 @@ def page_link(page: str, text: str, css: str = "ca-page-link") -> str:
     return f"<a href='{esc(page)}' target='_blank' class='{esc(css)}' style='{LINK_STYLE}'>{text}</a>"
 
 
-def linked(text: Any) -> str:
-    """``text`` as HTML with each page it names (``PAGE_NAMES``: "the Rule tables page") a link to it."""
-    out = esc(text)
+def linked(text: Any, names: Optional[Mapping[str, Any]] = None) -> str:
+    """``text`` as HTML with each page it names (``PAGE_NAMES``: "the Rule tables page") a link to it
+    and each unit it names by id said by its name (``names``: id -> name; ``words.named``)."""
+    out = esc(named(str(text if text is not None else ""), names or {}))
     for words, page in PAGE_NAMES.items():
         out = out.replace(esc(words), page_link(page, esc(words)))
     return out
@@ -107,7 +109,7 @@ def findings_html(findings: Iterable, css: str, title: str = "",
         return ""
     rows = "".join(
         f"<li class='{css}-finding {css}-{esc(f.level)}'><b style='color:{LEVEL_COLOURS.get(f.level, '#555')}'>"
-        f"{esc(f.level)}</b> <span class='ca-rule'>{esc(rule_ref(f.rule))}</span> {linked(f.text)}"
+        f"{esc(f.level)}</b> <span class='ca-rule'>{esc(rule_ref(f.rule))}</span> {linked(f.text, names)}"
         + enter_html(getattr(f, "enter", None), names)
         + (when(f) if when is not None and getattr(f, "when", None) is not None else "") + "</li>"
         for f in findings)

@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import ipywidgets as w
 
+from ..words import counted
 from .errors import ErrorPanel, one_line, page_words
 from .hexbox import HexBox
 from .html import error_line, esc
@@ -51,8 +52,9 @@ SAMPLE_NOTE = "the rulebook text does not give these values; enter your own coun
 
 
 def side_label(name: str, side_id: str) -> str:
-    """"Japanese (japan)": the side's name and the id the CLI, JSON and exports use."""
-    return name if not side_id or name == side_id else f"{name} ({side_id})"
+    """"Japanese (japan)": the side's name and the id the CLI, JSON and exports use; the name
+    alone where it is the id in other letters ("Allies", never "Allies (allies)")."""
+    return name if not side_id or name.casefold() == side_id.casefold() else f"{name} ({side_id})"
 
 
 def header_html(name: str, campaign: Any, *more: str) -> str:
@@ -63,7 +65,7 @@ def header_html(name: str, campaign: Any, *more: str) -> str:
 
 
 def samples_banner(what: str, note: str) -> str:
-    """The ``[sample]`` banner: ``what`` ("3 unit(s)") is marked, folded open to ``note``."""
+    """The ``[sample]`` banner: ``what`` ("3 units") is marked, folded open to ``note``."""
     return (f"<details style='background:#fff8e1;border:1px solid #f0c36d;padding:3px 8px'><summary>"
             f"<b>{what} marked [sample]</b>: sample values, not from the rulebook (more)"
             f"</summary>{esc(note)}</details>")
@@ -250,7 +252,7 @@ class Page(View):
         """The ``[sample]`` banner for ``what`` (default: the units marked so), or none."""
         if what is None:
             n = sum(u.sample for u in state.units.values())
-            what = f"{n} unit(s)" if n else ""
+            what = counted(n, "unit") if n else ""
         self.samples_note.value = samples_banner(what, state.sample_note or self.SAMPLE_NOTE) if what else ""
 
     def fill_sides(self, state: Any, kept: Optional[Callable[[], Optional[str]]] = None) -> bool:

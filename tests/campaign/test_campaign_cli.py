@@ -51,7 +51,8 @@ def test_new_and_info(capsys, tmp_path, f):
 def test_place_move_update_remove(capsys, f):
     out = ok(capsys, "place", f, "--side", "allies", "--kind", "division", "--hex", "e 2519", "--name",
              "Americal Division", "--nation", "US", "--attr", "steps=3", "--attr", "elite=true", "--attr", "code=B2")
-    assert out.strip() == (f"placed americal-division at E2519 (#{N + 1}); “division” is not one of this game's kinds: "
+    assert out.strip() == (f"placed Americal Division at E2519 (#{N + 1}, id americal-division); “division” is not "
+                           "one of this game's kinds: "
                            "it is kept, but the aids do not know what it does (campaign kinds witp)")
     d = js(capsys, "units", f)
     u = next(x for x in d if x["id"] == "americal-division")
@@ -59,7 +60,7 @@ def test_place_move_update_remove(capsys, f):
     d = js(capsys, "move", f, "americal-division", "E2619")
     assert d["type"] == "unit_moved" and d["payload"]["hex"] == "E2619" and d["seq"] == N + 2
     assert "steps=2" in ok(capsys, "update", f, "americal-division", "steps=2", "code=")
-    assert ok(capsys, "remove", f, "americal-division").startswith("removed americal-division")
+    assert ok(capsys, "remove", f, "americal-division").startswith("removed Americal Division")
     ok(capsys, "place", f, "--side", "japan", "--kind", "airfield", "--hex", "B3327", "--installation")
 
 

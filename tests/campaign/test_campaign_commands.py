@@ -44,7 +44,7 @@ def test_history_lines_speak_words_not_python(witp):
     value said so, never a Python repr or None."""
     placed = witp.place_unit("allies", "division", "E2519", name="2nd Marine Div", nation="us", attrs={"tq": 7})
     cleared = witp.update_unit("2nd-marine-div", tq=None, sample=True)
-    assert placed.body.summary() == 'placed 2nd-marine-div (us division "2nd Marine Div") at E2519'
+    assert placed.body.summary() == 'placed 2nd Marine Div (us division, id 2nd-marine-div) at E2519'
     assert cleared.body.summary() == "updated 2nd-marine-div: tq deleted, sample=yes"
     for line in (placed.body.summary(), cleared.body.summary(), cleared.body.inverse().summary()):
         assert "None" not in line and "'" not in line and "True" not in line

@@ -163,7 +163,7 @@ def test_one_bad_line_in_50_writes_nothing_and_every_bad_line_is_named(guadalcan
     failures = refused(guadalcanal, "\n".join(lines))
     # line 21 refused; then line 22 moves the division to the hex line 20 left it in
     assert failures == [(21, "E9999 is off the War in the Pacific (2nd ed.) map: section E has columns 01-40 and rows 01-52"),
-                        (22, "unit 1st-marine-division is already at E2619")]
+                        (22, "1st Marine Division is already at E2619")]
     assert rows(guadalcanal) == before and state_to_json(guadalcanal.state) == state
     lines = [f"move 1st-marine-division {hexes[i % 2]}" for i in range(47)]
     for at, bad in ((9, "move nobody E2519"), (29, "control E2519 martians"), (49, "mve x")):
@@ -258,7 +258,7 @@ def test_another_window_s_change_in_between_rebuilds_the_orders_or_refuses_them(
         assert guadalcanal.state.units["37th-infantry-division"].hex == "E2519"
         other.poll()
         other.move_unit(MARINES, "E2619")
-        with pytest.raises(CampaignError, match="the campaign changed since you looked.*: unit 1st-marine-division has"
+        with pytest.raises(CampaignError, match="the campaign changed since you looked.*: 1st Marine Division has"
                                                 " been changed$"):
             give_orders(guadalcanal, "move 1st-marine-division E2418")
     finally:

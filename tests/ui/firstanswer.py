@@ -44,10 +44,10 @@ place 'Kwantung Army' 'Land unit' at W5024 side japan nation japan
 # a US 20-20[4] (B-29) Bomber at Manila (W 3021) [2.2]: strength 20, range 20, quality 4 [4.12]
 place 'B-29' 'Air unit' at Manila side allies nation us type=B strength=20 range=20 quality=4
 """,
-        supply={"side": "(japan)", "unit": "Kwantung Army"},
-        strike={"side": "(allies)", "target": "Okinawa"},
+        supply={"side": "Japan", "unit": "Kwantung Army"},
+        strike={"side": "Allies", "target": "Okinawa"},
         # [8.2]: 47 EP lost to Strategic Warfare during the season, then the Seasonal Turn's 77 EP income
-        ledger={"side": "(japan)", "entries": [("Strategic Warfare", "47"), ("next turns", 3),
+        ledger={"side": "Japan", "entries": [("Strategic Warfare", "47"), ("next turns", 3),
                                                ("Seasonal income", "77")]},
     ),
     "globalwar": Game(
@@ -66,9 +66,9 @@ place 'LRB 1' LRB at W3119 side allies nation commonwealth attack=2 defence=4 sa
 place 'LRB 2' LRB at W3119 side allies nation commonwealth attack=2 defence=4 sample
 place 'LRB 3' LRB at W3119 side allies nation commonwealth attack=2 defence=4 sample
 """,
-        supply={"side": "(axis)", "unit": "Finnish infantry"},
-        strike={"side": "(allies)", "target": "W3020", "base": "W3119", "mission": "bombing",
+        supply={"side": "Axis", "unit": "Finnish infantry"},
+        strike={"side": "Allies", "target": "W3020", "base": "W3119", "mission": "bombing",
                 "mission_named": "Combat mission: LRBs attack an Industrial Hex [17.3]"},
-        ledger={"side": "(axis)", "entries": [("Production", "8"), ("LRB losses", "3")]},
+        ledger={"side": "Axis", "entries": [("Production", "8"), ("LRB losses", "3")]},
     ),
 }

@@ -134,7 +134,7 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
             page.click(".ca-strike-resolve")
             wait_text(page, ".ca-strike-message", "recorded", timeout_ms=60_000)
             page.click(".ca-strike-tabs .lm-TabBar-tab:has-text('Strike log')")
-            wait_text(page, ".ca-strike-log", "1 strike(s) this turn")
+            wait_text(page, ".ca-strike-log", "1 strike this turn")
             assert target in text_of(page, ".ca-strike-log")
             r = campaign_cli("strikes", str(served.file), home=served.home)
             assert r.returncode == 0 and target in r.stdout, (r.stdout, r.stderr)
@@ -142,7 +142,7 @@ def test_strike_dashboard_target_reach_findings_resolve_and_log(served, browser,
             # Undone elsewhere (as the campaign dashboard's history does): this page follows.
             r = campaign_cli("undo", str(served.file), home=served.home)
             assert r.returncode == 0, r.stderr
-            wait_text(page, ".ca-strike-log", "0 strike(s) this turn", timeout_ms=60_000)
+            wait_text(page, ".ca-strike-log", "0 strikes this turn", timeout_ms=60_000)
             shot(page, "strike-05-undone")
         else:
             assert "name no dice" in text_of(page, ".ca-strike-dice-needed")

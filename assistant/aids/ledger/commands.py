@@ -136,7 +136,8 @@ class AddEntry:
                 elif amount != fixed and priced.fixed and not self.imported:
                     each = f" ({how})" if how else ""
                     raise CampaignError(
-                        f"{priced.item} costs {text_of(fixed)} {points}{each} {_ref(priced.rule)}; amount "
+                        f"{priced.item} costs {text_of(fixed)} {points[:-1] if fixed == 1 and points.endswith('points') else points}"
+                        f"{each} {_ref(priced.rule)}; amount "
                         f"{text_of(amount)} differs: leave the amount out"
                         + (f", or give qty=N for N of them (N x {text_of(priced.amount)})"
                            if priced.amount and "qty" not in data else ""))

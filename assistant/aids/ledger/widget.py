@@ -27,6 +27,7 @@ from ...rules.ledger import KINDS, Book, Priced, Statement, account_name, priced
 from ...ui.errors import ErrorPanel
 from ...ui.html import error_line, esc, findings_html, num, rule_ref
 from ...ui.page import Page, side_label, text_style
+from ...words import counted
 from .commands import AddEntry, CloseTurn, RuleRefusal
 from .engine import (
     accounts_of,
@@ -563,7 +564,8 @@ class LedgerWidget(Page):
             return
         price = (f"<b>{num(p.amount)}</b> {esc(p.account)}" if p.amount is not None
                  else f"{esc(p.account)}, no printed price: enter the amount from your table")
-        self.price_note.value = (f"<div class='ca-ledger-priced'><b>{esc(p.item)}</b> ({esc(p.kind)}): {price} "
+        kind = "" if p.kind.lower() in p.item.lower() else f" ({esc(p.kind)})"  # "PP income", not "PP income (income)"
+        self.price_note.value = (f"<div class='ca-ledger-priced'><b>{esc(p.item)}</b>{kind}: {price} "
                                  f"<span class='ca-rule'>{esc(rule_ref(p.rule))}</span>"
                                  + (f" <span style='color:#666'>{esc(p.doc)}</span>" if p.doc else "") + "</div>")
         if p.amount is not None:
@@ -693,7 +695,7 @@ class LedgerWidget(Page):
         self.chart.value = png
         self.chart.layout.display = "block" if png else "none"
         turns = df["turn"].nunique() if len(df) else 0
-        self.chart_note.value = (f"<div class='ca-ledger-chart-summary'>{esc(side)} over {turns} turn(s): "
+        self.chart_note.value = (f"<div class='ca-ledger-chart-summary'>{esc(side)} over {counted(turns, 'turn')}: "
                                  "closing balance, income, losses of each account in use.</div>" if png
                                  else "<div style='color:#666'>No entries yet.</div>")
 
@@ -719,8 +721,8 @@ class LedgerWidget(Page):
             self._fill_form()
         n_sample = sum(u.sample for u in state.units.values())
         n_sample_entries = sum(bool(e.data.get("sample")) for e in self.current_book().entries) if self._economy_ok() else 0
-        self.show_samples(state, f"{n_sample} unit(s) and {n_sample_entries} ledger "
-                                 f"entr{'y' if n_sample_entries == 1 else 'ies'}" if n_sample or n_sample_entries else "")
+        self.show_samples(state, f"{counted(n_sample, 'unit')} and {counted(n_sample_entries, 'ledger entry')}"
+                          if n_sample or n_sample_entries else "")
         self._show()
         if self.check_note.value and not self._quiet:
             self.check()  # the shown verdict follows the ledger (another page may have changed a balance)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ...cli.common import FILE, CliError, add_command, done, emit, escape_line, opened
 from ...paths import read_limited
+from ...words import counted
 from .commands import FIXED, ImportTypes, PlaceByType, read_csv, type_rows
 from .events import unit_types
 from .schema import OobError, load_schema
@@ -71,7 +72,7 @@ def cmd_list(args) -> None:
 
 
 def _text(p) -> str:
-    lines = [f"{p['game']} orders of battle: {len(p['types'])} unit type(s)"]
+    lines = [f"{p['game']} orders of battle: {counted(len(p['types']), 'unit type')}"]
     for t in p["types"]:
         vals = ", ".join(f"{k}={v}" for k, v in t.items() if k not in FIXED)
         lines.append(f"  {t['unit_type']:<24} {t['kind']:<20} {t['nation']:<12} {vals}" + ("  [sample]" if t["sample"] else ""))

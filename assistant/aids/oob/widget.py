@@ -20,6 +20,7 @@ from ...campaign.errors import CampaignError
 from ...ui.errors import ErrorPanel
 from ...ui.html import esc
 from ...ui.page import Page, side_label, side_order, unit_marks
+from ...words import counted
 from .commands import ImportTypes, PlaceByType, check_rows
 from .events import unit_types
 from .schema import load_schema
@@ -142,8 +143,9 @@ class OobWidget(Page):
         for r in self.rows:
             if r.remove.value:
                 r.note.value = ""
-        self.status.value = (f"<span style='color:{BAD}'>{len(problems)} row(s) to correct: nothing saved</span>"
-                             if problems else f"<span style='color:{OK}'>{len(kept)} row(s) check out</span>")
+        self.status.value = (f"<span style='color:{BAD}'>{counted(len(problems), 'row')} to correct: nothing saved</span>"
+                             if problems else f"<span style='color:{OK}'>{counted(len(kept), 'row')} "
+                                              f"{'checks' if len(kept) == 1 else 'check'} out</span>")
         return not problems
 
     def save(self) -> Optional[int]:
@@ -191,7 +193,7 @@ class OobWidget(Page):
     # ----- refresh ---------------------------------------------------------------------------
     def refresh(self, state=None) -> None:
         state = state if state is not None else self.campaign.state
-        self.show_header(state, f"{len(unit_types(state))} unit type(s)", "counter values are yours: none ship")
+        self.show_header(state, counted(len(unit_types(state)), "unit type"), "counter values are yours: none ship")
         self.map.set_units(unit_marks(state, installations=False), side_order=side_order(state))
         types = list(unit_types(state))
         if list(self.place_type.options) != types:

@@ -26,6 +26,7 @@ from ...ui.board import data_url
 from ...ui.errors import ErrorPanel
 from ...ui.html import esc
 from ...ui.page import Page
+from ...words import plural
 from .commands import AlignScan, RemoveScan, image_size
 from .events import Scan, scans_of
 from .picture import open_image, whole_size
@@ -210,7 +211,8 @@ class ScanWidget(Page):
             return None
         missing = [str(i + 1) for i in range(3) if self.pixels[i] is None or not self.hexes[i].value.strip()]
         if missing:
-            self._say(f"point(s) {', '.join(missing)} need a hex and a pixel", error=True)
+            self._say(f"{plural('point', len(missing))} {', '.join(missing)} "
+                      f"{'needs' if len(missing) == 1 else 'need'} a hex and a pixel", error=True)
             return None
         pts = [(self.hexes[i].value.strip(), *self.pixels[i]) for i in range(3)]
         try:

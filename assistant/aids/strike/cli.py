@@ -21,6 +21,7 @@ from ...campaign.errors import CampaignError
 from ...campaign.world import world_of
 from ...cli.common import FILE, CliError, add_command, done, emit, opened, seed_number, tell
 from ...rules.findings import Entry, When
+from ...words import named
 from .commands import ResolveStrike
 from .engine import StrikeNeeds, air_units_at, assess, dice_line, odds_rows, plan_of, reach, tables_from, when_text
 from .events import strike_log
@@ -106,11 +107,12 @@ def cmd_strike(args) -> None:
             except StrikeNeeds as e:
                 raise CliError(e.text("cli")) from None
             res = rec.body.resolution
-            tell(rec.body.findings)  # recorded: what the rules forbid, warn of or ask, on stderr
+            names = {u.id: u.name for u in c.state.units.values()}
+            tell(rec.body.findings, names=names)  # recorded: what the rules forbid, warn of or ask, on stderr
             for line in _where_lines([f.to_json(told=True) for f in rec.body.findings], args.file, c.state, "  "):
                 print(line, file=sys.stderr)
             done(args, c, rec, lambda d: "\n".join([f"strike {rec.body.strike_id} on {plan.target} (#{rec.seq})",
-                                                    dice_line(res["dice"]), *res["outcome"]]))
+                                                    dice_line(res["dice"]), *(named(o, names) for o in res["outcome"])]))
             return
         world = world_of(s, c.graph(), tables=tables)
         if plan.launches:
@@ -141,6 +143,7 @@ def _where_lines(findings, file, state, indent: str) -> list[str]:
 
 
 def _text(p, file: str = "FILE", state=None) -> str:
+    names = {u.id: u.name for u in state.units.values()} if state is not None else {}  # a sentence says the name
     lines = [f"strike on {p['target']} by {p['side']}" + (f" ({p['mission']})" if p.get("mission") else "")]
     if p.get("verdict"):
         lines.append(f"  {p['verdict']}")
@@ -151,17 +154,17 @@ def _text(p, file: str = "FILE", state=None) -> str:
                      + ("" if it["legal"] else "  ILLEGAL"))
         for f in it["findings"]:
             ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"
-            lines.append(f"      {f['level']}: {ref} {f['text']}")
+            lines.append(f"      {f['level']}: {ref} {named(f['text'], names)}")
             lines += _where_lines([f], file, state, "        ")
         if it.get("odds"):
             lines += _odds_lines(it["odds"], "      ")
     for f in p.get("findings", []):
         ref = f["rule"] if f["rule"].startswith("[") else f"[{f['rule']}]"
-        lines.append(f"  {f['level']}: {ref} {f['text']}")
+        lines.append(f"  {f['level']}: {ref} {named(f['text'], names)}")
         lines += _where_lines([f], file, state, "    ")
     if p.get("odds"):
         lines += _odds_lines(p["odds"], "  ")
-    lines += [f"  {s}" for s in p.get("steps", [])]
+    lines += [f"  {named(s, names)}" for s in p.get("steps", [])]
     if not p["items"]:
         lines.append("  no air unit of this side can be launched")
     return "\n".join(lines)

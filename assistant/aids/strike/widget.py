@@ -34,9 +34,22 @@ from ...rules.strike import Assessment, StrikeItem
 from ...ui.errors import ErrorPanel
 from ...ui.html import enter_html, error_line, esc, findings_html, linked, num, rule_ref
 from ...ui.page import Page, side_order, text_style, unit_marks
+from ...words import counted, named
 from .commands import ResolveStrike
-from .engine import (StrikeNeeds, UnitValue, _wrap, air_rules, assess, dice_line, needs, next_allowed, odds_rows,
-                     plan_of, reach, when_text)
+from .engine import (
+    StrikeNeeds,
+    UnitValue,
+    _wrap,
+    air_rules,
+    assess,
+    dice_line,
+    needs,
+    next_allowed,
+    odds_rows,
+    plan_of,
+    reach,
+    when_text,
+)
 from .events import strike_log
 
 NAMESPACE = "strike"
@@ -340,14 +353,14 @@ class StrikeWidget(Page):
                 f"<td class='ca-strike-distance'>{num(it.distance)} {esc(it.distance_unit)}</td>"
                 f"<td class='ca-strike-class'>{esc(it.range_class or '-')}</td>"
                 f"<td>{'' if it.legal else '<b style=color:#b00020>ILLEGAL</b> '}"
-                + (f"<span class='ca-rule'>{esc(rule_ref(first.rule))}</span> {linked(first.text)}"
+                + (f"<span class='ca-rule'>{esc(rule_ref(first.rule))}</span> {linked(first.text, self._names())}"
                    + enter_html(first.enter, self._names()) if first else "")
                 + "</td></tr>")
         if self.target is not None and not self.items and self.problem is None:
             body = "<div class='ca-strike-none'>No friendly air unit of this side is on the map.</div>"
         elif rows:
             n = sum(it.legal for it in self.items)
-            body = (f"<div>{n} of {len(self.items)} air unit(s) reach {esc(self.target)}</div><table>"
+            body = (f"<div>Air units reaching {esc(self.target)}: {n} of {len(self.items)}</div><table>"
                     "<tr><th>unit</th><th>base</th><th>distance</th><th>range</th><th>findings</th></tr>"
                     + "".join(rows) + "</table>")
         else:
@@ -517,7 +530,7 @@ class StrikeWidget(Page):
             return
         self.problem = text
         self.message.value = (f"<div class='{self.css('error')}'><b>{esc(head or self.FAIL_HEAD)}</b>: "
-                              f"{linked(text)}</div>")
+                              f"{linked(text, self._names())}</div>")
 
     def _names(self) -> dict:
         """The units' names by id (where a question says to choose a unit, by the name it is listed by)."""
@@ -607,7 +620,7 @@ class StrikeWidget(Page):
                          + findings_html(it.findings, self.prefix, when=self._when_html, names=self._names()))
         if a.steps:
             parts.append("<details><summary>working</summary><ul>"
-                         + "".join(f"<li>{esc(s)}</li>" for s in a.steps) + "</ul></details>")
+                         + "".join(f"<li>{esc(named(s, self._names()))}</li>" for s in a.steps) + "</ul></details>")
         self.findings.value = "".join(parts) or "<div>No findings.</div>"
         self._offer_go(a)
         odds = [("strike", a.odds)] + [(self._unit_name(it.unit), it.odds) for it in a.items]
@@ -619,9 +632,11 @@ class StrikeWidget(Page):
             self.map.show_markers(INTERCEPTORS, [(h, INTERCEPTOR_COLOUR, f"can intercept from {h}") for h in sorted(at)],
                                   radius=11)
         if at or exposed:
-            self.findings.value += (f"<div class='ca-strike-exposure'><b>Interception exposure</b>: {len(at)} enemy "
-                                    f"base(s)/CAP ({esc(', '.join(sorted(at)))}) marked on the map"
-                                    + (f"; {len(exposed)} route hex(es) exposed, shaded" if exposed else "") + "</div>")
+            said = ([f"{counted(len(at), 'enemy base or CAP', 'enemy bases or CAPs')} "
+                     f"({esc(', '.join(sorted(at)))}) marked on the map"] if at else []) + (
+                [f"{counted(len(exposed), 'route hex')} exposed, shaded"] if exposed else [])
+            self.findings.value += (f"<div class='ca-strike-exposure'><b>Interception exposure</b>: "
+                                    f"{'; '.join(said)}</div>")
         return a
 
     def _dice_for_plan(self, plan=None) -> None:
@@ -640,7 +655,7 @@ class StrikeWidget(Page):
         self.resolve_btn.description = "Resolve with these dice" if rolled else "Record the result"
         if short is not None:
             results = tuple(getattr(air_rules(self.campaign.game), "unit_results", {}) or {})
-            self.dice_note.value = f"<div class='ca-strike-needs'>{linked(short.text('page', results))}</div>"
+            self.dice_note.value = f"<div class='ca-strike-needs'>{linked(short.text('page', results), self._names())}</div>"
         elif needed:
             self.dice_note.value = ("<div>Dice, in this order:</div><ol class='ca-strike-dice-list'>"
                                     + "".join(f"<li>{esc(n)}</li>" for n in needed) + "</ol>")
@@ -685,7 +700,7 @@ class StrikeWidget(Page):
             palette = {c: CLASS_COLOURS.get(c) or next(others) for c in classes}
             self.map.show_choropleth(RANGE, dict(values), palette=palette, title=f"reach from {label}", opacity=0.45)
             self.range_note.value = (f"<div class='ca-strike-range'>Reach from {esc(label)}: "
-                                     + ", ".join(f"{esc(c)} {sum(v == c for v in values.values())} hexes"
+                                     + ", ".join(f"{esc(c)} {counted(sum(v == c for v in values.values()), 'hex')}"
                                                  for c in classes) + "</div>")
             return dict(values)
         rings = {}
@@ -700,7 +715,7 @@ class StrikeWidget(Page):
         for i, (k, r) in enumerate(sorted(rings.items(), key=lambda kv: kv[1])):
             self.map.show_range_ring(f"{RINGS}/{i}", label, r, color=RING_COLOURS[i % len(RING_COLOURS)])
         self.range_note.value = (f"<div class='ca-strike-range'>Rings from {esc(label)}: "
-                                 + ", ".join(f"{esc(k)} {r} hexes" for k, r in rings.items()) + "</div>")
+                                 + ", ".join(f"{esc(k)} {counted(r, 'hex')}" for k, r in rings.items()) + "</div>")
         return rings
 
     def _distance_unit(self) -> Optional[str]:
@@ -728,7 +743,7 @@ class StrikeWidget(Page):
             return None
         res = rec.body.resolution
         self.ok(f"<div class='ca-strike-resolved'>Strike {rec.body.strike_id} on {esc(rec.body.target)} recorded "
-                 f"(#{rec.seq}); {esc(dice_line(res['dice']))}: {esc('; '.join(res['outcome']))}</div>"
+                 f"(#{rec.seq}); {esc(dice_line(res['dice']))}: {esc(named('; '.join(res['outcome']), self._names()))}</div>"
                 + findings_html(list(rec.body.findings), self.prefix, "The rules on this strike:",
                                 when=self._when_html, names=self._names()))
         with self.quietly():  # what this strike recorded is not one click from being recorded again
@@ -744,8 +759,8 @@ class StrikeWidget(Page):
         rows = "".join(
             f"<tr class='ca-strike-log-row'><td>{s.id}</td><td>{esc(s.turn_label)}</td><td>{esc(s.side)}</td>"
             f"<td>{esc(s.target)}</td><td>{' '.join(map(str, s.resolution.get('dice', ())))}</td>"
-            f"<td>{esc(s.summary)}</td></tr>" for s in now)
-        self.log.value = (f"<div>{len(now)} strike(s) this turn ({esc(state.turn.label)}), {len(log)} in the campaign."
+            f"<td>{esc(named(s.summary, self._names()))}</td></tr>" for s in now)
+        self.log.value = (f"<div>{counted(len(now), 'strike')} this turn ({esc(state.turn.label)}), {len(log)} in the campaign."
                           " Undo one from the campaign dashboard's history.</div>"
                           + (f"<table><tr><th>#</th><th>turn</th><th>side</th><th>target</th><th>dice</th>"
                              f"<th>outcome</th></tr>{rows}</table>" if rows else ""))

@@ -19,6 +19,7 @@ import sys
 from ...campaign import validate as v
 from ...campaign.csvout import frame_csv
 from ...cli.common import FILE, CliError, add_command, emit, opened
+from ...words import named
 
 COMMANDS = {"trace": "trace supply and command lines (per unit, hex or side; what-ifs; history)"}
 
@@ -112,7 +113,7 @@ def cmd_trace(args) -> None:
             if args.csv:
                 frame_csv(_items_frame(report), sys.stdout)
                 return
-            emit(args, report.to_json(), lambda _: _report_text(report))
+            emit(args, report.to_json(), lambda _: _report_text(report, {u.id: u.name for u in c.state.units.values()}))
 
 
 def explained(t, state, file: str) -> str:
@@ -124,7 +125,9 @@ def explained(t, state, file: str) -> str:
     units = {u.id: u.kind for u in state.units.values()}
     said = [r.text for r in t.reasons] + list(t.steps)
     found = dict.fromkeys(e for e in (entry_in(x, units, state.game) for x in said) if e is not None)
-    return "\n".join([t.explain(), *(f"  to enter: {e.command(shlex.quote(str(file)), state.game)}" for e in found)])
+    names = {u.id: u.name for u in state.units.values()}  # the working says a unit by its name; the command, its id
+    return "\n".join([named(t.explain(), names),
+                      *(f"  to enter: {e.command(shlex.quote(str(file)), state.game)}" for e in found)])
 
 
 def _history(args, c) -> None:
@@ -167,14 +170,14 @@ def _items_frame(report):
                           "reasons": "; ".join(f"{r.ref} {r.text}" for r in t.reasons)} for t in report.items])
 
 
-def _report_text(report) -> str:
-    counts = ", ".join(f"{n} {status}" for status, n in sorted(report.counts().items()))
+def _report_text(report, names=None) -> str:
+    counts = ", ".join(f"{n} × {status}" for status, n in sorted(report.counts().items()))  # "2 × source": a status
     lines = [f"{report.side}: {len(report.items)} traced ({counts or 'nothing to trace'})"]
     lines += report.whatif
     for t in report.items:
         src = (t.source or {}).get("unit") or (t.source or {}).get("hex") or "-"
-        why = f"  {t.reasons[0].ref} {t.reasons[0].text}" if t.reasons and not t.supplied else ""
+        why = f"  {t.reasons[0].ref} {named(t.reasons[0].text, names or {})}" if t.reasons and not t.supplied else ""
         length = "" if t.length is None else f" {t.length:g}" + ("" if t.limit is None else f"/{t.limit:g}")
-        lines.append(f"  {t.unit or '?':<28} {t.hex:<8} {t.status:<14} {src}{length}{why}")
+        lines.append(f"  {t.unit or '?':<28} {t.hex:<8} {t.status:<14}  {src}{length}{why}")  # columns: ids
     return "\n".join(lines)
 

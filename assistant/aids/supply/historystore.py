@@ -106,7 +106,7 @@ def _text(rows: Sequence[dict[str, Any]], side_name: str) -> str:
     for r in rows:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     head = f"  {side_name}: {len(rows)} traced" + (
-        f" ({', '.join(f'{n} {s}' for s, n in sorted(counts.items()))})" if rows else "")
+        f" ({', '.join(f'{n} × {s}' for s, n in sorted(counts.items()))})" if rows else "")  # "2 × source": a status
     cells = [(str(r["unit"] or "?"), str(r["kind"]), str(r["hex"]), str(r["status"]), _num(r["length"]),
               str(r["source"] or "-")) for r in rows]
     if not cells:

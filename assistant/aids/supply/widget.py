@@ -32,12 +32,13 @@ import ipywidgets as w
 from ...campaign.errors import CampaignError
 from ...hexes import HexError
 from ...rules.board import ASKS
+from ...rules.findings import entry_in
 from ...ui.board import unit_marker_radius
 from ...ui.errors import ErrorPanel
-from ...rules.findings import entry_in
 from ...ui.html import enter_html, error_line, esc, linked, rule_ref
 from ...ui.page import Page, side_order, unit_marks
 from ...ui.userdirs import user_cache_dir
+from ...words import named
 from . import plots
 from .engine import SideReport, WhatIf, trace_hex, trace_side, trace_units, world_of
 
@@ -102,9 +103,16 @@ def _figure(v: Any) -> str:
     return _num(v) if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) else str(v)
 
 
-def _figures(d: dict) -> str:
-    """``key value · key value``, the values bold (one line of a trace's figures)."""
-    return " · ".join(f"{esc(k.replace('_', ' '))} <b>{esc(_figure(v))}</b>" for k, v in d.items())
+def _figures(d: dict, names: Optional[dict] = None) -> str:
+    """``key value · key value``, the values bold (one line of a trace's figures); a unit named by
+    its id (an HQ, a source) said by its name (``names``: id -> name)."""
+    return " · ".join(f"{esc(k.replace('_', ' '))} <b>{esc(named(_figure(v), names or {}))}</b>" for k, v in d.items())
+
+
+def says_supply(status: str) -> bool:
+    """Whether a status says in itself if the unit is supplied ("supplied (chit)", "out of supply",
+    "unsupplied"): then "(supplied)" after it says it twice."""
+    return "suppl" in status.lower()
 
 
 def unit_entry(u, side_name: str) -> str:
@@ -412,8 +420,9 @@ class SupplyWidget(Page):
         colour = self._status_colour(t.status, t.supplied)
         rows = [f"<div>{who} at <b class='ca-supply-hex'>{esc(t.hex)}</b></div>",
                 f"<div style='font-size:1.2em'>Status: <b class='ca-supply-status' style='color:{colour}'>"
-                f"{esc(t.status)}</b> <span style='color:#666'>({'supplied' if t.supplied else 'not supplied'})"
-                f"</span></div>"]
+                f"{esc(t.status)}</b>" + ("" if says_supply(t.status) else  # "supplied", not "supplied (supplied)"
+                                          f" <span style='color:#666'>({'supplied' if t.supplied else 'not supplied'})"
+                                          "</span>") + "</div>"]
         if t.source:
             src_id = t.source.get("unit")
             src = state.units.get(src_id) if src_id else None
@@ -437,12 +446,13 @@ class SupplyWidget(Page):
         # board_gaps: the questions the reasons already ask, kept in the result for the CLI's JSON
         figures = {k: v for k, v in t.extra.items() if k not in ("unit", "board_gaps") and not isinstance(v, dict)}
         if figures:
-            rows.append("<div class='ca-supply-figures'>" + _figures(figures) + "</div>")
+            rows.append("<div class='ca-supply-figures'>" + _figures(figures, self._names()) + "</div>")
         for k, v in t.extra.items():  # a table of figures (witp: the category's effects [32.2])
             if isinstance(v, dict) and v:
                 rule = v.get("rule")
                 parts = {g: x for g, x in v.items() if g != "rule"}
-                items = "".join(f"<li><b>{esc(g)}</b>: {_figures(x) if isinstance(x, dict) else esc(_figure(x))}</li>"
+                items = "".join(f"<li><b>{esc(g)}</b>: "
+                                f"{_figures(x, self._names()) if isinstance(x, dict) else esc(_figure(x))}</li>"
                                 for g, x in parts.items())
                 rows.append(f"<details class='ca-supply-table'><summary>{esc(k.replace('_', ' '))}"
                             + (f" <span class='ca-rule'>{esc(rule)}</span>" if rule else "")
@@ -518,7 +528,7 @@ class SupplyWidget(Page):
     def _report_html(self, report: SideReport) -> str:
         state = self.campaign.state
         counts = report.counts()
-        head = ", ".join(f"<b>{n}</b> {esc(k)}" for k, n in sorted(counts.items()))
+        head = ", ".join(f"<b>{n}</b> × {esc(k)}" for k, n in sorted(counts.items()))  # "2 × source": a status
         rows = []
         for t in sorted(report.items, key=lambda t: (t.supplied, t.status, t.hex)):
             u = state.units.get(t.unit) if t.unit else None
@@ -541,7 +551,7 @@ class SupplyWidget(Page):
         tables page), and where a value it asks for is entered (a unit's: the campaign page)."""
         kinds, names = self.per_state("unit-kinds", lambda state: (
             {u.id: u.kind for u in state.units.values()}, {u.id: u.name for u in state.units.values() if u.name}))
-        return linked(text) + enter_html(entry_in(text, kinds, self.campaign.game), names)
+        return linked(text, names) + enter_html(entry_in(text, kinds, self.campaign.game), names)
 
     def _status_colour(self, status: str, supplied: bool) -> str:
         """One colour per status for the page's life: greens/blues supplied, reds/oranges cut, and

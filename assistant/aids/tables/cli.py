@@ -18,6 +18,7 @@ from ...campaign.printedtables import tables_of
 from ...campaign.tableschema import MAX_BYTES, schemas, to_csv
 from ...cli.common import FILE, CliError, Parser, add_json, command_errors, done, emit, opened
 from ...paths import read_limited
+from ...words import counted
 from .commands import RemoveTable, SetTable
 
 COMMANDS = {"table": "rule tables from the game box: list, import (checked), show"}
@@ -59,11 +60,14 @@ def cmd_list(args) -> None:
         game = c.state.game
 
     def text(payload):
+        from ...ui.html import aids_reading  # the aids that read a table, as the pages say them (no widgets)
+
         items = payload["tables"]
         lines = [f"{game} tables (templates in data/games/{game}/templates):"]
         for t in items:
-            state = f"entered, {t['rows']} rows" if t["entered"] else "not entered"
-            lines.append(f"  {t['name']:<26} [{t['rule']}] {t['title']} -- {state}; used by {', '.join(t['used_by'])}")
+            state = f"entered, {counted(t['rows'], 'row')}" if t["entered"] else "not entered"
+            lines.append(f"  {t['name']:<26} [{t['rule']}] {t['title']} -- {state}; "
+                         f"used by {', '.join(aids_reading(t['used_by']))}")
         return "\n".join(lines)
 
     emit(args, {"game": game, "tables": items}, text)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
+from ...words import counted
 from ..findings import When
 from ..hexnet import truthy
 from ..odds import as_json
@@ -139,10 +140,10 @@ class AptoAirRules:
         limit = rng
         if mission == "change_base":
             hops = change_base_reach(world, p.hex, rng).get(target) if not is_sea(target) else None
-            cls = f"change base, {hops} hop(s)" if hops else "out of change-base range"
+            cls = f"change base, {counted(hops, 'hop')}" if hops else "out of change-base range"
             steps.append(f"Change Base: each hop <= 2 x {rng} = {2 * rng} hexes, at most 3 hops [4.12]")
             if not hops:
-                f.append(Finding("error", "[4.12]", f"{p.id}: {d} hexes is beyond 3 hops of {2 * rng} [4.1]"))
+                f.append(Finding("error", "[4.12]", f"{p.id}: {counted(d, 'hex')} is beyond 3 hops of {2 * rng} [4.1]"))
             else:
                 f.append(Finding("question", "[4.1]", "each intermediate base must be a friendly base (never a carrier); "
                                  "base capacity is checked only at the final base"))
@@ -151,16 +152,16 @@ class AptoAirRules:
         if truthy(p.attr("out_of_supply")):
             limit = min(rng, 1)
             f.append(Finding("warning", "[7.10]", f"{p.id} is marked out of supply: its own or an adjacent hex only"))
-        steps.append(f"{p.id} ({t}, range {rng}): {d} hexes{' incl. the large sea area' if is_sea(target) else ''} [4.12]")
+        steps.append(f"{p.id} ({t}, range {rng}): {'?' if d is None else counted(d, 'hex')}{' incl. the large sea area' if is_sea(target) else ''} [4.12]")
         if d is None or d > limit:
             if escort and t in FIGHTER_TYPES and fl.path:
                 stop = fl.path[min(limit, len(fl.path) - 1)]
                 cls = "stops short"
                 f.append(Finding("warning", "[2.2];[4.15]", f"escort {p.id} (range {rng}) stops at {stop}, "
-                                 f"{d - limit if d is not None else '?'} hex(es) short of the target"))
+                                 f"{counted(d - limit, 'hex') if d is not None else 'some hexes'} short of the target"))
             else:
                 cls = "out of range"
-                f.append(Finding("error", "[4.12]", f"{p.id}: target is {d} hexes, beyond its range {limit}"))
+                f.append(Finding("error", "[4.12]", f"{p.id}: target is {counted(d, 'hex')}, beyond its range {limit}"))
         else:
             cls = "in range"
             rb = return_base or p.hex
@@ -170,7 +171,7 @@ class AptoAirRules:
                              f"(setting air_atp_return_leg=total) [4.23]")
                 back = None if back is None else d + back
             if back is None or back > rng:
-                f.append(Finding("error", "[4.12];[4.2]", f"{p.id}: return base {rb} is {back} hexes from the target, beyond range {rng}"))
+                f.append(Finding("error", "[4.12];[4.2]", f"{p.id}: return base {rb} is {counted(back, 'hex')} from the target, beyond range {rng}"))
             else:
                 steps.append(f"return to {rb}: {back} <= {rng} [4.12]")
         if truthy(p.attr("committed")) and str(p.attr("committed")).lower() == "previous":
@@ -262,7 +263,7 @@ class AptoAirRules:
                     aa = self._aa(world, plan, {})
                     one = attack_odds(att, aa, self._dd_present(world, plan))
                     it.odds = as_json({k: sum(v for (r, _), v in one.items() if r == k) for k in ("hit", "sink", "miss")})
-                    it.steps.append(f"{attacks_per_bomber(num(p, 'strength', 0), truthy(p.attr('underscored')))} attack(s), "
+                    it.steps.append(f"{counted(attacks_per_bomber(num(p, 'strength', 0), truthy(p.attr('underscored'))), 'attack')}, "
                                     f"2d6 {att.modifier:+d} >= armor {att.armor}; AA value {aa} [4.20], [4.21]")
         if plan.mission == "strategic_bombing":
             self._bombing_assess(world, plan, a)
@@ -457,7 +458,7 @@ class AptoAirRules:
                 ts = [t.strip() for t in targets.split(",") if t.strip()]
                 n = attacks_per_bomber(num(bomber, "strength", 0), truthy(bomber.attr("underscored")))
                 if len(ts) > n:
-                    raise ValueError(f"{bomber.id} has {n} air-naval attack(s), not {len(ts)} [4.20]")
+                    raise ValueError(f"{bomber.id} has {counted(n, 'air-naval attack')}, not {len(ts)} [4.20]")
                 out += [(bomber, _piece(world, t)) for t in ts]
         else:
             if not plan.target_unit:
@@ -687,7 +688,7 @@ class AptoAirRules:
             p = _piece(world, bid)
             new = {"eliminated": "yes"} if n >= steps_left(p) else {"depleted": "yes"}
             res.changes.append({"unit": bid, "set": new, "before": {k: p.attrs.get(k) for k in new}})
-            res.outcome.append(f"{bid}: {n} AA hit(s) -> {next(iter(new))} [4.21]")
+            res.outcome.append(f"{bid}: {counted(n, 'AA hit')} -> {next(iter(new))} [4.21]")
 
     def _resolve_bombing(self, world: World, plan: StrikePlan, dice: list[int], res: Resolution) -> None:
         col, total, steps, findings = self._bombing_column(world, plan)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ...words import counted
 from ..ledger import Book, DataKey, Entry, LedgerContext, Priced, TableNeed, Timing, timing_findings
 from ..strike import Finding
 from . import economy_items as items
@@ -114,12 +115,12 @@ def _extension_cap(book: Book, e: Entry, reading: str = "once") -> list[Finding]
     before = sum(months(x) for x in prior)
     total = before + months(e)
     if prior and reading == "once":
-        return [Finding("error", "[11.5]", f"the US decides the Extension's total duration once: {before} month(s) "
+        return [Finding("error", "[11.5]", f"the US decides the Extension's total duration once: {counted(before, 'month')} "
                                            f"already booked, and the war cannot be extended again "
                                            f"(setting ledger_war_extension=once)")]
     if total <= EXTENSION_MAX_MONTHS:
         return []
-    booked = f"{before} month(s) already booked and {months(e)} more" if before else f"{months(e)} months"
+    booked = f"{counted(before, 'month')} already booked and {months(e)} more" if before else counted(months(e), 'month')
     return [Finding("error", "[11.5]", f"the war is extended one to three monthly game-turns, never more: "
                                        f"{booked} make {total}")]
 

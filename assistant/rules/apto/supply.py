@@ -34,6 +34,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ...words import counted
 from ..board import ASKS, BoardGap, gap
 from ..hexnet import truthy
 from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace, as_side_wide
@@ -248,7 +249,7 @@ class AptoSupply:
             return None
         labels = [net.labels[i] for i in path]
         src = self._source_at(call, p, labels[-1])
-        steps = [f"line of supply of {len(labels) - 1} hexes to {src.name} at {src.hex} {src.rule}"]
+        steps = [f"line of supply of {counted(len(labels) - 1, 'hex')} to {src.name} at {src.hex} {src.rule}"]
         if _chain_used(call, path):
             steps.append(CHAIN_NOTE)
         if bloc(nations_of(call.world, p)) == "western" and territory(call.lines, SOVIET)[path].any():
@@ -345,7 +346,7 @@ class AptoSupply:
             how = ("consumes 1 of its capacity" if consumes(u) else
                    "a defender: any chit it reaches supplies it" if str(u.attrs.get("posture") or "").lower() == "defending"
                    else "fractional or no combat strength: never consumes")
-            steps = [f"line of supply of {len(labels) - 1} hexes to {chit.kind} {chit.id} at {chit.hex}; "
+            steps = [f"line of supply of {counted(len(labels) - 1, 'hex')} to {chit.kind} {chit.id} at {chit.hex}; "
                      f"{how} [7.7], [7.11]"]
             if _chain_used(call, paths[u.id][cid]):
                 steps.append(CHAIN_NOTE)
@@ -463,7 +464,7 @@ class AptoSupply:
         lost = [st for st in call.iso.values() if st.source.nation in nations and not st.works]
         if lost:
             shown = "; ".join(st.why for st in lost[:3]) + (f"; and {len(lost) - 3} more" if len(lost) > 3 else "")
-            reasons.append(Reason("[7.8]", f"{len(lost)} home source(s) of {'/'.join(nations)} supply nobody: {shown}"))
+            reasons.append(Reason("[7.8]", f"{counted(len(lost), 'home source')} of {'/'.join(nations)} {'supplies' if len(lost) == 1 else 'supply'} nobody: {shown}"))
         reasons += [Reason("[7.0]", no_nation_why(q)) for q in without_nation(world, call.side)]
         reasons += _specials_not_serving(call, p)
         known = len(reasons)

@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any, Optional, Sequence
 
 from ...maps.gamespec import load_game_spec
+from ...words import counted
 from .. import odds
 from ..board import gap
 from ..hexnet import truthy
@@ -228,20 +229,20 @@ class GlobalWarAir:
             fs.append(Finding("error", "17.1.6", f"no path from {p.hex} to {target} avoids neutral countries "
                                                  f"(setting air_neutral_overflight={setting(world, 'air_neutral_overflight')})"))
         else:
-            steps.append(f"path {p.hex} -> {target}: {f.hexes} hexes not over neutral countries [17.1.6]")
+            steps.append(f"path {p.hex} -> {target}: {counted(f.hexes, 'hex')} not over neutral countries [17.1.6]")
             if f.direct is not None and f.direct < f.hexes:
-                fs.append(Finding("info", "17.1.6", f"the shortest route ({f.direct} hexes) passes over neutral "
-                                                    f"territory; avoiding it the flight is {f.hexes} hexes"))
+                fs.append(Finding("info", "17.1.6", f"the shortest route ({counted(f.direct, 'hex')}) passes over neutral "
+                                                    f"territory; avoiding it the flight is {counted(f.hexes, 'hex')}"))
         rc = None
         if radius is not None and f.hexes is not None:
             steps.append(f"combat radius {radius} (turn {world.turn}) [17.1.3.A], [17.1.7.B]; "
                          f"transfer {TRANSFER_MULTIPLE} x {radius} = {transfer} [17.1.7.C]")
             rc = "radius" if f.hexes <= radius else "transfer" if f.hexes <= transfer else "beyond"
             if mission == BOMBING and rc != "radius":
-                fs.append(Finding("error", "17.1.7.B", f"{target} is {f.hexes} hexes from {p.hex}, beyond the "
+                fs.append(Finding("error", "17.1.7.B", f"{target} is {counted(f.hexes, 'hex')} from {p.hex}, beyond the "
                                                        f"combat radius {radius} (the radius, not the MA [17.1.7.B])"))
             if mission == TRANSFER and rc == "beyond":
-                fs.append(Finding("error", "17.1.7.C", f"{target} is {f.hexes} hexes from {p.hex}, beyond "
+                fs.append(Finding("error", "17.1.7.C", f"{target} is {counted(f.hexes, 'hex')} from {p.hex}, beyond "
                                                        f"{TRANSFER_MULTIPLE} x radius {radius} = {transfer}"))
         based = self._base_findings(world, p)
         fs += based

@@ -40,6 +40,7 @@ from typing import Any, Iterator, Optional, Sequence
 
 import numpy as np
 
+from ...words import plural
 from ..hexnet import truthy
 from ..supply import DeferredTrace, Piece, Reason, SupplyWorld, Trace, as_side_wide
 from . import pipelines as pl
@@ -544,7 +545,7 @@ class _Run:
             by = f" (named in the rulebook: {refs(errata[labels[0]].rule)})" if labels[0] in errata else ""
             t.steps.append(f"{p.hex} is in a Communications Area{by}: a path of any length [9.2.1]")
         else:
-            t.steps.append(f"{length} hex(es) to a Communications Area hex, port or source; "
+            t.steps.append(f"{length} {plural('hex', length)} to a Communications Area hex, port or source; "
                            f"within {SUPPLY_REACH.hexes} [9.2.2.A]")
         t.steps.append(f"Undeveloped hexes on the overland portion: {undeveloped} of at most "
                        f"{MAX_UNDEVELOPED} [9.2.5.C]")

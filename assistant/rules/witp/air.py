@@ -29,6 +29,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ...words import counted
 from ..findings import Entry
 from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
 from ..world import Piece, World
@@ -113,7 +114,7 @@ class WitpAirRules:
             path = [labels[i] for i in idx]
             item = StrikeItem(unit=p.id, base=p.hex, distance=d if np.isfinite(d) else None, distance_unit="MP",
                               range_class=None, path=path)
-            item.steps.append(f"[5.1.8] {p.hex} -> {target}: {len(path) - 1} hexes entered, {d:g} MP"
+            item.steps.append(f"[5.1.8] {p.hex} -> {target}: {counted(len(path) - 1, 'hex')} entered, {d:g} MP"
                               + (" (High: mountain hexsides not doubled)" if alt == "High" else ""))
             if any_unknown and idx and bool(unknown[idx].any()):
                 item.findings.append(Finding("question", "[2.1.4]", "a hex on the path has no Movement Area "
@@ -280,7 +281,7 @@ class WitpAirRules:
             raise ValueError(f"setting air_supply_capacity_minimum {mode!r} is not level or ap")
         out.update(level=after, capacity=cap, printed_level=ab.level, damage=ab.damage)
         a.steps.append(f"[4.3.1] {hex_}: Level {ab.level}" + (f", {ab.damage} -> Level {lvl} [11.5]" if ab.damage else "")
-                       + (f", supply category {cat}: -{sup} level(s) [32.2.2]" if sup else "")
+                       + (f", supply category {cat}: -{counted(sup, 'level')} [32.2.2]" if sup else "")
                        + f" -> capacity {cap} AP")
         return out
 
@@ -463,7 +464,7 @@ class WitpAirRules:
     def _strike_transfer(self, world, plan, u, item, high) -> None:
         """[4.4.7] launch -> target + target -> new base <= 2 x Normal (2 x Extended if extended used)."""
         if not plan.return_base or item.distance is None or u.normal is None:
-            item.findings.append(Finding("question", "[4.4.7]", "strike transfer: which return base (return base)?"))
+            item.findings.append(Finding("question", "[4.4.7]", "strike transfer: which return base does it land at?"))
             return
         back = from_hex(world.net, plan.target, high, passes_double=_passes(world)).distance(plan.return_base)
         ext = item.range_class == "extended"
@@ -553,7 +554,7 @@ class WitpAirRules:
                 if over:
                     route_out.append({"unit": x.id, "base": hex_, "route_hexes": over})
                     a.findings.append(Finding("info", "[6.1];[5.3.3]", f"enemy fighter {x.id} at {hex_} reaches "
-                                              f"{len(over)} hex(es) of the route (e.g. {over[0]}): air combat is "
+                                              f"{counted(len(over), 'hex')} of the route (e.g. {over[0]}): air combat is "
                                               "generally only over the target, unless Cover CAP is plotted there"))
         a.extra["route_exposure"] = route_out
         a.extra["exposure"] = out

@@ -147,7 +147,7 @@ def escort_steps(aps: Sequence[Iterable[str]], penalty: Sequence[int] = ()) -> t
             primary.add(free[0])
             v, why = Fraction(2), f"primary vs subron {free[0]}"
         else:
-            v, why = Fraction(1, 2), "subron(s) already covered"
+            v, why = Fraction(1, 2), "every subron in range already covered"
         p = penalty[i] if i < len(penalty) else 0
         v = v / (2 ** p)
         total += v

@@ -41,6 +41,7 @@ import re
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
+from ...words import counted
 from ..findings import When
 from ..hexnet import truthy
 from ..strike import Assessment, Finding, Need, Resolution, StrikeItem, StrikePlan, Unresolvable
@@ -232,13 +233,13 @@ def _covers(u: AirUnit, r: _Reach) -> tuple[Optional[bool], str]:
     normal range when it has none [5.15])? (answer, the working)."""
     n = r.count(u.piece.hex)
     if n is None or n > SHORT_BAND_HEXES:
-        return False, f"{r.hex} {'unreachable' if n is None else f'{n} hexes'} from {u.piece.hex}: beyond the short band of 7"
+        return False, f"{r.hex} {'unreachable' if n is None else counted(n, 'hex')} from {u.piece.hex}: beyond the short band of 7"
     reach, which = (u.extended, "extended") if u.extended is not None else (u.normal, "normal")
     if reach is None:
-        return None, f"{r.hex} {n} hexes from {u.piece.hex}; {u.id}'s extended range not entered"
+        return None, f"{r.hex} {counted(n, 'hex')} from {u.piece.hex}; {u.id}'s extended range not entered"
     mp = r.air_mp(u.piece.hex)
     ok = mp <= reach
-    return ok, (f"{r.hex} {n} hexes, {mp:g} MP from {u.piece.hex}: {'within' if ok else 'beyond'} {u.id}'s "
+    return ok, (f"{r.hex} {counted(n, 'hex')}, {mp:g} MP from {u.piece.hex}: {'within' if ok else 'beyond'} {u.id}'s "
                 f"{which} range {reach:g}")
 
 
@@ -344,7 +345,7 @@ def asw_assess(world: World, plan: StrikePlan, units: Sequence[AirUnit]
         quotients.append(Fraction(n, d))
         b["drm"] = half_up(Fraction(n, d))
         drm += b["drm"]
-        steps.append(f"[5.13.4] {hex_}: {n} long-range AP / {d} hexes = {float(Fraction(n, d)):.2f} -> {b['drm']:+d}")
+        steps.append(f"[5.13.4] {hex_}: {n} long-range AP / {counted(d, 'hex')} = {float(Fraction(n, d)):.2f} -> {b['drm']:+d}")
     mode = world.settings.get(SUPPRESSION_SETTING, "per_base")
     if mode not in SUPPRESSION_READINGS:
         raise ValueError(f"setting {SUPPRESSION_SETTING} {mode!r} is not {' or '.join(SUPPRESSION_READINGS)}")
@@ -479,7 +480,7 @@ def sunk_by(dice: Sequence[int], rolls: Optional[int] = None) -> tuple[int, list
             continue
         if k < len(pairs):
             raise ValueError(f"ASW suppression: roll {k} ({a}+{b}) is not doubles, so the rolling stops there: "
-                             f"{len(pairs) - k} roll(s) too many")
+                             f"{counted(len(pairs) - k, 'roll')} too many")
         lines.append(f"2D6 {a}+{b}: not doubles, the rolling stops")
     return sunk, lines
 
@@ -530,10 +531,10 @@ def _sink(world: World, plan: StrikePlan, sunk: int, res: Resolution) -> None:
                                                                            else None)
     if p is None or key is None:
         who = f"{p.id}" if p is not None else f"the searching subron at {plan.target}"
-        res.outcome.append(f"[5.13.4] {sunk} sub point(s) sunk: remove them from {who}")
+        res.outcome.append(f"[5.13.4] {counted(sunk, 'sub point')} sunk: remove {'it' if sunk == 1 else 'them'} from {who}")
         return
     before = int(number(p.id, key, p.attrs[key], whole=True))
     after = max(0, before - sunk)
     res.changes.append({"unit": p.id, "set": {key: after}, "before": {key: p.attrs[key]}})
-    res.outcome.append(f"[5.13.4] {p.id}: {sunk} sub point(s) sunk -> {after} left"
+    res.outcome.append(f"[5.13.4] {p.id}: {counted(sunk, 'sub point')} sunk -> {after} left"
                        + (f" ({sunk - before} more than it had)" if sunk > before else ""))

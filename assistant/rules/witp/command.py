@@ -23,6 +23,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from ...words import counted
 from ..hexnet import HexNet, SearchResult, truthy
 from ..supply import Piece, Reason, SupplyWorld
 from . import layers as L
@@ -356,7 +357,8 @@ class Links:
                     self.ucs_refused[p.id] = Reason("[28.10.1]", placement.mapedge_refusal(f"{p.id} ({p.kind})", p.hex))
                     continue
                 area = str(p.attr("area", p.name or p.kind))
-                out[node] = (f"{p.id} ({area})", _extra(area), _us_coast(area))
+                said = p.name or p.id  # by its name, its area beside it when that says more
+                out[node] = (said if area == said else f"{said} ({area})", _extra(area), _us_coast(area))
                 self.ucs_piece[node] = p.id
         if self.side == JAPAN:
             home = net.truthy("homeland_resource")
@@ -470,7 +472,7 @@ class Links:
             out.path = res.path(node)
             out.ucs = self.ucs[int(res.origin[node])][0]
             out.linked = not out.reasons
-            out.steps.append(f"[29.0] sea path of {len(out.path) - 1} hexes to {out.ucs}")
+            out.steps.append(f"[29.0] sea path of {counted(len(out.path) - 1, 'hex')} to {out.ucs}")
         else:
             refused = list(self.ucs_refused.values())
             out.why = lambda: self._diagnose(self._hq_search(clear=False), node, np.inf, {i: 0.0 for i in self.ucs},

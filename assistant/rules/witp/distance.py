@@ -8,6 +8,7 @@ import math
 from dataclasses import fields
 from typing import Any, Optional
 
+from ...words import counted
 from . import tables as T
 
 
@@ -82,7 +83,7 @@ def mitigated(cat: Optional[str], x: float, load: float = 0, isolated: bool = Fa
         n = int(load // req)
         out = shift(out, n)
         steps.append(f"[32.4.1] x={x:g}: {req} MS load per level{' (isolated: tripled)' if isolated else ''}; "
-                     f"{load:g} assigned -> {n} level(s): {cat or 'none'} -> {out or 'none'}")
+                     f"{load:g} assigned -> {counted(n, 'level')}: {cat or 'none'} -> {out or 'none'}")
     if msb:
         if optional_38_4:
             before, out = out, shift(out, 1)

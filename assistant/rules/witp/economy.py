@@ -19,6 +19,7 @@ import re
 from fractions import Fraction
 from typing import Any, Mapping, Optional
 
+from ...words import counted
 from ..ledger import Book, DataKey, Entry, LedgerContext, Priced, Timing, timing_findings
 from ..strike import Finding
 from . import economy_book as B
@@ -331,7 +332,7 @@ class WitpEconomy:
                                                "major/minor/anchorage, category A-F")]
         if e.amount != cp:
             return [Finding("error", "[28.7]", f"these AO pairs give {cp} CP; {_num(e.amount)} entered")]
-        return [Finding("info", "[28.7]", f"{len(pairs)} AO pair(s): {cp} CP")]
+        return [Finding("info", "[28.7]", f"{counted(len(pairs), 'AO pair')}: {cp} CP")]
 
     @staticmethod
     def _check_figures(e: Entry) -> list[Finding]:
@@ -725,8 +726,8 @@ class WitpEconomy:
             out.append(Finding("error", "[53.2.3]", f"{_num(e.amount)} CP is not a whole number of resource points "
                                                     f"({R.STOCKPILE_CP} CP each)"))
         else:
-            out.append(Finding("info", "[53.2.3]", f"{_num(e.amount)} CP -> {int(e.amount) // R.STOCKPILE_CP} resource "
-                                                   "point(s) stockpiled"))
+            out.append(Finding("info", "[53.2.3]", f"{_num(e.amount)} CP -> "
+                                                   f"{counted(int(e.amount) // R.STOCKPILE_CP, 'resource point')} stockpiled"))
         return out
 
     def _check_cadre(self, e: Entry, ctx: LedgerContext) -> list[Finding]:
@@ -745,7 +746,7 @@ class WitpEconomy:
             return [Finding("error", "[44.4.5]", f"cadre data {dict(d)!r} must be whole numbers")]
         cp = R.cadre_cp(removed, lowered, int(d["years"]), reading)
         if e.amount != cp:
-            return [Finding("error", "[44.4.5]", f"releasing the cadre {d['years']} year(s) early costs {cp} CP "
+            return [Finding("error", "[44.4.5]", f"releasing the cadre {counted(int(d['years']), 'year')} early costs {cp} CP "
                                                  f"(({removed} steps + {lowered} TQ) x {d['years']}, reading {reading}); "
                                                  f"{_num(e.amount)} entered")]
         return [Finding("info", "[44.4.5]", f"{removed} steps removed, TQ -{lowered}: {cp} CP")]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from ...words import counted
 from ..strike import Finding, StrikePlan
 from ..world import World
 from .airmath import BOMBER_MINIMUM, allowed_altitudes
@@ -71,7 +72,7 @@ def unit_checks(world: World, plan: StrikePlan, u: AirUnit, base_level: Optional
     if n is None:
         out.append(q("[5.1.1]", f"{u.id}: has it flown a strike this phase? (missions_this_phase)"))
     elif n >= 1 and m not in ("cover_cap",):
-        out.append(Finding("error", "[5.1.1]", f"{u.id} already flew {n} mission(s) this phase: one strike per AP per phase"))
+        out.append(Finding("error", "[5.1.1]", f"{u.id} already flew {counted(n, 'mission')} this phase: one strike per AP per phase"))
     # L2 [5.1.5], [5.8.3]
     last = u.flag("struck_last_phase")
     if last is None:

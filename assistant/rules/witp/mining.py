@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Optional
 
 from ...maps.gamespec import load_game_spec
+from ...words import counted
 from ..findings import When
 from ..hexnet import truthy
 from ..strike import Finding, StrikePlan
@@ -416,7 +417,7 @@ def mining_checks(world: World, plan: StrikePlan, units: list[AirUnit]) -> list[
         parts = ([f"{per_hex} PBY/B-24/B-29 AP, 1 hex each"] if per_hex else []) + (
             [f"{tbf} TBF/TBM AP, 1 hex per 2"] if tbf else [])
         level = "info" if hexes else "error"
-        plan_(Finding(level, "[56.1.1]", f"{'; '.join(parts)}: {hexes} hex(es) may be mined" +
+        plan_(Finding(level, "[56.1.1]", f"{'; '.join(parts)}: {counted(hexes, 'hex')} may be mined" +
                       ("" if hexes else ": a lone TBF/TBM AP mines no hex")))
     if units and all(u.carrier for u in units):
         plan_(Finding("info", "[56.2.7]", "carrier-based (TBF, TBM) mining operations are performed during regular "

@@ -232,9 +232,9 @@ def test_no_economy_is_one_line_on_the_page(monkeypatch, guadalcanal):
 def test_samples_are_labelled(eco, guadalcanal):
     v = page(guadalcanal).view
     n = sum(u.sample for u in guadalcanal.state.units.values())
-    assert n and f"{n} unit(s) and 0 ledger entries marked [sample]" in v.samples_note.value
+    assert n and f"{n} units and 0 ledger entries marked [sample]" in v.samples_note.value
     guadalcanal.ledger.add("allies", "income", 3, data={"sample": True})
-    assert f"{n} unit(s) and 1 ledger entry marked [sample]" in v.samples_note.value
+    assert f"{n} units and 1 ledger entry marked [sample]" in v.samples_note.value
 
 
 def test_read_only_disables_record_and_close(eco, guadalcanal):

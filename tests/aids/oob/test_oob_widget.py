@@ -25,7 +25,7 @@ def test_grid_checks_every_row_and_saves_nothing_until_all_are_good(witp_file, t
         seq = c.state.last_seq
         assert v.save() is None and c.state.last_seq == seq
         assert "row 2: normal_range &#x27;ten&#x27; is not a whole number" in b.note.value and a.note.value == ""
-        assert "1 row(s) to correct: nothing saved" in v.status.value
+        assert "1 row to correct: nothing saved" in v.status.value
         b.cells["normal_range"].value = "14"
         assert v.save() == seq + 1
         assert set(unit_types(c.state)) == {"Zero", "Betty"}

@@ -135,7 +135,7 @@ def test_target_lists_every_reaching_unit_with_range_class_distance_and_path(rul
     html = v.reach_table.value
     assert "1st MAW F4F [sample]" in html and "Fiji B-17" in html  # the demo's sample values are labelled
     assert f"{d_near} hexes" in html and "ILLEGAL" in html and "[T 1]" in html
-    assert f"1 of 2 air unit(s) reach {TARGET}" in html
+    assert f"Air units reaching {TARGET}: 1 of 2" in html
     # The reaching unit's path is drawn, from its base to the target; the out-of-range one is not.
     assert W.PATH in v.map.overlay_names and W.TARGET in v.map.overlay_names
     assert v.chosen.value == "0" and v.items[0].path[0] == "E2317" and v.items[0].path[-1] == TARGET
@@ -158,7 +158,7 @@ def test_assess_shows_findings_with_rules_odds_and_draws_exposure(rules, camp):
     near = nx.single_source_shortest_path_length(world.graph, "E2118", cutoff=4)
     exposed = {h for h in route if h in near}
     assert exposed and W.INTERCEPTORS in v.map.overlay_names and W.EXPOSED in v.map.overlay_names
-    assert f"{len(exposed)} route hex(es) exposed" in f and "1 enemy base(s)/CAP" in f and "(E2118)" in f
+    assert f"{len(exposed)} route hexes exposed" in f and "1 enemy base or CAP" in f and "(E2118)" in f
     assert "stand-in loss roll [T 3]" in v.dice_note.value
 
 
@@ -174,10 +174,10 @@ def test_resolve_with_entered_dice_is_logged_and_undone(rules, camp):
     assert (v.dice.value, v.options.value, v.return_base.value) == ("", "", "")  # nothing left to record twice
     assert camp.state.units["maw-f4f"].attrs["count"] == 3  # a 2 loses one AP (stand-in [T 3])
     assert "Strike 1 on E2418 recorded" in v.message.value and "one AP lost" in v.message.value
-    assert "1 strike(s) this turn" in v.log.value and "one AP lost" in v.log.value
+    assert "1 strike this turn" in v.log.value and "one AP lost" in v.log.value
     camp.undo()  # as the campaign dashboard's history does
     assert camp.state.units["maw-f4f"].attrs["count"] == 4
-    assert "0 strike(s) this turn" in v.log.value and "0 in the campaign" in v.log.value
+    assert "0 strikes this turn" in v.log.value and "0 in the campaign" in v.log.value
     p.close()
 
 
@@ -300,7 +300,7 @@ def test_real_witp_rules_reach_exposure_and_mining_resolution(guadalcanal):
     assert "apat_percent" in v.dice_note.value and "Rule tables page" in v.dice_note.value
     v.options.value = "resource_value=3, apat_percent=75"
     assert v.assess() is not None and v.problem is None
-    assert "[6.1]" in v.findings.value and "zero" in v.findings.value
+    assert "[6.1]" in v.findings.value and "enemy fighter Zero at E2118" in v.findings.value  # by its name
     assert W.INTERCEPTORS in v.map.overlay_names and "(E2118)" in v.findings.value
     assert "[56.4.2]" in v.dice_note.value
     v.dice.value = "4"
@@ -308,7 +308,7 @@ def test_real_witp_rules_reach_exposure_and_mining_resolution(guadalcanal):
     assert v.problem is None, v.problem
     (logged,) = strike_log(c.state)
     assert logged.target == "E2118" and logged.resolution["dice"] == [4]
-    assert "1 strike(s) this turn" in v.log.value
+    assert "1 strike this turn" in v.log.value
     v.options.value = "resource_value"  # not key=value: one line naming it
     assert v.assess() is None and "'resource_value'" in v.problem
 

@@ -423,7 +423,7 @@ def test_turns_a_page_kept_serve_the_command_line_without_tracing(played, traced
     assert traced == []
     assert csv_out == reference_frame(played).to_csv(index=False)
     name = next(s.name for s in played.state.sides if s.id == "allies")
-    assert f"  {name}: 4 traced (1 isolated, 3 linked)" in text_out.splitlines()  # the third turn, by hand
+    assert f"  {name}: 4 traced (1 × isolated, 3 × linked)" in text_out.splitlines()  # the third turn, by hand
 
 
 # ----- the chart's counts, kept per turn ---------------------------------------------------------

@@ -20,6 +20,7 @@ from assistant.aids.supply import widget as W
 from assistant.campaign import Campaign
 from assistant.rules.supply import Reason, Trace
 from assistant.ui.kit import attach
+from assistant.words import named
 from campaignkit import saved_before_values_were_checked
 
 LIMIT = 60  # the stand-in rules' limit, in hexes
@@ -327,7 +328,7 @@ def test_chart_says_why_when_the_history_fails(view, monkeypatch):
 
 def test_samples_are_labelled_on_the_page(view, camp):
     n = sum(u.sample for u in camp.state.units.values())
-    assert n > 0 and f"{n} unit(s) marked [sample]" in view.samples_note.value
+    assert n > 0 and f"{n} units marked [sample]" in view.samples_note.value
     for side in ("allies", "japan"):
         view.side.value = side
         assert {v: "[sample]" in label for label, v in view.unit.options if v != W.NONE} == {
@@ -432,8 +433,11 @@ def test_with_the_real_witp_rules_the_page_shows_the_engines_answer(tmp_path, mo
             assert view.trace.to_json() == want.to_json() and want.supplied and len(want.path) > 1
             assert (f"<b class='ca-supply-length'>{int(want.length)}</b> of limit <b>{int(want.limit)}</b> "
                     f"{want.extra['unit']}") in view.working.value
-            assert all(f"<li class='ca-supply-step'>{html.escape(s)}</li>" in view.working.value for s in want.steps)
-            assert all(f"{html.escape(r.rule)}</span> {html.escape(r.text)}" in view.working.value for r in want.reasons)
+            names = {u.id: u.name for u in c.state.units.values()}  # the page says a unit by its name
+            assert all(f"<li class='ca-supply-step'>{html.escape(named(s, names))}</li>" in view.working.value
+                       for s in want.steps)
+            assert all(f"{html.escape(r.rule)}</span> {html.escape(named(r.text, names))}" in view.working.value
+                       for r in want.reasons)
             # the category's effects [32.2] as a readable list, one line per branch, never a dict's repr
             effects = want.extra["effects"]
             assert "<summary>effects <span class='ca-rule'>" in view.working.value and "{&#x27;" not in view.working.value

@@ -216,7 +216,7 @@ def test_history_json_and_text_from_the_kept_rows(demo, capsys, kept_in):
         assert text.splitlines()[0] == f"{labels[0]} (turn {df.turn.min()})"
         assert f"{labels[1]} (turn {df.turn.max()})" in text
         cut = df[(df.turn == df.turn.max()) & (df.side == "allies")]
-        counts = ", ".join(f"{n} {s}" for s, n in sorted(cut.status.value_counts().items()))
+        counts = ", ".join(f"{n} × {s}" for s, n in sorted(cut.status.value_counts().items()))
         assert f"  {name}: {len(cut)} traced ({counts})" in text.splitlines()
     assert len(kept_in) == 2 * 2  # traced by the first call alone
 

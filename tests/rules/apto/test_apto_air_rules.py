@@ -132,7 +132,7 @@ def test_return_base_and_change_base_hops_4_12():
     f = air("f", "allies", label(0, 0), type="F", strength=3, range=4)
     w = mkworld(g, [f])
     [ok] = RULES.reach(w, "allies", label(0, 24), units=["f"], mission="change_base")
-    assert ok.range_class == "change base, 3 hop(s)" and ok.legal  # 24 = 3 x 2 x 4
+    assert ok.range_class == "change base, 3 hops" and ok.legal  # 24 = 3 x 2 x 4
     [far] = RULES.reach(w, "allies", label(0, 25), units=["f"], mission="change_base")
     assert not far.legal
     a = RULES.assess(w, StrikePlan(side="allies", target=label(0, 4), mission="strafe",

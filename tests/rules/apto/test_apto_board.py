@@ -278,7 +278,7 @@ def test_campaign_trace_prints_the_question(tmp_path):
     assert f"dar at {DARWIN}: {ASKS}" in r.stdout
     assert "[7.0] No home city or resource hex of Australia is entered yet" in r.stdout
     r = run_cli("trace", f, "--all", "--side", "allies", home=home)
-    assert r.returncode == 0 and "1 undecided" in r.stdout
+    assert r.returncode == 0 and "1 × undecided" in r.stdout
 
 
 # ----- every board.csv row, read by the rule that reads it ---------------------------------------------

@@ -111,7 +111,7 @@ def test_9_2_1_a_unit_on_each_errata_hex_traces_through_the_communications_area(
     w = shipped_world(w.pieces, corrections={hex_: {"communications": False}, FAR: {"communications": True}})
     t = trace(w, "cw")["cw"]
     assert t.status == "attack" and t.limit == 3 and t.length == 1, t.explain()
-    assert "1 hex(es) to a Communications Area hex, port or source; within 3 [9.2.2.A]" in t.steps
+    assert "1 hex to a Communications Area hex, port or source; within 3 [9.2.2.A]" in t.steps
 
 
 @RULEBOOK.says("Once this pipeline is broken (by war between the US and Japan), the Japanese may regain use of this "

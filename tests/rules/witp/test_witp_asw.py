@@ -349,7 +349,7 @@ def test_5_13_4_without_a_subron_piece_the_player_is_told():
     us = [air_unit(x) for x in units]
     p = plan("H0200", units, options={"suppressed": "yes"})
     res = asw.asw_resolve(w, p, us, [2, 2, 3, 4])
-    assert res.changes == [] and "[5.13.4] 1 sub point(s) sunk: remove them from the searching subron at H0200" \
+    assert res.changes == [] and "[5.13.4] 1 sub point sunk: remove it from the searching subron at H0200" \
         in res.outcome
 
 

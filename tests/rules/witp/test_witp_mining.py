@@ -152,11 +152,11 @@ def test_56_4_1_carrier_based_aps_do_not_mine_against_japanese_ms():
 @RULEBOOK.says("Each PBY, B-29 and B-24 AP may mine 1 hex per strike (i.e., per cycle). Each 2 TBF/TBM AP's assigned "
                "may mine 1 hex per sortie (see 56.2.7).")
 @pytest.mark.parametrize("units, text, level", [
-    ([("tbf", "TBF-1", 3)], "3 TBF/TBM AP, 1 hex per 2: 1 hex(es) may be mined", "info"),
-    ([("tbf", "TBF-1", 1)], "1 TBF/TBM AP, 1 hex per 2: 0 hex(es) may be mined: a lone TBF/TBM AP mines no hex",
+    ([("tbf", "TBF-1", 3)], "3 TBF/TBM AP, 1 hex per 2: 1 hex may be mined", "info"),
+    ([("tbf", "TBF-1", 1)], "1 TBF/TBM AP, 1 hex per 2: 0 hexes may be mined: a lone TBF/TBM AP mines no hex",
      "error"),
     ([("pby", "PBY-5", 2), ("tbf", "TBF-1", 1)], "2 PBY/B-24/B-29 AP, 1 hex each; 1 TBF/TBM AP, 1 hex per 2: 2 "
-     "hex(es) may be mined", "info"),
+     "hexes may be mined", "info"),
 ])
 def test_56_1_1_hexes_the_aps_may_mine(units, text, level):
     ps = [b24(i, type_name=n, count=c) for i, n, c in units]
