@@ -110,7 +110,7 @@ ITEMS: tuple[Item, ...] = tuple(_offensives() + [
     Item("A-Bomb", "loss", None, "[10.34];[9.10]", MONTHLY, ("japan",), limit={"japan": 2},
          doc="the 120+ column; each lowers the surrender integer [9.10]"),
     Item("Seasonal income", "income", None, "[8.1];[8.2]", SEASONAL,
-         doc="Table X (template ep_incomes.csv) or the printed result"),
+         doc="Table X (entered on the Rule tables page as ep_incomes) or the printed result"),
     Item("Lend-lease", "transfer", None, "[8.3]", SEASONAL, ("us", "uk"),
          doc="UK at most 1/4, US at most 1/2 of net income per Seasonal Turn"),
     Item("Economic Reserve", "reserve", None, "[8.4]", SEASONAL, doc="at most 20 EPs in reserve"),

@@ -166,7 +166,7 @@ def production(world: World, side: str, power: str, turn: int) -> Production:
             pp, status, rule = 1, "recaptured", "18.4.2"
         elif mult is None:
             out.questions.append(f"{p.id} at {p.hex}: no Production Multiple for {power} on Turn {turn} "
-                                 f"(template {T.MULTIPLES}) [18.0.D]")
+                                 f"(enter the table {T.MULTIPLES} on the Rule tables page) [18.0.D]")
             continue
         else:
             pp, status, rule = mult, "home", "18.0.D"
