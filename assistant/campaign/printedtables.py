@@ -15,6 +15,7 @@ from typing import ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+from ..words import counted
 from .events import EventBody, register_event
 from .slices import model_slice, register_slice
 
@@ -79,4 +80,4 @@ class TableSet(EventBody):
         if self.table is None:
             return f"table {self.name} removed"
         verb = "replaced" if self.before is not None else "entered"
-        return f"table {self.name} {verb}: {len(self.table.rows)} rows"
+        return f"table {self.name} {verb}: {counted(len(self.table.rows), 'row')}"

@@ -197,7 +197,7 @@ def import_table(ctx, served, name: str, csv_file) -> None:
         with page.expect_file_chooser() as chooser:  # the button's file input is not in the DOM
             page.click(".ca-tables-upload")
         chooser.value.set_files(str(csv_file))
-        wait_text(page, ".ca-tables-status", "CSV read: 1 rows pass the schema", timeout_ms=60_000)
+        wait_text(page, ".ca-tables-status", "CSV read: 1 row passes the schema", timeout_ms=60_000)
         page.click(".ca-tables-save")
         wait_text(page, ".ca-tables-status", "saved", timeout_ms=60_000)
         shot(page, "mapedit-04-table-imported")

@@ -89,7 +89,7 @@ def cmd_import(args) -> None:
     with opened(args.file) as c:
         rec = c.execute(SetTable(name=args.name, csv=data))
         n = len(rec.body.table.rows)
-        done(args, c, rec, f"table {args.name}: {n} rows entered (#{rec.seq}; 'campaign undo' takes it back)")
+        done(args, c, rec, f"table {args.name}: {counted(n, 'row')} entered (#{rec.seq}; 'campaign undo' takes it back)")
 
 
 def cmd_show(args) -> None:
@@ -106,7 +106,7 @@ def cmd_show(args) -> None:
     payload = {"name": s.name, "rule": s.rule, "title": s.title, "header": list(t.header),
                "rows": [list(r) for r in t.rows]}
     widths = [max(len(x) for x in col) for col in zip(t.header, *t.rows)]
-    lines = [f"{s.title} [{s.rule}]: {len(t.rows)} rows"]
+    lines = [f"{s.title} [{s.rule}]: {counted(len(t.rows), 'row')}"]
     lines += ["  ".join(x.ljust(w) for x, w in zip(r, widths)).rstrip() for r in (t.header, *t.rows)]
     emit(args, payload, "\n".join(lines))
 

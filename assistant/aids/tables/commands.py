@@ -34,7 +34,8 @@ class SetTable:
         table = self.checked(s.game)
         before = s.aid(SLICE).tables.get(self.name)
         if before == table:
-            raise CampaignError(f"table {self.name} already holds these {len(table.rows)} rows: nothing to record")
+            held = "this row" if len(table.rows) == 1 else f"these {len(table.rows)} rows"
+            raise CampaignError(f"table {self.name} already holds {held}: nothing to record")
         return TableSet(name=self.name, table=table, before=before)
 
     def conflict(self, view, fresh, ctx) -> Optional[str]:

@@ -19,6 +19,7 @@ from ...campaign.tableschema import TableSchema, check_csv, check_grid, schemas,
 from ...ui.errors import ErrorPanel
 from ...ui.html import aids_reading
 from ...ui.page import Page
+from ...words import counted
 from .commands import SetTable
 
 MAX_GRID_ROWS = 80  # larger tables are edited as CSV text
@@ -107,7 +108,7 @@ class TableEditor(Page):
         header, rows = (t.header, t.rows) if t else (s.template, [[""] * len(s.template)])
         self._fill(header, rows)
         self.csv.value = to_csv(header, t.rows) if t else ""
-        self.status.value = (f"entered: {len(t.rows)} rows" if t else "not entered: the aids ask for the printed result")
+        self.status.value = (f"entered: {counted(len(t.rows), 'row')}" if t else "not entered: the aids ask for the printed result")
 
     def grid_rows(self) -> list[list[str]]:
         return [[c.value for c in r] for r in self.cells]
@@ -115,7 +116,7 @@ class TableEditor(Page):
     def _csv_to_grid(self) -> None:
         c = check_csv(self.campaign.state.game, self.schema.name, self.csv.value)
         self._fill(c.header, c.rows)
-        self.status.value = f"CSV read: {len(c.rows)} rows pass the schema"
+        self.status.value = f"CSV read: {counted(len(c.rows), 'row')} {'passes' if len(c.rows) == 1 else 'pass'} the schema"
 
     def _uploaded(self) -> None:
         files = self.upload.value
@@ -131,7 +132,7 @@ class TableEditor(Page):
         except CampaignError as e:
             self.status.value = f"<span class='ca-error'>{html.escape(self.one_line(e))}</span>"
             return False
-        self.status.value = f"{len(c.rows)} rows pass the schema [{self.schema.rule}]"
+        self.status.value = f"{counted(len(c.rows), 'row')} {'passes' if len(c.rows) == 1 else 'pass'} the schema [{self.schema.rule}]"
         return True
 
     def save_table(self) -> None:

@@ -18,6 +18,7 @@ import math
 from fractions import Fraction
 from typing import Any, Optional
 
+from ...words import counted
 from ..board import gap
 from ..ledger import Book, DataKey, Entry, LedgerContext, Priced, quantity
 from ..strike import Finding
@@ -310,10 +311,10 @@ class GlobalWarEconomy:
         if isinstance(given, str) and given.strip().lstrip("-").isdigit():
             given = int(given)
         if isinstance(given, int) and not isinstance(given, bool) and given != due:
-            return [Finding("error", "18.0.H", f"'{verb} {t}' paid on {ctx.turn_label} appears {wait} turns on "
+            return [Finding("error", "18.0.H", f"'{verb} {t}' paid on {ctx.turn_label} appears {counted(wait, 'turn')} on "
                                                f"({label}, calendar turn {due}), not calendar turn {given}")]
         at = f"calendar turn {due}" + (f" ({label})" if label != f"calendar turn {due}" else "")
-        return [Finding("info", "18.0.H", f"'{verb} {t}' appears {wait} turns on (its Production Track position, "
+        return [Finding("info", "18.0.H", f"'{verb} {t}' appears {counted(wait, 'turn')} on (its Production Track position, "
                                           f"18.0.G): {at}; its arrival for the build queue: arrives={due}")]
 
     def _gearing(self, book: Book, entry: Entry, t: str, qty: int) -> list[Finding]:

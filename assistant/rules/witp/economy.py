@@ -747,9 +747,9 @@ class WitpEconomy:
         cp = R.cadre_cp(removed, lowered, int(d["years"]), reading)
         if e.amount != cp:
             return [Finding("error", "[44.4.5]", f"releasing the cadre {counted(int(d['years']), 'year')} early costs {cp} CP "
-                                                 f"(({removed} steps + {lowered} TQ) x {d['years']}, reading {reading}); "
+                                                 f"(({counted(removed, 'step')} + {lowered} TQ) x {d['years']}, reading {reading}); "
                                                  f"{_num(e.amount)} entered")]
-        return [Finding("info", "[44.4.5]", f"{removed} steps removed, TQ -{lowered}: {cp} CP")]
+        return [Finding("info", "[44.4.5]", f"{counted(removed, 'step')} removed, TQ -{lowered}: {cp} CP")]
 
     def _check_pp_income(self, book: Book, e: Entry, ctx: LedgerContext) -> list[Finding]:
         out = []

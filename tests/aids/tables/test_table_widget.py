@@ -28,4 +28,4 @@ def test_edit_check_and_save_a_table(gw_file):
         assert len(ed.cells) == 2 and ed.cells[1][2].value == "9"
         ed.picker.value = "lrb_radius"
         ed.picker.value = "lrb_crt"
-        assert ed.cells[0][0].value == "+6" and "entered: 1 rows" in ed.status.value
+        assert ed.cells[0][0].value == "+6" and "entered: 1 row" in ed.status.value
