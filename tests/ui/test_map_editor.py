@@ -112,7 +112,7 @@ def demo_overland(path):
                     continue
                 t = trace_hex(world, h, hq.side)
                 if not t.supplied and any(r.rule == "[29.7]" for r in t.reasons):
-                    return hq.side, h, list(reversed(way))[1:], hq.id
+                    return hq.side, h, list(reversed(way))[1:], hq.name or hq.id  # as the pages say it
     raise AssertionError("no inland hex three hexes overland from a demo HQ")
 
 
